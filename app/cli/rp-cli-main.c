@@ -1,0 +1,70 @@
+/* rp-cli-main.c: resprobe-cli, the headless front end: dispatch to a subcommand. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+
+#include "rp-cli.h"
+
+typedef struct {
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "run", rp_cli_run, N_("Run a scenario and measure (default: R1, dd + fsync-tester)") },
+  { "sysinfo", rp_cli_sysinfo, N_("Show the system snapshot for a directory") },
+};
+
+static void
+print_usage (FILE *stream)
+{
+  fprintf (stream, "%s\n\n", _("Usage: resprobe-cli COMMAND [OPTIONS…]"));
+  fprintf (stream, "%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (stream, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (stream, "\n%s\n", _("Run “resprobe-cli COMMAND --help” for a command’s options."));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return RP_CLI_EXIT_USAGE;
+    }
+
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+    {
+      print_usage (stdout);
+      return RP_CLI_EXIT_OK;
+    }
+  if (g_str_equal (argv[1], "--version"))
+    {
+      g_print ("resprobe-cli %s\n", PACKAGE_VERSION);
+      return RP_CLI_EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (argv[1], commands[i].name))
+      {
+        g_autofree char *prgname = g_strdup_printf ("resprobe-cli %s", commands[i].name);
+
+        g_set_prgname (prgname);
+        return commands[i].run (argc - 1, argv + 1);
+      }
+
+  g_printerr (_("resprobe-cli: unknown command “%s”\n\n"), argv[1]);
+  print_usage (stderr);
+  return RP_CLI_EXIT_USAGE;
+}

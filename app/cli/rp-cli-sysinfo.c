@@ -1,0 +1,113 @@
+/* rp-cli-sysinfo.c: `resprobe-cli sysinfo [DIR] [--json]`: the system snapshot for a directory. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rp-cli.h"
+#include "rp-error.h"
+#include "rp-sysinfo.h"
+
+static void
+print_text (const RpSysinfo *sysinfo)
+{
+  g_autoptr(GPtrArray) fields = rp_sysinfo_get_fields (sysinfo);
+  g_auto(GStrv) warnings = rp_sysinfo_get_warnings (sysinfo);
+
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const RpSysinfoField *field = g_ptr_array_index (fields, i);
+
+      g_print ("%s: %s\n", field->label, field->value);
+    }
+  for (guint i = 0; warnings[i] != NULL; i++)
+    g_print ("%s %s\n", _("Warning:"), warnings[i]);
+}
+
+static void
+print_json (const RpSysinfo *sysinfo)
+{
+  g_autoptr(JsonNode) node = rp_sysinfo_to_json (sysinfo);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+/* Checked here rather than left to the snapshot, which describes even a
+ * missing path as far as it can: a typo should be an error, not a report. */
+static gboolean
+check_directory (const char  *directory,
+                 GError     **error)
+{
+  if (!g_file_test (directory, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                   _("Directory “%s” does not exist"), directory);
+      return FALSE;
+    }
+  if (!g_file_test (directory, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                   _("“%s” is not a directory"), directory);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * rp_cli_sysinfo:
+ * @argc: argument count
+ * @argv: arguments, argv[0] being "sysinfo"
+ *
+ * `resprobe-cli sysinfo [DIR] [--json]`: prints the snapshot of
+ * rp_sysinfo_collect() for DIR (default: the current directory) as
+ * "Label: value" lines followed by warnings, or as the report's JSON object.
+ *
+ * Returns: %RP_CLI_EXIT_OK, or %RP_CLI_EXIT_USAGE for bad options or a DIR
+ *   that does not exist or is not a directory (the message names it on stderr)
+ */
+int
+rp_cli_sysinfo (int    argc,
+                char **argv)
+{
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 'j', G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE, &json,
+      N_("Print the JSON object that reports contain"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("[DIRECTORY]"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RpSysinfo) sysinfo = NULL;
+  const char *directory;
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+    _("Show the kernel, machine and storage stack (file system, journal mode, device,\n"
+      "I/O scheduler, RAID, writeback settings) of DIRECTORY, the current directory\n"
+      "by default, and warn where measurements there would mean little."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!rp_cli_parse_options (context, &argc, &argv))
+    return RP_CLI_EXIT_USAGE;
+
+  if (argc > 2)
+    {
+      g_set_error (&error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("Expected one directory, got %d arguments"), argc - 1);
+      return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+    }
+  directory = argc == 2 ? argv[1] : ".";
+  if (!check_directory (directory, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+
+  sysinfo = rp_sysinfo_collect (directory);
+  if (json)
+    print_json (sysinfo);
+  else
+    print_text (sysinfo);
+  return RP_CLI_EXIT_OK;
+}

@@ -1,0 +1,22 @@
+/* rp-cli.h: the subcommands of resprobe-cli and what they share. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit codes: 0 success, 1 runtime failure, 2 bad command-line values. */
+#define RP_CLI_EXIT_OK      0
+#define RP_CLI_EXIT_FAILURE 1
+#define RP_CLI_EXIT_USAGE   2
+
+int  rp_cli_run      (int argc, char **argv);
+int  rp_cli_sysinfo  (int argc, char **argv);
+
+int  rp_cli_fail     (int exit_code, const GError *error);
+gboolean rp_cli_parse_options (GOptionContext *context,
+                               int            *argc,
+                               char         ***argv);
+
+G_END_DECLS

@@ -1,0 +1,23 @@
+/* main.c: entry point of resprobe, the GTK front end. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "rp-application.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(RpApplication) application = NULL;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  application = rp_application_new ();
+  return g_application_run (G_APPLICATION (application), argc, argv);
+}

@@ -1,0 +1,379 @@
+/* rp-chart-view.c: a widget that shows an RpPlot with theme colours and a hover readout. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "rp-chart-view.h"
+
+struct _RpChartView
+{
+  GtkWidget      parent_instance;
+
+  RpPlot        *plot;
+  gulong         changed_id;
+  guint64        drawn_points;
+
+  /* The frame layer (texts, axes, grid) as rendered last, reused while the
+   * plot's frame serial stays the same: only the data is drawn per frame. */
+  GskRenderNode *frame_node;
+  guint          frame_serial;
+};
+
+G_DEFINE_FINAL_TYPE (RpChartView, rp_chart_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_PLOT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+rgba_from_gdk (RpRgba        *out,
+               const GdkRGBA *in)
+{
+  *out = (RpRgba) { in->red, in->green, in->blue, in->alpha };
+}
+
+/**
+ * rp_chart_view_get_style:
+ * @out_style: (out caller-allocates): the plot style as the widget draws it now
+ * @out_font: (out) (transfer full): the font description string that
+ *   @out_style->font points to; free it after use
+ *
+ * Colours come from the theme: the text colour, the libadwaita error colour
+ * for thresholds, and the named colours rp_chart_1 … rp_chart_8 that the
+ * application's style sheets define for light, dark and high contrast.
+ */
+void
+rp_chart_view_get_style (RpChartView  *self,
+                         RpPlotStyle  *out_style,
+                         char        **out_font)
+{
+  GtkStyleContext *context;
+  PangoContext *pango;
+  GdkRGBA color;
+
+  g_return_if_fail (RP_IS_CHART_VIEW (self));
+  g_return_if_fail (out_style != NULL);
+  g_return_if_fail (out_font != NULL);
+
+  rp_plot_style_init_default (out_style, adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  context = gtk_widget_get_style_context (GTK_WIDGET (self));
+
+  gtk_style_context_get_color (context, &color);
+  rgba_from_gdk (&out_style->foreground, &color);
+  color.alpha *= 0.12;
+  rgba_from_gdk (&out_style->grid, &color);
+  out_style->background = (RpRgba) { 0, 0, 0, 0 };
+  if (gtk_style_context_lookup_color (context, "error_color", &color))
+    rgba_from_gdk (&out_style->threshold, &color);
+
+  for (guint i = 0; i < RP_PLOT_PALETTE_SIZE; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("rp_chart_%u", i + 1);
+
+      if (gtk_style_context_lookup_color (context, name, &color))
+        rgba_from_gdk (&out_style->palette[i], &color);
+    }
+
+  /* The widget's own font, so that CSS (font-size on rpchartview) and the
+   * text scaling setting reach the chart. */
+  pango = gtk_widget_get_pango_context (GTK_WIDGET (self));
+  *out_font = pango_font_description_to_string (pango_context_get_font_description (pango));
+  out_style->font = *out_font;
+}
+
+static void
+rp_chart_view_snapshot (GtkWidget   *widget,
+                        GtkSnapshot *snapshot)
+{
+  RpChartView *self = RP_CHART_VIEW (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autofree char *font = NULL;
+  RpPlotStyle style;
+  guint serial;
+  cairo_t *cr;
+
+  if (self->plot == NULL || width <= 0 || height <= 0)
+    return;
+
+  rp_chart_view_get_style (self, &style, &font);
+  serial = rp_plot_prepare (self->plot, width, height, &style);
+  if (self->frame_node == NULL || serial != self->frame_serial)
+    {
+      GskRenderNode *node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
+
+      cr = gsk_cairo_node_get_draw_context (node);
+      rp_plot_draw_frame (self->plot, cr, &style);
+      cairo_destroy (cr);
+      g_clear_pointer (&self->frame_node, gsk_render_node_unref);
+      self->frame_node = node;
+      self->frame_serial = serial;
+    }
+  gtk_snapshot_append_node (snapshot, self->frame_node);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  rp_plot_draw_data (self->plot, cr, &style);
+  cairo_destroy (cr);
+  self->drawn_points = rp_plot_count_points (self->plot);
+}
+
+/**
+ * rp_chart_view_refresh:
+ *
+ * Redraws if the plot's series got new points since the last draw. Cheaper
+ * than a redraw of every chart at every update of the session.
+ */
+void
+rp_chart_view_refresh (RpChartView *self)
+{
+  g_return_if_fail (RP_IS_CHART_VIEW (self));
+
+  if (self->plot != NULL && rp_plot_count_points (self->plot) != self->drawn_points)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+rp_chart_view_measure (GtkWidget      *widget,
+                       GtkOrientation  orientation,
+                       int             for_size,
+                       int            *minimum,
+                       int            *natural,
+                       int            *minimum_baseline,
+                       int            *natural_baseline)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = 240;
+      *natural = 480;
+    }
+  else
+    {
+      *minimum = 150;
+      *natural = 200;
+    }
+}
+
+static void
+append_readout (GString             *markup,
+                RpChartView         *self,
+                const RpPlotStyle   *style,
+                const RpPlotReadout *readout)
+{
+  const RpRgba *color = &style->palette[readout->color % RP_PLOT_PALETTE_SIZE];
+  g_autofree char *max = rp_plot_format_value (self->plot, readout->max);
+  g_autofree char *label = g_markup_escape_text (readout->label, -1);
+
+  g_string_append_printf (markup, "\n<span foreground=\"#%02x%02x%02x\">●</span> %s: ",
+                          (guint) (color->red * 255), (guint) (color->green * 255),
+                          (guint) (color->blue * 255), label);
+  if (readout->n > 1 && readout->max > readout->min)
+    {
+      g_autofree char *min = rp_plot_format_value (self->plot, readout->min);
+
+      /* TRANSLATORS: the range of values under the pointer, e.g. "2.1 ms – 12 ms" */
+      g_string_append_printf (markup, _("%s – %s"), min, max);
+    }
+  else
+    {
+      g_string_append (markup, max);
+    }
+}
+
+static gboolean
+rp_chart_view_query_tooltip (GtkWidget  *widget,
+                             int         x,
+                             int         y,
+                             gboolean    keyboard_mode,
+                             GtkTooltip *tooltip)
+{
+  RpChartView *self = RP_CHART_VIEW (widget);
+  g_autoptr(GArray) readouts = g_array_new (FALSE, FALSE, sizeof (RpPlotReadout));
+  g_autoptr(GString) markup = NULL;
+  g_autofree char *font = NULL;
+  RpPlotStyle style;
+  double t;
+
+  if (self->plot == NULL || !rp_plot_read_at (self->plot, x, y, &t, readouts) || readouts->len == 0)
+    return FALSE;
+
+  rp_chart_view_get_style (self, &style, &font);
+  markup = g_string_new (NULL);
+  /* TRANSLATORS: the time under the pointer, seconds since the start */
+  g_string_append_printf (markup, _("<b>%.1f s</b>"), t);
+  for (guint i = 0; i < readouts->len; i++)
+    append_readout (markup, self, &style, &g_array_index (readouts, RpPlotReadout, i));
+  gtk_tooltip_set_markup (tooltip, markup->str);
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           RpChartView              *self)
+{
+  if (self->plot != NULL)
+    rp_plot_set_hover (self->plot, x);
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          RpChartView              *self)
+{
+  if (self->plot != NULL)
+    rp_plot_set_hover (self->plot, -1);
+}
+
+static void
+on_plot_changed (RpPlot      *plot,
+                 RpChartView *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+rp_chart_view_dispose (GObject *object)
+{
+  RpChartView *self = RP_CHART_VIEW (object);
+
+  rp_chart_view_set_plot (self, NULL);
+  g_clear_pointer (&self->frame_node, gsk_render_node_unref);
+
+  G_OBJECT_CLASS (rp_chart_view_parent_class)->dispose (object);
+}
+
+static void
+rp_chart_view_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  RpChartView *self = RP_CHART_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PLOT:
+      g_value_set_object (value, self->plot);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rp_chart_view_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  RpChartView *self = RP_CHART_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PLOT:
+      rp_chart_view_set_plot (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rp_chart_view_class_init (RpChartViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rp_chart_view_dispose;
+  object_class->get_property = rp_chart_view_get_property;
+  object_class->set_property = rp_chart_view_set_property;
+
+  widget_class->snapshot = rp_chart_view_snapshot;
+  widget_class->measure = rp_chart_view_measure;
+  widget_class->query_tooltip = rp_chart_view_query_tooltip;
+
+  properties[PROP_PLOT] =
+    g_param_spec_object ("plot", NULL, NULL, RP_TYPE_PLOT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "rpchartview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+rp_chart_view_init (RpChartView *self)
+{
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+
+  /* Redraw when the theme flips between light and dark: the palette differs. */
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+}
+
+/**
+ * rp_chart_view_new:
+ * @plot: (nullable): the plot to show
+ *
+ * Returns: (transfer floating): a new chart view
+ */
+GtkWidget *
+rp_chart_view_new (RpPlot *plot)
+{
+  g_return_val_if_fail (plot == NULL || RP_IS_PLOT (plot), NULL);
+
+  return g_object_new (RP_TYPE_CHART_VIEW, "plot", plot, NULL);
+}
+
+/**
+ * rp_chart_view_get_plot:
+ *
+ * Returns: (transfer none) (nullable): the plot
+ */
+RpPlot *
+rp_chart_view_get_plot (RpChartView *self)
+{
+  g_return_val_if_fail (RP_IS_CHART_VIEW (self), NULL);
+  return self->plot;
+}
+
+/**
+ * rp_chart_view_set_plot:
+ * @plot: (nullable): the plot to show; the view redraws when it emits
+ *   RpPlot::changed, and the owner queues a draw when its series grow
+ */
+void
+rp_chart_view_set_plot (RpChartView *self,
+                        RpPlot      *plot)
+{
+  g_return_if_fail (RP_IS_CHART_VIEW (self));
+  g_return_if_fail (plot == NULL || RP_IS_PLOT (plot));
+
+  if (self->plot == plot)
+    return;
+
+  if (self->plot != NULL)
+    g_clear_signal_handler (&self->changed_id, self->plot);
+  g_set_object (&self->plot, plot);
+  g_clear_pointer (&self->frame_node, gsk_render_node_unref);
+  if (plot != NULL)
+    {
+      self->changed_id = g_signal_connect (plot, "changed", G_CALLBACK (on_plot_changed), self);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, rp_plot_get_title (plot),
+                                      -1);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLOT]);
+}

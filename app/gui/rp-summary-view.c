@@ -1,0 +1,424 @@
+/* rp-summary-view.c: per-probe p50/p99/max and the plain-language verdict of a run. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rp-summary-view.h"
+#include "rp-ui-probes.h"
+#include "rp-units.h"
+
+typedef struct {
+  const char *series;
+  const char *label;
+  const char *tooltip;
+} Probe;
+
+static const Probe probes[] = {
+  { "fsync_latency", N_("fsync"),
+    N_("Time to flush 1 MiB to the disk, what an application that saves a file waits for") },
+  { RP_SERIES_MAINLOOP_LATENESS, N_("Main loop"),
+    N_("How late this window’s 10 ms timer ran: the delay any click or redraw would have had") },
+  { RP_SERIES_FRAME_INTERVAL, N_("Frames"),
+    N_("Time between two frames of this window") },
+  { RP_SERIES_INPUT_LATENCY, N_("Input"),
+    N_("From a key press or pointer motion to this window handling it") },
+  { RP_SERIES_WAKEUP_LATENCY, N_("Wake-up"),
+    N_("From a worker thread’s message to the main thread running it") },
+  { RP_SERIES_MAIN_THREAD_SAVE, N_("Naive save"),
+    N_("Writing and fsyncing 256 KiB on the main thread, as the simulation does") },
+};
+
+#define N_PROBES G_N_ELEMENTS (probes)
+#define N_VALUE_COLUMNS 3
+
+/* What a refresh computes off the main thread. */
+typedef struct {
+  RpReport *report;
+  RpStats   stats[N_PROBES];
+  gboolean  present[N_PROBES];
+  char     *headline;
+  char     *verdict;
+} Summary;
+
+struct _RpSummaryView
+{
+  GtkWidget  parent_instance;
+
+  GtkGrid   *grid;
+  GtkLabel  *cells[N_PROBES][1 + N_VALUE_COLUMNS];
+
+  RpReport  *report;
+  char      *headline;
+  char      *verdict;
+  guint      generation;
+};
+
+G_DEFINE_FINAL_TYPE (RpSummaryView, rp_summary_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_REPORT,
+  PROP_HEADLINE,
+  PROP_VERDICT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+summary_free (gpointer data)
+{
+  Summary *summary = data;
+
+  g_clear_object (&summary->report);
+  g_free (summary->headline);
+  g_free (summary->verdict);
+  g_free (summary);
+}
+
+/* The headline names the response-time band of the worst delay a user would
+ * have felt: saving a file (fsync) or the window itself (main loop). */
+static char *
+make_headline (const Summary *summary)
+{
+  double worst = -1;
+
+  for (guint i = 0; i < N_PROBES; i++)
+    {
+      const char *name = probes[i].series;
+
+      if (summary->present[i] && summary->stats[i].n > 0 &&
+          (g_str_equal (name, "fsync_latency") || g_str_equal (name, RP_SERIES_MAINLOOP_LATENESS)))
+        worst = MAX (worst, summary->stats[i].max);
+    }
+
+  if (worst < 0)
+    return g_strdup (_("Measuring…"));
+  if (worst <= RP_LIMIT_INSTANT)
+    return g_strdup (_("Responsive"));
+  if (worst <= RP_LIMIT_FLOW)
+    return g_strdup (_("Noticeable delays"));
+  if (worst <= RP_LIMIT_ATTENTION)
+    return g_strdup (_("Stalls that break the flow"));
+  return g_strdup (_("Severe stalls"));
+}
+
+static char *
+make_verdict (Summary *summary)
+{
+  g_autofree char *verdict = rp_report_get_verdict (summary->report);
+  GHashTable *notes = rp_report_get_notes (summary->report);
+  const char *frames = notes ? g_hash_table_lookup (notes, "frames") : NULL;
+  const char *late = notes ? g_hash_table_lookup (notes, "late_frames") : NULL;
+  guint64 n_frames = frames ? g_ascii_strtoull (frames, NULL, 10) : 0;
+  guint64 n_late = late ? g_ascii_strtoull (late, NULL, 10) : 0;
+  RpSeries *late_series = rp_report_lookup_series (summary->report, RP_SERIES_LATE_FRAMES);
+
+  /* While running, the notes are not written yet: count the late-frame series. */
+  if (late == NULL && late_series != NULL)
+    n_late = rp_series_get_length (late_series);
+  if (n_late == 0)
+    return g_steal_pointer (&verdict);
+
+  if (n_frames > 0)
+    return g_strdup_printf (ngettext ("%s %lu of %lu frames was late.",
+                                      "%s %lu of %lu frames were late.", (gulong) n_late),
+                            verdict, (gulong) n_late, (gulong) n_frames);
+  return g_strdup_printf (ngettext ("%s %lu frame was late.", "%s %lu frames were late.",
+                                    (gulong) n_late),
+                          verdict, (gulong) n_late);
+}
+
+/* Runs in a GTask thread: the report copies the series and sorts their values
+ * for percentiles, which takes milliseconds on a long run. */
+static void
+refresh_in_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  RpSession *session = task_data;
+  Summary *summary = g_new0 (Summary, 1);
+
+  summary->report = rp_report_new_from_session (session);
+  for (guint i = 0; i < N_PROBES; i++)
+    summary->present[i] = rp_report_get_stats (summary->report, probes[i].series, &summary->stats[i]);
+  summary->headline = make_headline (summary);
+  summary->verdict = make_verdict (summary);
+  g_task_return_pointer (task, summary, summary_free);
+}
+
+static void
+set_cell (RpSummaryView *self,
+          guint          row,
+          guint          column,
+          const char    *text)
+{
+  gtk_label_set_text (self->cells[row][column], text);
+}
+
+static void
+show_summary (RpSummaryView *self,
+              const Summary *summary)
+{
+  for (guint i = 0; i < N_PROBES; i++)
+    {
+      const RpStats *stats = &summary->stats[i];
+      gboolean visible = summary->present[i] && stats->n > 0;
+
+      for (guint c = 0; c <= N_VALUE_COLUMNS; c++)
+        gtk_widget_set_visible (GTK_WIDGET (self->cells[i][c]), visible);
+      if (!visible)
+        continue;
+      {
+        g_autofree char *p50 = rp_format_latency (stats->p50);
+        g_autofree char *p99 = rp_format_latency (stats->p99);
+        g_autofree char *max = rp_format_latency (stats->max);
+
+        set_cell (self, i, 1, p50);
+        set_cell (self, i, 2, p99);
+        set_cell (self, i, 3, max);
+      }
+    }
+}
+
+static void
+set_text_property (RpSummaryView *self,
+                   char         **field,
+                   const char    *value,
+                   guint          prop_id)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+}
+
+static void
+on_refreshed (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  RpSummaryView *self = RP_SUMMARY_VIEW (object);
+  g_autoptr(GTask) outer = user_data;
+  GError *error = NULL;
+  Summary *summary;
+
+  summary = g_task_propagate_pointer (G_TASK (result), &error);
+  if (summary == NULL)
+    {
+      g_task_return_error (outer, error);
+      return;
+    }
+
+  /* A refresh started earlier may finish later: show only the newest. */
+  if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (result), "rp-generation")) == self->generation)
+    {
+      show_summary (self, summary);
+      if (g_set_object (&self->report, summary->report))
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+      set_text_property (self, &self->headline, summary->headline, PROP_HEADLINE);
+      set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
+    }
+  g_task_return_pointer (outer, g_object_ref (summary->report), g_object_unref);
+  summary_free (summary);
+}
+
+/**
+ * rp_summary_view_refresh_async:
+ * @session: a started session
+ * @cancellable: (nullable): to give up waiting
+ * @callback: receives the report the summary was computed from
+ *
+ * Builds a report from the session's current data on a worker thread, then
+ * shows its statistics and verdict, unless a later refresh was started
+ * meanwhile (its result wins).
+ */
+void
+rp_summary_view_refresh_async (RpSummaryView       *self,
+                               RpSession           *session,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *outer, *inner;
+
+  g_return_if_fail (RP_IS_SUMMARY_VIEW (self));
+  g_return_if_fail (RP_IS_SESSION (session));
+
+  outer = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (outer, rp_summary_view_refresh_async);
+
+  inner = g_task_new (self, cancellable, on_refreshed, outer);
+  g_object_set_data (G_OBJECT (inner), "rp-generation", GUINT_TO_POINTER (++self->generation));
+  g_task_set_task_data (inner, g_object_ref (session), g_object_unref);
+  g_task_run_in_thread (inner, refresh_in_thread);
+  g_object_unref (inner);
+}
+
+/**
+ * rp_summary_view_refresh_finish:
+ *
+ * Returns: (transfer full) (nullable): the report of this refresh
+ */
+RpReport *
+rp_summary_view_refresh_finish (RpSummaryView  *self,
+                                GAsyncResult   *result,
+                                GError        **error)
+{
+  g_return_val_if_fail (RP_IS_SUMMARY_VIEW (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * rp_summary_view_clear:
+ *
+ * Forgets the last run: rows hidden, no report, no verdict.
+ */
+void
+rp_summary_view_clear (RpSummaryView *self)
+{
+  Summary empty = { 0 };
+
+  g_return_if_fail (RP_IS_SUMMARY_VIEW (self));
+
+  self->generation++;
+  show_summary (self, &empty);
+  if (self->report != NULL)
+    {
+      g_clear_object (&self->report);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+    }
+  set_text_property (self, &self->headline, NULL, PROP_HEADLINE);
+  set_text_property (self, &self->verdict, NULL, PROP_VERDICT);
+}
+
+/**
+ * rp_summary_view_get_report:
+ *
+ * Returns: (transfer none) (nullable): the report shown
+ */
+RpReport *
+rp_summary_view_get_report (RpSummaryView *self)
+{
+  g_return_val_if_fail (RP_IS_SUMMARY_VIEW (self), NULL);
+  return self->report;
+}
+
+const char *
+rp_summary_view_get_headline (RpSummaryView *self)
+{
+  g_return_val_if_fail (RP_IS_SUMMARY_VIEW (self), NULL);
+  return self->headline;
+}
+
+const char *
+rp_summary_view_get_verdict (RpSummaryView *self)
+{
+  g_return_val_if_fail (RP_IS_SUMMARY_VIEW (self), NULL);
+  return self->verdict;
+}
+
+static void
+build_rows (RpSummaryView *self)
+{
+  for (guint i = 0; i < N_PROBES; i++)
+    for (guint c = 0; c <= N_VALUE_COLUMNS; c++)
+      {
+        GtkWidget *label = gtk_label_new (c == 0 ? _(probes[i].label) : NULL);
+
+        gtk_label_set_xalign (GTK_LABEL (label), c == 0 ? 0.0 : 1.0);
+        gtk_widget_set_hexpand (label, c == 0);
+        if (c > 0)
+          gtk_widget_add_css_class (label, "numeric");
+        gtk_widget_set_tooltip_text (label, _(probes[i].tooltip));
+        gtk_widget_set_visible (label, FALSE);
+        gtk_grid_attach (self->grid, label, c, i + 1, 1, 1);
+        self->cells[i][c] = GTK_LABEL (label);
+      }
+}
+
+static void
+rp_summary_view_dispose (GObject *object)
+{
+  RpSummaryView *self = RP_SUMMARY_VIEW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_SUMMARY_VIEW);
+  g_clear_object (&self->report);
+  g_clear_pointer (&self->headline, g_free);
+  g_clear_pointer (&self->verdict, g_free);
+
+  G_OBJECT_CLASS (rp_summary_view_parent_class)->dispose (object);
+}
+
+static void
+rp_summary_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  RpSummaryView *self = RP_SUMMARY_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_REPORT:
+      g_value_set_object (value, self->report);
+      break;
+    case PROP_HEADLINE:
+      g_value_set_string (value, self->headline);
+      break;
+    case PROP_VERDICT:
+      g_value_set_string (value, self->verdict);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rp_summary_view_class_init (RpSummaryViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rp_summary_view_dispose;
+  object_class->get_property = rp_summary_view_get_property;
+
+  properties[PROP_REPORT] =
+    g_param_spec_object ("report", NULL, NULL, RP_TYPE_REPORT,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HEADLINE] =
+    g_param_spec_string ("headline", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_VERDICT] =
+    g_param_spec_string ("verdict", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/resprobe/Resprobe/rp-summary-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RpSummaryView, grid);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rpsummaryview");
+}
+
+static void
+rp_summary_view_init (RpSummaryView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  build_rows (self);
+}
+
+/**
+ * rp_summary_view_new:
+ *
+ * Returns: (transfer floating): an empty summary
+ */
+GtkWidget *
+rp_summary_view_new (void)
+{
+  return g_object_new (RP_TYPE_SUMMARY_VIEW, NULL);
+}

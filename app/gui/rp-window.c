@@ -1,0 +1,1388 @@
+/* rp-window.c: the main window: scenario settings, Start/Stop, live charts, summary. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "rp-chart-view.h"
+#include "rp-plot.h"
+#include "rp-report.h"
+#include "rp-scenario.h"
+#include "rp-session.h"
+#include "rp-summary-view.h"
+#include "rp-sysinfo.h"
+#include "rp-ui-probes.h"
+#include "rp-units.h"
+#include "rp-window.h"
+
+/* How often the elapsed time, the progress and the summary are refreshed. */
+#define STATUS_PERIOD_S 1
+/* After the run, how long to let the last frame paint before the screenshot. */
+#define SCREENSHOT_DELAY_MS 400
+
+typedef struct {
+  const char *name;
+  const char *label;
+  RpPlotMark  mark;
+} SeriesSpec;
+
+typedef struct {
+  const char *title;
+  const char *unit;
+  gboolean    log_y;
+  gboolean    limits;
+  int         column;
+  int         row;
+  int         width;
+  SeriesSpec  series[4];
+} ChartSpec;
+
+/* The charts, in grid positions: fsync latency is the headline measurement of
+ * the reports (R1, R4) and gets the full width. */
+static const ChartSpec chart_specs[] = {
+  { N_("fsync latency"), "s", TRUE, TRUE, 0, 0, 2,
+    { { "fsync_latency", N_("fsync"), RP_PLOT_LINE },
+      { "fsync_pwrite_latency", N_("1 MiB write before it"), RP_PLOT_LINE } } },
+  { N_("This window"), "s", TRUE, TRUE, 0, 1, 1,
+    { { RP_SERIES_MAINLOOP_LATENESS, N_("main loop"), RP_PLOT_LINE },
+      { RP_SERIES_FRAME_INTERVAL, N_("frames"), RP_PLOT_LINE },
+      { RP_SERIES_INPUT_LATENCY, N_("input"), RP_PLOT_LINE },
+      { RP_SERIES_WAKEUP_LATENCY, N_("wake-up"), RP_PLOT_LINE } } },
+  { N_("CPU time"), "ratio", FALSE, FALSE, 1, 1, 1,
+    { { "cpu_user", N_("user"), RP_PLOT_STACKED_AREA },
+      { "cpu_system", N_("system"), RP_PLOT_STACKED_AREA },
+      { "cpu_iowait", N_("iowait"), RP_PLOT_STACKED_AREA },
+      { "psi_io_some", N_("I/O pressure"), RP_PLOT_LINE } } },
+  { N_("Write throughput"), "B/s", FALSE, FALSE, 0, 2, 1,
+    { { "writer_throughput", N_("writer"), RP_PLOT_LINE } } },
+  { N_("Dirty and writeback memory"), "B", FALSE, FALSE, 1, 2, 1,
+    { { "dirty_bytes", N_("dirty"), RP_PLOT_LINE },
+      { "writeback_bytes", N_("writeback"), RP_PLOT_LINE } } },
+};
+
+struct _RpWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* template children */
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  GtkButton            *run_button;
+  GtkSpinner           *run_spinner;
+  GtkLabel             *run_label;
+  AdwPreferencesGroup  *run_group;
+  AdwComboRow          *scenario_row;
+  AdwActionRow         *folder_row;
+  AdwActionRow         *size_row;
+  AdwActionRow         *duration_row;
+  GtkEntry             *size_entry;
+  GtkEntry             *duration_entry;
+  AdwActionRow         *simulate_row;
+  RpSummaryView        *summary_view;
+  GtkStack             *content_stack;
+  GtkLabel             *headline_label;
+  GtkLabel             *verdict_label;
+  GtkLabel             *warning_label;
+  GtkLabel             *details_label;
+  GtkProgressBar       *progress_bar;
+  GtkGrid              *chart_grid;
+
+  GSettings            *settings;
+  char                 *directory;
+  GPtrArray            *plots;
+  gboolean              simulate_save;
+
+  RpSession            *session;
+  RpUiProbes           *probes;
+  gboolean              stop_requested;
+  GApplication         *holding;
+  gboolean              close_when_finished;
+  guint                 status_id;
+  gboolean              summary_busy;
+
+  GFile                *exit_report;
+  GFile                *exit_screenshot;
+};
+
+G_DEFINE_FINAL_TYPE (RpWindow, rp_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_SIMULATE_SAVE,
+  PROP_BUSY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void update_ui (RpWindow *self);
+
+static void
+show_toast (RpWindow   *self,
+            const char *text)
+{
+  AdwToast *toast = adw_toast_new (text);
+
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static RpSessionState
+session_state (RpWindow *self)
+{
+  return self->session ? rp_session_get_state (self->session) : RP_SESSION_IDLE;
+}
+
+/**
+ * rp_window_get_busy:
+ *
+ * Returns: whether a run is starting, running or finishing
+ */
+gboolean
+rp_window_get_busy (RpWindow *self)
+{
+  RpSessionState state;
+
+  g_return_val_if_fail (RP_IS_WINDOW (self), FALSE);
+
+  state = session_state (self);
+  return state == RP_SESSION_STARTING || state == RP_SESSION_RUNNING ||
+         state == RP_SESSION_STOPPING || self->holding != NULL;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Form */
+
+static const char *
+selected_preset_id (RpWindow *self)
+{
+  guint n_presets, selected = adw_combo_row_get_selected (self->scenario_row);
+  const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
+
+  return selected < n_presets ? presets[selected].id : "R1";
+}
+
+/* rp_parse_duration() reads "20s"; people type "20 s". */
+static char *
+squeeze_spaces (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+parse_size_entry (RpWindow  *self,
+                  guint64   *out_bytes,
+                  GError   **error)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->size_entry));
+  g_autofree char *squeezed = squeeze_spaces (text);
+
+  *out_bytes = 0;
+  if (*squeezed == '\0')
+    return TRUE;
+  return rp_parse_size (squeezed, _("Data to write"), out_bytes, error);
+}
+
+static gboolean
+parse_duration_entry (RpWindow  *self,
+                      double    *out_seconds,
+                      GError   **error)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->duration_entry));
+  g_autofree char *squeezed = squeeze_spaces (text);
+
+  *out_seconds = 0;
+  if (*squeezed == '\0')
+    return TRUE;
+  return rp_parse_duration (squeezed, _("Duration"), out_seconds, error);
+}
+
+static gboolean
+validate_entry (GtkEntry *entry,
+                GError   *error)
+{
+  if (error != NULL)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (entry), error->message);
+      return FALSE;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (entry), NULL);
+  return TRUE;
+}
+
+static gboolean
+form_is_valid (RpWindow *self)
+{
+  g_autoptr(GError) size_error = NULL;
+  g_autoptr(GError) duration_error = NULL;
+  guint64 bytes;
+  double seconds;
+  gboolean valid = TRUE;
+
+  parse_size_entry (self, &bytes, &size_error);
+  parse_duration_entry (self, &seconds, &duration_error);
+  valid &= validate_entry (self->size_entry, size_error);
+  valid &= validate_entry (self->duration_entry, duration_error);
+  return valid;
+}
+
+static RpScenario *
+build_scenario (RpWindow  *self,
+                GError   **error)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset (selected_preset_id (self), error);
+  guint64 bytes;
+  double seconds;
+
+  if (scenario == NULL)
+    return NULL;
+  if (self->directory != NULL)
+    {
+      g_free (scenario->directory);
+      scenario->directory = g_strdup (self->directory);
+    }
+  if (!parse_size_entry (self, &bytes, error) || !parse_duration_entry (self, &seconds, error))
+    return NULL;
+  if (bytes > 0)
+    scenario->writer_total_size = bytes;
+  scenario->duration = seconds;
+  /* Without a duration the run ends with its loads, as dd does (and as the
+   * CLI does); a scenario without loads runs until stopped. */
+  scenario->stop_when_loads_finish = seconds == 0 && scenario->loads != 0;
+
+  if (!rp_scenario_validate (scenario, error))
+    return NULL;
+  return g_steal_pointer (&scenario);
+}
+
+static char *
+display_path (const char *path)
+{
+  const char *home = g_get_home_dir ();
+  gsize length = strlen (home);
+
+  if (g_str_has_prefix (path, home) && (path[length] == '/' || path[length] == '\0'))
+    return g_strconcat ("~", path + length, NULL);
+  return g_strdup (path);
+}
+
+static void
+update_folder_row (RpWindow *self)
+{
+  g_autofree char *fallback = rp_scenario_default_directory ();
+  g_autofree char *shown = display_path (self->directory ? self->directory : fallback);
+
+  adw_action_row_set_subtitle (self->folder_row, shown);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->folder_row),
+                               self->directory ? self->directory : fallback);
+}
+
+static void
+on_form_changed (RpWindow *self)
+{
+  g_autoptr(RpScenario) preset = rp_scenario_new_preset (selected_preset_id (self), NULL);
+
+  /* Only a scenario that writes has a size to choose. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->size_row),
+                            preset != NULL && (preset->loads & RP_LOAD_SEQ_WRITER) != 0 &&
+                            !rp_window_get_busy (self));
+  update_ui (self);
+}
+
+static void
+save_settings (RpWindow *self)
+{
+  if (self->settings == NULL)
+    return;
+  g_settings_set_string (self->settings, "scenario", selected_preset_id (self));
+  g_settings_set_string (self->settings, "directory", self->directory ? self->directory : "");
+  g_settings_set_string (self->settings, "size", gtk_editable_get_text (GTK_EDITABLE (self->size_entry)));
+  g_settings_set_string (self->settings, "duration", gtk_editable_get_text (GTK_EDITABLE (self->duration_entry)));
+}
+
+static void
+load_settings (RpWindow *self)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autofree char *scenario = NULL;
+  g_autofree char *directory = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *duration = NULL;
+
+  /* Run from the build tree without GSETTINGS_SCHEMA_DIR, the schema is not
+   * installed: work with the defaults rather than abort in g_settings_new(). */
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    return;
+
+  self->settings = g_settings_new (APP_ID);
+  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+
+  scenario = g_settings_get_string (self->settings, "scenario");
+  directory = g_settings_get_string (self->settings, "directory");
+  size = g_settings_get_string (self->settings, "size");
+  duration = g_settings_get_string (self->settings, "duration");
+  rp_window_set_scenario (self, scenario);
+  rp_window_set_directory (self, *directory ? directory : NULL);
+  rp_window_set_size_text (self, size);
+  rp_window_set_duration_text (self, duration);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Charts */
+
+static void
+build_charts (RpWindow *self)
+{
+  self->plots = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < G_N_ELEMENTS (chart_specs); i++)
+    {
+      const ChartSpec *spec = &chart_specs[i];
+      RpPlot *plot = rp_plot_new (_(spec->title), spec->unit);
+      GtkWidget *view;
+
+      rp_plot_set_log_y (plot, spec->log_y);
+      rp_plot_set_placeholder (plot, _("Waiting for data…"));
+      if (g_str_equal (spec->unit, "ratio"))
+        rp_plot_set_y_range (plot, 0, 1);
+      if (spec->limits)
+        {
+          /* TRANSLATORS: labels of the response-time limit lines */
+          rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
+          rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (spec->series) && spec->series[k].name; k++)
+        rp_plot_add_series (plot, spec->series[k].name, _(spec->series[k].label), spec->series[k].mark);
+
+      view = rp_chart_view_new (plot);
+      gtk_widget_add_css_class (view, "card");
+      gtk_widget_set_hexpand (view, TRUE);
+      gtk_grid_attach (self->chart_grid, view, spec->column, spec->row, spec->width, 1);
+      g_ptr_array_add (self->plots, plot);
+    }
+}
+
+/* Binds what the session has now; series appear as workers and probes start. */
+static void
+bind_series (RpWindow *self)
+{
+  for (guint i = 0; i < self->plots->len; i++)
+    {
+      RpPlot *plot = g_ptr_array_index (self->plots, i);
+
+      for (guint k = 0; k < rp_plot_get_n_series (plot); k++)
+        {
+          const char *name = rp_plot_get_series_name (plot, k);
+
+          rp_plot_bind_series (plot, name,
+                               self->session ? rp_session_lookup_series (self->session, name) : NULL);
+        }
+    }
+}
+
+/* A live chart keeps its time range fixed for as long as possible (the
+ * decimation cache stays valid): the planned duration, or steps that grow
+ * ahead of the elapsed time. A finished run fits its data. */
+static double
+chart_time_end (RpWindow *self)
+{
+  static const double steps[] = { 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400, 43200, 86400 };
+  double elapsed = self->session ? rp_session_get_elapsed (self->session) : 0;
+  double duration = self->session ? rp_session_get_scenario (self->session)->duration : 0;
+
+  if (session_state (self) == RP_SESSION_FINISHED)
+    return MAX (elapsed, 1);
+  if (duration > 0)
+    return duration;
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (steps[i] >= elapsed * 1.1)
+      return steps[i];
+  return elapsed * 1.5;
+}
+
+static void
+refresh_charts (RpWindow *self)
+{
+  double t_end = chart_time_end (self);
+
+  bind_series (self);
+  for (guint i = 0; i < self->plots->len; i++)
+    rp_plot_set_time_range (g_ptr_array_index (self->plots, i), 0, t_end);
+
+  /* New points do not change the plots' properties: redraw explicitly, but
+   * only the charts that got points (painting is main-thread time, which the
+   * main-loop probe would otherwise measure as our own lateness). */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->chart_grid));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    rp_chart_view_refresh (RP_CHART_VIEW (child));
+}
+
+/* ------------------------------------------------------------------------- */
+/* Status */
+
+static char *
+describe_target (const RpSysinfo *sysinfo)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  const char *unknown = _("unknown");
+
+  /* TRANSLATORS: e.g. "ext4 on /dev/sda2" */
+  g_string_append_printf (text, _("%s on %s"),
+                          sysinfo->fs_type ? sysinfo->fs_type : unknown,
+                          sysinfo->source_device ? sysinfo->source_device : unknown);
+  if (sysinfo->journal_mode != NULL)
+    g_string_append_printf (text, _(" · journal %s"), sysinfo->journal_mode);
+  if (sysinfo->scheduler != NULL)
+    g_string_append_printf (text, _(" · I/O scheduler %s"), sysinfo->scheduler);
+  if (sysinfo->rotational == 1)
+    g_string_append (text, _(" · rotational disk"));
+  else if (sysinfo->rotational == 0)
+    g_string_append (text, _(" · solid-state or virtual disk"));
+  if (sysinfo->kernel_release != NULL)
+    g_string_append_printf (text, _(" · Linux %s"), sysinfo->kernel_release);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+show_sysinfo (RpWindow *self)
+{
+  const RpSysinfo *sysinfo = self->session ? rp_session_get_sysinfo (self->session) : NULL;
+  g_auto(GStrv) warnings = NULL;
+  g_autofree char *details = NULL;
+  g_autofree char *joined = NULL;
+
+  if (sysinfo == NULL)
+    {
+      gtk_label_set_text (self->details_label, "");
+      gtk_widget_set_visible (GTK_WIDGET (self->warning_label), FALSE);
+      return;
+    }
+  details = describe_target (sysinfo);
+  gtk_label_set_text (self->details_label, details);
+
+  warnings = rp_sysinfo_get_warnings (sysinfo);
+  joined = warnings ? g_strjoinv ("\n", warnings) : NULL;
+  gtk_label_set_text (self->warning_label, joined ? joined : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->warning_label), joined != NULL && *joined != '\0');
+}
+
+static char *
+format_seconds (double seconds)
+{
+  if (seconds < 120)
+    /* TRANSLATORS: elapsed time in seconds */
+    return g_strdup_printf (_("%.0f s"), seconds);
+  /* TRANSLATORS: elapsed time in minutes and seconds */
+  return g_strdup_printf (_("%u:%02u min"), (guint) seconds / 60, (guint) seconds % 60);
+}
+
+static char *
+running_subtitle (RpWindow *self)
+{
+  double elapsed = rp_session_get_elapsed (self->session);
+  double duration = rp_session_get_scenario (self->session)->duration;
+  g_autofree char *elapsed_text = format_seconds (elapsed);
+
+  if (duration > 0)
+    {
+      g_autofree char *duration_text = format_seconds (duration);
+
+      /* TRANSLATORS: window subtitle during a run, e.g. "Running · 12 s of 60 s" */
+      return g_strdup_printf (_("Running · %s of %s"), elapsed_text, duration_text);
+    }
+  /* TRANSLATORS: window subtitle during a run without a fixed duration */
+  return g_strdup_printf (_("Running · %s"), elapsed_text);
+}
+
+static void
+update_progress (RpWindow *self)
+{
+  RpSessionState state = session_state (self);
+  double duration = self->session ? rp_session_get_scenario (self->session)->duration : 0;
+
+  if (state == RP_SESSION_RUNNING && duration > 0)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
+      gtk_progress_bar_set_fraction (self->progress_bar,
+                                     CLAMP (rp_session_get_elapsed (self->session) / duration, 0, 1));
+    }
+  else if (state == RP_SESSION_STARTING || state == RP_SESSION_STOPPING ||
+           (state == RP_SESSION_RUNNING && duration <= 0))
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
+      gtk_progress_bar_pulse (self->progress_bar);
+    }
+  else
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
+    }
+}
+
+static void
+set_run_button (RpWindow   *self,
+                const char *label,
+                const char *action,
+                const char *style,
+                gboolean    spinning)
+{
+  gtk_label_set_text_with_mnemonic (self->run_label, label);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->run_button), action);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->run_button), "suggested-action");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->run_button), "destructive-action");
+  if (style != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->run_button), style);
+  gtk_widget_set_visible (GTK_WIDGET (self->run_spinner), spinning);
+  gtk_spinner_set_spinning (self->run_spinner, spinning);
+}
+
+static void
+update_ui (RpWindow *self)
+{
+  RpSessionState state = session_state (self);
+  gboolean busy = rp_window_get_busy (self);
+  g_autofree char *subtitle = NULL;
+
+  switch (state)
+    {
+    case RP_SESSION_STARTING:
+      set_run_button (self, _("Starting…"), "win.stop", NULL, TRUE);
+      subtitle = g_strdup (_("Preparing the test files…"));
+      break;
+    case RP_SESSION_RUNNING:
+      if (self->stop_requested)
+        {
+          set_run_button (self, _("Finishing…"), "win.stop", NULL, TRUE);
+          subtitle = g_strdup (_("Finishing…"));
+          break;
+        }
+      set_run_button (self, _("_Stop"), "win.stop", "destructive-action", FALSE);
+      subtitle = running_subtitle (self);
+      break;
+    case RP_SESSION_STOPPING:
+      set_run_button (self, _("Finishing…"), "win.stop", NULL, TRUE);
+      /* A worker in fsync() cannot be interrupted; say why it takes a while. */
+      subtitle = g_strdup (_("Finishing… waiting for the disk"));
+      break;
+    case RP_SESSION_FINISHED:
+    case RP_SESSION_IDLE:
+    default:
+      set_run_button (self, _("_Start"), "win.start", "suggested-action", busy);
+      if (state == RP_SESSION_FINISHED)
+        {
+          g_autofree char *elapsed = format_seconds (rp_session_get_elapsed (self->session));
+
+          /* TRANSLATORS: window subtitle after a run, e.g. "Finished after 20 s" */
+          subtitle = g_strdup_printf (_("Finished after %s"), elapsed);
+        }
+      break;
+    }
+
+  adw_window_title_set_subtitle (self->window_title, subtitle ? subtitle : "");
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.start", !busy && form_is_valid (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop",
+                                 (state == RP_SESSION_STARTING || state == RP_SESSION_RUNNING) &&
+                                 !self->stop_requested);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-report",
+                                 !busy && rp_summary_view_get_report (self->summary_view) != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->run_group), !busy);
+  update_progress (self);
+}
+
+static void
+show_verdict (RpWindow *self)
+{
+  const char *headline = rp_summary_view_get_headline (self->summary_view);
+  const char *verdict = rp_summary_view_get_verdict (self->summary_view);
+  const GError *error = self->session ? rp_session_get_error (self->session) : NULL;
+
+  gtk_label_set_text (self->headline_label, headline ? headline : _("Measuring…"));
+  if (error != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The run stopped early: %s"), error->message);
+
+      gtk_label_set_text (self->headline_label, _("Run Failed"));
+      gtk_label_set_text (self->verdict_label, text);
+      return;
+    }
+  gtk_label_set_text (self->verdict_label,
+                      verdict ? verdict : _("The first results appear within a few seconds."));
+}
+
+/* ------------------------------------------------------------------------- */
+/* Session */
+
+static void
+on_summary_refreshed (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(RpWindow) self = user_data;
+  g_autoptr(RpReport) report = NULL;
+
+  self->summary_busy = FALSE;
+  report = rp_summary_view_refresh_finish (RP_SUMMARY_VIEW (object), result, NULL);
+  show_verdict (self);
+}
+
+static void
+refresh_summary (RpWindow *self)
+{
+  /* One at a time: statistics of a long run take a moment to compute. */
+  if (self->summary_busy || self->session == NULL)
+    return;
+  self->summary_busy = TRUE;
+  rp_summary_view_refresh_async (self->summary_view, self->session, NULL,
+                                 on_summary_refreshed, g_object_ref (self));
+}
+
+static gboolean
+on_status_tick (gpointer user_data)
+{
+  RpWindow *self = user_data;
+
+  update_ui (self);
+  refresh_summary (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_session_updated (RpSession *session,
+                    RpWindow  *self)
+{
+  refresh_charts (self);
+}
+
+static void
+on_session_state (RpSession  *session,
+                  GParamSpec *pspec,
+                  RpWindow   *self)
+{
+  update_ui (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+release_application (RpWindow *self)
+{
+  g_autoptr(GApplication) application = g_steal_pointer (&self->holding);
+
+  if (application == NULL)
+    return;
+  g_application_release (application);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+save_outputs_in_thread (GTask        *task,
+                        gpointer      source_object,
+                        gpointer      task_data,
+                        GCancellable *cancellable)
+{
+  RpWindow *self = source_object;
+  RpReport *report = g_object_get_data (G_OBJECT (task), "report");
+  GdkTexture *texture = g_object_get_data (G_OBJECT (task), "texture");
+  GError *error = NULL;
+
+  if (self->exit_report != NULL && report != NULL &&
+      !rp_report_save (report, self->exit_report, "json", &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (self->exit_screenshot != NULL && texture != NULL)
+    {
+      g_autofree char *path = g_file_get_path (self->exit_screenshot);
+
+      if (!gdk_texture_save_to_png (texture, path))
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
+                                   _("Could not write the screenshot “%s”"), path);
+          return;
+        }
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_outputs_saved (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  RpWindow *self = RP_WINDOW (object);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    g_printerr ("resprobe: %s\n", error->message);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+/* What the window shows, as a texture: the same rendering as on screen. */
+static GdkTexture *
+render_window (RpWindow *self)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  graphene_rect_t bounds;
+
+  gdk_paintable_snapshot (paintable, snapshot,
+                          gtk_widget_get_width (GTK_WIDGET (self)),
+                          gtk_widget_get_height (GTK_WIDGET (self)));
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL || renderer == NULL)
+    return NULL;
+  gsk_render_node_get_bounds (node, &bounds);
+  return gsk_renderer_render_texture (renderer, node, &bounds);
+}
+
+static gboolean
+on_screenshot_due (gpointer user_data)
+{
+  RpWindow *self = user_data;
+  GTask *task = g_task_new (self, NULL, on_outputs_saved, NULL);
+  RpReport *report = rp_summary_view_get_report (self->summary_view);
+
+  if (report != NULL)
+    g_object_set_data_full (G_OBJECT (task), "report", g_object_ref (report), g_object_unref);
+  if (self->exit_screenshot != NULL)
+    g_object_set_data_full (G_OBJECT (task), "texture", render_window (self), g_object_unref);
+  /* Writing files is I/O: off the main thread, then close. */
+  g_task_run_in_thread (task, save_outputs_in_thread);
+  g_object_unref (task);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_final_summary (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(RpWindow) self = user_data;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+
+  self->summary_busy = FALSE;
+  report = rp_summary_view_refresh_finish (RP_SUMMARY_VIEW (object), result, &error);
+  show_verdict (self);
+  release_application (self);
+  update_ui (self);
+
+  if (self->close_when_finished && self->exit_report == NULL && self->exit_screenshot == NULL)
+    {
+      gtk_window_destroy (GTK_WINDOW (self));
+      return;
+    }
+  if (self->exit_report != NULL || self->exit_screenshot != NULL)
+    g_timeout_add_full (G_PRIORITY_DEFAULT, SCREENSHOT_DELAY_MS, on_screenshot_due,
+                        g_object_ref (self), g_object_unref);
+}
+
+static void
+on_session_finished (RpSession *session,
+                     RpWindow  *self)
+{
+  const GError *error = rp_session_get_error (session);
+
+  if (self->probes != NULL)
+    rp_ui_probes_stop (self->probes);
+  g_clear_handle_id (&self->status_id, g_source_remove);
+  refresh_charts (self);
+  update_ui (self);
+
+  if (error != NULL)
+    {
+      show_toast (self, error->message);
+      if (self->exit_report != NULL)
+        g_printerr ("resprobe: %s\n", error->message);
+    }
+
+  /* The last summary is the run's report: wait for it even if a periodic
+   * refresh is running (the newer result wins). */
+  self->summary_busy = TRUE;
+  rp_summary_view_refresh_async (self->summary_view, session, NULL,
+                                 on_final_summary, g_object_ref (self));
+}
+
+static void
+on_save_failed (RpUiProbes   *probes,
+                const GError *error,
+                RpWindow     *self)
+{
+  show_toast (self, error->message);
+}
+
+static void
+on_session_started (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(RpWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  RpSession *session = RP_SESSION (object);
+
+  if (session != self->session)
+    return;
+
+  if (!rp_session_start_finish (session, result, &error))
+    {
+      show_toast (self, error->message);
+      gtk_label_set_text (self->headline_label, _("Could Not Start"));
+      gtk_label_set_text (self->verdict_label, error->message);
+      if (self->exit_report != NULL || self->exit_screenshot != NULL)
+        g_printerr ("resprobe: %s\n", error->message);
+      release_application (self);
+      update_ui (self);
+      if (self->close_when_finished || self->exit_report != NULL || self->exit_screenshot != NULL)
+        gtk_window_destroy (GTK_WINDOW (self));
+      return;
+    }
+
+  show_sysinfo (self);
+  if (!self->stop_requested && !rp_ui_probes_start (self->probes, &error))
+    show_toast (self, error->message);
+  refresh_charts (self);
+  self->status_id = g_timeout_add_seconds (STATUS_PERIOD_S, on_status_tick, self);
+  g_source_set_name_by_id (self->status_id, "[resprobe] window status");
+  update_ui (self);
+}
+
+static void
+reset_session (RpWindow *self)
+{
+  g_clear_handle_id (&self->status_id, g_source_remove);
+  if (self->probes != NULL)
+    {
+      rp_ui_probes_stop (self->probes);
+      g_signal_handlers_disconnect_by_data (self->probes, self);
+      g_clear_object (&self->probes);
+    }
+  if (self->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_clear_object (&self->session);
+    }
+  self->stop_requested = FALSE;
+}
+
+/**
+ * rp_window_start:
+ *
+ * Starts a run with the settings in the form; an invalid setting is shown in
+ * a toast and nothing starts.
+ */
+void
+rp_window_start (RpWindow *self)
+{
+  g_autoptr(RpScenario) scenario = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (RP_IS_WINDOW (self));
+
+  if (rp_window_get_busy (self))
+    return;
+
+  scenario = build_scenario (self, &error);
+  if (scenario == NULL)
+    {
+      show_toast (self, error->message);
+      if (self->exit_report != NULL || self->exit_screenshot != NULL)
+        {
+          g_printerr ("resprobe: %s\n", error->message);
+          gtk_window_destroy (GTK_WINDOW (self));
+        }
+      return;
+    }
+  save_settings (self);
+
+  reset_session (self);
+  self->session = rp_session_new (scenario);
+  g_signal_connect_object (self->session, "updated", G_CALLBACK (on_session_updated), self, 0);
+  g_signal_connect_object (self->session, "finished", G_CALLBACK (on_session_finished), self, 0);
+  g_signal_connect_object (self->session, "notify::state", G_CALLBACK (on_session_state), self, 0);
+
+  self->probes = rp_ui_probes_new (self->session, GTK_WIDGET (self));
+  rp_ui_probes_set_simulate_save (self->probes, self->simulate_save);
+  g_signal_connect_object (self->probes, "save-failed", G_CALLBACK (on_save_failed), self, 0);
+
+  rp_summary_view_clear (self->summary_view);
+  show_sysinfo (self);
+  show_verdict (self);
+  refresh_charts (self);
+  gtk_stack_set_visible_child_name (self->content_stack, "charts");
+
+  /* Keep the application alive until the workers are joined and the files
+   * removed, even if the window closes. */
+  self->holding = G_APPLICATION (g_object_ref (gtk_window_get_application (GTK_WINDOW (self))));
+  g_application_hold (self->holding);
+
+  rp_session_start_async (self->session, NULL, on_session_started, g_object_ref (self));
+  update_ui (self);
+}
+
+/**
+ * rp_window_stop:
+ *
+ * Asks the run to stop and returns at once; the window shows "Finishing…"
+ * until the workers have finished their current call.
+ */
+void
+rp_window_stop (RpWindow *self)
+{
+  RpSessionState state;
+
+  g_return_if_fail (RP_IS_WINDOW (self));
+
+  state = session_state (self);
+  if (state != RP_SESSION_STARTING && state != RP_SESSION_RUNNING)
+    return;
+  self->stop_requested = TRUE;
+  if (self->probes != NULL)
+    rp_ui_probes_stop (self->probes);
+  rp_session_stop (self->session);
+  update_ui (self);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Actions */
+
+static void
+start_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  rp_window_start (RP_WINDOW (widget));
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  rp_window_stop (RP_WINDOW (widget));
+}
+
+static void
+on_folder_chosen (GtkNativeDialog *dialog,
+                  int              response,
+                  RpWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
+
+      if (path != NULL)
+        rp_window_set_directory (self, path);
+      else
+        show_toast (self, _("Choose a local folder: the probe needs a file system path"));
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+choose_folder_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  RpWindow *self = RP_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  g_autofree char *fallback = rp_scenario_default_directory ();
+  g_autoptr(GFile) current = g_file_new_for_path (self->directory ? self->directory : fallback);
+
+  dialog = gtk_file_chooser_native_new (_("Choose the Folder to Test"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                        _("_Select"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  /* The default folder may not exist yet; then the chooser opens elsewhere. */
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), current, NULL);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_folder_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static const char *
+format_for_file (GFile *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+
+  if (g_str_has_suffix (name, ".txt"))
+    return "text";
+  if (g_str_has_suffix (name, ".csv"))
+    return "csv";
+  return "json";
+}
+
+static void
+save_report_in_thread (GTask        *task,
+                       gpointer      source_object,
+                       gpointer      task_data,
+                       GCancellable *cancellable)
+{
+  RpReport *report = g_object_get_data (G_OBJECT (task), "report");
+  GFile *file = task_data;
+  GError *error = NULL;
+
+  if (!rp_report_save (report, file, format_for_file (file), &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_report_saved (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  RpWindow *self = RP_WINDOW (object);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    show_toast (self, error->message);
+  else
+    show_toast (self, _("Report saved"));
+}
+
+static void
+on_report_file_chosen (GtkNativeDialog *dialog,
+                       int              response,
+                       RpWindow        *self)
+{
+  RpReport *report = rp_summary_view_get_report (self->summary_view);
+
+  if (response == GTK_RESPONSE_ACCEPT && report != NULL)
+    {
+      GFile *file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      GTask *task = g_task_new (self, NULL, on_report_saved, NULL);
+
+      g_task_set_task_data (task, file, g_object_unref);
+      g_object_set_data_full (G_OBJECT (task), "report", g_object_ref (report), g_object_unref);
+      g_task_run_in_thread (task, save_report_in_thread);
+      g_object_unref (task);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+save_report_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  RpWindow *self = RP_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *name = g_date_time_format (now, "resprobe-%Y%m%d-%H%M%S.json");
+
+  dialog = gtk_file_chooser_native_new (_("Save Report"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_report_file_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ------------------------------------------------------------------------- */
+/* GObject */
+
+static gboolean
+rp_window_close_request (GtkWindow *window)
+{
+  RpWindow *self = RP_WINDOW (window);
+
+  if (!rp_window_get_busy (self))
+    return FALSE;
+
+  /* Closing during a run stops it; the window goes away now and is destroyed
+   * when the workers are joined and every file removed. */
+  self->close_when_finished = TRUE;
+  rp_window_stop (self);
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  return TRUE;
+}
+
+static void
+rp_window_dispose (GObject *object)
+{
+  RpWindow *self = RP_WINDOW (object);
+
+  reset_session (self);
+  release_application (self);
+  g_clear_object (&self->settings);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (rp_window_parent_class)->dispose (object);
+}
+
+static void
+rp_window_finalize (GObject *object)
+{
+  RpWindow *self = RP_WINDOW (object);
+
+  g_clear_pointer (&self->plots, g_ptr_array_unref);
+  g_clear_pointer (&self->directory, g_free);
+  g_clear_object (&self->exit_report);
+  g_clear_object (&self->exit_screenshot);
+
+  G_OBJECT_CLASS (rp_window_parent_class)->finalize (object);
+}
+
+static void
+rp_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  RpWindow *self = RP_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SIMULATE_SAVE:
+      g_value_set_boolean (value, self->simulate_save);
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, rp_window_get_busy (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rp_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  RpWindow *self = RP_WINDOW (object);
+  gboolean simulate_save;
+
+  switch (prop_id)
+    {
+    case PROP_SIMULATE_SAVE:
+      simulate_save = g_value_get_boolean (value);
+      if (self->simulate_save == simulate_save)
+        break;
+      self->simulate_save = simulate_save;
+      if (self->probes != NULL)
+        rp_ui_probes_set_simulate_save (self->probes, simulate_save);
+      g_object_notify_by_pspec (object, pspec);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rp_window_class_init (RpWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = rp_window_dispose;
+  object_class->finalize = rp_window_finalize;
+  object_class->get_property = rp_window_get_property;
+  object_class->set_property = rp_window_set_property;
+  window_class->close_request = rp_window_close_request;
+
+  /**
+   * RpWindow:simulate-save:
+   *
+   * Whether the main thread saves a file every second during the run (the
+   * "naive application" simulation).
+   */
+  properties[PROP_SIMULATE_SAVE] =
+    g_param_spec_boolean ("simulate-save", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (RP_TYPE_SUMMARY_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/resprobe/Resprobe/rp-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, run_button);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, run_spinner);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, run_label);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, run_group);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, scenario_row);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, folder_row);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, size_row);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, duration_row);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, size_entry);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, duration_entry);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, simulate_row);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, summary_view);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, headline_label);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, verdict_label);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, warning_label);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, details_label);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, chart_grid);
+
+  gtk_widget_class_install_action (widget_class, "win.start", NULL, start_action);
+  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.save-report", NULL, save_report_action);
+  gtk_widget_class_install_property_action (widget_class, "win.simulate-save", "simulate-save");
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.start", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.start", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_period, GDK_CONTROL_MASK, "win.stop", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.choose-folder", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save-report", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+}
+
+static GListModel *
+create_scenario_model (void)
+{
+  GtkStringList *list = gtk_string_list_new (NULL);
+  guint n_presets;
+  const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
+
+  for (guint i = 0; i < n_presets; i++)
+    gtk_string_list_append (list, _(presets[i].title));
+  return G_LIST_MODEL (list);
+}
+
+static void
+rp_window_init (RpWindow *self)
+{
+  g_autoptr(GListModel) scenarios = create_scenario_model ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  adw_combo_row_set_model (self->scenario_row, scenarios);
+  build_charts (self);
+  update_folder_row (self);
+  load_settings (self);
+
+  g_signal_connect_object (self->scenario_row, "notify::selected",
+                           G_CALLBACK (on_form_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->size_entry, "changed",
+                           G_CALLBACK (on_form_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->duration_entry, "changed",
+                           G_CALLBACK (on_form_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->size_entry, "activate",
+                           G_CALLBACK (rp_window_start), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->duration_entry, "activate",
+                           G_CALLBACK (rp_window_start), self, G_CONNECT_SWAPPED);
+  on_form_changed (self);
+}
+
+/**
+ * rp_window_new:
+ * @application: the application
+ *
+ * Returns: (transfer full): a new window, not yet shown
+ */
+RpWindow *
+rp_window_new (GtkApplication *application)
+{
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+
+  return g_object_new (RP_TYPE_WINDOW, "application", application, NULL);
+}
+
+/**
+ * rp_window_set_directory:
+ * @directory: (nullable): the folder to test; %NULL: the default
+ */
+void
+rp_window_set_directory (RpWindow   *self,
+                         const char *directory)
+{
+  g_return_if_fail (RP_IS_WINDOW (self));
+
+  g_free (self->directory);
+  self->directory = g_strdup (directory);
+  update_folder_row (self);
+}
+
+/**
+ * rp_window_set_scenario:
+ * @id: a preset id (case-insensitive)
+ *
+ * Returns: %FALSE if there is no such preset (the selection is unchanged)
+ */
+gboolean
+rp_window_set_scenario (RpWindow   *self,
+                        const char *id)
+{
+  guint n_presets;
+  const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
+
+  g_return_val_if_fail (RP_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  for (guint i = 0; i < n_presets; i++)
+    if (g_ascii_strcasecmp (presets[i].id, id) == 0)
+      {
+        adw_combo_row_set_selected (self->scenario_row, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/**
+ * rp_window_set_size_text:
+ * @text: (nullable): what to write, as typed ("4G"); empty: the preset's
+ */
+void
+rp_window_set_size_text (RpWindow   *self,
+                         const char *text)
+{
+  g_return_if_fail (RP_IS_WINDOW (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->size_entry), text ? text : "");
+}
+
+/**
+ * rp_window_set_duration_text:
+ * @text: (nullable): the duration, as typed ("20", "2m"); empty: until written
+ */
+void
+rp_window_set_duration_text (RpWindow   *self,
+                             const char *text)
+{
+  g_return_if_fail (RP_IS_WINDOW (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->duration_entry), text ? text : "");
+}
+
+/**
+ * rp_window_set_exit_outputs:
+ * @report: (nullable): where to save the JSON report when the run finishes
+ * @screenshot: (nullable): where to save a PNG of the window then
+ *
+ * For scripts and tests: after the run the window writes these files and
+ * closes itself (the application quits with its last window).
+ */
+void
+rp_window_set_exit_outputs (RpWindow *self,
+                            GFile    *report,
+                            GFile    *screenshot)
+{
+  g_return_if_fail (RP_IS_WINDOW (self));
+
+  g_set_object (&self->exit_report, report);
+  g_set_object (&self->exit_screenshot, screenshot);
+}

@@ -1,0 +1,1985 @@
+/* rp-plot.c: the one chart renderer (cairo + pango), for the screen and for exported files. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+#include <pango/pangocairo.h>
+
+#include "rp-error.h"
+#include "rp-plot.h"
+#include "rp-units.h"
+
+/* Spacing in pixels (device units). Multiples of 6 as in the GNOME HIG. */
+#define PAD          6.0
+#define TICK_GAP     6.0
+#define LEGEND_GAP  12.0
+#define SWATCH      10.0
+#define DOT_RADIUS   2.5
+/* Points further apart than this (pixels, on average) get a dot each, so that a
+ * 1 Hz probe reads as samples, not as a continuous signal. */
+#define SPARSE_SPACING 6.0
+/* How far (pixels) a hover looks sideways for the nearest sample. */
+#define HOVER_REACH 24
+#define MAX_TICKS   24
+
+typedef struct {
+  char       *name;
+  char       *label;
+  RpPlotMark  mark;
+  guint       color;
+  RpSeries   *series;
+
+  /* Decimation cache: columns for [cache_t0, cache_t1] in n_columns, filled
+   * from the first cache_length points. Series only grow, so new points only
+   * touch the columns from the one of cache_last_t onwards. */
+  RpColumn   *columns;
+  guint       n_columns;
+  double      cache_t0;
+  double      cache_t1;
+  guint       cache_length;
+  double      cache_last_t;
+} Entry;
+
+typedef struct {
+  double  value;
+  char   *label;
+} Threshold;
+
+typedef struct {
+  double   lo;
+  double   hi;
+  gboolean log;
+} Scale;
+
+/* What the frame layer (everything but the data) looked like when it was last
+ * prepared: when this changes, a cached frame is stale. Zeroed before being
+ * filled so that it compares with memcmp(). */
+typedef struct {
+  double   width;
+  double   height;
+  double   t0;
+  double   t1;
+  Scale    y;
+  gboolean has_data;
+  RpRgba   colors[4 + RP_PLOT_PALETTE_SIZE];
+} FrameKey;
+
+struct _RpPlot
+{
+  GObject          parent_instance;
+
+  char            *title;
+  char            *unit;
+  char            *placeholder;
+  gboolean         log_y;
+  double           t_start;
+  double           t_end;
+  double           y_min;
+  double           y_max;
+  GPtrArray       *entries;
+  GArray          *thresholds;
+  double           hover_x;
+
+  /* Text metrics, measured again only when a text or the font changes. */
+  gboolean         metrics_valid;
+  char            *metrics_font;
+  double           line_height;
+  double           title_width;
+  double           legend_width;
+  double           gutter_width;
+  double           time_label_width;
+
+  /* The last rp_plot_prepare(): layout, decimated data and y scale, which
+   * both layers and rp_plot_read_at() use, so that a pointer maps to the
+   * time and columns the user sees. */
+  gboolean         prepared;
+  double           width;
+  double           height;
+  gboolean         legend_below;
+  double           area_x;
+  double           area_y;
+  double           area_w;
+  double           area_h;
+  double           drawn_t0;
+  double           drawn_t1;
+  Scale            drawn_y;
+  gboolean         has_data;
+  guint            n_columns;
+  const RpColumn **columns;
+  double          *stack;
+
+  gboolean         frame_dirty;
+  FrameKey         frame_key;
+  guint            frame_serial;
+};
+
+G_DEFINE_FINAL_TYPE (RpPlot, rp_plot, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_TITLE,
+  PROP_UNIT,
+  PROP_LOG_Y,
+  N_PROPS
+};
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+entry_free (gpointer data)
+{
+  Entry *entry = data;
+
+  g_clear_object (&entry->series);
+  g_free (entry->columns);
+  g_free (entry->name);
+  g_free (entry->label);
+  g_free (entry);
+}
+
+static void
+threshold_clear (gpointer data)
+{
+  Threshold *threshold = data;
+
+  g_free (threshold->label);
+}
+
+/* g_set_str() arrives in GLib 2.76; we pin 2.74. */
+static gboolean
+set_str (char       **pointer,
+         const char  *value)
+{
+  if (g_strcmp0 (*pointer, value) == 0)
+    return FALSE;
+  g_free (*pointer);
+  *pointer = g_strdup (value);
+  return TRUE;
+}
+
+/* Something that changes how the frame (texts, axes) looks. */
+static void
+rp_plot_changed (RpPlot *self)
+{
+  self->frame_dirty = TRUE;
+  self->metrics_valid = FALSE;
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+rp_plot_finalize (GObject *object)
+{
+  RpPlot *self = RP_PLOT (object);
+
+  g_clear_pointer (&self->entries, g_ptr_array_unref);
+  g_clear_pointer (&self->thresholds, g_array_unref);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->unit, g_free);
+  g_clear_pointer (&self->placeholder, g_free);
+  g_clear_pointer (&self->metrics_font, g_free);
+  g_clear_pointer (&self->columns, g_free);
+  g_clear_pointer (&self->stack, g_free);
+
+  G_OBJECT_CLASS (rp_plot_parent_class)->finalize (object);
+}
+
+static void
+rp_plot_get_property (GObject    *object,
+                      guint       prop_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  RpPlot *self = RP_PLOT (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_UNIT:
+      g_value_set_string (value, self->unit);
+      break;
+    case PROP_LOG_Y:
+      g_value_set_boolean (value, self->log_y);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rp_plot_set_property (GObject      *object,
+                      guint         prop_id,
+                      const GValue *value,
+                      GParamSpec   *pspec)
+{
+  RpPlot *self = RP_PLOT (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      rp_plot_set_title (self, g_value_get_string (value));
+      break;
+    case PROP_UNIT:
+      rp_plot_set_unit (self, g_value_get_string (value));
+      break;
+    case PROP_LOG_Y:
+      rp_plot_set_log_y (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rp_plot_class_init (RpPlotClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = rp_plot_finalize;
+  object_class->get_property = rp_plot_get_property;
+  object_class->set_property = rp_plot_set_property;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_UNIT] =
+    g_param_spec_string ("unit", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOG_Y] =
+    g_param_spec_boolean ("log-y", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * RpPlot::changed:
+   *
+   * Anything that changes the drawing changed (a property, the range, a
+   * binding, the hover position); a widget queues a redraw. New points in a
+   * bound series do not emit it: the owner of the series knows when they come.
+   */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass),
+                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                   G_TYPE_NONE, 0);
+}
+
+static void
+rp_plot_init (RpPlot *self)
+{
+  self->entries = g_ptr_array_new_with_free_func (entry_free);
+  self->thresholds = g_array_new (FALSE, FALSE, sizeof (Threshold));
+  g_array_set_clear_func (self->thresholds, threshold_clear);
+  self->y_min = NAN;
+  self->y_max = NAN;
+  self->hover_x = -1;
+}
+
+static void
+rgba_from_hex (RpRgba  *rgba,
+               guint32  rgb,
+               double   alpha)
+{
+  rgba->red = ((rgb >> 16) & 0xff) / 255.0;
+  rgba->green = ((rgb >> 8) & 0xff) / 255.0;
+  rgba->blue = (rgb & 0xff) / 255.0;
+  rgba->alpha = alpha;
+}
+
+/**
+ * rp_plot_style_init_default:
+ * @style: (out caller-allocates): the style to fill
+ * @dark: whether the background is dark
+ *
+ * The GNOME palette (blue, orange, purple, green, red, yellow, brown, teal) on
+ * an opaque light or dark background, for exports and tests. On screen the
+ * widget takes the same roles from the theme.
+ */
+void
+rp_plot_style_init_default (RpPlotStyle *style,
+                            gboolean     dark)
+{
+  static const guint32 light[RP_PLOT_PALETTE_SIZE] = {
+    0x1c71d8, 0xe66100, 0x813d9c, 0x26a269, 0xc01c28, 0xe5a50a, 0x865e3c, 0x2190a4,
+  };
+  static const guint32 night[RP_PLOT_PALETTE_SIZE] = {
+    0x62a0ea, 0xffa348, 0xc061cb, 0x57e389, 0xf66151, 0xf8e45c, 0xcdab8f, 0x5bc8af,
+  };
+
+  g_return_if_fail (style != NULL);
+
+  rgba_from_hex (&style->foreground, dark ? 0xffffff : 0x000000, dark ? 1.0 : 0.8);
+  rgba_from_hex (&style->grid, dark ? 0xffffff : 0x000000, dark ? 0.10 : 0.08);
+  rgba_from_hex (&style->background, dark ? 0x242424 : 0xffffff, 1.0);
+  rgba_from_hex (&style->threshold, dark ? 0xf66151 : 0xc01c28, 0.8);
+  for (guint i = 0; i < RP_PLOT_PALETTE_SIZE; i++)
+    rgba_from_hex (&style->palette[i], dark ? night[i] : light[i], 1.0);
+  style->font = "Sans 9";
+}
+
+/**
+ * rp_plot_new:
+ * @title: (nullable): the chart's title, translated
+ * @unit: the unit of the values: "s", "B", "B/s", "ratio" (0..1, shown as %)
+ *   or anything else (printed after the numbers)
+ *
+ * Returns: (transfer full): a plot without series
+ */
+RpPlot *
+rp_plot_new (const char *title,
+             const char *unit)
+{
+  g_return_val_if_fail (unit != NULL, NULL);
+
+  return g_object_new (RP_TYPE_PLOT, "title", title, "unit", unit, NULL);
+}
+
+const char *
+rp_plot_get_title (RpPlot *self)
+{
+  g_return_val_if_fail (RP_IS_PLOT (self), NULL);
+  return self->title;
+}
+
+/**
+ * rp_plot_set_title:
+ * @title: (nullable): the new title, translated
+ */
+void
+rp_plot_set_title (RpPlot     *self,
+                   const char *title)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  if (set_str (&self->title, title))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+      rp_plot_changed (self);
+    }
+}
+
+const char *
+rp_plot_get_unit (RpPlot *self)
+{
+  g_return_val_if_fail (RP_IS_PLOT (self), NULL);
+  return self->unit;
+}
+
+/**
+ * rp_plot_set_unit:
+ * @unit: see rp_plot_new()
+ */
+void
+rp_plot_set_unit (RpPlot     *self,
+                  const char *unit)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  if (set_str (&self->unit, unit ? unit : ""))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT]);
+      rp_plot_changed (self);
+    }
+}
+
+gboolean
+rp_plot_get_log_y (RpPlot *self)
+{
+  g_return_val_if_fail (RP_IS_PLOT (self), FALSE);
+  return self->log_y;
+}
+
+/**
+ * rp_plot_set_log_y:
+ * @log_y: whether the y axis is logarithmic (decades)
+ *
+ * Latencies span microseconds to seconds; a log axis shows a 10 s fsync and a
+ * 50 µs main-loop tick on one chart. Stacked areas ignore it.
+ */
+void
+rp_plot_set_log_y (RpPlot   *self,
+                   gboolean  log_y)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  log_y = !!log_y;
+  if (self->log_y == log_y)
+    return;
+  self->log_y = log_y;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOG_Y]);
+  rp_plot_changed (self);
+}
+
+/**
+ * rp_plot_set_time_range:
+ * @t_start: session time at the left edge, seconds
+ * @t_end: session time at the right edge; not greater than @t_start: fit the data
+ *
+ * A live view keeps the range fixed (the planned duration, or a range that
+ * grows in steps) so that the decimation cache stays valid between frames.
+ */
+void
+rp_plot_set_time_range (RpPlot *self,
+                        double  t_start,
+                        double  t_end)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  if (self->t_start == t_start && self->t_end == t_end)
+    return;
+  self->t_start = t_start;
+  self->t_end = t_end;
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/**
+ * rp_plot_set_y_range:
+ * @y_min: lower end, or NAN to fit the data
+ * @y_max: upper end, or NAN to fit the data
+ *
+ * E.g. 0..1 for ratios, so that a CPU split always shows the whole CPU.
+ */
+void
+rp_plot_set_y_range (RpPlot *self,
+                     double  y_min,
+                     double  y_max)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  self->y_min = y_min;
+  self->y_max = y_max;
+  rp_plot_changed (self);
+}
+
+static Entry *
+lookup_entry (RpPlot     *self,
+              const char *name)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+
+      if (g_str_equal (entry->name, name))
+        return entry;
+    }
+  return NULL;
+}
+
+/**
+ * rp_plot_add_series:
+ * @name: the series' name (see rp_series_get_name()), the key for binding
+ * @label: (nullable): legend label, translated; defaults to @name
+ * @mark: how to draw it
+ *
+ * Declares a series before it exists, so that a chart can be laid out before
+ * a session starts. Colours follow the order of the calls. Stacked areas stack
+ * in the order of the calls, the first at the bottom.
+ */
+void
+rp_plot_add_series (RpPlot     *self,
+                    const char *name,
+                    const char *label,
+                    RpPlotMark  mark)
+{
+  Entry *entry;
+
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (lookup_entry (self, name) == NULL);
+
+  entry = g_new0 (Entry, 1);
+  entry->name = g_strdup (name);
+  entry->label = g_strdup (label ? label : name);
+  entry->mark = mark;
+  entry->color = self->entries->len % RP_PLOT_PALETTE_SIZE;
+  g_ptr_array_add (self->entries, entry);
+  rp_plot_changed (self);
+}
+
+/**
+ * rp_plot_bind_series:
+ * @name: a name given to rp_plot_add_series()
+ * @series: (nullable): the data to draw, or %NULL to draw nothing for it
+ *
+ * The plot keeps a reference and reads the series at every draw.
+ */
+void
+rp_plot_bind_series (RpPlot     *self,
+                     const char *name,
+                     RpSeries   *series)
+{
+  Entry *entry;
+
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (series == NULL || RP_IS_SERIES (series));
+
+  entry = lookup_entry (self, name);
+  g_return_if_fail (entry != NULL);
+
+  if (entry->series == series)
+    return;
+  g_set_object (&entry->series, series);
+  entry->n_columns = 0;
+  g_clear_pointer (&entry->columns, g_free);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+guint
+rp_plot_get_n_series (RpPlot *self)
+{
+  g_return_val_if_fail (RP_IS_PLOT (self), 0);
+  return self->entries->len;
+}
+
+/**
+ * rp_plot_get_series_name:
+ * @index: 0 .. rp_plot_get_n_series() − 1
+ *
+ * Returns: (transfer none): the name given to rp_plot_add_series()
+ */
+const char *
+rp_plot_get_series_name (RpPlot *self,
+                         guint   index)
+{
+  g_return_val_if_fail (RP_IS_PLOT (self), NULL);
+  g_return_val_if_fail (index < self->entries->len, NULL);
+
+  return ((Entry *) g_ptr_array_index (self->entries, index))->name;
+}
+
+/**
+ * rp_plot_count_points:
+ *
+ * Returns: the number of points in the bound series: when it has not changed,
+ *   neither has the chart (series only grow), and a redraw can be skipped
+ */
+guint64
+rp_plot_count_points (RpPlot *self)
+{
+  guint64 n = 0;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), 0);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+
+      if (entry->series != NULL)
+        n += rp_series_get_length (entry->series);
+    }
+  return n;
+}
+
+/**
+ * rp_plot_add_threshold:
+ * @value: where to draw a dashed horizontal line, in the plot's unit
+ * @label: (nullable): text at its right end, translated
+ *
+ * Reference lines such as the 0.1 s and 1 s response-time limits. The y range
+ * always includes them, so a run far below a limit shows how far below.
+ */
+void
+rp_plot_add_threshold (RpPlot     *self,
+                       double      value,
+                       const char *label)
+{
+  Threshold threshold = { value, g_strdup (label) };
+
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  g_array_append_val (self->thresholds, threshold);
+  rp_plot_changed (self);
+}
+
+/**
+ * rp_plot_set_placeholder:
+ * @text: (nullable): shown in the middle while no bound series has points
+ */
+void
+rp_plot_set_placeholder (RpPlot     *self,
+                         const char *text)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  if (set_str (&self->placeholder, text))
+    rp_plot_changed (self);
+}
+
+/**
+ * rp_plot_set_hover:
+ * @x: pointer x in the coordinates of the last draw, or a negative value
+ *
+ * Draws a cursor line and marks the values under it.
+ */
+void
+rp_plot_set_hover (RpPlot *self,
+                   double  x)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  if (self->hover_x == x)
+    return;
+  self->hover_x = x;
+  /* Only the data layer shows the hover: the frame stays valid. */
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Units and ticks */
+
+typedef struct {
+  double      factor;
+  const char *suffix;
+} UnitScale;
+
+/* The display unit for values around @magnitude: "ms" for 0.05 s. Axis labels
+ * need one unit for all ticks, which is why this is not rp_format_latency(). */
+static UnitScale
+unit_scale (const char *unit,
+            double      magnitude)
+{
+  static const char *byte_suffixes[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+  static const char *rate_suffixes[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
+  double m = fabs (magnitude);
+
+  if (g_strcmp0 (unit, "s") == 0)
+    {
+      if (m > 0 && m < 1e-3)
+        return (UnitScale) { 1e-6, "µs" };
+      if (m > 0 && m < 1.0)
+        return (UnitScale) { 1e-3, "ms" };
+      return (UnitScale) { 1.0, "s" };
+    }
+  if (g_strcmp0 (unit, "ratio") == 0)
+    return (UnitScale) { 0.01, "%" };
+  if (g_strcmp0 (unit, "B") == 0 || g_strcmp0 (unit, "B/s") == 0)
+    {
+      const char **suffixes = g_str_equal (unit, "B") ? byte_suffixes : rate_suffixes;
+      double factor = 1.0;
+      guint i = 0;
+
+      while (i < 4 && m >= factor * 1024)
+        {
+          factor *= 1024;
+          i++;
+        }
+      return (UnitScale) { factor, suffixes[i] };
+    }
+  return (UnitScale) { 1.0, unit };
+}
+
+static char *
+format_tick (const char *unit,
+             double      value,
+             double      magnitude,
+             double      step)
+{
+  UnitScale scale = unit_scale (unit, magnitude);
+  double scaled = value / scale.factor;
+  double scaled_step = step / scale.factor;
+  int decimals = 0;
+
+  if (value == 0)
+    return g_strdup ("0");
+  if (scaled_step > 0 && scaled_step < 1)
+    decimals = MIN (3, (int) ceil (-log10 (scaled_step) - 1e-9));
+  if (g_str_equal (scale.suffix, "%"))
+    return g_strdup_printf ("%.*f%%", decimals, scaled);
+  if (scale.suffix[0] == '\0')
+    return g_strdup_printf ("%.*f", decimals, scaled);
+  return g_strdup_printf ("%.*f %s", decimals, scaled, scale.suffix);
+}
+
+/**
+ * rp_plot_format_value:
+ * @value: a value in the plot's unit
+ *
+ * Formats a single value for a tooltip, with the unit chosen for it alone.
+ *
+ * Returns: (transfer full): e.g. "12.3 ms", "42%", "1.5 GiB"
+ */
+char *
+rp_plot_format_value (RpPlot *self,
+                      double  value)
+{
+  UnitScale scale;
+  double scaled;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), NULL);
+
+  scale = unit_scale (self->unit, value);
+  scaled = value / scale.factor;
+  if (g_str_equal (scale.suffix, "%"))
+    return g_strdup_printf ("%.0f%%", scaled);
+  if (fabs (scaled) >= 100 || scaled == 0)
+    return g_strdup_printf ("%.0f %s", scaled, scale.suffix);
+  if (fabs (scaled) >= 10)
+    return g_strdup_printf ("%.1f %s", scaled, scale.suffix);
+  return g_strdup_printf ("%.2f %s", scaled, scale.suffix);
+}
+
+/* A step of 1, 2 or 5 × 10^k (binary-friendly 1, 2, 4, 8 … for bytes would
+ * surprise more people than it pleases) near @rough. */
+static double
+nice_step (double rough)
+{
+  double magnitude, fraction;
+
+  if (!(rough > 0) || !isfinite (rough))
+    return 1.0;
+  magnitude = pow (10, floor (log10 (rough)));
+  fraction = rough / magnitude;
+  if (fraction <= 1.0)
+    return magnitude;
+  if (fraction <= 2.0)
+    return 2 * magnitude;
+  if (fraction <= 5.0)
+    return 5 * magnitude;
+  return 10 * magnitude;
+}
+
+/* Steps for the time axis: seconds, then whole minutes and hours. */
+static double
+time_step (double rough)
+{
+  static const double steps[] = {
+    0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600,
+    7200, 14400, 28800, 86400,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (steps[i] >= rough)
+      return steps[i];
+  return nice_step (rough);
+}
+
+static char *
+format_time (double t,
+             double step)
+{
+  if (step >= 60 && fmod (step, 60) == 0 && t >= 60)
+    {
+      guint minutes = (guint) (t / 60 + 0.5);
+
+      if (minutes >= 120 && minutes % 60 == 0)
+        /* TRANSLATORS: a time axis label in hours */
+        return g_strdup_printf (_("%u h"), minutes / 60);
+      /* TRANSLATORS: a time axis label in minutes */
+      return g_strdup_printf (_("%u min"), minutes);
+    }
+  /* TRANSLATORS: a time axis label in seconds */
+  return g_strdup_printf (_("%.*f s"), step < 1 ? 1 : 0, t);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Data */
+
+static const RpColumn *
+entry_decimate (Entry  *entry,
+                double  t0,
+                double  t1,
+                guint   n_columns)
+{
+  RpPoint last;
+  guint length, first = 0;
+
+  if (entry->series == NULL)
+    return NULL;
+
+  /* Read the last point before the length: if a worker appends in between, the
+   * cached last time is older than what we decimate, which is safe (the next
+   * update starts from an earlier column and recomputes it whole). */
+  if (!rp_series_get_last (entry->series, &last))
+    last.t = t0;
+  length = rp_series_get_length (entry->series);
+
+  if (entry->n_columns != n_columns || entry->cache_t0 != t0 ||
+      entry->cache_t1 != t1 || length < entry->cache_length)
+    {
+      g_free (entry->columns);
+      entry->columns = g_new0 (RpColumn, n_columns);
+      entry->n_columns = n_columns;
+      entry->cache_t0 = t0;
+      entry->cache_t1 = t1;
+      entry->cache_length = 0;
+    }
+  else if (length == entry->cache_length)
+    {
+      return entry->columns;
+    }
+  else
+    {
+      double position = (entry->cache_last_t - t0) / (t1 - t0) * n_columns;
+
+      first = (guint) CLAMP (floor (position), 0, n_columns - 1);
+    }
+
+  rp_series_decimate (entry->series,
+                      t0 + (t1 - t0) * first / n_columns, t1,
+                      n_columns - first, entry->columns + first);
+  entry->cache_length = length;
+  entry->cache_last_t = last.t;
+  return entry->columns;
+}
+
+static gboolean
+data_time_range (RpPlot *self,
+                 double *out_t0,
+                 double *out_t1)
+{
+  double t0 = INFINITY, t1 = -INFINITY;
+
+  if (self->t_end > self->t_start)
+    {
+      *out_t0 = self->t_start;
+      *out_t1 = self->t_end;
+      return TRUE;
+    }
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+      double a, b;
+
+      if (entry->series != NULL && rp_series_get_bounds (entry->series, &a, &b, NULL, NULL))
+        {
+          t0 = MIN (t0, a);
+          t1 = MAX (t1, b);
+        }
+    }
+  if (!isfinite (t0))
+    {
+      *out_t0 = 0;
+      *out_t1 = 60;
+      return FALSE;
+    }
+  if (t1 - t0 < 1e-6)
+    t1 = t0 + 1;
+  *out_t0 = t0;
+  *out_t1 = t1;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Drawing */
+
+/* Lines are drawn 1.5 units wide. */
+#define LINE_WIDTH 1.5
+/* Below this spacing (pixels) between filled columns a series is drawn as
+ * pixel-aligned bars, one per column, from its minimum to its maximum: cairo
+ * fills boxes an order of magnitude faster than it strokes a noisy polyline
+ * (1 ms instead of 20 for four 540-column series), and at this density the
+ * bars read as a line. Sparser series are stroked. */
+#define BAR_SPACING 4.0
+
+typedef struct {
+  RpPlot            *plot;
+  cairo_t           *cr;
+  PangoLayout       *layout;
+  const RpPlotStyle *style;
+} Draw;
+
+static void
+set_source (cairo_t      *cr,
+            const RpRgba *rgba,
+            double        alpha)
+{
+  cairo_set_source_rgba (cr, rgba->red, rgba->green, rgba->blue, rgba->alpha * alpha);
+}
+
+static double
+layout_width (PangoLayout *layout,
+              const char  *text)
+{
+  int width;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width;
+}
+
+/* Draws @text with its left end (xalign 0), centre (0.5) or right end (1) at @x. */
+static void
+show_text (Draw       *d,
+           const char *text,
+           double      x,
+           double      y,
+           double      xalign)
+{
+  double width = layout_width (d->layout, text);
+
+  cairo_move_to (d->cr, round (x - width * xalign), round (y));
+  pango_cairo_show_layout (d->cr, d->layout);
+}
+
+static PangoLayout *
+create_layout (cairo_t           *cr,
+               const RpPlotStyle *style)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font;
+
+  font = pango_font_description_from_string (style->font ? style->font : "Sans 9");
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  return layout;
+}
+
+static void
+set_bold (PangoLayout *layout,
+          gboolean     bold)
+{
+  PangoAttrList *attrs = NULL;
+
+  if (bold)
+    {
+      attrs = pango_attr_list_new ();
+      pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+    }
+  pango_layout_set_attributes (layout, attrs);
+  if (attrs != NULL)
+    pango_attr_list_unref (attrs);
+}
+
+/* The width reserved for y labels: the widest label the unit can produce, so
+ * that charts of one unit line up and the plot area (hence the decimation
+ * cache) keeps its width while the data grows. */
+static double
+measure_gutter (RpPlot      *self,
+                PangoLayout *layout)
+{
+  static const char *samples_s[] = { "000 ms", "000 µs", "00.0 s" };
+  static const char *samples_b[] = { "0000 MiB" };
+  static const char *samples_bs[] = { "0000 MiB/s" };
+  static const char *samples_ratio[] = { "100%" };
+  const char **samples;
+  guint n;
+  double width = 0;
+
+  if (g_strcmp0 (self->unit, "s") == 0)
+    samples = samples_s, n = G_N_ELEMENTS (samples_s);
+  else if (g_strcmp0 (self->unit, "B") == 0)
+    samples = samples_b, n = G_N_ELEMENTS (samples_b);
+  else if (g_strcmp0 (self->unit, "B/s") == 0)
+    samples = samples_bs, n = G_N_ELEMENTS (samples_bs);
+  else if (g_strcmp0 (self->unit, "ratio") == 0)
+    samples = samples_ratio, n = G_N_ELEMENTS (samples_ratio);
+  else
+    {
+      g_autofree char *sample = g_strdup_printf ("0000 %s", self->unit ? self->unit : "");
+
+      return layout_width (layout, sample);
+    }
+
+  for (guint i = 0; i < n; i++)
+    width = MAX (width, layout_width (layout, samples[i]));
+  return width;
+}
+
+/* Text metrics on a scratch surface: preparing must not need the target. */
+static void
+measure_texts (RpPlot            *self,
+               const RpPlotStyle *style)
+{
+  const char *font = style->font ? style->font : "Sans 9";
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  PangoLayout *layout;
+  int line_height;
+
+  if (self->metrics_valid && g_strcmp0 (self->metrics_font, font) == 0)
+    return;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cr = cairo_create (surface);
+  layout = create_layout (cr, style);
+
+  pango_layout_set_text (layout, "0", -1);
+  pango_layout_get_pixel_size (layout, NULL, &line_height);
+  self->line_height = line_height;
+  self->gutter_width = measure_gutter (self, layout);
+  self->time_label_width = layout_width (layout, "00 min");
+  self->legend_width = 0;
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+
+      self->legend_width += SWATCH + PAD + layout_width (layout, entry->label) + (i > 0 ? LEGEND_GAP : 0);
+    }
+  set_bold (layout, TRUE);
+  self->title_width = self->title ? layout_width (layout, self->title) : 0;
+
+  g_object_unref (layout);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+
+  g_free (self->metrics_font);
+  self->metrics_font = g_strdup (font);
+  self->metrics_valid = TRUE;
+  self->frame_dirty = TRUE;
+}
+
+static double
+y_to_pixel (RpPlot      *self,
+            const Scale *scale,
+            double       v)
+{
+  double f;
+
+  if (scale->log)
+    f = v > 0 ? (log10 (v) - scale->lo) / (scale->hi - scale->lo) : -0.01;
+  else
+    f = (v - scale->lo) / (scale->hi - scale->lo);
+  f = CLAMP (f, -0.01, 1.01);
+  return self->area_y + self->area_h * (1 - f);
+}
+
+static double
+column_x (RpPlot *self,
+          guint   column)
+{
+  return self->area_x + (column + 0.5) * self->area_w / self->n_columns;
+}
+
+/* A step of the display unit ("50 MiB/s", not 52428800 B/s) near @rough. */
+static double
+display_step (const char *unit,
+              double      rough,
+              double      magnitude)
+{
+  UnitScale display = unit_scale (unit, magnitude);
+
+  return nice_step (rough / display.factor) * display.factor;
+}
+
+/* The y span of a chart whose values are all equal (typically all zero). */
+static double
+minimum_span (const char *unit)
+{
+  if (g_strcmp0 (unit, "s") == 0)
+    return 1e-3;
+  if (g_strcmp0 (unit, "B") == 0 || g_strcmp0 (unit, "B/s") == 0)
+    return RP_MiB;
+  return 1;
+}
+
+static Scale
+compute_y_scale (RpPlot *self)
+{
+  double v_min = INFINITY, v_max = -INFINITY, positive_min = INFINITY;
+  Scale scale = { 0, 1, self->log_y };
+  gboolean stacked = FALSE;
+
+  for (guint c = 0; c < self->n_columns; c++)
+    self->stack[c] = 0;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+      const RpColumn *columns = self->columns[i];
+
+      if (columns == NULL)
+        continue;
+      for (guint c = 0; c < self->n_columns; c++)
+        {
+          if (columns[c].n == 0)
+            continue;
+          self->has_data = TRUE;
+          if (entry->mark == RP_PLOT_STACKED_AREA)
+            {
+              stacked = TRUE;
+              self->stack[c] += columns[c].mean;
+              v_max = MAX (v_max, self->stack[c]);
+              v_min = MIN (v_min, 0);
+              continue;
+            }
+          v_min = MIN (v_min, columns[c].min);
+          v_max = MAX (v_max, columns[c].max);
+          if (columns[c].max > 0)
+            positive_min = MIN (positive_min, columns[c].min > 0 ? columns[c].min : columns[c].max);
+        }
+    }
+
+  for (guint i = 0; i < self->thresholds->len; i++)
+    {
+      double value = g_array_index (self->thresholds, Threshold, i).value;
+
+      v_max = MAX (v_max, value);
+      positive_min = MIN (positive_min, value);
+      v_min = MIN (v_min, value);
+    }
+
+  if (scale.log && !stacked)
+    {
+      if (!isfinite (positive_min))
+        positive_min = g_strcmp0 (self->unit, "s") == 0 ? 1e-3 : 1;
+      if (!isfinite (v_max) || v_max <= 0)
+        v_max = positive_min * 10;
+      scale.hi = ceil (log10 (v_max) - 1e-9);
+      scale.lo = floor (log10 (positive_min) + 1e-9);
+      /* More than six decades squash the part that matters; the floor is
+       * where the measurement resolution ends anyway. */
+      scale.lo = MAX (scale.lo, scale.hi - 6);
+      if (scale.hi - scale.lo < 2)
+        scale.lo = scale.hi - 2;
+      if (isfinite (self->y_min) && self->y_min > 0)
+        scale.lo = log10 (self->y_min);
+      if (isfinite (self->y_max) && self->y_max > 0)
+        scale.hi = log10 (self->y_max);
+      return scale;
+    }
+
+  scale.log = FALSE;
+  if (!isfinite (v_max))
+    v_min = 0, v_max = minimum_span (self->unit);
+  scale.lo = isfinite (self->y_min) ? self->y_min : MIN (0, v_min);
+  scale.hi = isfinite (self->y_max) ? self->y_max : v_max;
+  if (scale.hi <= scale.lo)
+    scale.hi = scale.lo + minimum_span (self->unit);
+  if (!isfinite (self->y_max))
+    {
+      /* Room above the highest point, then a round number so that the top
+       * grid line is labelled. */
+      double step = display_step (self->unit, (scale.hi - scale.lo) * 1.05 / 4, scale.hi);
+
+      scale.hi = ceil (scale.hi * 1.05 / step - 1e-9) * step;
+    }
+  return scale;
+}
+
+static void
+update_frame_serial (RpPlot            *self,
+                     const RpPlotStyle *style)
+{
+  FrameKey key;
+
+  memset (&key, 0, sizeof key);
+  key.width = self->width;
+  key.height = self->height;
+  key.t0 = self->drawn_t0;
+  key.t1 = self->drawn_t1;
+  key.y = self->drawn_y;
+  key.has_data = self->has_data;
+  key.colors[0] = style->foreground;
+  key.colors[1] = style->grid;
+  key.colors[2] = style->background;
+  key.colors[3] = style->threshold;
+  memcpy (&key.colors[4], style->palette, sizeof style->palette);
+
+  if (self->frame_dirty || memcmp (&key, &self->frame_key, sizeof key) != 0)
+    {
+      self->frame_key = key;
+      self->frame_serial++;
+      self->frame_dirty = FALSE;
+    }
+}
+
+/**
+ * rp_plot_prepare:
+ * @width: width of the chart in device units
+ * @height: height
+ * @style: (nullable): colours and font; %NULL: rp_plot_style_init_default() light
+ *
+ * Lays the chart out, decimates each bound series to one column per device
+ * unit with rp_series_decimate() (cached: only points added since the last
+ * call are read) and chooses the y scale. Call it before
+ * rp_plot_draw_frame() and rp_plot_draw_data(); rp_plot_draw() does all three.
+ *
+ * Returns: the frame serial: it changes whenever the frame layer (title,
+ *   legend, axes, grid, thresholds) would look different, so that a caller may
+ *   keep a rendering of the frame and draw only the data over it
+ */
+guint
+rp_plot_prepare (RpPlot            *self,
+                 double             width,
+                 double             height,
+                 const RpPlotStyle *style)
+{
+  RpPlotStyle default_style;
+  double header;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), 0);
+
+  if (style == NULL)
+    {
+      rp_plot_style_init_default (&default_style, FALSE);
+      style = &default_style;
+    }
+
+  self->prepared = FALSE;
+  if (width < 60 || height < 60)
+    return self->frame_serial;
+
+  measure_texts (self, style);
+  self->width = width;
+  self->height = height;
+
+  /* Title and legend on one line when both fit, else the legend below. */
+  self->legend_below = self->entries->len > 0 &&
+    PAD + self->title_width + 3 * LEGEND_GAP + self->legend_width > width - PAD;
+  header = PAD + self->line_height * (self->legend_below ? 2 : 1) + (self->legend_below ? 2 : 0);
+
+  self->area_x = PAD + self->gutter_width + TICK_GAP;
+  self->area_y = header + PAD + self->line_height / 2;
+  self->area_w = MAX (1, floor (width - self->area_x - PAD - self->time_label_width / 2));
+  self->area_h = MAX (1, height - self->area_y - PAD - self->line_height - TICK_GAP / 2);
+
+  data_time_range (self, &self->drawn_t0, &self->drawn_t1);
+  self->n_columns = (guint) self->area_w;
+  g_free (self->columns);
+  g_free (self->stack);
+  self->columns = g_new0 (const RpColumn *, MAX (1, self->entries->len));
+  self->stack = g_new0 (double, self->n_columns);
+  for (guint i = 0; i < self->entries->len; i++)
+    self->columns[i] = entry_decimate (g_ptr_array_index (self->entries, i),
+                                       self->drawn_t0, self->drawn_t1, self->n_columns);
+
+  self->has_data = FALSE;
+  self->drawn_y = compute_y_scale (self);
+  self->prepared = TRUE;
+  update_frame_serial (self, style);
+  return self->frame_serial;
+}
+
+/* ---- the frame layer ---- */
+
+static void
+draw_legend (Draw   *d,
+             double  x,
+             double  y)
+{
+  RpPlot *self = d->plot;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+      const RpRgba *color = &d->style->palette[entry->color];
+      double cy = y + self->line_height / 2;
+
+      if (entry->mark == RP_PLOT_STACKED_AREA)
+        {
+          cairo_rectangle (d->cr, x, round (cy - SWATCH / 2), SWATCH, SWATCH);
+          set_source (d->cr, color, 0.85);
+          cairo_fill (d->cr);
+        }
+      else
+        {
+          cairo_rectangle (d->cr, x, round (cy) - 1, SWATCH, 2);
+          set_source (d->cr, color, 1);
+          cairo_fill (d->cr);
+        }
+      set_source (d->cr, &d->style->foreground, 1);
+      show_text (d, entry->label, x + SWATCH + PAD, y, 0);
+      x += SWATCH + PAD + layout_width (d->layout, entry->label) + LEGEND_GAP;
+    }
+}
+
+static void
+draw_header (Draw *d)
+{
+  RpPlot *self = d->plot;
+
+  if (self->title != NULL)
+    {
+      set_bold (d->layout, TRUE);
+      set_source (d->cr, &d->style->foreground, 1);
+      show_text (d, self->title, PAD, PAD, 0);
+      set_bold (d->layout, FALSE);
+    }
+  if (self->entries->len == 0)
+    return;
+  if (self->legend_below)
+    draw_legend (d, PAD, PAD + self->line_height + 2);
+  else
+    draw_legend (d, self->width - PAD - self->legend_width, PAD);
+}
+
+static guint
+linear_ticks (RpPlot      *self,
+              const Scale *scale,
+              double      *ticks,
+              double      *out_step)
+{
+  guint max_ticks = CLAMP ((guint) (self->area_h / 36), 2, 8);
+  double magnitude = MAX (fabs (scale->lo), fabs (scale->hi));
+  double step = display_step (self->unit, (scale->hi - scale->lo) / max_ticks, magnitude);
+  guint n = 0;
+
+  for (double v = ceil (scale->lo / step) * step; v <= scale->hi + step * 1e-6 && n < MAX_TICKS; v += step)
+    ticks[n++] = fabs (v) < step * 1e-9 ? 0 : v;
+  *out_step = step;
+  return n;
+}
+
+static void
+draw_y_axis (Draw *d)
+{
+  RpPlot *self = d->plot;
+  const Scale *scale = &self->drawn_y;
+  double ticks[MAX_TICKS], step = 0;
+  guint n = 0;
+
+  if (scale->log)
+    {
+      /* One tick per decade, or every other decade when the chart is short. */
+      int every = (scale->hi - scale->lo) * 20 > self->area_h ? 2 : 1;
+      int top = (int) floor (scale->hi + 1e-9);
+
+      for (int k = (int) ceil (scale->lo - 1e-9); k <= top && n < MAX_TICKS; k++)
+        if ((top - k) % every == 0)
+          ticks[n++] = pow (10, k);
+    }
+  else
+    {
+      n = linear_ticks (self, scale, ticks, &step);
+    }
+
+  cairo_set_line_width (d->cr, 1);
+  for (guint i = 0; i < n; i++)
+    {
+      double y = round (y_to_pixel (self, scale, ticks[i])) + 0.5;
+      g_autofree char *label = NULL;
+
+      set_source (d->cr, &d->style->grid, 1);
+      cairo_move_to (d->cr, self->area_x, y);
+      cairo_line_to (d->cr, self->area_x + self->area_w, y);
+      cairo_stroke (d->cr);
+
+      /* Without data the range is made up: a grid, but no numbers. */
+      if (!self->has_data)
+        continue;
+      if (scale->log)
+        label = format_tick (self->unit, ticks[i], ticks[i], ticks[i]);
+      else
+        label = format_tick (self->unit, ticks[i], MAX (fabs (scale->lo), fabs (scale->hi)), step);
+      set_source (d->cr, &d->style->foreground, 0.7);
+      show_text (d, label, self->area_x - TICK_GAP, y - self->line_height / 2, 1);
+    }
+}
+
+static void
+draw_x_axis (Draw *d)
+{
+  RpPlot *self = d->plot;
+  double t0 = self->drawn_t0, t1 = self->drawn_t1;
+  double label_width = self->time_label_width + 2 * LEGEND_GAP;
+  double step = time_step ((t1 - t0) * label_width / MAX (self->area_w, 1));
+  double base = self->area_y + self->area_h;
+
+  cairo_set_line_width (d->cr, 1);
+  for (double t = ceil (t0 / step - 1e-9) * step; t <= t1 + step * 1e-6; t += step)
+    {
+      double x = round (self->area_x + (t - t0) / (t1 - t0) * self->area_w) + 0.5;
+      /* Avoid "-0 s" where rounding lands just below zero. */
+      g_autofree char *label = format_time (fabs (t) < step * 1e-6 ? 0 : t, step);
+
+      set_source (d->cr, &d->style->grid, 1);
+      cairo_move_to (d->cr, x, self->area_y);
+      cairo_line_to (d->cr, x, base);
+      cairo_stroke (d->cr);
+
+      set_source (d->cr, &d->style->foreground, 0.7);
+      show_text (d, label, x, base + TICK_GAP / 2, 0.5);
+    }
+
+  /* The base line is stronger than the grid: it is where zero (or the floor
+   * of a log axis) sits. */
+  set_source (d->cr, &d->style->foreground, 0.3);
+  cairo_move_to (d->cr, self->area_x, round (base) + 0.5);
+  cairo_line_to (d->cr, self->area_x + self->area_w, round (base) + 0.5);
+  cairo_stroke (d->cr);
+}
+
+static int
+compare_thresholds_descending (gconstpointer a,
+                               gconstpointer b)
+{
+  double va = (*(Threshold * const *) a)->value, vb = (*(Threshold * const *) b)->value;
+
+  return va < vb ? 1 : va > vb ? -1 : 0;
+}
+
+/* Dashed lines at the thresholds. Labels go above their line, or below it
+ * where that would leave the plot area or cover the label of a higher one
+ * (on a log axis, 0.1 s and 1 s are one short decade apart); a label that
+ * fits nowhere is left out (the y axis names the value anyway). */
+static void
+draw_thresholds (Draw *d)
+{
+  static const double dash[] = { 4, 3 };
+  RpPlot *self = d->plot;
+  g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
+  double free_from = self->area_y;
+
+  for (guint i = 0; i < self->thresholds->len; i++)
+    g_ptr_array_add (sorted, &g_array_index (self->thresholds, Threshold, i));
+  g_ptr_array_sort (sorted, compare_thresholds_descending);
+
+  cairo_save (d->cr);
+  cairo_set_line_width (d->cr, 1);
+  cairo_set_dash (d->cr, dash, G_N_ELEMENTS (dash), 0);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      Threshold *threshold = g_ptr_array_index (sorted, i);
+      double y = round (y_to_pixel (self, &self->drawn_y, threshold->value)) + 0.5;
+      double label_y = y - self->line_height - 1;
+
+      set_source (d->cr, &d->style->threshold, 0.7);
+      cairo_move_to (d->cr, self->area_x, y);
+      cairo_line_to (d->cr, self->area_x + self->area_w, y);
+      cairo_stroke (d->cr);
+
+      if (threshold->label == NULL)
+        continue;
+      if (label_y < free_from)
+        label_y = y + 2;
+      if (label_y < free_from || label_y + self->line_height > self->area_y + self->area_h)
+        continue;
+      set_source (d->cr, &d->style->threshold, 1);
+      show_text (d, threshold->label, self->area_x + self->area_w - PAD, label_y, 1);
+      free_from = label_y + self->line_height;
+    }
+  cairo_restore (d->cr);
+}
+
+static void
+draw_placeholder (Draw *d)
+{
+  RpPlot *self = d->plot;
+
+  if (self->placeholder == NULL || self->has_data)
+    return;
+  set_source (d->cr, &d->style->foreground, 0.5);
+  show_text (d, self->placeholder, self->area_x + self->area_w / 2,
+             self->area_y + (self->area_h - self->line_height) / 2, 0.5);
+}
+
+/**
+ * rp_plot_draw_frame:
+ * @cr: where to draw, with (0, 0) at the chart's top-left corner
+ * @style: (nullable): the style given to rp_plot_prepare()
+ *
+ * Draws what does not move with the data: background, title, legend, axes,
+ * grid, threshold lines, and the placeholder of an empty chart. Valid while
+ * rp_plot_prepare() returns the same serial.
+ */
+void
+rp_plot_draw_frame (RpPlot            *self,
+                    cairo_t           *cr,
+                    const RpPlotStyle *style)
+{
+  RpPlotStyle default_style;
+  g_autoptr(PangoLayout) layout = NULL;
+  Draw d;
+
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (cr != NULL);
+
+  if (!self->prepared)
+    return;
+  if (style == NULL)
+    {
+      rp_plot_style_init_default (&default_style, FALSE);
+      style = &default_style;
+    }
+
+  cairo_save (cr);
+  if (style->background.alpha > 0)
+    {
+      set_source (cr, &style->background, 1);
+      cairo_paint (cr);
+    }
+  layout = create_layout (cr, style);
+  d = (Draw) { self, cr, layout, style };
+  draw_header (&d);
+  draw_y_axis (&d);
+  draw_x_axis (&d);
+  draw_thresholds (&d);
+  draw_placeholder (&d);
+  cairo_restore (cr);
+}
+
+/* ---- the data layer ---- */
+
+static guint
+count_filled (RpPlot         *self,
+              const RpColumn *columns)
+{
+  guint filled = 0;
+
+  for (guint c = 0; c < self->n_columns; c++)
+    if (columns[c].n > 0)
+      filled++;
+  return filled;
+}
+
+static double
+column_left (RpPlot *self,
+             guint   column)
+{
+  return self->area_x + floor (column * self->area_w / self->n_columns);
+}
+
+/* Dense: one pixel-aligned box per filled column, from its maximum to its
+ * minimum, stretched to meet the previous column's range (a jump becomes a
+ * vertical bar, not a gap) and reaching right to the next filled column (a
+ * missing column becomes a step, not a hole). All boxes go in one path. */
+static void
+path_line_bars (Draw           *d,
+                const RpColumn *columns)
+{
+  RpPlot *self = d->plot;
+  double previous_top = 0, previous_bottom = 0;
+  gboolean have_previous = FALSE;
+  guint c = 0;
+
+  while (c < self->n_columns && columns[c].n == 0)
+    c++;
+  while (c < self->n_columns)
+    {
+      double top = y_to_pixel (self, &self->drawn_y, columns[c].max);
+      double bottom = y_to_pixel (self, &self->drawn_y, columns[c].min);
+      double x0 = column_left (self, c), x1, y0, y1;
+      guint next = c + 1;
+
+      while (next < self->n_columns && columns[next].n == 0)
+        next++;
+      x1 = next < self->n_columns ? column_left (self, next) : x0 + 1;
+
+      if (have_previous && bottom < previous_top)
+        bottom = previous_top;
+      if (have_previous && top > previous_bottom)
+        top = previous_bottom;
+      previous_top = y_to_pixel (self, &self->drawn_y, columns[c].max);
+      previous_bottom = y_to_pixel (self, &self->drawn_y, columns[c].min);
+      have_previous = TRUE;
+
+      /* Two pixels tall at least, as thick as a stroked line. */
+      y0 = floor (top - 0.5);
+      y1 = MAX (y0 + 2, ceil (bottom + 0.5));
+      /* Two pixels wide at least, so that a one-sample stall shows. */
+      cairo_rectangle (d->cr, x0, y0, MAX (x1 - x0, 2), y1 - y0);
+      c = next;
+    }
+}
+
+/* Sparse: a polyline through each column's minimum and maximum (the nearer
+ * one first, so that the connecting segments do not cross the envelope). */
+static void
+path_line_stroke (Draw           *d,
+                  const RpColumn *columns)
+{
+  RpPlot *self = d->plot;
+  gboolean started = FALSE;
+  double previous_y = 0;
+
+  for (guint c = 0; c < self->n_columns; c++)
+    {
+      double x = column_x (self, c);
+      double y_min, y_max;
+
+      if (columns[c].n == 0)
+        continue;
+      y_min = y_to_pixel (self, &self->drawn_y, columns[c].min);
+      y_max = y_to_pixel (self, &self->drawn_y, columns[c].max);
+      if (!started || fabs (previous_y - y_min) <= fabs (previous_y - y_max))
+        {
+          cairo_line_to (d->cr, x, y_min);
+          cairo_line_to (d->cr, x, y_max);
+          previous_y = y_max;
+        }
+      else
+        {
+          cairo_line_to (d->cr, x, y_max);
+          cairo_line_to (d->cr, x, y_min);
+          previous_y = y_min;
+        }
+      started = TRUE;
+    }
+}
+
+/* One path per series, filled or stroked once. Sparse series also get one
+ * filled path of dots, so that a 1 Hz probe reads as samples. */
+static void
+draw_line (Draw           *d,
+           Entry          *entry,
+           const RpColumn *columns)
+{
+  RpPlot *self = d->plot;
+  guint filled = count_filled (self, columns);
+  double spacing = filled > 0 ? self->area_w / filled : 0;
+
+  if (filled == 0)
+    return;
+
+  set_source (d->cr, &d->style->palette[entry->color], 1);
+  if (spacing < BAR_SPACING)
+    {
+      path_line_bars (d, columns);
+      cairo_fill (d->cr);
+      return;
+    }
+
+  path_line_stroke (d, columns);
+  cairo_set_line_width (d->cr, LINE_WIDTH);
+  cairo_set_line_join (d->cr, CAIRO_LINE_JOIN_BEVEL);
+  cairo_stroke (d->cr);
+  if (spacing < SPARSE_SPACING)
+    return;
+  for (guint c = 0; c < self->n_columns; c++)
+    {
+      if (columns[c].n == 0)
+        continue;
+      cairo_new_sub_path (d->cr);
+      cairo_arc (d->cr, column_x (self, c), y_to_pixel (self, &self->drawn_y, columns[c].max),
+                 DOT_RADIUS, 0, 2 * G_PI);
+    }
+  cairo_fill (d->cr);
+}
+
+/* An area from the running stack (self->stack) up by this series' column
+ * means. Dense: pixel-aligned boxes whose edges the next series shares
+ * exactly (no seams); sparse: a polygon and its top edge. */
+static void
+draw_stacked (Draw           *d,
+              Entry          *entry,
+              const RpColumn *columns)
+{
+  RpPlot *self = d->plot;
+  const RpRgba *color = &d->style->palette[entry->color];
+  guint filled = count_filled (self, columns), first = 0, last = 0;
+  gboolean started = FALSE;
+
+  if (filled == 0)
+    return;
+
+  if (self->area_w / filled < BAR_SPACING)
+    {
+      for (guint c = 0; c < self->n_columns; c++)
+        {
+          guint next = c + 1;
+          double x0, x1, top, bottom;
+
+          if (columns[c].n == 0)
+            continue;
+          while (next < self->n_columns && columns[next].n == 0)
+            next++;
+          x0 = column_left (self, c);
+          x1 = next < self->n_columns ? column_left (self, next) : x0 + 1;
+          bottom = round (y_to_pixel (self, &self->drawn_y, self->stack[c]));
+          self->stack[c] += columns[c].mean;
+          top = round (y_to_pixel (self, &self->drawn_y, self->stack[c]));
+          if (bottom > top)
+            cairo_rectangle (d->cr, x0, top, MAX (x1 - x0, 1), bottom - top);
+        }
+      set_source (d->cr, color, 0.8);
+      cairo_fill (d->cr);
+      return;
+    }
+
+  for (guint c = 0; c < self->n_columns; c++)
+    if (columns[c].n > 0)
+      {
+        if (!started)
+          first = c;
+        last = c;
+        started = TRUE;
+      }
+
+  /* Top edge left to right, then the previous stack back right to left. */
+  for (guint c = first; c <= last; c++)
+    if (columns[c].n > 0)
+      cairo_line_to (d->cr, column_x (self, c),
+                     y_to_pixel (self, &self->drawn_y, self->stack[c] + columns[c].mean));
+  for (guint c = last + 1; c-- > first;)
+    if (columns[c].n > 0)
+      cairo_line_to (d->cr, column_x (self, c), y_to_pixel (self, &self->drawn_y, self->stack[c]));
+  cairo_close_path (d->cr);
+  set_source (d->cr, color, 0.75);
+  cairo_fill (d->cr);
+
+  for (guint c = first; c <= last; c++)
+    if (columns[c].n > 0)
+      {
+        self->stack[c] += columns[c].mean;
+        cairo_line_to (d->cr, column_x (self, c), y_to_pixel (self, &self->drawn_y, self->stack[c]));
+      }
+  set_source (d->cr, color, 1);
+  cairo_set_line_width (d->cr, 1);
+  cairo_stroke (d->cr);
+}
+
+/* Nearest non-empty column of @columns within HOVER_REACH of @column. */
+static gint
+nearest_column (const RpColumn *columns,
+                guint           n_columns,
+                guint           column)
+{
+  for (guint distance = 0; distance <= HOVER_REACH; distance++)
+    {
+      if (column >= distance && columns[column - distance].n > 0)
+        return column - distance;
+      if (column + distance < n_columns && columns[column + distance].n > 0)
+        return column + distance;
+    }
+  return -1;
+}
+
+static guint
+hover_column (RpPlot *self,
+              double  x,
+              guint   n_columns)
+{
+  double f = (x - self->area_x) / self->area_w;
+
+  return (guint) CLAMP (floor (f * n_columns), 0, n_columns - 1);
+}
+
+static void
+draw_hover (Draw *d)
+{
+  RpPlot *self = d->plot;
+  double x = self->hover_x;
+  guint column;
+
+  if (!self->has_data || x < self->area_x || x > self->area_x + self->area_w)
+    return;
+
+  column = hover_column (self, x, self->n_columns);
+  set_source (d->cr, &d->style->foreground, 0.5);
+  cairo_set_line_width (d->cr, 1);
+  cairo_move_to (d->cr, round (x) + 0.5, self->area_y);
+  cairo_line_to (d->cr, round (x) + 0.5, self->area_y + self->area_h);
+  cairo_stroke (d->cr);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+      const RpColumn *columns = self->columns[i];
+      gint c;
+
+      if (columns == NULL || entry->mark != RP_PLOT_LINE)
+        continue;
+      c = nearest_column (columns, self->n_columns, column);
+      if (c < 0)
+        continue;
+      cairo_arc (d->cr, column_x (self, c), y_to_pixel (self, &self->drawn_y, columns[c].max),
+                 DOT_RADIUS + 1.5, 0, 2 * G_PI);
+      set_source (d->cr, &d->style->palette[entry->color], 1);
+      cairo_fill_preserve (d->cr);
+      set_source (d->cr, &d->style->foreground, 1);
+      cairo_stroke (d->cr);
+    }
+}
+
+/**
+ * rp_plot_draw_data:
+ * @cr: where to draw, with (0, 0) at the chart's top-left corner
+ * @style: (nullable): the style given to rp_plot_prepare()
+ *
+ * Draws the series of the last rp_plot_prepare() and the hover cursor, over
+ * the frame: areas first, then lines, each series as one path.
+ */
+void
+rp_plot_draw_data (RpPlot            *self,
+                   cairo_t           *cr,
+                   const RpPlotStyle *style)
+{
+  RpPlotStyle default_style;
+  Draw d;
+
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (cr != NULL);
+
+  if (!self->prepared || !self->has_data)
+    return;
+  if (style == NULL)
+    {
+      rp_plot_style_init_default (&default_style, FALSE);
+      style = &default_style;
+    }
+
+  d = (Draw) { self, cr, NULL, style };
+  cairo_save (cr);
+  cairo_rectangle (cr, self->area_x, self->area_y - 4, self->area_w, self->area_h + 8);
+  cairo_clip (cr);
+  cairo_new_path (cr);
+
+  for (guint c = 0; c < self->n_columns; c++)
+    self->stack[c] = 0;
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+
+      if (self->columns[i] != NULL && entry->mark == RP_PLOT_STACKED_AREA)
+        draw_stacked (&d, entry, self->columns[i]);
+    }
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+
+      if (self->columns[i] != NULL && entry->mark == RP_PLOT_LINE)
+        draw_line (&d, entry, self->columns[i]);
+    }
+  cairo_restore (cr);
+
+  cairo_save (cr);
+  draw_hover (&d);
+  cairo_restore (cr);
+}
+
+/**
+ * rp_plot_draw:
+ * @cr: where to draw, with (0, 0) at the top-left corner of the chart
+ * @width: width in device units
+ * @height: height in device units
+ * @style: (nullable): colours and font; %NULL: rp_plot_style_init_default() light
+ *
+ * rp_plot_prepare(), rp_plot_draw_frame() and rp_plot_draw_data() in one: the
+ * whole chart. Each series is decimated to one column per device unit and
+ * drawn as one path, so the cost follows @width, not the number of points.
+ */
+void
+rp_plot_draw (RpPlot            *self,
+              cairo_t           *cr,
+              double             width,
+              double             height,
+              const RpPlotStyle *style)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (cr != NULL);
+
+  rp_plot_prepare (self, width, height, style);
+  rp_plot_draw_frame (self, cr, style);
+  rp_plot_draw_data (self, cr, style);
+}
+
+/**
+ * rp_plot_read_at:
+ * @x: pointer x in the coordinates of the last rp_plot_draw()
+ * @y: pointer y, likewise
+ * @out_t: (out) (optional): the session time under @x
+ * @out_readouts: (element-type RpPlotReadout): cleared, then filled with one
+ *   readout per series that has points near @x (stacked series: at @x)
+ *
+ * For a tooltip: what the user sees under the pointer, from the columns of the
+ * last rp_plot_prepare() (no pass over the series).
+ *
+ * Returns: %FALSE when (@x, @y) is outside the plot area or nothing was prepared
+ */
+gboolean
+rp_plot_read_at (RpPlot *self,
+                 double  x,
+                 double  y,
+                 double *out_t,
+                 GArray *out_readouts)
+{
+  guint column;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), FALSE);
+  g_return_val_if_fail (out_readouts != NULL, FALSE);
+
+  g_array_set_size (out_readouts, 0);
+  if (!self->prepared || x < self->area_x || x > self->area_x + self->area_w ||
+      y < self->area_y || y > self->area_y + self->area_h)
+    return FALSE;
+
+  if (out_t != NULL)
+    *out_t = self->drawn_t0 + (x - self->area_x) / self->area_w * (self->drawn_t1 - self->drawn_t0);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+      RpPlotReadout readout;
+      gint c;
+
+      if (entry->columns == NULL || entry->n_columns == 0)
+        continue;
+      column = hover_column (self, x, entry->n_columns);
+      c = nearest_column (entry->columns, entry->n_columns, column);
+      if (c < 0)
+        continue;
+      readout = (RpPlotReadout) {
+        entry->label, entry->color, entry->columns[c].n,
+        entry->columns[c].min, entry->columns[c].max, entry->columns[c].mean,
+      };
+      g_array_append_val (out_readouts, readout);
+    }
+  return TRUE;
+}
+
+/**
+ * rp_plot_save:
+ * @filename: the file to write
+ * @format: "png", "svg" or "pdf"
+ * @width: width in pixels (PNG) or points (SVG, PDF)
+ * @height: height, likewise
+ * @style: (nullable): see rp_plot_draw()
+ * @error: %RP_ERROR_INVALID_ARGUMENT for an unknown format, %RP_ERROR_IO when
+ *   cairo cannot write
+ *
+ * Draws the plot into a file with the same code as on screen.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_plot_save (RpPlot            *self,
+              const char        *filename,
+              const char        *format,
+              double             width,
+              double             height,
+              const RpPlotStyle *style,
+              GError           **error)
+{
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), FALSE);
+  g_return_val_if_fail (filename != NULL, FALSE);
+  g_return_val_if_fail (format != NULL, FALSE);
+
+  if (g_str_equal (format, "png"))
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+  else if (g_str_equal (format, "svg"))
+    surface = cairo_svg_surface_create (filename, width, height);
+  else if (g_str_equal (format, "pdf"))
+    surface = cairo_pdf_surface_create (filename, width, height);
+  else
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("Unknown image format “%s”; use png, svg or pdf"), format);
+      return FALSE;
+    }
+
+  cr = cairo_create (surface);
+  rp_plot_draw (self, cr, width, height, style);
+  cairo_destroy (cr);
+  status = cairo_surface_status (surface);
+  if (status == CAIRO_STATUS_SUCCESS && g_str_equal (format, "png"))
+    status = cairo_surface_write_to_png (surface, filename);
+  /* Finishing writes the trailer of SVG and PDF files. */
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_IO,
+                   _("Could not write the chart to “%s”: %s"),
+                   filename, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}

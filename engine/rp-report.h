@@ -1,0 +1,70 @@
+/* rp-report.h: a finished run (or a loaded one): snapshot, scenario, series, summary. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "rp-scenario.h"
+#include "rp-series.h"
+#include "rp-session.h"
+#include "rp-sysinfo.h"
+
+G_BEGIN_DECLS
+
+/* JSON format identity; see docs/REPORT-FORMAT.md. */
+#define RP_REPORT_FORMAT  "resprobe-report"
+#define RP_REPORT_VERSION 1
+
+/* What a loader accepts from a file of unknown origin: more is an error.
+ * A sample takes about 50 bytes of JSON, so a file reaches the size limit
+ * at about 20 million samples; rp_report_save() refuses a JSON report over
+ * it (CSV has no limit). Sessions should stay well below. */
+#define RP_REPORT_MAX_FILE_SIZE (G_GUINT64_CONSTANT (1) << 30)
+#define RP_REPORT_MAX_SAMPLES   50000000u
+
+/* Series names the verdict and the comparison look for. */
+#define RP_SERIES_FSYNC_LATENCY     "fsync_latency"
+#define RP_SERIES_WRITE_LATENCY     "write_latency"
+#define RP_SERIES_MAINLOOP_LATENESS "mainloop_lateness"
+#define RP_SERIES_WRITER_THROUGHPUT "writer_throughput"
+
+#define RP_TYPE_REPORT (rp_report_get_type ())
+G_DECLARE_FINAL_TYPE (RpReport, rp_report, RP, REPORT, GObject)
+
+RpReport         *rp_report_new              (const RpSysinfo  *sysinfo,
+                                              const RpScenario *scenario,
+                                              GPtrArray        *series,
+                                              GHashTable       *notes);
+RpReport         *rp_report_new_from_session (RpSession     *session);
+RpReport         *rp_report_load             (GFile         *file,
+                                              GError       **error);
+RpReport         *rp_report_load_from_data   (const char    *data,
+                                              gssize         length,
+                                              GError       **error);
+
+GDateTime        *rp_report_get_created      (RpReport      *self);
+const RpSysinfo  *rp_report_get_sysinfo      (RpReport      *self);
+const RpScenario *rp_report_get_scenario     (RpReport      *self);
+GPtrArray        *rp_report_get_series       (RpReport      *self);
+RpSeries         *rp_report_lookup_series    (RpReport      *self,
+                                              const char    *name);
+GHashTable       *rp_report_get_notes        (RpReport      *self);
+const char       *rp_report_get_error_message (RpReport     *self);
+double            rp_report_get_duration     (RpReport      *self);
+gboolean          rp_report_get_stats        (RpReport      *self,
+                                              const char    *name,
+                                              RpStats       *out_stats);
+char             *rp_report_get_verdict      (RpReport      *self);
+
+char             *rp_report_to_json          (RpReport      *self,
+                                              gsize         *out_length);
+char             *rp_report_to_text          (RpReport      *self);
+char             *rp_report_to_csv           (RpReport      *self);
+gboolean          rp_report_save             (RpReport      *self,
+                                              GFile         *file,
+                                              const char    *format,
+                                              GError       **error);
+
+char             *rp_report_compare_text     (GPtrArray     *reports);
+
+G_END_DECLS

@@ -1,0 +1,1099 @@
+/* rp-session.c: one run: loads and probes on worker threads, their series, the snapshot. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "rp-clock.h"
+#include "rp-error.h"
+#include "rp-session-private.h"
+#include "rp-units.h"
+#include "rp-workers.h"
+
+/* The owner hears about new samples at most this often (DESIGN.md: ~20 Hz). */
+#define UPDATE_INTERVAL_MS 50
+
+/* R1's dd wrote 15000 MiB; lowered to fit when the disk is smaller. */
+#define DEFAULT_WRITER_SIZE (15000 * RP_MiB)
+
+/* Never leave less than this free (issue 2): 5 % of the file system or 1 GiB. */
+#define RESERVE_FRACTION 0.05
+#define RESERVE_MIN      RP_GiB
+
+typedef struct {
+  const RpWorkerClass *klass;
+  gboolean             is_load;
+  gpointer             state;
+  GThread             *thread;
+  RpSession           *session;
+} Worker;
+
+struct _RpSession
+{
+  GObject         parent_instance;
+
+  RpScenario     *scenario;
+  RpSysinfo      *sysinfo;
+  RpSessionState  state;
+  GDateTime      *start_time;
+  GMainContext   *owner_context;
+
+  /* Monotonic seconds at the start and at the end of the run. */
+  double          t0;
+  double          t_end;
+
+  /* Set once from any thread; read by workers between calls. */
+  gint            stopping;
+
+  GMutex          lock;
+  GCond           stop_cond;           /* wakes sleeping workers on stop */
+  GError         *error;               /* the first fatal error */
+  GPtrArray      *series;              /* RpSeries, in creation order */
+  GHashTable     *series_by_name;
+  GHashTable     *notes;
+  gboolean        update_pending;
+  gboolean        stop_scheduled;
+  guint           loads_running;
+
+  GPtrArray      *workers;             /* Worker, owned by the session */
+  GSource        *duration_source;
+  GPtrArray      *stop_waiters;        /* GTask of rp_session_stop_async() */
+};
+
+G_DEFINE_FINAL_TYPE (RpSession, rp_session, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_STATE,
+  N_PROPS
+};
+
+enum {
+  UPDATED,
+  FINISHED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void schedule_stop (RpSession *self);
+
+static void
+worker_free (Worker *worker)
+{
+  if (worker->state != NULL && worker->klass->free_state != NULL)
+    worker->klass->free_state (worker->state);
+  g_free (worker);
+}
+
+static void
+rp_session_dispose (GObject *object)
+{
+  RpSession *self = RP_SESSION (object);
+
+  /* Dispose only runs once nobody holds a reference, and running workers and
+   * pending sources hold one: so by now no thread can touch us. */
+  g_assert (self->state != RP_SESSION_RUNNING && self->state != RP_SESSION_STOPPING);
+
+  if (self->duration_source != NULL)
+    {
+      g_source_destroy (self->duration_source);
+      g_clear_pointer (&self->duration_source, g_source_unref);
+    }
+
+  G_OBJECT_CLASS (rp_session_parent_class)->dispose (object);
+}
+
+static void
+rp_session_finalize (GObject *object)
+{
+  RpSession *self = RP_SESSION (object);
+
+  g_clear_pointer (&self->workers, g_ptr_array_unref);
+  g_clear_pointer (&self->scenario, rp_scenario_free);
+  g_clear_pointer (&self->sysinfo, rp_sysinfo_free);
+  g_clear_pointer (&self->start_time, g_date_time_unref);
+  g_clear_pointer (&self->owner_context, g_main_context_unref);
+  g_clear_pointer (&self->series, g_ptr_array_unref);
+  g_clear_pointer (&self->series_by_name, g_hash_table_unref);
+  g_clear_pointer (&self->notes, g_hash_table_unref);
+  g_clear_pointer (&self->stop_waiters, g_ptr_array_unref);
+  g_clear_error (&self->error);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->stop_cond);
+
+  G_OBJECT_CLASS (rp_session_parent_class)->finalize (object);
+}
+
+static void
+rp_session_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  RpSession *self = RP_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+rp_session_class_init (RpSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = rp_session_dispose;
+  object_class->finalize = rp_session_finalize;
+  object_class->get_property = rp_session_get_property;
+
+  /**
+   * RpSession:state:
+   *
+   * The #RpSessionState, as an int; notified on the owner's main context.
+   */
+  properties[PROP_STATE] =
+    g_param_spec_int ("state", NULL, NULL,
+                      RP_SESSION_IDLE, RP_SESSION_FINISHED, RP_SESSION_IDLE,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * RpSession::updated:
+   *
+   * New samples arrived. Emitted on the owner's main context (the thread-default
+   * context of the caller of rp_session_start_async()), at most every 50 ms.
+   */
+  signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * RpSession::finished:
+   *
+   * Every worker has been joined and every file removed; rp_session_get_error()
+   * tells whether the run ended on a fatal error. Emitted on the owner's context.
+   */
+  signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+rp_session_init (RpSession *self)
+{
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->stop_cond);
+  self->series = g_ptr_array_new_with_free_func (g_object_unref);
+  self->series_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) worker_free);
+  self->stop_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+/**
+ * rp_session_new:
+ * @scenario: what to run (copied)
+ *
+ * Returns: (transfer full): an idle session; start it with rp_session_start_async()
+ */
+RpSession *
+rp_session_new (const RpScenario *scenario)
+{
+  RpSession *self;
+
+  g_return_val_if_fail (scenario != NULL, NULL);
+
+  self = g_object_new (RP_TYPE_SESSION, NULL);
+  self->scenario = rp_scenario_copy (scenario);
+  return self;
+}
+
+/**
+ * rp_session_get_scenario:
+ *
+ * Returns: (transfer none): the scenario as it runs: after the start, with the
+ *   directory resolved and the writer size lowered to fit where it was
+ */
+const RpScenario *
+rp_session_get_scenario (RpSession *self)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+  return self->scenario;
+}
+
+RpSessionState
+rp_session_get_state (RpSession *self)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), RP_SESSION_IDLE);
+  return self->state;
+}
+
+/**
+ * rp_session_get_sysinfo:
+ *
+ * Returns: (transfer none) (nullable): the snapshot taken at the start, or
+ *   %NULL before the session started
+ */
+const RpSysinfo *
+rp_session_get_sysinfo (RpSession *self)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+  return self->sysinfo;
+}
+
+/**
+ * rp_session_get_error:
+ *
+ * Returns: (transfer none) (nullable): the fatal error that ended the run
+ *   (e.g. %RP_ERROR_NO_SPACE), or %NULL; stable once "finished" was emitted
+ */
+const GError *
+rp_session_get_error (RpSession *self)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+  return self->error;
+}
+
+/**
+ * rp_session_get_start_time:
+ *
+ * Returns: (transfer none) (nullable): wall-clock time of the start (UTC)
+ */
+GDateTime *
+rp_session_get_start_time (RpSession *self)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+  return self->start_time;
+}
+
+/**
+ * rp_session_get_elapsed:
+ *
+ * Returns: seconds since the workers started; frozen once finished; 0 before
+ */
+double
+rp_session_get_elapsed (RpSession *self)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), 0);
+
+  if (self->t0 == 0)
+    return 0;
+  if (self->state == RP_SESSION_FINISHED)
+    return self->t_end - self->t0;
+  return rp_clock_now () - self->t0;
+}
+
+/**
+ * rp_session_time_from_monotonic:
+ * @monotonic_seconds: a CLOCK_MONOTONIC time in seconds (rp_clock_now())
+ *
+ * Returns: the same instant as session time (seconds since the start), the
+ *   time axis of every series
+ */
+double
+rp_session_time_from_monotonic (RpSession *self,
+                                double     monotonic_seconds)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), 0);
+  return monotonic_seconds - self->t0;
+}
+
+/**
+ * rp_session_get_series:
+ *
+ * Returns: (transfer container) (element-type RpSeries): a snapshot of the
+ *   session's series in creation order; later series are not in it
+ */
+GPtrArray *
+rp_session_get_series (RpSession *self)
+{
+  GPtrArray *copy;
+
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  copy = g_ptr_array_new_full (self->series->len, g_object_unref);
+  for (guint i = 0; i < self->series->len; i++)
+    g_ptr_array_add (copy, g_object_ref (g_ptr_array_index (self->series, i)));
+  g_mutex_unlock (&self->lock);
+  return copy;
+}
+
+/**
+ * rp_session_lookup_series:
+ * @name: e.g. "fsync_latency"
+ *
+ * Returns: (transfer none) (nullable): the series, valid as long as the session
+ */
+RpSeries *
+rp_session_lookup_series (RpSession  *self,
+                          const char *name)
+{
+  RpSeries *series;
+
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  g_mutex_lock (&self->lock);
+  series = g_hash_table_lookup (self->series_by_name, name);
+  g_mutex_unlock (&self->lock);
+  return series;
+}
+
+/**
+ * rp_session_ensure_series:
+ * @name: stable identifier, e.g. "mainloop_lateness"
+ * @unit: the unit, e.g. "s"
+ * @title: (nullable): translated title
+ *
+ * Looks the series up, creating it on first use. Safe from any thread, so the
+ * GUI can add its own probes' series to the session and its report.
+ *
+ * Returns: (transfer none): the series, valid as long as the session
+ */
+RpSeries *
+rp_session_ensure_series (RpSession  *self,
+                          const char *name,
+                          const char *unit,
+                          const char *title)
+{
+  RpSeries *series;
+
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (unit != NULL, NULL);
+
+  g_mutex_lock (&self->lock);
+  series = g_hash_table_lookup (self->series_by_name, name);
+  if (series == NULL)
+    {
+      series = rp_series_new (name, unit, title);
+      g_ptr_array_add (self->series, series);
+      g_hash_table_insert (self->series_by_name, (char *) rp_series_get_name (series), series);
+    }
+  g_mutex_unlock (&self->lock);
+  return series;
+}
+
+/**
+ * rp_session_set_note:
+ * @key: e.g. "frame_timing_source"
+ * @value: (nullable): text; %NULL removes the note
+ *
+ * Notes are facts about the run that are not time series (the CPU benchmark's
+ * rate alone, a command's output tail); they go into the report. Any thread.
+ */
+void
+rp_session_set_note (RpSession  *self,
+                     const char *key,
+                     const char *value)
+{
+  g_return_if_fail (RP_IS_SESSION (self));
+  g_return_if_fail (key != NULL);
+
+  g_mutex_lock (&self->lock);
+  if (value != NULL)
+    g_hash_table_replace (self->notes, g_strdup (key), g_strdup (value));
+  else
+    g_hash_table_remove (self->notes, key);
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * rp_session_get_notes:
+ *
+ * Returns: (transfer container): a copy of the notes, string to string
+ */
+GHashTable *
+rp_session_get_notes (RpSession *self)
+{
+  GHashTable *copy;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+
+  copy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_mutex_lock (&self->lock);
+  g_hash_table_iter_init (&iter, self->notes);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (copy, g_strdup (key), g_strdup (value));
+  g_mutex_unlock (&self->lock);
+  return copy;
+}
+
+static void
+set_state (RpSession      *self,
+           RpSessionState  state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Worker-side API (any thread)                                              */
+
+/**
+ * rp_session_worker_now:
+ *
+ * Returns: session time, seconds since the start
+ */
+double
+rp_session_worker_now (RpSession *self)
+{
+  return rp_clock_now () - self->t0;
+}
+
+/**
+ * rp_session_worker_should_stop:
+ *
+ * Returns: %TRUE once a stop was requested; workers check it between calls
+ */
+gboolean
+rp_session_worker_should_stop (RpSession *self)
+{
+  return g_atomic_int_get (&self->stopping) != 0;
+}
+
+/**
+ * rp_session_worker_sleep:
+ * @seconds: how long
+ *
+ * Sleeps, waking at once when the session stops.
+ *
+ * Returns: %FALSE when the session is stopping (the worker should return)
+ */
+gboolean
+rp_session_worker_sleep (RpSession *self,
+                         double     seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+
+  g_mutex_lock (&self->lock);
+  while (!rp_session_worker_should_stop (self))
+    if (!g_cond_wait_until (&self->stop_cond, &self->lock, deadline))
+      break;
+  g_mutex_unlock (&self->lock);
+  return !rp_session_worker_should_stop (self);
+}
+
+static gboolean
+emit_updated (gpointer data)
+{
+  RpSession *self = data;
+
+  g_mutex_lock (&self->lock);
+  self->update_pending = FALSE;
+  g_mutex_unlock (&self->lock);
+
+  g_signal_emit (self, signals[UPDATED], 0);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * rp_session_worker_changed:
+ *
+ * Tells the owner that new samples are there. Coalesced: at most one update is
+ * pending at a time and it fires 50 ms after the first change, so the owner
+ * sees at most 20 "updated" signals a second however fast workers append.
+ */
+void
+rp_session_worker_changed (RpSession *self)
+{
+  GSource *source;
+
+  g_mutex_lock (&self->lock);
+  if (self->update_pending || self->owner_context == NULL)
+    {
+      g_mutex_unlock (&self->lock);
+      return;
+    }
+  self->update_pending = TRUE;
+  g_mutex_unlock (&self->lock);
+
+  source = g_timeout_source_new (UPDATE_INTERVAL_MS);
+  g_source_set_name (source, "[resprobe] session update");
+  g_source_set_callback (source, emit_updated, g_object_ref (self), g_object_unref);
+  g_source_attach (source, self->owner_context);
+  g_source_unref (source);
+}
+
+/**
+ * rp_session_worker_fail:
+ * @error: (transfer full): what went wrong
+ *
+ * Records the first fatal error and stops the run. The series recorded so far
+ * are kept, so the report shows what happened up to the failure.
+ */
+void
+rp_session_worker_fail (RpSession *self,
+                        GError    *error)
+{
+  g_mutex_lock (&self->lock);
+  if (self->error == NULL)
+    self->error = error;
+  else
+    g_error_free (error);
+  g_mutex_unlock (&self->lock);
+
+  schedule_stop (self);
+}
+
+/**
+ * rp_session_worker_load_done:
+ *
+ * A load finished its work (the writer wrote its size). When the scenario
+ * says so, the run ends when the last load is done.
+ */
+void
+rp_session_worker_load_done (RpSession *self)
+{
+  gboolean all_done;
+
+  g_mutex_lock (&self->lock);
+  g_assert (self->loads_running > 0);
+  all_done = --self->loads_running == 0;
+  g_mutex_unlock (&self->lock);
+
+  if (all_done && self->scenario->stop_when_loads_finish)
+    schedule_stop (self);
+}
+
+/**
+ * rp_session_worker_open_tmpfile:
+ * @extra_flags: added to O_RDWR | O_CLOEXEC, e.g. O_DIRECT
+ * @error: %RP_ERROR_TARGET, %RP_ERROR_NO_SPACE or %RP_ERROR_IO naming the directory
+ *
+ * Opens an anonymous file (mode 0600) in the target directory: O_TMPFILE where
+ * the file system has it, otherwise a uniquely named file created with
+ * O_CREAT | O_EXCL | O_NOFOLLOW and unlinked at once. Either way nothing is
+ * left behind, not even after kill -9 (DESIGN.md, safety rules).
+ *
+ * Returns: a file descriptor, or -1 with @error set
+ */
+int
+rp_session_worker_open_tmpfile (RpSession  *self,
+                                int         extra_flags,
+                                GError    **error)
+{
+  const char *directory = self->scenario->directory;
+  g_autofree char *path = NULL;
+  int fd, saved_errno;
+
+  fd = open (directory, O_TMPFILE | O_RDWR | O_CLOEXEC | extra_flags, 0600);
+  if (fd >= 0)
+    return fd;
+
+  saved_errno = errno;
+  if (saved_errno != EOPNOTSUPP && saved_errno != EISDIR && saved_errno != EINVAL)
+    {
+      rp_error_set_from_errno (error, saved_errno, _("Creating a file in"), directory);
+      return -1;
+    }
+
+  path = g_build_filename (directory, ".resprobe-XXXXXX", NULL);
+  fd = g_mkstemp_full (path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | extra_flags, 0600);
+  if (fd < 0)
+    {
+      rp_error_set_from_errno (error, errno, _("Creating a file in"), directory);
+      return -1;
+    }
+  if (unlink (path) != 0)
+    {
+      saved_errno = errno;
+      close (fd);
+      rp_error_set_from_errno (error, saved_errno, _("Removing"), path);
+      return -1;
+    }
+  return fd;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Starting                                                                  */
+
+/* Resolves the target directory and checks it can be written: the default one
+ * is created; a directory the user named must exist. */
+static gboolean
+prepare_directory (RpSession  *self,
+                   GError    **error)
+{
+  g_autofree char *default_directory = rp_scenario_default_directory ();
+  const char *directory = rp_scenario_get_directory (self->scenario);
+  struct stat st;
+  char *resolved;
+
+  if (g_str_equal (directory, default_directory) &&
+      g_mkdir_with_parents (directory, 0700) != 0)
+    {
+      rp_error_set_from_errno (error, errno, _("Creating the directory"), directory);
+      return FALSE;
+    }
+
+  if (stat (directory, &st) != 0)
+    {
+      if (errno == ENOENT)
+        g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                     _("Target directory “%s” does not exist"), directory);
+      else
+        rp_error_set_from_errno (error, errno, _("Target directory"), directory);
+      return FALSE;
+    }
+  if (!S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                   _("Target “%s” is not a directory"), directory);
+      return FALSE;
+    }
+
+  resolved = realpath (directory, NULL);
+  g_free (self->scenario->directory);
+  self->scenario->directory = resolved ? resolved : g_strdup (directory);
+
+  if (access (self->scenario->directory, W_OK) != 0)
+    {
+      if (errno == EROFS)
+        g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                     _("Target directory “%s” is on a read-only file system"),
+                     self->scenario->directory);
+      else
+        g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                     _("Target directory “%s” is not writable: %s"),
+                     self->scenario->directory, g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Bytes the scenario will write at most, not counting the writer. */
+static guint64
+fixed_write_budget (const RpScenario *scenario)
+{
+  guint64 bytes = 0;
+
+  if (scenario->probes & RP_PROBE_FSYNC)
+    bytes += scenario->fsync_size;
+  if (scenario->probes & RP_PROBE_COLD_READ)
+    bytes += scenario->cold_read_file_size;
+  if (scenario->loads & RP_LOAD_COPY_LOOP)
+    bytes += 2 * scenario->copy_source_size;
+  if (scenario->loads & RP_LOAD_PARALLEL_WRITERS)
+    bytes += (guint64) scenario->writers_count * scenario->writers_file_size;
+  return bytes;
+}
+
+/* Refuses a run whose writes would leave less than 5 % or 1 GiB free, and picks
+ * the default writer size: R1's 15000 MiB, at most half the free space. */
+static gboolean
+check_free_space (RpSession  *self,
+                  GError    **error)
+{
+  RpScenario *scenario = self->scenario;
+  struct statvfs vfs;
+  guint64 free_bytes, reserve, needed;
+
+  if (statvfs (scenario->directory, &vfs) != 0)
+    {
+      rp_error_set_from_errno (error, errno, _("Checking free space in"), scenario->directory);
+      return FALSE;
+    }
+
+  free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
+  reserve = MAX ((guint64) (RESERVE_FRACTION * (double) vfs.f_blocks * vfs.f_frsize), RESERVE_MIN);
+
+  if ((scenario->loads & RP_LOAD_SEQ_WRITER) && scenario->writer_total_size == 0)
+    {
+      guint64 size = MIN (DEFAULT_WRITER_SIZE, free_bytes / 2);
+
+      if (free_bytes > reserve + fixed_write_budget (scenario))
+        size = MIN (size, free_bytes - reserve - fixed_write_budget (scenario));
+      else
+        size = 0;
+      size -= size % scenario->writer_block_size;
+      scenario->writer_total_size = MAX (size, scenario->writer_block_size);
+    }
+
+  needed = fixed_write_budget (scenario);
+  if (scenario->loads & RP_LOAD_SEQ_WRITER)
+    needed += scenario->writer_total_size;
+
+  if (needed + reserve > free_bytes)
+    {
+      g_autofree char *needed_text = rp_format_size (needed);
+      g_autofree char *free_text = rp_format_size (free_bytes);
+      g_autofree char *reserve_text = rp_format_size (reserve);
+
+      g_set_error (error, RP_ERROR, RP_ERROR_NO_SPACE,
+                   _("Writing %s to “%s” would leave less than %s free (%s is free); choose a smaller size"),
+                   needed_text, scenario->directory, reserve_text, free_text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gpointer
+worker_thread (gpointer data)
+{
+  Worker *worker = data;
+
+  worker->klass->run (worker->session, worker->state);
+  if (worker->is_load)
+    rp_session_worker_load_done (worker->session);
+  rp_session_worker_changed (worker->session);
+  return NULL;
+}
+
+static gboolean
+prepare_workers (RpSession  *self,
+                 GError    **error)
+{
+  const RpWorkerEntry *table;
+  guint n_entries;
+
+  table = rp_workers_get_table (&n_entries);
+  for (guint i = 0; i < n_entries; i++)
+    {
+      Worker *worker;
+
+      if (!(table[i].load & self->scenario->loads) && !(table[i].probe & self->scenario->probes))
+        continue;
+
+      worker = g_new0 (Worker, 1);
+      worker->klass = table[i].klass;
+      worker->is_load = table[i].load != 0;
+      worker->session = self;
+      g_ptr_array_add (self->workers, worker);
+
+      if (worker->klass->prepare != NULL)
+        {
+          worker->state = worker->klass->prepare (self, error);
+          if (worker->state == NULL)
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Runs in a GTask thread: everything that may block (stat, statvfs, sysfs,
+ * creating files) stays off the owner's main thread. */
+static void
+start_in_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  RpSession *self = source_object;
+  GError *error = NULL;
+
+  if (!rp_scenario_validate (self->scenario, &error) ||
+      !prepare_directory (self, &error))
+    goto failed;
+
+  self->sysinfo = rp_sysinfo_collect (self->scenario->directory);
+
+  if (!check_free_space (self, &error))
+    goto failed;
+
+  if (!prepare_workers (self, &error))
+    goto failed;
+
+  g_task_return_boolean (task, TRUE);
+  return;
+
+failed:
+  /* Free what prepare opened, so a failed start leaves no file behind. */
+  g_ptr_array_set_size (self->workers, 0);
+  g_task_return_error (task, error);
+}
+
+static gboolean
+on_duration_elapsed (gpointer data)
+{
+  RpSession *self = data;
+
+  g_clear_pointer (&self->duration_source, g_source_unref);
+  rp_session_stop (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+launch_workers (RpSession *self)
+{
+  self->start_time = g_date_time_new_now_utc ();
+  self->t0 = rp_clock_now ();
+
+  /* The running workers use the session: keep it alive until they are joined,
+   * even if the owner drops its reference meanwhile. Released in on_joined(). */
+  g_object_ref (self);
+
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *worker = g_ptr_array_index (self->workers, i);
+      g_autofree char *name = g_strdup_printf ("rp-%s", worker->klass->name);
+
+      if (worker->is_load)
+        self->loads_running++;
+      worker->thread = g_thread_new (name, worker_thread, worker);
+    }
+
+  if (self->scenario->duration > 0)
+    {
+      self->duration_source = g_timeout_source_new ((guint) (self->scenario->duration * 1000));
+      g_source_set_name (self->duration_source, "[resprobe] session duration");
+      g_source_set_callback (self->duration_source, on_duration_elapsed, self, NULL);
+      g_source_attach (self->duration_source, self->owner_context);
+    }
+}
+
+static void
+on_started (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  RpSession *self = RP_SESSION (object);
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      self->t_end = self->t0;
+      set_state (self, RP_SESSION_FINISHED);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  set_state (self, RP_SESSION_RUNNING);
+  launch_workers (self);
+  g_task_return_boolean (task, TRUE);
+
+  /* A stop requested while starting takes effect now. */
+  if (rp_session_worker_should_stop (self))
+    schedule_stop (self);
+}
+
+/**
+ * rp_session_start_async:
+ * @cancellable: (nullable): currently only checked before starting
+ * @callback: called on the caller's thread-default main context when the
+ *   workers run, or when the start failed
+ *
+ * Validates the scenario, resolves and checks the target directory and its free
+ * space, snapshots the system, prepares every load and probe (opening their
+ * files) on a worker thread, then starts one thread per load and probe. The
+ * caller's thread-default main context becomes the owner context: "updated",
+ * "finished" and state notifications are emitted there.
+ */
+void
+rp_session_start_async (RpSession           *self,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  GTask *task, *inner;
+
+  g_return_if_fail (RP_IS_SESSION (self));
+  g_return_if_fail (self->state == RP_SESSION_IDLE);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rp_session_start_async);
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+
+  self->owner_context = g_main_context_ref_thread_default ();
+  set_state (self, RP_SESSION_STARTING);
+
+  inner = g_task_new (self, NULL, on_started, task);
+  g_task_run_in_thread (inner, start_in_thread);
+  g_object_unref (inner);
+}
+
+/**
+ * rp_session_start_finish:
+ * @error: why the session could not start: %RP_ERROR_INVALID_ARGUMENT naming a
+ *   scenario field, %RP_ERROR_TARGET, %RP_ERROR_NO_SPACE, %RP_ERROR_IO
+ *
+ * Returns: %TRUE when the workers run; on failure the session is finished and
+ *   no file was left behind
+ */
+gboolean
+rp_session_start_finish (RpSession     *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Stopping                                                                  */
+
+static void
+join_in_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  RpSession *self = source_object;
+
+  /* A worker blocked in fsync() cannot be interrupted: the join waits until the
+   * call returns. This is why stopping is asynchronous. */
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *worker = g_ptr_array_index (self->workers, i);
+
+      if (worker->thread != NULL)
+        g_thread_join (g_steal_pointer (&worker->thread));
+    }
+  self->t_end = rp_clock_now ();
+
+  /* Closing the files drops the unlinked data; it may take a moment on a
+   * journaling file system, which is why it happens here, off the owner. */
+  g_ptr_array_set_size (self->workers, 0);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_joined (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  RpSession *self = RP_SESSION (object);
+  g_autoptr(GPtrArray) waiters = NULL;
+
+  set_state (self, RP_SESSION_FINISHED);
+
+  /* A last update so that the owner sees the final samples. */
+  g_signal_emit (self, signals[UPDATED], 0);
+  g_signal_emit (self, signals[FINISHED], 0);
+
+  waiters = g_steal_pointer (&self->stop_waiters);
+  self->stop_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < waiters->len; i++)
+    g_task_return_boolean (g_ptr_array_index (waiters, i), TRUE);
+
+  g_object_unref (self);
+}
+
+/* On the owner context: turn a stop request into the STOPPING state and join
+ * the workers on a thread. */
+static gboolean
+begin_stop (gpointer data)
+{
+  RpSession *self = data;
+  GTask *task;
+
+  g_mutex_lock (&self->lock);
+  self->stop_scheduled = FALSE;
+  g_mutex_unlock (&self->lock);
+
+  if (self->state != RP_SESSION_RUNNING)
+    return G_SOURCE_REMOVE;
+
+  if (self->duration_source != NULL)
+    {
+      g_source_destroy (self->duration_source);
+      g_clear_pointer (&self->duration_source, g_source_unref);
+    }
+
+  set_state (self, RP_SESSION_STOPPING);
+  task = g_task_new (self, NULL, on_joined, NULL);
+  g_task_run_in_thread (task, join_in_thread);
+  g_object_unref (task);
+  return G_SOURCE_REMOVE;
+}
+
+/* Any thread: set the flag workers poll, wake the sleepers, and have the owner
+ * context do the state change. */
+static void
+schedule_stop (RpSession *self)
+{
+  gboolean schedule;
+
+  g_atomic_int_set (&self->stopping, 1);
+
+  g_mutex_lock (&self->lock);
+  g_cond_broadcast (&self->stop_cond);
+  schedule = !self->stop_scheduled && self->owner_context != NULL;
+  self->stop_scheduled = TRUE;
+  g_mutex_unlock (&self->lock);
+
+  if (schedule)
+    g_main_context_invoke_full (self->owner_context, G_PRIORITY_HIGH, begin_stop,
+                                g_object_ref (self), g_object_unref);
+}
+
+/**
+ * rp_session_stop:
+ *
+ * Asks the workers to stop and returns at once. Workers notice between calls
+ * (a sleeping probe at once, a writer after its current write()); "finished"
+ * follows when all have been joined. Safe to call more than once, and from any
+ * thread.
+ */
+void
+rp_session_stop (RpSession *self)
+{
+  g_return_if_fail (RP_IS_SESSION (self));
+
+  schedule_stop (self);
+}
+
+/**
+ * rp_session_stop_async:
+ * @callback: called on the owner context once the session is finished
+ *
+ * rp_session_stop(), then a callback when every worker is joined and every file
+ * removed. Never blocks the caller.
+ */
+void
+rp_session_stop_async (RpSession           *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (RP_IS_SESSION (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rp_session_stop_async);
+
+  if (self->state == RP_SESSION_FINISHED || self->state == RP_SESSION_IDLE)
+    {
+      g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+      return;
+    }
+
+  g_ptr_array_add (self->stop_waiters, task);
+  schedule_stop (self);
+}
+
+gboolean
+rp_session_stop_finish (RpSession     *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,70 @@
+/* rp-session.h: one run: loads and probes on worker threads, their series, the snapshot. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "rp-scenario.h"
+#include "rp-series.h"
+#include "rp-sysinfo.h"
+
+G_BEGIN_DECLS
+
+/**
+ * RpSessionState:
+ * @RP_SESSION_IDLE: created, not started
+ * @RP_SESSION_STARTING: validating, snapshotting, preparing files (worker thread)
+ * @RP_SESSION_RUNNING: loads and probes run
+ * @RP_SESSION_STOPPING: stop requested; workers finish their current call
+ * @RP_SESSION_FINISHED: every worker joined, every file removed
+ */
+typedef enum {
+  RP_SESSION_IDLE,
+  RP_SESSION_STARTING,
+  RP_SESSION_RUNNING,
+  RP_SESSION_STOPPING,
+  RP_SESSION_FINISHED,
+} RpSessionState;
+
+#define RP_TYPE_SESSION (rp_session_get_type ())
+G_DECLARE_FINAL_TYPE (RpSession, rp_session, RP, SESSION, GObject)
+
+RpSession        *rp_session_new                  (const RpScenario    *scenario);
+const RpScenario *rp_session_get_scenario         (RpSession           *self);
+RpSessionState    rp_session_get_state            (RpSession           *self);
+const RpSysinfo  *rp_session_get_sysinfo          (RpSession           *self);
+const GError     *rp_session_get_error            (RpSession           *self);
+GDateTime        *rp_session_get_start_time       (RpSession           *self);
+double            rp_session_get_elapsed          (RpSession           *self);
+double            rp_session_time_from_monotonic  (RpSession           *self,
+                                                   double               monotonic_seconds);
+
+void              rp_session_start_async          (RpSession           *self,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+gboolean          rp_session_start_finish         (RpSession           *self,
+                                                   GAsyncResult        *result,
+                                                   GError             **error);
+void              rp_session_stop                 (RpSession           *self);
+void              rp_session_stop_async           (RpSession           *self,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+gboolean          rp_session_stop_finish          (RpSession           *self,
+                                                   GAsyncResult        *result,
+                                                   GError             **error);
+
+GPtrArray        *rp_session_get_series           (RpSession           *self);
+RpSeries         *rp_session_lookup_series        (RpSession           *self,
+                                                   const char          *name);
+RpSeries         *rp_session_ensure_series        (RpSession           *self,
+                                                   const char          *name,
+                                                   const char          *unit,
+                                                   const char          *title);
+void              rp_session_set_note             (RpSession           *self,
+                                                   const char          *key,
+                                                   const char          *value);
+GHashTable       *rp_session_get_notes            (RpSession           *self);
+
+G_END_DECLS

@@ -1,0 +1,238 @@
+/* rp-units.c: parse and format sizes and durations, the one place units convert. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "rp-error.h"
+#include "rp-units.h"
+
+typedef struct {
+  const char *suffix;
+  guint64     factor;
+} SizeSuffix;
+
+/* dd and the reporters wrote "1M", "15000M", "8G": binary multiples, as dd does.
+ * The IEC spellings mean the same; "B" or no suffix is bytes. */
+static const SizeSuffix size_suffixes[] = {
+  { "", 1 }, { "B", 1 },
+  { "K", RP_KiB }, { "KB", RP_KiB }, { "KIB", RP_KiB },
+  { "M", RP_MiB }, { "MB", RP_MiB }, { "MIB", RP_MiB },
+  { "G", RP_GiB }, { "GB", RP_GiB }, { "GIB", RP_GiB },
+  { "T", RP_GiB * 1024 }, { "TB", RP_GiB * 1024 }, { "TIB", RP_GiB * 1024 },
+};
+
+static gboolean
+lookup_size_suffix (const char *suffix,
+                    guint64    *out_factor)
+{
+  g_autofree char *upper = g_ascii_strup (suffix, -1);
+
+  g_strstrip (upper);
+  for (guint i = 0; i < G_N_ELEMENTS (size_suffixes); i++)
+    if (g_str_equal (upper, size_suffixes[i].suffix))
+      {
+        *out_factor = size_suffixes[i].factor;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/**
+ * rp_parse_size:
+ * @text: e.g. "1M", "15000MiB", "8G", "4096", "1.5GiB"
+ * @field: the name of the option or field, for the error message
+ * @out_bytes: (out): the size in bytes
+ * @error: %RP_ERROR_INVALID_ARGUMENT naming @field when @text is not a
+ *   positive size with an optional K/M/G/T (binary multiples, as dd) suffix
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_parse_size (const char  *text,
+               const char  *field,
+               guint64     *out_bytes,
+               GError     **error)
+{
+  char *end = NULL;
+  double number;
+  guint64 factor;
+
+  g_return_val_if_fail (field != NULL, FALSE);
+  g_return_val_if_fail (out_bytes != NULL, FALSE);
+
+  if (text == NULL || *text == '\0')
+    goto invalid;
+
+  number = g_ascii_strtod (text, &end);
+  if (end == text || !isfinite (number) || number <= 0 ||
+      !lookup_size_suffix (end, &factor))
+    goto invalid;
+
+  /* 2^62 bytes is far beyond any disk; anything larger is a typo, not a plan. */
+  if (number * (double) factor >= 4.6e18)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("%s: “%s” is too large"), field, text);
+      return FALSE;
+    }
+
+  *out_bytes = (guint64) (number * (double) factor);
+  if (*out_bytes == 0)
+    goto invalid;
+  return TRUE;
+
+invalid:
+  g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+               _("%s: “%s” is not a size; use a positive number with an optional unit, e.g. 512K, 64M, 8G, 1GiB"),
+               field, text ? text : "");
+  return FALSE;
+}
+
+/**
+ * rp_parse_duration:
+ * @text: seconds, e.g. "20", "0.5", "20s", "2m", "1h"
+ * @field: the option or field name, for the error message
+ * @out_seconds: (out): the duration in seconds (> 0)
+ * @error: %RP_ERROR_INVALID_ARGUMENT naming @field when @text is not a positive
+ *   duration of at most 30 days
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_parse_duration (const char  *text,
+                   const char  *field,
+                   double      *out_seconds,
+                   GError     **error)
+{
+  char *end = NULL;
+  double number, factor = 1;
+
+  g_return_val_if_fail (field != NULL, FALSE);
+  g_return_val_if_fail (out_seconds != NULL, FALSE);
+
+  if (text == NULL || *text == '\0')
+    goto invalid;
+
+  number = g_ascii_strtod (text, &end);
+  if (end == text || !isfinite (number) || number <= 0)
+    goto invalid;
+
+  if (g_str_equal (end, "") || g_str_equal (end, "s"))
+    factor = 1;
+  else if (g_str_equal (end, "ms"))
+    factor = 1e-3;
+  else if (g_str_equal (end, "m") || g_str_equal (end, "min"))
+    factor = 60;
+  else if (g_str_equal (end, "h"))
+    factor = 3600;
+  else
+    goto invalid;
+
+  if (number * factor > 30 * 24 * 3600.0)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("%s: “%s” is longer than 30 days"), field, text);
+      return FALSE;
+    }
+
+  *out_seconds = number * factor;
+  return TRUE;
+
+invalid:
+  g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+               _("%s: “%s” is not a duration; use positive seconds, e.g. 20, 0.5, 90s, 2m"),
+               field, text ? text : "");
+  return FALSE;
+}
+
+/**
+ * rp_parse_count:
+ * @text: a whole number from 1 to 1024
+ * @field: the option or field name, for the error message
+ * @out_count: (out): the number
+ * @error: %RP_ERROR_INVALID_ARGUMENT naming @field
+ *
+ * For thread counts and the like, where more than 1024 is surely a mistake.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_parse_count (const char  *text,
+                const char  *field,
+                guint       *out_count,
+                GError     **error)
+{
+  guint64 value = 0;
+
+  g_return_val_if_fail (field != NULL, FALSE);
+  g_return_val_if_fail (out_count != NULL, FALSE);
+
+  if (text == NULL ||
+      !g_ascii_string_to_unsigned (text, 10, 1, 1024, &value, NULL))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("%s: “%s” is not a whole number from 1 to 1024"),
+                   field, text ? text : "");
+      return FALSE;
+    }
+  *out_count = (guint) value;
+  return TRUE;
+}
+
+/**
+ * rp_format_size:
+ * @bytes: a size in bytes
+ *
+ * Formats with binary (IEC) units, as the parser reads them: "1.5 GiB".
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+rp_format_size (guint64 bytes)
+{
+  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+}
+
+/**
+ * rp_format_rate:
+ * @bytes_per_second: a throughput
+ *
+ * Returns: (transfer full): e.g. "24.0 MiB/s"
+ */
+char *
+rp_format_rate (double bytes_per_second)
+{
+  g_autofree char *size = NULL;
+
+  if (!isfinite (bytes_per_second) || bytes_per_second < 0)
+    bytes_per_second = 0;
+  size = g_format_size_full ((guint64) bytes_per_second, G_FORMAT_SIZE_IEC_UNITS);
+  /* TRANSLATORS: a throughput, e.g. "24.0 MiB/s" */
+  return g_strdup_printf (_("%s/s"), size);
+}
+
+/**
+ * rp_format_latency:
+ * @seconds: a duration
+ *
+ * Chooses µs, ms or s so that three significant digits show.
+ *
+ * Returns: (transfer full): e.g. "842 µs", "12.3 ms", "10.9 s"
+ */
+char *
+rp_format_latency (double seconds)
+{
+  if (!isfinite (seconds))
+    return g_strdup ("–");
+  if (seconds < 1e-3)
+    return g_strdup_printf (_("%.0f µs"), seconds * 1e6);
+  if (seconds < 0.01)
+    return g_strdup_printf (_("%.2f ms"), seconds * 1e3);
+  if (seconds < 0.1)
+    return g_strdup_printf (_("%.1f ms"), seconds * 1e3);
+  if (seconds < 1)
+    return g_strdup_printf (_("%.0f ms"), seconds * 1e3);
+  return g_strdup_printf (_("%.2f s"), seconds);
+}

@@ -1,0 +1,27 @@
+/* rp-workers.c: which worker runs for which load or probe flag. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "rp-workers.h"
+
+/* Probes first: they are started before the loads so that the first samples
+ * show the system at rest, as the reporters did by starting fsync-tester
+ * before dd. */
+static const RpWorkerEntry table[] = {
+  { 0, RP_PROBE_SYSTEM, &rp_system_sampler_class },
+  { 0, RP_PROBE_FSYNC, &rp_fsync_probe_class },
+  { RP_LOAD_SEQ_WRITER, 0, &rp_seq_writer_class },
+};
+
+/**
+ * rp_workers_get_table:
+ * @out_n_entries: (out): number of entries
+ *
+ * Returns: (transfer none) (array length=out_n_entries): the workers in start order
+ */
+const RpWorkerEntry *
+rp_workers_get_table (guint *out_n_entries)
+{
+  *out_n_entries = G_N_ELEMENTS (table);
+  return table;
+}

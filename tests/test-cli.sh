@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# resprobe-cli end to end: bad values, a real short run, Ctrl-C, SIGTERM and kill -9,
+# each leaving the target directory empty.
+set -u
+cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
+# Under the build dir: /tmp may be tmpfs, where fsync does nothing.
+work=$(mktemp -d "${G_TEST_BUILDDIR:-$PWD}/cli-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+target=$work/target
+mkdir "$target"
+failures=0
+n=0
+
+ok()   { n=$((n + 1)); echo "ok $n - $*"; }
+fail() { n=$((n + 1)); echo "not ok $n - $*"; failures=$((failures + 1)); }
+
+expect_empty() {
+  if [ -z "$(ls -A "$target")" ]; then ok "$1: target directory empty"
+  else fail "$1: left behind: $(ls -A "$target")"; fi
+}
+
+# --- bad values: exit 2 and a message naming the option --------------------------
+check_usage() {
+  local what=$1 needle=$2; shift 2
+  local err rc
+  err=$("$cli" "$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -eq 2 ] && grep -qF -- "$needle" <<<"$err"; then ok "$what (exit 2: $err)"
+  else fail "$what: exit $rc, message: $err"; fi
+}
+check_usage "no command" "Usage" 
+check_usage "unknown command" "frobnicate" frobnicate
+check_usage "size 0" "--size" run --dir "$target" --size 0
+check_usage "size not a number" "--size" run --dir "$target" --size lots
+check_usage "size missing unit number" "--size" run --dir "$target" --size G
+check_usage "size absurd" "--size" run --dir "$target" --size 1e20G
+check_usage "negative duration" "--duration" run --dir "$target" --duration -5
+check_usage "duration not a number" "--duration" run --dir "$target" --duration soon
+check_usage "interval" "--interval" run --dir "$target" --interval x
+check_usage "block size" "--block-size" run --dir "$target" --block-size 0
+check_usage "missing directory" "$work/nope" run --dir "$work/nope" --duration 1
+touch "$work/plain-file"
+check_usage "file instead of directory" "plain-file" run --dir "$work/plain-file" --duration 1
+check_usage "size larger than the disk" "free" run --dir "$target" --size 1000000G --duration 1
+check_usage "unknown option" "--bogus" run --bogus
+expect_empty "bad values"
+
+# --- a real short run -------------------------------------------------------------
+out=$("$cli" run --dir "$target" --size 256M --duration 4 --report "$work/r.json" 2>"$work/err")
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "short run exits 0"; else fail "short run exit $rc: $(cat "$work/err")"; fi
+lines=$(grep -cE '^fsync time: [0-9]+\.[0-9]{4}$' <<<"$out")
+if [ "$lines" -ge 3 ]; then ok "short run printed $lines fsync-tester lines"; else fail "only $lines fsync lines: $out"; fi
+if grep -q "File system" <<<"$out"; then ok "header names the file system"; else fail "no header: $out"; fi
+if grep -q "fsync latency" <<<"$out"; then ok "summary table printed"; else fail "no summary: $out"; fi
+if python3 - "$work/r.json" "$lines" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["format"] == "resprobe-report" and r["version"] == 1
+s = r["series"]["fsync_latency"]["samples"]
+assert len(s) == int(sys.argv[2]), (len(s), sys.argv[2])
+assert r["summary"]["fsync_latency"]["n"] == len(s)
+assert r["system"]["fs_type"], r["system"]
+PY
+then ok "report holds the fsync samples"; else fail "report check"; fi
+expect_empty "short run"
+
+# --- signals: stop within about a second, summary and report all the same ---------
+for sig in INT TERM; do
+  "$cli" run --dir "$target" --size 2G --duration 60 --report "$work/sig-$sig.json" >"$work/out-$sig" 2>&1 &
+  pid=$!
+  sleep 3
+  start=$(date +%s.%N)
+  kill -"$sig" "$pid"
+  wait "$pid"; rc=$?
+  took=$(echo "$(date +%s.%N) - $start" | bc)
+  if [ "$rc" -eq 0 ] && [ -s "$work/sig-$sig.json" ] && grep -q "Summary" "$work/out-$sig"; then
+    ok "SIG$sig: stopped in ${took}s with a summary and a report"
+  else
+    fail "SIG$sig: exit $rc, report $(ls -l "$work/sig-$sig.json" 2>&1): $(tail -5 "$work/out-$sig")"
+  fi
+  if [ "$(echo "$took < 2.0" | bc)" -eq 1 ]; then ok "SIG$sig: exit within 2 s"; else fail "SIG$sig took ${took}s"; fi
+  expect_empty "SIG$sig"
+done
+
+# --- kill -9: O_TMPFILE files vanish with the process ------------------------------
+"$cli" run --dir "$target" --size 2G --duration 60 --report "$work/k.json" >/dev/null 2>&1 &
+pid=$!
+sleep 3
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+expect_empty "kill -9"
+if [ ! -e "$work/k.json" ]; then ok "kill -9: no half-written report"; else fail "kill -9 left a report"; fi
+
+echo "1..$n"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,965 @@
+/* test-report.c: RpReport: JSON round trip, text and CSV, atomic save, hostile input. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#include "config.h"
+
+#include <fcntl.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "rp-error.h"
+#include "rp-report.h"
+#include "rp-sysinfo-private.h"
+
+/* fsync times of R1 (ext3, data=ordered, amd64) from SCENARIOS.md. */
+static const double r1_ext3_ordered[] = { 0.5422, 6.37, 8.60, 0.78, 0.77, 4.66, 5.60, 9.42, 10.86 };
+/* ... and of ext4 with data=writeback. */
+static const double r1_ext4_writeback[] = { 0.08, 0.06, 1.70, 1.47, 1.60, 1.78, 1.92, 1.49, 1.40, 1.83 };
+
+static RpSysinfo *
+make_sysinfo (const char *fs_type,
+              const char *journal_mode)
+{
+  RpSysinfo *sysinfo = rp_sysinfo_new ();
+
+  sysinfo->kernel_release = g_strdup ("6.1.0-18-amd64");
+  sysinfo->machine = g_strdup ("x86_64");
+  sysinfo->userspace_bits = 64;
+  sysinfo->distribution = g_strdup ("Debian GNU/Linux 12 (bookworm)");
+  sysinfo->cpu_model = g_strdup ("Intel(R) Core(TM) i7-8550U CPU @ 1.80GHz");
+  sysinfo->cpu_count = 2;
+  sysinfo->ram_bytes = G_GUINT64_CONSTANT (8) << 30;
+  sysinfo->target_directory = g_strdup ("/home/someone/.cache/resprobe");
+  sysinfo->mount_point = g_strdup ("/");
+  sysinfo->fs_type = g_strdup (fs_type);
+  /* Longer than a line, without spaces: the text report must wrap it. */
+  sysinfo->mount_options = g_strdup_printf ("rw,relatime,errors=remount-ro,data=%s,barrier=1,"
+                                            "commit=5,journal_checksum,journal_async_commit,"
+                                            "inode_readahead_blks=64,stripe=256", journal_mode);
+  sysinfo->journal_mode = g_strdup (journal_mode);
+  sysinfo->source_device = g_strdup ("/dev/sda2");
+  sysinfo->whole_disk = g_strdup ("sda");
+  sysinfo->scheduler = g_strdup ("mq-deadline");
+  sysinfo->available_schedulers = g_strdup ("none mq-deadline kyber bfq");
+  sysinfo->rotational = 1;
+  sysinfo->dirty_ratio = g_strdup ("20");
+  sysinfo->dirty_background_ratio = g_strdup ("10");
+  sysinfo->dirty_bytes = g_strdup ("0");
+  sysinfo->dirty_background_bytes = g_strdup ("0");
+  sysinfo->dirty_expire_centisecs = g_strdup ("3000");
+  sysinfo->dirty_writeback_centisecs = g_strdup ("500");
+  sysinfo->wbt_lat_usec = g_strdup ("75000");
+  return sysinfo;
+}
+
+static RpSeries *
+make_series (const char   *name,
+             const char   *unit,
+             const double *values,
+             guint         n_values,
+             double        t0,
+             double        dt)
+{
+  RpSeries *series = rp_series_new (name, unit, NULL);
+
+  for (guint i = 0; i < n_values; i++)
+    rp_series_append (series, t0 + dt * i, values[i]);
+  return series;
+}
+
+/* A report as R1 on ext3 data=ordered would give, with the kinds of series
+ * a real run has: latencies, a throughput, a size, a ratio, an empty one. */
+static RpReport *
+make_report_full (const char   *fs_type,
+                  const char   *journal_mode,
+                  const double *fsync,
+                  guint         n_fsync)
+{
+  static const double rates[] = { 95e6, 80e6, 24e6, 24.5e6, 23e6, 0 };
+  static const double dirty[] = { 0, 1 << 20, 512 << 20, 1610612736.0 };
+  static const double iowait[] = { 0.02, 0.5, 0.97, 1.0, 0.333333333333333 };
+  static const double lateness[] = { 0.0004, 0.0012, 0.42, 0.25, 0.15, 0.0009 };
+  g_autoptr(RpSysinfo) sysinfo = make_sysinfo (fs_type, journal_mode);
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) notes = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_assert_nonnull (scenario);
+  g_ptr_array_add (series, make_series (RP_SERIES_FSYNC_LATENCY, "s", fsync, n_fsync, 1.0, 1.7));
+  g_ptr_array_add (series, make_series (RP_SERIES_WRITER_THROUGHPUT, "B/s", rates,
+                                        G_N_ELEMENTS (rates), 0.5, 0.5));
+  g_ptr_array_add (series, make_series ("dirty_bytes", "B", dirty, G_N_ELEMENTS (dirty), 0.5, 0.5));
+  g_ptr_array_add (series, make_series ("cpu_iowait", "ratio", iowait, G_N_ELEMENTS (iowait), 0.5, 0.5));
+  g_ptr_array_add (series, make_series (RP_SERIES_MAINLOOP_LATENESS, "s", lateness,
+                                        G_N_ELEMENTS (lateness), 0.01, 0.01));
+  g_ptr_array_add (series, rp_series_new ("cold_read_latency", "s", "Cold read latency"));
+  g_hash_table_insert (notes, (char *) "comment", (char *) "Laptop on battery; \"quoted\", tab\there");
+  g_hash_table_insert (notes, (char *) "display", (char *) "wayland");
+
+  return rp_report_new (sysinfo, scenario, series, notes);
+}
+
+static RpReport *
+make_report (void)
+{
+  return make_report_full ("ext3", "ordered", r1_ext3_ordered, G_N_ELEMENTS (r1_ext3_ordered));
+}
+
+static void
+assert_stats_equal (const RpStats *a,
+                    const RpStats *b)
+{
+  g_assert_cmpuint (a->n, ==, b->n);
+  g_assert_cmpfloat (a->min, ==, b->min);
+  g_assert_cmpfloat (a->max, ==, b->max);
+  g_assert_cmpfloat (a->mean, ==, b->mean);
+  g_assert_cmpfloat (a->stddev, ==, b->stddev);
+  g_assert_cmpfloat (a->p50, ==, b->p50);
+  g_assert_cmpfloat (a->p90, ==, b->p90);
+  g_assert_cmpfloat (a->p99, ==, b->p99);
+  g_assert_cmpfloat (a->p999, ==, b->p999);
+  g_assert_cmpuint (a->over_instant, ==, b->over_instant);
+  g_assert_cmpuint (a->over_flow, ==, b->over_flow);
+  g_assert_cmpuint (a->over_attention, ==, b->over_attention);
+}
+
+static char *
+node_to_string (JsonNode *node)
+{
+  g_autoptr(JsonNode) owned = node;
+
+  return json_to_string (owned, FALSE);
+}
+
+/* Everything a report holds, compared exactly (doubles bit for bit). */
+static void
+assert_reports_equal (RpReport *a,
+                      RpReport *b)
+{
+  GPtrArray *sa = rp_report_get_series (a);
+  GPtrArray *sb = rp_report_get_series (b);
+  g_autofree char *system_a = node_to_string (rp_sysinfo_to_json (rp_report_get_sysinfo (a)));
+  g_autofree char *system_b = node_to_string (rp_sysinfo_to_json (rp_report_get_sysinfo (b)));
+  g_autofree char *scenario_a = node_to_string (rp_scenario_to_json (rp_report_get_scenario (a)));
+  g_autofree char *scenario_b = node_to_string (rp_scenario_to_json (rp_report_get_scenario (b)));
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_assert_true (g_date_time_equal (rp_report_get_created (a), rp_report_get_created (b)));
+  g_assert_cmpfloat (rp_report_get_duration (a), ==, rp_report_get_duration (b));
+  g_assert_cmpstr (rp_report_get_error_message (a), ==, rp_report_get_error_message (b));
+  g_assert_cmpstr (system_a, ==, system_b);
+  g_assert_cmpstr (scenario_a, ==, scenario_b);
+
+  g_assert_cmpuint (g_hash_table_size (rp_report_get_notes (a)), ==,
+                    g_hash_table_size (rp_report_get_notes (b)));
+  g_hash_table_iter_init (&iter, rp_report_get_notes (a));
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_assert_cmpstr (value, ==, g_hash_table_lookup (rp_report_get_notes (b), key));
+
+  g_assert_cmpuint (sa->len, ==, sb->len);
+  for (guint i = 0; i < sa->len; i++)
+    {
+      RpSeries *x = g_ptr_array_index (sa, i);
+      RpSeries *y = g_ptr_array_index (sb, i);
+      g_autofree RpPoint *px = NULL;
+      g_autofree RpPoint *py = NULL;
+      guint nx = 0, ny = 0;
+      RpStats stats_x, stats_y;
+
+      g_assert_cmpstr (rp_series_get_name (x), ==, rp_series_get_name (y));
+      g_assert_cmpstr (rp_series_get_unit (x), ==, rp_series_get_unit (y));
+      g_assert_cmpstr (rp_series_get_title (x), ==, rp_series_get_title (y));
+      px = rp_series_copy_points (x, 0, &nx);
+      py = rp_series_copy_points (y, 0, &ny);
+      g_assert_cmpuint (nx, ==, ny);
+      if (nx > 0)
+        g_assert_cmpmem (px, nx * sizeof (RpPoint), py, ny * sizeof (RpPoint));
+
+      g_assert_true (rp_report_get_stats (a, rp_series_get_name (x), &stats_x));
+      g_assert_true (rp_report_get_stats (b, rp_series_get_name (y), &stats_y));
+      assert_stats_equal (&stats_x, &stats_y);
+    }
+}
+
+static RpReport *
+load_ok (const char *json,
+         gssize      length)
+{
+  g_autoptr(GError) error = NULL;
+  RpReport *report = rp_report_load_from_data (json, length, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (report);
+  return report;
+}
+
+static void
+test_json_round_trip (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  g_autoptr(RpReport) loaded = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *json_again = NULL;
+  gsize length = 0;
+  RpStats stats;
+
+  json = rp_report_to_json (report, &length);
+  g_assert_cmpuint (length, ==, strlen (json));
+  g_assert_true (g_str_has_prefix (json, "{\n  \"format\": \"resprobe-report\",\n  \"version\": 1,\n"));
+  g_assert_nonnull (strstr (json, "\"generator\": \"resprobe " PACKAGE_VERSION "\""));
+  g_assert_nonnull (strstr (json, "\"error\": null"));
+  g_assert_nonnull (strstr (json, "      \"samples\": [\n        [1.0, 0.5422],\n"));
+  g_assert_nonnull (strstr (json, "\"p99_9\": "));
+  g_assert_nonnull (strstr (json, "\"over_10s\": 1"));
+  /* Stall counts of a throughput would mean nothing. */
+  g_assert_nonnull (strstr (json, "\"over_10s\": null"));
+  g_assert_null (strstr (json, "nan"));
+  g_assert_null (strstr (json, "inf"));
+
+  loaded = load_ok (json, (gssize) length);
+  assert_reports_equal (report, loaded);
+
+  /* What was loaded saves to the same bytes: nothing drifts on re-import. */
+  json_again = rp_report_to_json (loaded, NULL);
+  g_assert_cmpstr (json, ==, json_again);
+
+  g_assert_true (rp_report_get_stats (loaded, RP_SERIES_FSYNC_LATENCY, &stats));
+  g_assert_cmpuint (stats.n, ==, 9);
+  g_assert_cmpfloat (stats.max, ==, 10.86);
+  g_assert_cmpuint (stats.over_flow, ==, 6);
+  g_assert_false (rp_report_get_stats (loaded, "no_such_series", &stats));
+  g_assert_cmpuint (stats.n, ==, 0);
+  g_assert_nonnull (rp_report_lookup_series (loaded, "cold_read_latency"));
+  g_assert_cmpuint (rp_series_get_length (rp_report_lookup_series (loaded, "cold_read_latency")), ==, 0);
+  /* The duration covers the last sample. */
+  g_assert_cmpfloat (rp_report_get_duration (report), >=, 1.0 + 1.7 * 8);
+}
+
+/* Doubles that need all 17 digits, extremes, integral values. */
+static void
+test_json_numbers (void)
+{
+  static const double values[] = {
+    0.1 + 0.2, 1.0 / 3.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+    -0.0, 2.0, 1e21, 123456789.123456789, -42.5,
+  };
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(RpReport) loaded = NULL;
+  g_autofree char *json = NULL;
+
+  g_ptr_array_add (series, make_series ("odd_numbers", "", values, G_N_ELEMENTS (values),
+                                        1.0 / 7.0, 1.0 / 3.0));
+  report = rp_report_new (NULL, scenario, series, NULL);
+  json = rp_report_to_json (report, NULL);
+  g_assert_nonnull (strstr (json, "0.30000000000000004"));
+  g_assert_nonnull (strstr (json, ", 2.0]"));
+  loaded = load_ok (json, -1);
+  assert_reports_equal (report, loaded);
+}
+
+static char *
+replace_once (const char *text,
+              const char *from,
+              const char *to)
+{
+  const char *at = strstr (text, from);
+
+  g_assert_nonnull (at);
+  return g_strdup_printf ("%.*s%s%s", (int) (at - text), text, to, at + strlen (from));
+}
+
+/* The file's summary is ignored: the numbers come from the samples. */
+static void
+test_json_summary_not_trusted (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  g_autofree char *json = rp_report_to_json (report, NULL);
+  g_autofree char *forged = NULL;
+  g_autofree char *forged2 = NULL;
+  g_autofree char *cut = NULL;
+  g_autofree char *no_summary = NULL;
+  g_autofree char *with_error = NULL;
+  g_autoptr(RpReport) loaded = NULL;
+  g_autoptr(RpReport) loaded2 = NULL;
+  g_autoptr(RpReport) loaded3 = NULL;
+  g_autofree char *json_error = NULL;
+  g_autoptr(RpReport) loaded4 = NULL;
+  RpStats stats;
+
+  forged = replace_once (json, "\"summary\": {\n    \"fsync_latency\": {",
+                         "\"summary\": {\n    \"fsync_latency\": {\"n\": 1, \"max\": 0.01}, \"x\": {");
+  loaded = load_ok (forged, -1);
+  rp_report_get_stats (loaded, RP_SERIES_FSYNC_LATENCY, &stats);
+  g_assert_cmpuint (stats.n, ==, 9);
+  g_assert_cmpfloat (stats.max, ==, 10.86);
+  g_clear_object (&loaded);
+  forged2 = replace_once (json, "\"summary\": {", "\"summary\": [\"anything\"], \"ignored\": {");
+  loaded = load_ok (forged2, -1);
+  assert_reports_equal (report, loaded);
+
+  cut = g_strndup (json, strstr (json, ",\n  \"summary\"") - json);
+  no_summary = g_strconcat (cut, "\n}\n", NULL);
+  loaded2 = load_ok (no_summary, -1);
+  assert_reports_equal (report, loaded2);
+
+  /* The fatal error of a run survives the round trip. */
+  with_error = replace_once (json, "\"error\": null",
+                             "\"error\": \"Writing “/mnt/x”: No space left on device\"");
+  loaded3 = load_ok (with_error, -1);
+  g_assert_cmpstr (rp_report_get_error_message (loaded3), ==,
+                   "Writing “/mnt/x”: No space left on device");
+  json_error = rp_report_to_json (loaded3, NULL);
+  loaded4 = load_ok (json_error, -1);
+  assert_reports_equal (loaded3, loaded4);
+}
+
+/* A hand-edited file may have samples out of time order; RpSeries needs order. */
+static void
+test_json_unsorted_samples (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  g_autofree char *json = rp_report_to_json (report, NULL);
+  g_autofree char *edited = replace_once (json, "[1.0, 0.5422],", "[100.0, 0.5422],");
+  g_autoptr(RpReport) loaded = load_ok (edited, -1);
+  g_autofree RpPoint *points = NULL;
+  guint n = 0;
+
+  points = rp_series_copy_points (rp_report_lookup_series (loaded, RP_SERIES_FSYNC_LATENCY), 0, &n);
+  g_assert_cmpuint (n, ==, 9);
+  for (guint i = 1; i < n; i++)
+    g_assert_cmpfloat (points[i - 1].t, <=, points[i].t);
+  g_assert_cmpfloat (points[n - 1].t, ==, 100.0);
+  g_assert_cmpfloat (points[n - 1].v, ==, 0.5422);
+  g_assert_cmpfloat (rp_report_get_duration (loaded), >=, 100.0);
+}
+
+static void
+assert_lines_fit (const char *text,
+                  gsize       width)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_utf8_strlen (lines[i], -1) > (glong) width)
+        g_error ("line %u is %ld columns wide: “%s”", i + 1, g_utf8_strlen (lines[i], -1), lines[i]);
+      g_assert_true (g_utf8_validate (lines[i], -1, NULL));
+      g_assert_null (strchr (lines[i], '\t'));
+    }
+}
+
+static void
+assert_verdict (RpReport   *report,
+                const char *expected)
+{
+  g_autofree char *verdict = rp_report_get_verdict (report);
+
+  if (strstr (verdict, expected) == NULL)
+    g_error ("verdict “%s” lacks “%s”", verdict, expected);
+}
+
+static void
+test_text (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  g_autofree char *text = rp_report_to_text (report);
+
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+
+  assert_lines_fit (text, 80);
+  g_assert_true (g_str_has_prefix (text, "Responsiveness Probe report\n===="));
+  g_assert_true (g_str_has_suffix (text, "\n"));
+  /* Exactly the fsync-tester's lines, in sample order. */
+  g_assert_nonnull (strstr (text, "\nfsync time: 0.5422\nfsync time: 6.3700\nfsync time: 8.6000\n"));
+  g_assert_true (g_str_has_suffix (text, "fsync time: 10.8600\n"));
+  /* The long mount options are wrapped, not cut. */
+  g_assert_nonnull (strstr (text, "journal_checksum,"));
+  g_assert_nonnull (strstr (text, "stripe=256"));
+  g_assert_nonnull (strstr (text, "Laptop on battery; \"quoted\", tab here"));
+  g_assert_nonnull (strstr (text, "\nVerdict\n-------\nfsync stalled 6 times over 1 s; worst 10.86 s. 1"));
+  assert_verdict (report, "fsync stalled 6 times over 1 s; worst 10.86 s. 1 of them took over 10 s");
+  assert_verdict (report, "The desktop's main loop stalled 3 times over 0.1 s; worst 420 ms.");
+  /* The summary lists series with samples, in their units. */
+  g_assert_nonnull (strstr (text, "writer_throughput"));
+  g_assert_nonnull (strstr (text, "MiB/s"));
+  /* g_format_size() puts a no-break space before the unit. */
+  g_assert_nonnull (strstr (text, "1.5\xc2\xa0GiB"));
+  g_assert_nonnull (strstr (text, "100.0 %"));
+  g_assert_null (strstr (text, "cold_read_latency"));
+}
+
+/* The decimal point of the fsync lines, the JSON and the CSV stays a '.'. */
+static void
+test_text_locale (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  g_autofree char *text = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *csv = NULL;
+  g_autoptr(RpReport) loaded = NULL;
+  char *old = g_strdup (setlocale (LC_NUMERIC, NULL));
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      g_free (old);
+      g_test_skip ("de_DE.UTF-8 locale not available");
+      return;
+    }
+  text = rp_report_to_text (report);
+  json = rp_report_to_json (report, NULL);
+  csv = rp_report_to_csv (report);
+  loaded = load_ok (json, -1);
+  setlocale (LC_NUMERIC, old);
+  g_free (old);
+
+  g_assert_nonnull (strstr (text, "\nfsync time: 0.5422\n"));
+  g_assert_nonnull (strstr (json, "[1.0, 0.5422]"));
+  g_assert_nonnull (strstr (csv, "\nfsync_latency,1,0.5422\n"));
+  assert_reports_equal (report, loaded);
+}
+
+static RpReport *
+make_report_with (const char   *name,
+                  const double *values,
+                  guint         n_values)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (name != NULL)
+    g_ptr_array_add (series, make_series (name, "s", values, n_values, 0, 1));
+  return rp_report_new (NULL, scenario, series, NULL);
+}
+
+static void
+test_verdict (void)
+{
+  static const double calm[] = { 0.01, 0.02, 0.05 };
+  static const double one[] = { 0.01, 1.5, 0.05 };
+  static const double loop[] = { 0.001, 0.42, 0.2, 0.15, 0.002 };
+  static const double writes[] = { 0.001, 0.2, 3.5, 12.0 };
+  g_autoptr(RpReport) calm_report = make_report_with (RP_SERIES_FSYNC_LATENCY, calm, 3);
+  g_autoptr(RpReport) one_report = make_report_with (RP_SERIES_FSYNC_LATENCY, one, 3);
+  g_autoptr(RpReport) loop_report = make_report_with (RP_SERIES_MAINLOOP_LATENESS, loop, 5);
+  g_autoptr(RpReport) write_report = make_report_with (RP_SERIES_WRITE_LATENCY, writes, 4);
+  g_autoptr(RpReport) empty_report = make_report_with (NULL, NULL, 0);
+
+  assert_verdict (calm_report, "No stalls over 0.1 s: the system stayed responsive.");
+  assert_verdict (one_report, "fsync stalled 1 time over 1 s; worst 1.50 s.");
+  assert_verdict (loop_report, "The desktop's main loop stalled 3 times over 0.1 s; worst 420 ms.");
+  assert_verdict (write_report, "write() calls stalled 2 times over 1 s; worst 12.00 s. "
+                                "1 of them took over 10 s");
+  assert_verdict (empty_report, "No latency was measured");
+}
+
+static void
+test_csv (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  g_autofree char *csv = rp_report_to_csv (report);
+  g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+  GPtrArray *series = rp_report_get_series (report);
+  guint expected = 1;
+
+  for (guint i = 0; i < series->len; i++)
+    expected += rp_series_get_length (g_ptr_array_index (series, i));
+
+  g_assert_true (g_str_has_prefix (csv, "series,t_seconds,value\n"));
+  g_assert_true (g_str_has_suffix (csv, "\n"));
+  /* Split leaves one empty string after the final newline. */
+  g_assert_cmpuint (g_strv_length (lines), ==, expected + 1);
+  g_assert_cmpstr (lines[1], ==, "fsync_latency,1,0.5422");
+  g_assert_nonnull (strstr (csv, "\nfsync_latency,14.6,10.86\n"));
+  g_assert_nonnull (strstr (csv, "\ndirty_bytes,2,1610612736\n"));
+  for (guint i = 1; i < expected; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (lines[i], ",", -1);
+
+      g_assert_cmpuint (g_strv_length (fields), ==, 3);
+    }
+}
+
+static guint
+count_directory (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+static void
+test_save (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-report-XXXXXX", NULL);
+  g_autofree char *json_path = g_build_filename (dir, "run.json", NULL);
+  g_autofree char *csv_path = g_build_filename (dir, "run.csv", NULL);
+  g_autofree char *txt_path = g_build_filename (dir, "run.txt", NULL);
+  g_autofree char *png_path = g_build_filename (dir, "run.png", NULL);
+  g_autofree char *missing_dir = g_build_filename (dir, "missing", NULL);
+  g_autofree char *missing_path = g_build_filename (missing_dir, "run.json", NULL);
+  g_autoptr(GFile) json_file = g_file_new_for_path (json_path);
+  g_autoptr(GFile) csv_file = g_file_new_for_path (csv_path);
+  g_autoptr(GFile) txt_file = g_file_new_for_path (txt_path);
+  g_autoptr(GFile) png_file = g_file_new_for_path (png_path);
+  g_autoptr(GFile) missing_file = g_file_new_for_path (missing_path);
+  g_autoptr(RpReport) loaded = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+
+  g_assert_nonnull (dir);
+
+  /* Saving over an existing file replaces it whole. */
+  g_assert_true (g_file_set_contents (json_path, "old junk that is not a report", -1, NULL));
+  g_assert_true (rp_report_save (report, json_file, "json", &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (json_path, &contents, NULL, NULL));
+  expected = rp_report_to_json (report, NULL);
+  g_assert_cmpstr (contents, ==, expected);
+  loaded = rp_report_load (json_file, &error);
+  g_assert_no_error (error);
+  assert_reports_equal (report, loaded);
+
+  g_assert_true (rp_report_save (report, csv_file, "csv", &error));
+  g_assert_no_error (error);
+  g_assert_true (rp_report_save (report, txt_file, "txt", &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (txt_path, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "fsync time: 0.5422\n"));
+
+  /* Plots come from another module: a clear error, and no file. */
+  g_assert_false (rp_report_save (report, png_file, "png", &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "png"));
+  g_clear_error (&error);
+  g_assert_false (g_file_test (png_path, G_FILE_TEST_EXISTS));
+
+  /* A failed save leaves nothing behind, not even a temporary file. */
+  g_assert_false (rp_report_save (report, missing_file, "json", &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_IO);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (missing_dir, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_directory (dir), ==, 3);
+
+  g_assert_no_errno (g_remove (json_path));
+  g_assert_no_errno (g_remove (csv_path));
+  g_assert_no_errno (g_remove (txt_path));
+  g_assert_no_errno (g_rmdir (dir));
+}
+
+static void
+test_load_file_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-report-XXXXXX", NULL);
+  g_autofree char *missing_path = g_build_filename (dir, "missing.json", NULL);
+  g_autofree char *huge_path = g_build_filename (dir, "huge.json", NULL);
+  g_autoptr(GFile) missing = g_file_new_for_path (missing_path);
+  g_autoptr(GFile) directory = g_file_new_for_path (dir);
+  g_autoptr(GFile) huge = g_file_new_for_path (huge_path);
+  int fd;
+
+  g_assert_null (rp_report_load (missing, &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_IO);
+  g_clear_error (&error);
+
+  g_assert_null (rp_report_load (directory, &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_IO);
+  g_clear_error (&error);
+
+  /* A sparse file one byte over the limit: refused before it is read. */
+  fd = g_open (huge_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_no_errno (ftruncate (fd, (off_t) RP_REPORT_MAX_FILE_SIZE + 1));
+  g_assert_no_errno (close (fd));
+  g_assert_null (rp_report_load (huge, &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);
+  g_assert_nonnull (strstr (error->message, "1 GiB"));
+  g_clear_error (&error);
+
+  g_assert_no_errno (g_remove (huge_path));
+  g_assert_no_errno (g_rmdir (dir));
+}
+
+static void
+assert_load_fails (const char *data,
+                   gssize      length,
+                   const char *expected_in_message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RpReport) report = rp_report_load_from_data (data, length, &error);
+
+  g_assert_null (report);
+  g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  if (expected_in_message != NULL && strstr (error->message, expected_in_message) == NULL)
+    g_error ("error “%s” lacks “%s”", error->message, expected_in_message);
+}
+
+/* A valid report with @from replaced by @to must fail, saying @expected. */
+static void
+assert_edit_fails (const char *json,
+                   const char *from,
+                   const char *to,
+                   const char *expected)
+{
+  g_autofree char *edited = replace_once (json, from, to);
+
+  assert_load_fails (edited, -1, expected);
+}
+
+static void
+test_load_bad_corpus (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  g_autofree char *json = rp_report_to_json (report, NULL);
+  g_autofree char *newer = NULL;
+  g_autofree char *deep = NULL;
+  g_autofree char *deep_inside = NULL;
+  g_autoptr(GString) many = g_string_new ("{\"format\": \"resprobe-report\", \"version\": 1, \"x\": [");
+  g_autoptr(GString) long_string = g_string_new ("{\"format\": \"");
+  static const char junk[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0\x01\0\0\0\xff\xfe\xfd";
+
+  /* Not a report at all. */
+  assert_load_fails ("", 0, "empty");
+  assert_load_fails (" \n\t ", -1, "empty");
+  assert_load_fails (junk, sizeof junk - 1, "not a JSON object");
+  assert_load_fails ("null", -1, NULL);
+  assert_load_fails ("[]", -1, NULL);
+  assert_load_fails ("\"resprobe-report\"", -1, NULL);
+  assert_load_fails ("{}", -1, "format");
+  assert_load_fails ("{\"format\": \"something-else\", \"version\": 1}", -1, "something-else");
+  assert_load_fails ("{\"format\": 1, \"version\": 1}", -1, "format");
+  assert_load_fails ("{\"format\": \"resprobe-report\"}", -1, "version");
+  assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": \"1\"}", -1, "version");
+  assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": 1.5}", -1, "version");
+  assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": 0}", -1, "version");
+  assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": -1}", -1, "version");
+  assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": 99999999999999999999999}", -1, "version");
+  assert_edit_fails (json, "\"version\": 1,", "\"version\": 2,", "version 2");
+  /* A newer version's samples may look different: the version is what to tell. */
+  newer = replace_once (json, "\"series\": {", "\"series\": {\"a\": {\"samples\": [{}]}, ");
+  assert_edit_fails (newer, "\"version\": 1,", "\"version\": 2,", "version 2");
+
+  /* Broken JSON. */
+  assert_load_fails ("{\"format\": \"resprobe-report\",}", -1, "line 1, column 30");
+  assert_load_fails ("{\"format\": 'resprobe-report'}", -1, "unexpected character");
+  assert_load_fails ("{\"format\": \"resprobe-report\"} trailing", -1, "after the end");
+  assert_load_fails ("{\"format\": \"resprobe-\x01report\"}", -1, "control character");
+  assert_load_fails ("{\"format\": \"\xc3\x28\"}", -1, "UTF-8");
+  assert_load_fails ("{\"format\": \"\\ud800\"}", -1, "escape");
+  assert_load_fails ("{\"format\": \"\\udc00\\ud800\"}", -1, "escape");
+  assert_load_fails ("{\"format\": \"\\u0000\"}", -1, "NUL");
+  assert_load_fails ("{\"format\": \"\\x41\"}", -1, "escape");
+  assert_load_fails ("{\"format\": \"resprobe-report\"\0, \"version\": 1}", 40, "0x00");
+  assert_load_fails ("{\"version\": 01}", -1, NULL);
+  assert_load_fails ("{\"version\": -}", -1, NULL);
+  assert_load_fails ("{\"version\": 1.}", -1, NULL);
+  assert_load_fails ("{\"version\": 1e}", -1, NULL);
+  assert_load_fails ("{\"version\": tru}", -1, NULL);
+  assert_load_fails ("{\"version\": 1e999}", -1, "too large");
+  assert_load_fails ("{\"version\": NaN}", -1, "“N”");
+  assert_load_fails ("{\"version\": Infinity}", -1, NULL);
+  assert_edit_fails (json, "\"version\": 1,", "\"version\": 1, \"version\": 1,", "twice");
+
+  /* Deep nesting: json-glib's recursive parser overflows the stack on this. */
+  deep = g_strnfill (200000, '[');
+  assert_load_fails (deep, -1, "not a JSON object");
+  deep_inside = g_strconcat ("{\"format\": \"resprobe-report\", \"version\": 1, \"notes\": ", deep, NULL);
+  assert_load_fails (deep_inside, -1, "nested too deeply");
+  assert_edit_fails (json, "\"samples\": [", "\"samples\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+                     "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "nested too deeply");
+
+  /* Too many values outside the samples, a string over 1 MiB. */
+  for (guint i = 0; i < 1100000; i++)
+    g_string_append (many, i > 0 ? ",0" : "0");
+  g_string_append (many, "]}");
+  assert_load_fails (many->str, (gssize) many->len, "too many values");
+  for (guint i = 0; i < 1100000; i++)
+    g_string_append_c (long_string, 'a');
+  g_string_append (long_string, "\"}");
+  assert_load_fails (long_string->str, (gssize) long_string->len, "1 MiB");
+
+  /* Samples: NaN as a literal, strings, huge numbers, wrong shapes. */
+  assert_edit_fails (json, "[1.0, 0.5422]", "[1.0, NaN]", NULL);
+  assert_edit_fails (json, "[1.0, 0.5422]", "[1.0, \"NaN\"]", "Series “fsync_latency”, sample 0:");
+  assert_edit_fails (json, "[1.0, 0.5422]", "[1.0, 1e999]", "Series “fsync_latency”, sample 0:");
+  assert_edit_fails (json, "[1.0, 0.5422]", "[-1e400, 0.5]", "Series “fsync_latency”, sample 0:");
+  assert_edit_fails (json, "[1.0, 0.5422]", "[1.0, null]", "sample 0:");
+  assert_edit_fails (json, "[1.0, 0.5422]", "[1.0]", "sample 0:");
+  assert_edit_fails (json, "[1.0, 0.5422]", "[1.0, 0.5422, 3]", "sample 0:");
+  assert_edit_fails (json, "[1.0, 0.5422]", "{\"t\": 1.0, \"v\": 0.5422}", "sample 0:");
+  assert_edit_fails (json, "[1.0, 0.5422]", "[[1.0], 0.5422]", "sample 0:");
+  assert_edit_fails (json, "[1.0, 0.5422]", "[true, 0.5422]", "sample 0:");
+  assert_edit_fails (json, "[4.4, 8.6]", "[4.4, \"8.6\"]", "Series “fsync_latency”, sample 2:");
+  assert_edit_fails (json, "\"samples\": [", "\"samples\": {\"a\": 1}, \"other\": [", "must be an array");
+  assert_edit_fails (json, "\"samples\": [", "\"samples\": \"none\", \"other\": [", "must be an array");
+  assert_edit_fails (json, "\"samples\": [", "\"samples\": [[1.0, 0.5422]], \"samples\": [", "twice");
+
+  /* Wrong types or values of the other keys. */
+  assert_edit_fails (json, "\"unit\": \"s\"", "\"unit\": 1", "unit");
+  assert_edit_fails (json, "\"unit\": \"s\"", "\"unit\": \"s\\u001b[2J\"", "unit");
+  assert_edit_fails (json, "\"unit\": \"s\",", "", "unit");
+  assert_edit_fails (json, "\"title\": \"fsync_latency\"", "\"title\": []", "title");
+  assert_edit_fails (json, "\"fsync_latency\": {\n      \"unit\"", "\"\": {\n      \"unit\"", "name");
+  assert_edit_fails (json, "\"fsync_latency\": {\n      \"unit\"", "\"fsync\\nlatency\": {\n      \"unit\"", "name");
+  assert_edit_fails (json, "\"series\": {", "\"series\": {\"bad\": 3, ", "Series “bad”");
+  assert_edit_fails (json, "\"series\": {", "\"series\": {\"bad\": {\"unit\": \"s\"}, ", "samples");
+  assert_edit_fails (json, "\"series\": {", "\"old_series\": {", "series");
+  assert_edit_fails (json, "\"series\": {", "\"series\": [], \"x\": {", "series");
+  assert_edit_fails (json, "\"notes\": {", "\"notes\": {\"n\": 1, ", "“n”");
+  assert_edit_fails (json, "\"notes\": {", "\"notes\": [], \"x\": {", "notes");
+  assert_edit_fails (json, "\"created\": \"", "\"created\": 1, \"x\": \"", "created");
+  assert_edit_fails (json, "\"created\": \"", "\"created\": \"yesterday\", \"x\": \"", "yesterday");
+  assert_edit_fails (json, "\"duration\": ", "\"duration\": -5, \"x\": ", "duration");
+  assert_edit_fails (json, "\"duration\": ", "\"duration\": \"long\", \"x\": ", "duration");
+  assert_edit_fails (json, "\"error\": null", "\"error\": 12", "error");
+  assert_edit_fails (json, "\"generator\": ", "\"generator\": {}, \"x\": ", "generator");
+  assert_edit_fails (json, "\"system\": {", "\"system\": \"linux\", \"x\": {", "system");
+  assert_edit_fails (json, "\"ram_bytes\": 8589934592", "\"ram_bytes\": \"lots\"", "system");
+  assert_edit_fails (json, "\"cpu_count\": 2", "\"cpu_count\": -3", "system");
+  assert_edit_fails (json, "\"scenario\": {", "\"scenario\": 7, \"x\": {", "scenario");
+  assert_edit_fails (json, "\"sample_period\": 0.5", "\"sample_period\": \"forever\"", "scenario");
+}
+
+/* A report cut anywhere before its final '}' is an error, never a crash. */
+static void
+test_load_truncated (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  gsize length = 0;
+  g_autofree char *json = rp_report_to_json (report, &length);
+  gsize last_brace = strrchr (json, '}') - json;
+
+  for (gsize cut = 0; cut <= last_brace; cut++)
+    {
+      /* A copy of exactly @cut bytes, so that a read past the end is caught
+       * by the sanitizers rather than hidden by the rest of the buffer. */
+      g_autofree char *copy = g_memdup2 (json, MAX (cut, 1));
+
+      assert_load_fails (copy, (gssize) cut, NULL);
+    }
+}
+
+static void
+exercise (RpReport *report)
+{
+  g_autofree char *text = rp_report_to_text (report);
+  g_autofree char *json = rp_report_to_json (report, NULL);
+  g_autofree char *csv = rp_report_to_csv (report);
+  g_autofree char *verdict = rp_report_get_verdict (report);
+
+  assert_lines_fit (text, 80);
+}
+
+/* Deterministic mutations of a valid report: flipped bits, deleted,
+ * inserted and duplicated bytes. Loading must end in a report or an
+ * RP_ERROR_REPORT, and a loaded report must print. */
+static void
+test_load_mutations (void)
+{
+  g_autoptr(RpReport) report = make_report ();
+  gsize length = 0;
+  g_autofree char *json = rp_report_to_json (report, &length);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20090112);
+  guint n_loaded = 0;
+
+  for (guint round = 0; round < 2000; round++)
+    {
+      g_autoptr(GByteArray) data = g_byte_array_sized_new ((guint) length);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RpReport) loaded = NULL;
+      guint n_edits = (guint) g_rand_int_range (rand, 1, 9);
+
+      g_byte_array_append (data, (const guint8 *) json, (guint) length);
+      for (guint e = 0; e < n_edits && data->len > 1; e++)
+        {
+          guint at = (guint) g_rand_int_range (rand, 0, (gint32) data->len);
+          guint8 byte = (guint8) g_rand_int_range (rand, 0, 256);
+          guint span = (guint) g_rand_int_range (rand, 1, 64);
+
+          switch (g_rand_int_range (rand, 0, 4))
+            {
+            case 0:
+              data->data[at] ^= (guint8) (1u << g_rand_int_range (rand, 0, 8));
+              break;
+            case 1:
+              g_byte_array_remove_range (data, at, MIN (span % 16 + 1, data->len - at));
+              break;
+            case 2:
+              g_array_insert_val ((GArray *) data, at, byte);
+              break;
+            default:
+              {
+                guint n = MIN (span, data->len - at);
+                g_autofree guint8 *chunk = g_memdup2 (data->data + at, n);
+
+                g_array_insert_vals ((GArray *) data, at, chunk, n);
+              }
+              break;
+            }
+        }
+
+      loaded = rp_report_load_from_data ((const char *) data->data, (gssize) data->len, &error);
+      if (loaded == NULL)
+        {
+          g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);
+          continue;
+        }
+      g_assert_no_error (error);
+      n_loaded++;
+      exercise (loaded);
+    }
+  g_test_message ("%u of 2000 mutated reports still loaded", n_loaded);
+}
+
+static void
+test_compare (void)
+{
+  g_autoptr(RpReport) ordered = make_report ();
+  g_autoptr(RpReport) writeback = make_report_full ("ext4", "writeback", r1_ext4_writeback,
+                                                    G_N_ELEMENTS (r1_ext4_writeback));
+  g_autoptr(RpReport) empty = make_report_with (NULL, NULL, 0);
+  g_autoptr(GPtrArray) two = g_ptr_array_new ();
+  g_autoptr(GPtrArray) five = g_ptr_array_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *wide = NULL;
+
+  g_ptr_array_add (two, ordered);
+  g_ptr_array_add (two, writeback);
+  text = rp_report_compare_text (two);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_lines_fit (text, 80);
+  g_assert_true (g_str_has_prefix (text, "Comparison of 2 reports\n"));
+  g_assert_true (g_regex_match_simple ("^\\* File system +ext3 +ext4$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* Journal mode +ordered +writeback$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  Kernel +6\\.1\\.0-18-amd64 +6\\.1\\.0-18-amd64$", text,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  fsync max +10\\.86 s +1\\.92 s \\(-82 %\\)$", text,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  fsync > 1 s +6 +8 \\(\\+2\\)$", text, G_REGEX_MULTILINE, 0));
+  g_assert_nonnull (strstr (text, "Writer throughput"));
+
+  /* More than three runs, one without samples: wider, but complete. */
+  g_ptr_array_add (five, ordered);
+  g_ptr_array_add (five, writeback);
+  g_ptr_array_add (five, empty);
+  g_ptr_array_add (five, ordered);
+  g_ptr_array_add (five, writeback);
+  wide = rp_report_compare_text (five);
+  g_assert_nonnull (strstr (wide, "Run 5"));
+  assert_lines_fit (wide, 2 + 22 + 5 * (2 + 24));
+}
+
+/* A session that never ran still gives a complete (empty) report. */
+static void
+test_from_idle_session (void)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpSession) session = rp_session_new (scenario);
+  g_autoptr(RpReport) report = rp_report_new_from_session (session);
+  g_autoptr(RpReport) loaded = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_nonnull (rp_report_get_sysinfo (report));
+  g_assert_cmpuint (rp_report_get_series (report)->len, ==, 0);
+  g_assert_null (rp_report_get_error_message (report));
+  exercise (report);
+  json = rp_report_to_json (report, NULL);
+  loaded = load_ok (json, -1);
+  assert_reports_equal (report, loaded);
+}
+
+static void
+on_finished (RpSession *session,
+             gpointer   user_data)
+{
+  *(gboolean *) user_data = TRUE;
+}
+
+/* A real (short, passive) run with the fsync probe, saved and loaded. */
+static void
+test_from_session (void)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(RpReport) loaded = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-report-XXXXXX", NULL);
+  g_autofree char *json = NULL;
+  g_autofree char *text = NULL;
+  gboolean finished = FALSE;
+  RpStats stats;
+
+  g_free (scenario->directory);
+  scenario->directory = g_strdup (dir);
+  scenario->probes = RP_PROBE_FSYNC;
+  scenario->duration = 2.5;
+  scenario->fsync_interval = 0.2;
+  scenario->fsync_size = 64 * 1024;
+
+  session = rp_session_new (scenario);
+  g_signal_connect (session, "finished", G_CALLBACK (on_finished), &finished);
+  rp_session_start_async (session, NULL, NULL, NULL);
+  while (!finished)
+    g_main_context_iteration (NULL, TRUE);
+
+  report = rp_report_new_from_session (session);
+  g_assert_true (rp_report_get_stats (report, RP_SERIES_FSYNC_LATENCY, &stats));
+  g_assert_cmpuint (stats.n, >=, 2);
+  g_assert_cmpfloat (rp_report_get_duration (report), >=, 2.0);
+  g_assert_cmpstr (rp_report_get_sysinfo (report)->target_directory, !=, NULL);
+  text = rp_report_to_text (report);
+  assert_lines_fit (text, 80);
+  g_assert_true (g_regex_match_simple ("^fsync time: [0-9]+\\.[0-9]{4}$", text, G_REGEX_MULTILINE, 0));
+  json = rp_report_to_json (report, NULL);
+  loaded = load_ok (json, -1);
+  assert_reports_equal (report, loaded);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+
+  g_assert_cmpuint (count_directory (dir), ==, 0);
+  g_assert_no_errno (g_rmdir (dir));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/report/json/round-trip", test_json_round_trip);
+  g_test_add_func ("/report/json/numbers", test_json_numbers);
+  g_test_add_func ("/report/json/summary-not-trusted", test_json_summary_not_trusted);
+  g_test_add_func ("/report/json/unsorted-samples", test_json_unsorted_samples);
+  g_test_add_func ("/report/text", test_text);
+  g_test_add_func ("/report/text/locale", test_text_locale);
+  g_test_add_func ("/report/verdict", test_verdict);
+  g_test_add_func ("/report/csv", test_csv);
+  g_test_add_func ("/report/save", test_save);
+  g_test_add_func ("/report/load/file-errors", test_load_file_errors);
+  g_test_add_func ("/report/load/bad-corpus", test_load_bad_corpus);
+  g_test_add_func ("/report/load/truncated", test_load_truncated);
+  g_test_add_func ("/report/load/mutations", test_load_mutations);
+  g_test_add_func ("/report/compare", test_compare);
+  g_test_add_func ("/report/session/idle", test_from_idle_session);
+  g_test_add_func ("/report/session/run", test_from_session);
+
+  return g_test_run ();
+}

@@ -1,0 +1,136 @@
+/* test-scenario.c: presets, validation naming the field, JSON round trip. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "rp-error.h"
+#include "rp-scenario.h"
+#include "rp-units.h"
+
+static void
+test_presets (void)
+{
+  const RpPresetInfo *presets;
+  guint n = 0;
+
+  presets = rp_scenario_list_presets (&n);
+  g_assert_cmpuint (n, >=, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(RpScenario) scenario = rp_scenario_new_preset (presets[i].id, NULL);
+
+      g_assert_nonnull (scenario);
+      g_assert_true (rp_scenario_validate (scenario, NULL));
+      g_assert_nonnull (presets[i].title);
+    }
+}
+
+static void
+test_r1_defaults (void)
+{
+  g_autoptr(RpScenario) r1 = rp_scenario_new_preset ("r1", NULL);
+
+  g_assert_cmpstr (r1->name, ==, "R1");
+  g_assert_true (r1->loads & RP_LOAD_SEQ_WRITER);
+  g_assert_true (r1->probes & RP_PROBE_FSYNC);
+  /* fsync-tester: 1 MiB at offset 0, sleep 1 s; dd bs=1M */
+  g_assert_cmpuint (r1->fsync_size, ==, RP_MiB);
+  g_assert_cmpfloat (r1->fsync_interval, ==, 1.0);
+  g_assert_cmpuint (r1->writer_block_size, ==, RP_MiB);
+}
+
+static void
+test_unknown_preset (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (rp_scenario_new_preset ("R99", &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "R99"));
+}
+
+static void
+test_validation_names_field (void)
+{
+  static const struct { const char *field; } cases[] = {
+    { "block-size" }, { "size" }, { "interval" }, { "duration" }, { "fsync-size" }, { "directory" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(RpScenario) s = rp_scenario_new_preset ("R1", NULL);
+      g_autoptr(GError) error = NULL;
+
+      if (g_str_equal (cases[i].field, "block-size"))
+        s->writer_block_size = 1;
+      else if (g_str_equal (cases[i].field, "size"))
+        s->writer_total_size = 10;       /* smaller than one block */
+      else if (g_str_equal (cases[i].field, "interval"))
+        s->fsync_interval = -1;
+      else if (g_str_equal (cases[i].field, "duration"))
+        s->duration = 1e20;
+      else if (g_str_equal (cases[i].field, "fsync-size"))
+        s->fsync_size = 0;
+      else
+        s->directory = g_strdup ("");
+
+      g_assert_false (rp_scenario_validate (s, &error));
+      g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, cases[i].field));
+    }
+}
+
+static void
+test_json_round_trip (void)
+{
+  g_autoptr(RpScenario) s = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpScenario) back = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  s->directory = g_strdup ("/mnt/test");
+  s->writer_total_size = 8 * RP_GiB;
+  s->duration = 20;
+  s->writer_direct = TRUE;
+  node = rp_scenario_to_json (s);
+  back = rp_scenario_new_from_json (node, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->name, ==, "R1");
+  g_assert_cmpstr (back->directory, ==, "/mnt/test");
+  g_assert_cmpuint (back->writer_total_size, ==, 8 * RP_GiB);
+  g_assert_cmpfloat (back->duration, ==, 20);
+  g_assert_true (back->writer_direct);
+  g_assert_cmpuint (back->loads, ==, s->loads);
+  g_assert_cmpuint (back->probes, ==, s->probes);
+}
+
+static void
+test_json_wrong_types (void)
+{
+  static const char *cases[] = {
+    "[1, 2]",
+    "{\"duration\": \"long\"}",
+    "{\"writer_direct\": 3}",
+    "{\"name\": 7}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (cases[i], NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RpScenario) s = rp_scenario_new_from_json (node, &error);
+
+      g_assert_null (s);
+      g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/scenario/presets", test_presets);
+  g_test_add_func ("/scenario/r1-defaults", test_r1_defaults);
+  g_test_add_func ("/scenario/unknown-preset", test_unknown_preset);
+  g_test_add_func ("/scenario/validation-names-field", test_validation_names_field);
+  g_test_add_func ("/scenario/json-round-trip", test_json_round_trip);
+  g_test_add_func ("/scenario/json-wrong-types", test_json_wrong_types);
+  return g_test_run ();
+}

@@ -1,0 +1,234 @@
+/* test-session.c: real runs on a temporary directory: samples, stop, errors, no leftovers. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <glib/gstdio.h>
+
+#include "rp-clock.h"
+#include "rp-error.h"
+#include "rp-report.h"
+#include "rp-session.h"
+#include "rp-units.h"
+
+typedef struct {
+  char      *directory;
+  GMainLoop *loop;
+  guint      updates;
+  double     finished_at;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  /* Under the build dir, not /tmp: /tmp may be tmpfs, where fsync is a no-op. */
+  f->directory = g_test_build_filename (G_TEST_BUILT, "session-XXXXXX", NULL);
+  g_assert_nonnull (g_mkdtemp (f->directory));
+  f->loop = g_main_loop_new (NULL, FALSE);
+}
+
+static guint
+count_entries (const char *directory)
+{
+  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  /* Every test must leave the directory empty: that is the safety rule. */
+  g_assert_cmpuint (count_entries (f->directory), ==, 0);
+  g_rmdir (f->directory);
+  g_free (f->directory);
+  g_main_loop_unref (f->loop);
+}
+
+static void
+on_updated (RpSession *session,
+            Fixture   *f)
+{
+  f->updates++;
+}
+
+static void
+on_finished (RpSession *session,
+             Fixture   *f)
+{
+  f->finished_at = rp_clock_now ();
+  g_main_loop_quit (f->loop);
+}
+
+static void
+on_started (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GError **error = user_data;
+
+  rp_session_start_finish (RP_SESSION (object), result, error);
+}
+
+static RpSession *
+run_session (Fixture     *f,
+             RpScenario  *scenario,
+             GError     **error)
+{
+  RpSession *session;
+
+  g_free (scenario->directory);
+  scenario->directory = g_strdup (f->directory);
+  session = rp_session_new (scenario);
+  g_signal_connect (session, "updated", G_CALLBACK (on_updated), f);
+  g_signal_connect (session, "finished", G_CALLBACK (on_finished), f);
+  rp_session_start_async (session, NULL, on_started, error);
+  return session;
+}
+
+static void
+test_r1_ten_seconds (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(RpReport) reloaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  RpSeries *fsync, *throughput, *iowait;
+  RpStats stats, reloaded_stats;
+  gsize length;
+
+  scenario->writer_total_size = RP_GiB;
+  scenario->duration = 10;
+  session = run_session (f, scenario, &error);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (error);
+  g_assert_null (rp_session_get_error (session));
+  g_assert_cmpint (rp_session_get_state (session), ==, RP_SESSION_FINISHED);
+  g_assert_cmpfloat (rp_session_get_elapsed (session), >=, 9.9);
+
+  fsync = rp_session_lookup_series (session, "fsync_latency");
+  g_assert_nonnull (fsync);
+  g_assert_cmpuint (rp_series_get_length (fsync), >=, 8);
+  throughput = rp_session_lookup_series (session, "writer_throughput");
+  g_assert_nonnull (throughput);
+  rp_series_compute_stats (throughput, &stats);
+  g_assert_cmpfloat (stats.max, >, 0);
+  iowait = rp_session_lookup_series (session, "cpu_iowait");
+  g_assert_nonnull (iowait);
+  g_assert_cmpuint (rp_series_get_length (iowait), >=, 10);
+
+  /* Coalesced: at most ~20 updates a second (plus the final one). */
+  g_assert_cmpuint (f->updates, >, 0);
+  g_assert_cmpuint (f->updates, <=, 20 * 11 + 2);
+
+  /* The sysinfo names the file system of the target. */
+  g_assert_nonnull (rp_session_get_sysinfo (session));
+  g_assert_nonnull (rp_session_get_sysinfo (session)->fs_type);
+
+  report = rp_report_new_from_session (session);
+  json = rp_report_to_json (report, &length);
+  reloaded = rp_report_load_from_data (json, (gssize) length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rp_series_get_length (rp_report_lookup_series (reloaded, "fsync_latency")),
+                    ==, rp_series_get_length (fsync));
+  rp_series_compute_stats (fsync, &stats);
+  rp_series_compute_stats (rp_report_lookup_series (reloaded, "fsync_latency"), &reloaded_stats);
+  g_assert_cmpfloat (stats.p99, ==, reloaded_stats.p99);
+  g_assert_cmpfloat (stats.max, ==, reloaded_stats.max);
+}
+
+static void
+test_stop_during_writer (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  double before, returned;
+
+  scenario->writer_total_size = 3 * RP_GiB;
+  scenario->duration = 60;
+  session = run_session (f, scenario, &error);
+
+  /* Let the writer get going, then stop from the main loop. */
+  while (rp_session_get_state (session) != RP_SESSION_RUNNING ||
+         rp_session_lookup_series (session, "writer_bytes") == NULL ||
+         rp_series_get_length (rp_session_lookup_series (session, "writer_bytes")) < 2)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (error);
+
+  before = rp_clock_now ();
+  rp_session_stop (session);
+  returned = rp_clock_now ();
+  g_main_loop_run (f->loop);
+
+  /* rp_session_stop() never blocks; the workers are joined within 1 s. */
+  g_assert_cmpfloat (returned - before, <, 0.05);
+  g_test_message ("stop to finished: %.3f s", f->finished_at - before);
+  g_assert_cmpfloat (f->finished_at - before, <, 1.0);
+  g_assert_cmpfloat (rp_session_get_elapsed (session), <, 30);
+}
+
+static void
+expect_start_error (Fixture     *f,
+                    RpScenario  *scenario,
+                    const char  *directory,
+                    int          code)
+{
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+
+  session = rp_session_new (scenario);
+  if (directory != NULL)
+    {
+      g_free (scenario->directory);
+      scenario->directory = g_strdup (directory);
+      g_clear_object (&session);
+      session = rp_session_new (scenario);
+    }
+  rp_session_start_async (session, NULL, on_started, &error);
+  while (error == NULL && rp_session_get_state (session) != RP_SESSION_FINISHED)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_error (error, RP_ERROR, code);
+  g_test_message ("%s", error->message);
+  g_assert_cmpint (rp_session_get_state (session), ==, RP_SESSION_FINISHED);
+}
+
+static void
+test_start_errors (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autofree char *missing = g_build_filename (f->directory, "missing", NULL);
+  g_autofree char *file = g_build_filename (f->directory, "a-file", NULL);
+
+  expect_start_error (f, scenario, missing, RP_ERROR_TARGET);
+
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+  expect_start_error (f, scenario, file, RP_ERROR_TARGET);
+  g_unlink (file);
+
+  /* 1 PiB cannot fit: refused before anything is written. */
+  scenario->writer_total_size = RP_GiB * 1024 * 1024;
+  expect_start_error (f, scenario, f->directory, RP_ERROR_NO_SPACE);
+
+  scenario->writer_total_size = RP_GiB;
+  scenario->writer_block_size = 3;
+  expect_start_error (f, scenario, f->directory, RP_ERROR_INVALID_ARGUMENT);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/session/r1-ten-seconds", Fixture, NULL, fixture_set_up, test_r1_ten_seconds, fixture_tear_down);
+  g_test_add ("/session/stop-during-writer", Fixture, NULL, fixture_set_up, test_stop_during_writer, fixture_tear_down);
+  g_test_add ("/session/start-errors", Fixture, NULL, fixture_set_up, test_start_errors, fixture_tear_down);
+  return g_test_run ();
+}

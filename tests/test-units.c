@@ -1,0 +1,117 @@
+/* test-units.c: size and duration parsing and formatting. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "rp-error.h"
+#include "rp-units.h"
+
+static void
+test_sizes_valid (void)
+{
+  static const struct { const char *text; guint64 bytes; } cases[] = {
+    { "4096", 4096 },
+    { "1K", 1024 },
+    { "1k", 1024 },
+    { "1M", 1024 * 1024 },
+    { "15000M", 15000ull * 1024 * 1024 },
+    { "8G", 8ull << 30 },
+    { "1GiB", 1ull << 30 },
+    { "64MiB", 64ull << 20 },
+    { "1.5G", 3ull << 29 },
+    { "512B", 512 },
+    { "2T", 2ull << 40 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      guint64 bytes = 0;
+
+      g_assert_true (rp_parse_size (cases[i].text, "--size", &bytes, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (bytes, ==, cases[i].bytes);
+    }
+}
+
+static void
+test_sizes_invalid (void)
+{
+  static const char *cases[] = { "", "0", "-1", "abc", "1X", "1e20G", "1e20", "nan", "inf", "1MM", "M" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      guint64 bytes = 7;
+
+      g_assert_false (rp_parse_size (cases[i], "--size", &bytes, &error));
+      g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+      /* The message names the option, so the user knows which value is bad. */
+      g_assert_nonnull (strstr (error->message, "--size"));
+      g_assert_cmpuint (bytes, ==, 7);
+    }
+}
+
+static void
+test_durations (void)
+{
+  static const struct { const char *text; double seconds; } good[] = {
+    { "20", 20 }, { "0.5", 0.5 }, { "90s", 90 }, { "2m", 120 }, { "1h", 3600 }, { "250ms", 0.25 },
+  };
+  static const char *bad[] = { "", "0", "-3", "x", "5 days", "1e20", "nan", "10q" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      double seconds = 0;
+
+      g_assert_true (rp_parse_duration (good[i].text, "--duration", &seconds, NULL));
+      g_assert_cmpfloat_with_epsilon (seconds, good[i].seconds, 1e-9);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      double seconds = 0;
+
+      g_assert_false (rp_parse_duration (bad[i], "--duration", &seconds, &error));
+      g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "--duration"));
+    }
+}
+
+static void
+test_counts (void)
+{
+  guint count = 0;
+
+  g_assert_true (rp_parse_count ("4", "--writers", &count, NULL));
+  g_assert_cmpuint (count, ==, 4);
+  g_assert_false (rp_parse_count ("0", "--writers", &count, NULL));
+  g_assert_false (rp_parse_count ("5000", "--writers", &count, NULL));
+  g_assert_false (rp_parse_count ("four", "--writers", &count, NULL));
+}
+
+static void
+test_format (void)
+{
+  g_autofree char *a = rp_format_latency (0.000842);
+  g_autofree char *b = rp_format_latency (0.0123);
+  g_autofree char *c = rp_format_latency (10.86);
+  g_autofree char *d = rp_format_latency (0.54);
+  g_autofree char *e = rp_format_size (1536ull << 20);
+
+  g_assert_cmpstr (a, ==, "842 µs");
+  g_assert_cmpstr (b, ==, "12.3 ms");
+  g_assert_cmpstr (c, ==, "10.86 s");
+  g_assert_cmpstr (d, ==, "540 ms");
+  /* GLib separates number and unit with a no-break space (U+00A0). */
+  g_assert_cmpstr (e, ==, "1.5\u00a0GiB");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/units/sizes/valid", test_sizes_valid);
+  g_test_add_func ("/units/sizes/invalid", test_sizes_invalid);
+  g_test_add_func ("/units/durations", test_durations);
+  g_test_add_func ("/units/counts", test_counts);
+  g_test_add_func ("/units/format", test_format);
+  return g_test_run ();
+}
