@@ -14,6 +14,9 @@ G_DEFINE_BOXED_TYPE (RpScenario, rp_scenario, rp_scenario_copy, rp_scenario_free
 /* Presets reproduce the reports of SCENARIOS.md; ids are stable (CLI, reports). */
 static const RpPresetInfo presets[] = {
   { "R1", N_("Big sequential write (dd, 15000 MiB) while fsync-tester measures fsync latency") },
+  { "R2", N_("Endless copy of a 1 GiB file while a CPU benchmark measures the CPU time I/O steals") },
+  { "R3", N_("Four threads of 64 KiB write() calls, timing the longest write() of each thread") },
+  { "R3-fsync", N_("Four threads of 64 KiB write() calls, each followed by fsync()") },
   { "passive", N_("No load: measure while you work as usual") },
 };
 
@@ -77,27 +80,39 @@ rp_scenario_new_preset (const char  *id,
                         GError     **error)
 {
   g_autoptr(RpScenario) self = NULL;
+  const char *canonical = NULL;
 
   g_return_val_if_fail (id != NULL, NULL);
 
-  self = rp_scenario_new_defaults ();
-  if (g_ascii_strcasecmp (id, "R1") == 0)
-    {
-      self->loads = RP_LOAD_SEQ_WRITER;
-    }
-  else if (g_ascii_strcasecmp (id, "passive") == 0)
-    {
-      self->loads = 0;
-    }
-  else if (g_ascii_strcasecmp (id, "custom") != 0)
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    if (g_ascii_strcasecmp (id, presets[i].id) == 0)
+      canonical = presets[i].id;
+  if (canonical == NULL && g_ascii_strcasecmp (id, "custom") != 0)
     {
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                    _("Unknown scenario “%s”; run “resprobe-cli scenarios” to list them"), id);
       return NULL;
     }
 
+  self = rp_scenario_new_defaults ();
+  if (canonical == NULL)
+    return g_steal_pointer (&self);
+
   g_free (self->name);
-  self->name = g_ascii_strcasecmp (id, "passive") == 0 ? g_strdup ("passive") : g_ascii_strup (id, -1);
+  self->name = g_strdup (canonical);
+  if (g_str_equal (canonical, "R1"))
+    self->loads = RP_LOAD_SEQ_WRITER;
+  else if (g_str_equal (canonical, "R2"))
+    /* The reporter watched top beside the benchmark: the system sampler gives
+     * the same split; the fsync probe shows what a saving editor would feel. */
+    self->loads = RP_LOAD_COPY_LOOP | RP_LOAD_CPU_BENCH;
+  else if (g_str_equal (canonical, "R3") || g_str_equal (canonical, "R3-fsync"))
+    {
+      self->loads = RP_LOAD_PARALLEL_WRITERS;
+      self->writers_fsync_each = g_str_equal (canonical, "R3-fsync");
+    }
+  else
+    self->loads = 0;
   return g_steal_pointer (&self);
 }
 
@@ -204,6 +219,60 @@ check_size (guint64      value,
   return FALSE;
 }
 
+/* Copy loop, parallel writers, CPU benchmark and command (issue 4). Field
+ * names are the CLI options, so that a message points at what to change. */
+static gboolean
+validate_new_loads (const RpScenario  *self,
+                    GError           **error)
+{
+  if ((self->loads & RP_LOAD_COPY_LOOP) &&
+      (!check_size (self->copy_buffer_size, 512, 64 * RP_MiB, "copy-buffer", error) ||
+       !check_size (self->copy_source_size, MAX (self->copy_buffer_size, RP_MiB),
+                    G_MAXUINT64 / 4, "copy-size", error)))
+    return FALSE;
+
+  if (self->loads & RP_LOAD_PARALLEL_WRITERS)
+    {
+      if (!check_range (self->writers_count, 1, 64, "writers", error) ||
+          !check_size (self->writers_write_size, 512, 64 * RP_MiB, "write-size", error))
+        return FALSE;
+      if (self->writers_file_size != 0 &&
+          !check_size (self->writers_file_size, self->writers_write_size,
+                       G_MAXUINT64 / 128, "file-size", error))
+        return FALSE;
+    }
+
+  if ((self->loads & RP_LOAD_CPU_BENCH) &&
+      !check_range (self->cpu_calibration, 0.5, 600, "calibration", error))
+    return FALSE;
+
+  if ((self->loads & RP_LOAD_COMMAND) &&
+      (self->command_argv == NULL || self->command_argv[0] == NULL || *self->command_argv[0] == '\0'))
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("command: the command load needs a program to run"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+validate_new_probes (const RpScenario  *self,
+                     GError           **error)
+{
+  /* At least one 4 KiB block to read; a file the size of the RAM would take
+   * as long to prepare as a run. */
+  if ((self->probes & RP_PROBE_COLD_READ) &&
+      (!check_size (self->cold_read_file_size, 64 * RP_KiB, 16 * RP_GiB, "cold-read-size", error) ||
+       !check_range (self->cold_read_interval, 0.01, 3600, "cold-read-interval", error)))
+    return FALSE;
+
+  if ((self->probes & RP_PROBE_APP_START) &&
+      !check_range (self->app_start_interval, 0.01, 3600, "app-start-interval", error))
+    return FALSE;
+  return TRUE;
+}
+
 /**
  * rp_scenario_validate:
  * @error: %RP_ERROR_INVALID_ARGUMENT naming the first bad field
@@ -252,13 +321,8 @@ rp_scenario_validate (const RpScenario  *self,
         return FALSE;
     }
 
-  if ((self->loads & RP_LOAD_COMMAND) &&
-      (self->command_argv == NULL || self->command_argv[0] == NULL || *self->command_argv[0] == '\0'))
-    {
-      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                           _("command: the command load needs a program to run"));
-      return FALSE;
-    }
+  if (!validate_new_loads (self, error) || !validate_new_probes (self, error))
+    return FALSE;
 
   return TRUE;
 }
@@ -498,6 +562,40 @@ rp_scenario_new_from_json (JsonNode  *node,
   return g_steal_pointer (&self);
 }
 
+static void
+describe_new_loads (const RpScenario *self,
+                    GString          *s)
+{
+  if (self->loads & RP_LOAD_COPY_LOOP)
+    {
+      g_autofree char *size = rp_format_size (self->copy_source_size);
+      g_autofree char *buffer = rp_format_size (self->copy_buffer_size);
+      g_string_append_printf (s, _(" copy loop of a %s file, %s buffer;"), size, buffer);
+    }
+  if (self->loads & RP_LOAD_PARALLEL_WRITERS)
+    {
+      g_autofree char *write_size = rp_format_size (self->writers_write_size);
+      g_autofree char *file_size = rp_format_size (self->writers_file_size);
+
+      if (self->writers_file_size != 0)
+        g_string_append_printf (s, _(" %u parallel writers of %s write() calls, %s each"),
+                                self->writers_count, write_size, file_size);
+      else
+        g_string_append_printf (s, _(" %u parallel writers of %s write() calls until stopped"),
+                                self->writers_count, write_size);
+      g_string_append (s, self->writers_fsync_each ? _(", fsync after each write;") : ";");
+    }
+  if (self->loads & RP_LOAD_CPU_BENCH)
+    g_string_append_printf (s, _(" CPU benchmark on %s, calibrated for %g s;"),
+                            self->cpu_single_thread ? _("one thread") : _("every CPU"),
+                            self->cpu_calibration);
+  if ((self->loads & RP_LOAD_COMMAND) && self->command_argv != NULL)
+    {
+      g_autofree char *command = g_strjoinv (" ", self->command_argv);
+      g_string_append_printf (s, _(" command “%s”;"), command);
+    }
+}
+
 /**
  * rp_scenario_describe:
  *
@@ -528,6 +626,7 @@ rp_scenario_describe (const RpScenario *self)
                               self->writer_direct ? "O_DIRECT" : _("buffered"),
                               self->writer_fdatasync ? ", conv=fdatasync" : "");
     }
+  describe_new_loads (self, s);
   if (self->probes & RP_PROBE_FSYNC)
     {
       g_autofree char *size = rp_format_size (self->fsync_size);
@@ -537,6 +636,14 @@ rp_scenario_describe (const RpScenario *self)
     }
   if (self->probes & RP_PROBE_SYSTEM)
     g_string_append_printf (s, _(" system sampler every %g s;"), self->sample_period);
+  if (self->probes & RP_PROBE_COLD_READ)
+    {
+      g_autofree char *size = rp_format_size (self->cold_read_file_size);
+      g_string_append_printf (s, _(" cold 4 KiB read of a %s file every %g s;"),
+                              size, self->cold_read_interval);
+    }
+  if (self->probes & RP_PROBE_APP_START)
+    g_string_append_printf (s, _(" app start (true) every %g s;"), self->app_start_interval);
 
   if (self->duration > 0)
     g_string_append_printf (s, _(" %g s"), self->duration);

@@ -1,0 +1,557 @@
+/* rp-cli-matrix.c: `resprobe-cli matrix`: one scenario over file systems, journal modes and schedulers. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "rp-cli.h"
+#include "rp-clock.h"
+#include "rp-error.h"
+#include "rp-loop-mount.h"
+#include "rp-report.h"
+#include "rp-session.h"
+#include "rp-units.h"
+
+/* Every reporter of SCENARIOS.md compared configurations by reinstalling. This
+ * command does it on loop-mounted images, one cell at a time, and restores
+ * everything it changed (mounts, loop devices, sysctls, images) on every exit
+ * path: errors, Ctrl-C and SIGTERM included. Only SIGKILL can leave a mount
+ * behind, and then `findmnt`/`losetup` show it under the --dir directory. */
+
+typedef struct {
+  char    *fs_type;
+  char    *journal_mode;   /* NULL: the file system has no data= modes */
+  char    *scheduler;
+  guint64  dirty_bytes;    /* 0: leave vm.dirty_* alone */
+} Cell;
+
+typedef struct {
+  GMainLoop  *loop;
+  RpSession  *session;
+  gboolean    interrupted;
+  GError     *start_error;
+} MatrixState;
+
+/* vm.dirty_* as found, so that they can be put back exactly. Writing
+ * dirty_bytes zeroes dirty_ratio in the kernel and vice versa, so both are kept. */
+typedef struct {
+  char *ratio;
+  char *bytes;
+  char *background_ratio;
+  char *background_bytes;
+} DirtySettings;
+
+static void
+cell_clear (gpointer data)
+{
+  Cell *cell = data;
+
+  g_free (cell->fs_type);
+  g_free (cell->journal_mode);
+  g_free (cell->scheduler);
+}
+
+static char *
+cell_name (const Cell *cell)
+{
+  GString *name = g_string_new (cell->fs_type);
+
+  if (cell->journal_mode != NULL)
+    g_string_append_printf (name, "-%s", cell->journal_mode);
+  g_string_append_printf (name, "-%s", cell->scheduler);
+  if (cell->dirty_bytes != 0)
+    g_string_append_printf (name, "-dirty%" G_GUINT64_FORMAT "M", cell->dirty_bytes / RP_MiB);
+  return g_string_free (name, FALSE);
+}
+
+static char *
+read_sysctl (const char *name)
+{
+  g_autofree char *path = g_build_filename ("/proc/sys/vm", name, NULL);
+  char *contents = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return NULL;
+  return g_strstrip (contents);
+}
+
+static gboolean
+write_sysctl (const char  *name,
+              const char  *value,
+              GError     **error)
+{
+  g_autofree char *path = g_build_filename ("/proc/sys/vm", name, NULL);
+
+  return g_file_set_contents_full (path, value, -1, G_FILE_SET_CONTENTS_NONE, 0644, error);
+}
+
+static void
+dirty_settings_save (DirtySettings *saved)
+{
+  saved->ratio = read_sysctl ("dirty_ratio");
+  saved->bytes = read_sysctl ("dirty_bytes");
+  saved->background_ratio = read_sysctl ("dirty_background_ratio");
+  saved->background_bytes = read_sysctl ("dirty_background_bytes");
+}
+
+/* Whichever of the pair was in force (non-zero) is written back last. */
+static void
+restore_pair (const char *ratio_name,
+              const char *ratio,
+              const char *bytes_name,
+              const char *bytes)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (bytes != NULL && g_strcmp0 (bytes, "0") != 0)
+    write_sysctl (bytes_name, bytes, &error);
+  else if (ratio != NULL)
+    write_sysctl (ratio_name, ratio, &error);
+  if (error != NULL)
+    g_printerr (_("resprobe-cli: could not restore vm.%s: %s\n"), bytes_name, error->message);
+}
+
+static void
+dirty_settings_restore (const DirtySettings *saved)
+{
+  restore_pair ("dirty_ratio", saved->ratio, "dirty_bytes", saved->bytes);
+  restore_pair ("dirty_background_ratio", saved->background_ratio,
+                "dirty_background_bytes", saved->background_bytes);
+}
+
+static void
+dirty_settings_clear (DirtySettings *saved)
+{
+  g_free (saved->ratio);
+  g_free (saved->bytes);
+  g_free (saved->background_ratio);
+  g_free (saved->background_bytes);
+}
+
+/* vm.dirty_bytes as asked, and the background threshold at half of it, the
+ * kernel's default proportion (dirty_background_ratio 10 vs dirty_ratio 20). */
+static gboolean
+apply_dirty_bytes (guint64   bytes,
+                   GError  **error)
+{
+  g_autofree char *value = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+  g_autofree char *background = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes / 2);
+
+  return write_sysctl ("dirty_bytes", value, error) &&
+         write_sysctl ("dirty_background_bytes", background, error);
+}
+
+static gboolean
+on_signal (gpointer data)
+{
+  MatrixState *state = data;
+
+  if (!state->interrupted)
+    g_printerr (_("\nInterrupted: stopping and cleaning up…\n"));
+  state->interrupted = TRUE;
+  if (state->session != NULL)
+    rp_session_stop (state->session);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_started (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  MatrixState *state = user_data;
+
+  if (!rp_session_start_finish (RP_SESSION (object), result, &state->start_error))
+    g_main_loop_quit (state->loop);
+  else if (state->interrupted)
+    rp_session_stop (RP_SESSION (object));
+}
+
+static void
+on_finished (RpSession   *session,
+             MatrixState *state)
+{
+  g_main_loop_quit (state->loop);
+}
+
+/* Runs one scenario to its end on the default main context. */
+static RpReport *
+run_scenario (MatrixState       *state,
+              const RpScenario  *scenario,
+              GError           **error)
+{
+  g_autoptr(RpSession) session = rp_session_new (scenario);
+
+  state->session = session;
+  g_signal_connect (session, "finished", G_CALLBACK (on_finished), state);
+  rp_session_start_async (session, NULL, on_started, state);
+  g_main_loop_run (state->loop);
+  state->session = NULL;
+
+  if (state->start_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&state->start_error));
+      return NULL;
+    }
+  return rp_report_new_from_session (session);
+}
+
+/* Handles signals that arrived while a blocking step (mkfs) ran. */
+static void
+dispatch_pending (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static RpReport *
+run_cell (MatrixState       *state,
+          const Cell        *cell,
+          const RpScenario  *base,
+          const char        *work_directory,
+          guint64            image_size,
+          GError           **error)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_copy (base);
+  g_autoptr(GError) cleanup_error = NULL;
+  g_autofree char *name = cell_name (cell);
+  RpLoopMount *scratch;
+  RpReport *report = NULL;
+
+  scratch = rp_loop_mount_create (work_directory, cell->fs_type, cell->journal_mode,
+                                  image_size, cell->scheduler, error);
+  if (scratch == NULL)
+    return NULL;
+
+  dispatch_pending ();
+  if (!state->interrupted &&
+      (cell->dirty_bytes == 0 || apply_dirty_bytes (cell->dirty_bytes, error)))
+    {
+      g_free (scenario->directory);
+      scenario->directory = g_strdup (rp_loop_mount_get_mount_point (scratch));
+      report = run_scenario (state, scenario, error);
+    }
+
+  if (!rp_loop_mount_destroy (scratch, &cleanup_error))
+    g_printerr (_("resprobe-cli: cleaning up %s: %s\n"), name, cleanup_error->message);
+  return report;
+}
+
+static gboolean
+parse_list (const char   *text,
+            const char   *option,
+            const char  **allowed,
+            GPtrArray    *out,
+            GError      **error)
+{
+  g_auto(GStrv) items = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      gboolean known = allowed == NULL;
+
+      g_strstrip (items[i]);
+      for (guint j = 0; allowed != NULL && allowed[j] != NULL; j++)
+        known |= g_str_equal (items[i], allowed[j]);
+      if (!known || *items[i] == '\0')
+        {
+          g_autofree char *choices = allowed ? g_strjoinv (", ", (char **) allowed) : g_strdup ("");
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       _("%s: unknown value “%s” (choose from %s)"), option, items[i], choices);
+          return FALSE;
+        }
+      g_ptr_array_add (out, g_strdup (items[i]));
+    }
+  return TRUE;
+}
+
+static GArray *
+build_cells (GPtrArray *fs_types,
+             GPtrArray *journals,
+             GPtrArray *schedulers,
+             GArray    *dirty)
+{
+  GArray *cells = g_array_new (FALSE, TRUE, sizeof (Cell));
+
+  g_array_set_clear_func (cells, cell_clear);
+  for (guint f = 0; f < fs_types->len; f++)
+    {
+      const char *fs = g_ptr_array_index (fs_types, f);
+      gboolean has_modes = rp_loop_mount_fs_has_journal_modes (fs);
+      guint n_journals = has_modes ? journals->len : 1;
+
+      if (!has_modes)
+        g_print (_("Note: %s has no data= journal mode; its cells use its only mode.\n"), fs);
+
+      for (guint j = 0; j < n_journals; j++)
+        for (guint s = 0; s < schedulers->len; s++)
+          for (guint d = 0; d < MAX (dirty->len, 1); d++)
+            {
+              Cell cell = {
+                g_strdup (fs),
+                has_modes ? g_strdup (g_ptr_array_index (journals, j)) : NULL,
+                g_strdup (g_ptr_array_index (schedulers, s)),
+                dirty->len ? g_array_index (dirty, guint64, d) : 0,
+              };
+              g_array_append_val (cells, cell);
+            }
+    }
+  return cells;
+}
+
+static gboolean
+check_space (const char  *directory,
+             guint64      image_size,
+             GError     **error)
+{
+  struct statvfs vfs;
+  guint64 free_bytes, reserve;
+
+  if (statvfs (directory, &vfs) != 0)
+    {
+      rp_error_set_from_errno (error, errno, _("Checking free space in"), directory);
+      return FALSE;
+    }
+  free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
+  reserve = MAX ((guint64) (0.05 * (double) vfs.f_blocks * vfs.f_frsize), RP_GiB);
+  if (image_size + reserve > free_bytes)
+    {
+      g_autofree char *image_text = rp_format_size (image_size);
+      g_autofree char *free_text = rp_format_size (free_bytes);
+
+      g_set_error (error, RP_ERROR, RP_ERROR_NO_SPACE,
+                   _("An image of %s does not fit in “%s” (%s free, and 5 %% or 1 GiB must stay free); use a smaller --image-size"),
+                   image_text, directory, free_text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_comparison (const char  *reports_directory,
+                  GPtrArray   *file_names,
+                  GError     **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *path = g_build_filename (reports_directory, "comparison.json", NULL);
+  g_autofree char *data = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, "resprobe-comparison");
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_int_value (builder, 1);
+  json_builder_set_member_name (builder, "reports");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < file_names->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (file_names, i));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  data = json_generator_to_data (generator, NULL);
+  return g_file_set_contents_full (path, data, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+}
+
+static char *
+format_eta (double seconds)
+{
+  guint total = (guint) MAX (seconds, 0);
+
+  return g_strdup_printf ("%u:%02u", total / 60, total % 60);
+}
+
+/**
+ * rp_cli_matrix:
+ * @argc: argument count, argv[0] being "matrix"
+ * @argv: arguments
+ *
+ * `resprobe-cli matrix --fs LIST --journal LIST --scheduler LIST --scenario NAME
+ * --size SIZE --image-size SIZE --duration SECONDS --dir DIR [--reports DIR]
+ * [--dirty-bytes LIST]`: runs the scenario once per valid combination on a
+ * fresh loop-mounted file system, saves a report per cell, prints the
+ * comparison and writes comparison.json listing the reports. Root only.
+ *
+ * Returns: 0; 1 when a cell failed or the run was interrupted; 2 bad options
+ */
+int
+rp_cli_matrix (int    argc,
+               char **argv)
+{
+  static const char *fs_allowed[] = { "ext2", "ext3", "ext4", "xfs", "btrfs", NULL };
+  static const char *journal_allowed[] = { "ordered", "writeback", "journal", NULL };
+  static const char *scheduler_allowed[] = { "none", "mq-deadline", "kyber", "bfq", NULL };
+  g_autofree char *fs_text = NULL, *journal_text = NULL, *scheduler_text = NULL;
+  g_autofree char *scenario_name = NULL, *size_text = NULL, *image_size_text = NULL;
+  g_autofree char *duration_text = NULL, *directory = NULL, *reports_directory = NULL;
+  g_autofree char *dirty_text = NULL;
+  GOptionEntry entries[] = {
+    { "fs", 0, 0, G_OPTION_ARG_STRING, &fs_text, N_("File systems (default ext3,ext4)"), N_("LIST") },
+    { "journal", 0, 0, G_OPTION_ARG_STRING, &journal_text, N_("ext3/ext4 journal modes (default ordered,writeback)"), N_("LIST") },
+    { "scheduler", 0, 0, G_OPTION_ARG_STRING, &scheduler_text, N_("I/O schedulers (default none,mq-deadline)"), N_("LIST") },
+    { "scenario", 0, 0, G_OPTION_ARG_STRING, &scenario_name, N_("Scenario per cell (default R1)"), N_("NAME") },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &size_text, N_("Writer size per cell (default 4G)"), N_("SIZE") },
+    { "image-size", 0, 0, G_OPTION_ARG_STRING, &image_size_text, N_("Image size (default 12G, sparse)"), N_("SIZE") },
+    { "duration", 't', 0, G_OPTION_ARG_STRING, &duration_text, N_("Seconds per cell (default 20)"), N_("SECONDS") },
+    { "dir", 'd', 0, G_OPTION_ARG_FILENAME, &directory, N_("Where images and mount points go (required)"), N_("DIR") },
+    { "reports", 'o', 0, G_OPTION_ARG_FILENAME, &reports_directory, N_("Where reports go (default ./resprobe-matrix-TIME)"), N_("DIR") },
+    { "dirty-bytes", 0, 0, G_OPTION_ARG_STRING, &dirty_text, N_("Also vary vm.dirty_bytes (restored afterwards)"), N_("LIST") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GPtrArray) fs_types = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) journals = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) schedulers = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) dirty_texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) dirty = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) cells = NULL;
+  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) file_names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(RpScenario) scenario = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *comparison = NULL;
+  DirtySettings saved_dirty = { 0 };
+  MatrixState state = { 0 };
+  guint64 image_size = 12 * RP_GiB;
+  guint sigint_id, sigterm_id;
+  double started, spent = 0;
+  int exit_code = RP_CLI_EXIT_OK;
+
+  g_option_context_set_summary (context,
+    _("Run a scenario on loop-mounted file systems, one per combination of file system, journal mode and I/O scheduler, and compare. Needs root."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!rp_cli_parse_options (context, &argc, &argv))
+    return RP_CLI_EXIT_USAGE;
+
+  if (!parse_list (fs_text ? fs_text : "ext3,ext4", "--fs", fs_allowed, fs_types, &error) ||
+      !parse_list (journal_text ? journal_text : "ordered,writeback", "--journal", journal_allowed, journals, &error) ||
+      !parse_list (scheduler_text ? scheduler_text : "none,mq-deadline", "--scheduler", scheduler_allowed, schedulers, &error) ||
+      (dirty_text && !parse_list (dirty_text, "--dirty-bytes", NULL, dirty_texts, &error)))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  for (guint i = 0; i < dirty_texts->len; i++)
+    {
+      guint64 bytes;
+
+      if (!rp_parse_size (g_ptr_array_index (dirty_texts, i), "--dirty-bytes", &bytes, &error))
+        return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+      g_array_append_val (dirty, bytes);
+    }
+
+  scenario = rp_scenario_new_preset (scenario_name ? scenario_name : "R1", &error);
+  if (scenario == NULL ||
+      (image_size_text && !rp_parse_size (image_size_text, "--image-size", &image_size, &error)))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  scenario->writer_total_size = 4 * RP_GiB;
+  scenario->duration = 20;
+  if ((size_text && !rp_parse_size (size_text, "--size", &scenario->writer_total_size, &error)) ||
+      (duration_text && !rp_parse_duration (duration_text, "--duration", &scenario->duration, &error)) ||
+      !rp_scenario_validate (scenario, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+
+  if (directory == NULL)
+    {
+      g_printerr (_("resprobe-cli: --dir is required: the directory where the images are created\n"));
+      return RP_CLI_EXIT_USAGE;
+    }
+  if (!g_file_test (directory, G_FILE_TEST_IS_DIR))
+    {
+      g_printerr (_("resprobe-cli: Directory “%s” does not exist\n"), directory);
+      return RP_CLI_EXIT_USAGE;
+    }
+  if (geteuid () != 0)
+    {
+      g_printerr (_("resprobe-cli: matrix needs root: it creates loop devices, mounts file systems and changes I/O schedulers. Run it with sudo.\n"));
+      return RP_CLI_EXIT_FAILURE;
+    }
+  if (!check_space (directory, image_size, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+
+  if (reports_directory == NULL)
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+      g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+      reports_directory = g_strdup_printf ("resprobe-matrix-%s", stamp);
+    }
+  if (g_mkdir_with_parents (reports_directory, 0755) != 0)
+    {
+      rp_error_set_from_errno (&error, errno, _("Creating the directory"), reports_directory);
+      return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+    }
+
+  cells = build_cells (fs_types, journals, schedulers, dirty);
+  loop = g_main_loop_new (NULL, FALSE);
+  state.loop = loop;
+  sigint_id = g_unix_signal_add (SIGINT, on_signal, &state);
+  sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &state);
+  dirty_settings_save (&saved_dirty);
+  started = rp_clock_now ();
+
+  for (guint i = 0; i < cells->len && !state.interrupted; i++)
+    {
+      const Cell *cell = &g_array_index (cells, Cell, i);
+      g_autofree char *name = cell_name (cell);
+      g_autofree char *eta = format_eta (i == 0 ? (scenario->duration + 10) * cells->len
+                                                : spent / i * (cells->len - i));
+      g_autoptr(GError) cell_error = NULL;
+      RpReport *report;
+
+      g_print (_("[%u/%u] %s (about %s left)\n"), i + 1, cells->len, name, eta);
+      report = run_cell (&state, cell, scenario, directory, image_size, &cell_error);
+      if (cell->dirty_bytes != 0)
+        dirty_settings_restore (&saved_dirty);
+      spent = rp_clock_now () - started;
+
+      if (report == NULL)
+        {
+          g_printerr ("resprobe-cli: %s: %s\n", name, cell_error->message);
+          exit_code = RP_CLI_EXIT_FAILURE;
+          continue;
+        }
+      {
+        g_autofree char *file_name = g_strdup_printf ("%s.json", name);
+        g_autofree char *path = g_build_filename (reports_directory, file_name, NULL);
+        g_autoptr(GFile) file = g_file_new_for_path (path);
+
+        if (!rp_report_save (report, file, "json", &cell_error))
+          {
+            g_printerr ("resprobe-cli: %s\n", cell_error->message);
+            exit_code = RP_CLI_EXIT_FAILURE;
+          }
+        else
+          g_ptr_array_add (file_names, g_steal_pointer (&file_name));
+        g_ptr_array_add (reports, report);
+      }
+    }
+
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+  dirty_settings_clear (&saved_dirty);
+
+  if (reports->len > 0)
+    {
+      comparison = rp_report_compare_text (reports);
+      g_print ("\n%s\n", comparison);
+      if (!write_comparison (reports_directory, file_names, &error))
+        return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+      g_print (_("Reports and comparison.json saved in %s\n"), reports_directory);
+    }
+  if (state.interrupted)
+    {
+      g_printerr (_("resprobe-cli: interrupted after %u of %u cells; everything was cleaned up\n"),
+                  reports->len, cells->len);
+      exit_code = RP_CLI_EXIT_FAILURE;
+    }
+  return exit_code;
+}
