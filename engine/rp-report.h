@@ -16,11 +16,13 @@ G_BEGIN_DECLS
 #define RP_REPORT_VERSION 1
 
 /* What a loader accepts from a file of unknown origin: more is an error.
- * A sample takes about 50 bytes of JSON, so a file reaches the size limit
- * at about 20 million samples; rp_report_save() refuses a JSON report over
- * it (CSV has no limit). Sessions should stay well below. */
-#define RP_REPORT_MAX_FILE_SIZE (G_GUINT64_CONSTANT (1) << 30)
-#define RP_REPORT_MAX_SAMPLES   50000000u
+ * json-glib builds about 300 bytes of tree per sample, so these keep loading
+ * under about 2 GB. A sample takes 50 to 90 bytes of our JSON, so a report
+ * written by rp_report_save() reaches the size limit at about 3 million
+ * samples; rp_report_save() refuses a JSON report over either limit (CSV
+ * has none). Sessions should stay well below. */
+#define RP_REPORT_MAX_FILE_SIZE (G_GUINT64_CONSTANT (256) << 20)
+#define RP_REPORT_MAX_SAMPLES   5000000u
 
 /* Series names the verdict and the comparison look for. */
 #define RP_SERIES_FSYNC_LATENCY     "fsync_latency"

@@ -34,6 +34,7 @@ void      rp_session_worker_fail         (RpSession   *self,
                                           GError      *error);
 void      rp_session_worker_load_done    (RpSession   *self);
 void      rp_session_worker_changed      (RpSession   *self);
+guint64   rp_session_worker_get_spare_bytes (RpSession *self);
 int       rp_session_worker_open_tmpfile (RpSession   *self,
                                           int          extra_flags,
                                           GError     **error);

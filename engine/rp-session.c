@@ -57,6 +57,7 @@ struct _RpSession
   GPtrArray      *series;              /* RpSeries, in creation order */
   GHashTable     *series_by_name;
   GHashTable     *notes;
+  guint64         spare_bytes;         /* for loads without a size: check_free_space() */
   gboolean        update_pending;
   gboolean        stop_scheduled;
   guint           loads_running;
@@ -573,6 +574,22 @@ rp_session_worker_load_done (RpSession *self)
 }
 
 /**
+ * rp_session_worker_get_spare_bytes:
+ *
+ * For loads that write until stopped (parallel writers without a size): how
+ * many bytes they may keep on disk at once, together, so that the run still
+ * leaves 5 % or 1 GiB free besides everything the other loads and probes
+ * write. Computed from statvfs() before the workers are prepared.
+ *
+ * Returns: bytes (0 when nothing is left)
+ */
+guint64
+rp_session_worker_get_spare_bytes (RpSession *self)
+{
+  return self->spare_bytes;
+}
+
+/**
  * rp_session_worker_open_tmpfile:
  * @extra_flags: added to O_RDWR | O_CLOEXEC, e.g. O_DIRECT
  * @error: %RP_ERROR_TARGET, %RP_ERROR_NO_SPACE or %RP_ERROR_IO naming the directory
@@ -728,6 +745,11 @@ check_free_space (RpSession  *self,
   needed = fixed_write_budget (scenario);
   if (scenario->loads & RP_LOAD_SEQ_WRITER)
     needed += scenario->writer_total_size;
+
+  /* Parallel writers without a size wrap around within what is left, as the
+   * default writer size does: at most half the free space. */
+  if (needed + reserve < free_bytes)
+    self->spare_bytes = MIN (free_bytes / 2, free_bytes - reserve - needed);
 
   if (needed + reserve > free_bytes)
     {

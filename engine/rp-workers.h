@@ -9,6 +9,12 @@ G_BEGIN_DECLS
 extern const RpWorkerClass rp_seq_writer_class;
 extern const RpWorkerClass rp_fsync_probe_class;
 extern const RpWorkerClass rp_system_sampler_class;
+extern const RpWorkerClass rp_copy_loop_class;
+extern const RpWorkerClass rp_cpu_bench_class;
+extern const RpWorkerClass rp_parallel_writers_class;
+extern const RpWorkerClass rp_command_load_class;
+extern const RpWorkerClass rp_cold_read_probe_class;
+extern const RpWorkerClass rp_app_start_probe_class;
 
 /**
  * RpWorkerEntry:

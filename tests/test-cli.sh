@@ -43,7 +43,55 @@ touch "$work/plain-file"
 check_usage "file instead of directory" "plain-file" run --dir "$work/plain-file" --duration 1
 check_usage "size larger than the disk" "free" run --dir "$target" --size 1000000G --duration 1
 check_usage "unknown option" "--bogus" run --bogus
+check_usage "unknown load" "--load" run --dir "$target" --load bogus --duration 1
+check_usage "unknown probe" "--probe" run --dir "$target" --probe bogus --duration 1
+check_usage "writers 0" "--writers" run --dir "$target" --scenario R3 --writers 0 --duration 1
+check_usage "writers not a number" "--writers" run --dir "$target" --scenario R3 --writers many --duration 1
+check_usage "writers over 64" "writers" run --dir "$target" --scenario R3 --writers 65 --duration 1
+check_usage "write size" "--write-size" run --dir "$target" --scenario R3 --write-size 0 --duration 1
+check_usage "copy size" "copy-size" run --dir "$target" --scenario R2 --copy-size 1K --duration 1
+check_usage "unknown scenario" "R9" run --dir "$target" --scenario R9 --duration 1
+check_usage "command not found" "no-such-program-resprobe" run --dir "$target" --duration 1 -- no-such-program-resprobe
 expect_empty "bad values"
+
+# --- scenarios: every preset with its description ----------------------------------
+out=$("$cli" scenarios 2>&1); rc=$?
+missing=""
+for id in R1 R2 R3 R3-fsync passive; do
+  grep -qE "^$id +[A-Z]" <<<"$out" || missing="$missing $id"
+done
+if [ "$rc" -eq 0 ] && [ -z "$missing" ]; then ok "scenarios lists R1 R2 R3 R3-fsync passive"
+else fail "scenarios: exit $rc, missing:$missing: $out"; fi
+
+# --- R3 for 3 s: a write() latency series and a max per thread ---------------------
+out=$("$cli" run --scenario R3 --dir "$target" --duration 3 --report "$work/r3.json" 2>"$work/err-r3")
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "write() #3" <<<"$out"; then ok "R3 run: summary has per-thread rows"
+else fail "R3 run: exit $rc: $out $(cat "$work/err-r3")"; fi
+if python3 - "$work/r3.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["scenario"]["name"] == "R3", r["scenario"]["name"]
+for i in range(4):
+    s = r["series"]["write_latency_%d" % i]["samples"]
+    assert len(s) > 0, i
+    assert float(r["notes"]["write_latency_%d_max" % i]) > 0, i
+assert "write_latency_4" not in r["series"]
+assert len(r["series"]["write_latency"]["samples"]) == sum(
+    len(r["series"]["write_latency_%d" % i]["samples"]) for i in range(4))
+PY
+then ok "R3 report holds write_latency_0..3 and per-thread max notes"; else fail "R3 report check"; fi
+expect_empty "R3 run"
+
+# --- a command load after "--" is killed with its children on stop ----------------
+marker="1000.$$"
+out=$("$cli" run --dir "$target" --probe none --duration 2 --report "$work/cmd.json" \
+      -- sh -c "sleep $marker & sleep $marker" 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q "Command: signal 15" <<<"$out"; then ok "command load stopped with SIGTERM"
+else fail "command load: exit $rc: $out"; fi
+if ! pgrep -f "sleep $marker" >/dev/null; then ok "command load: no sleep left running"
+else fail "command load left: $(pgrep -af "sleep $marker")"; fi
+expect_empty "command load"
 
 # --- a real short run -------------------------------------------------------------
 out=$("$cli" run --dir "$target" --size 256M --duration 4 --report "$work/r.json" 2>"$work/err")

@@ -165,17 +165,20 @@ test_plot_units (void)
   g_autoptr(RpPlot) latency = rp_plot_new (NULL, "s");
   g_autoptr(RpPlot) rate = rp_plot_new (NULL, "B/s");
   g_autoptr(RpPlot) ratio = rp_plot_new (NULL, "ratio");
+  g_autoptr(RpPlot) ops = rp_plot_new (NULL, "ops/s");
   g_autofree char *a = rp_plot_format_value (latency, 0.0123);
   g_autofree char *b = rp_plot_format_value (latency, 10.9);
   g_autofree char *c = rp_plot_format_value (latency, 42e-6);
   g_autofree char *d = rp_plot_format_value (rate, 24.0 * 1024 * 1024);
   g_autofree char *e = rp_plot_format_value (ratio, 0.42);
+  g_autofree char *f = rp_plot_format_value (ops, 1.5e6);
 
   g_assert_cmpstr (a, ==, "12.3 ms");
   g_assert_cmpstr (b, ==, "10.9 s");
   g_assert_cmpstr (c, ==, "42.0 µs");
   g_assert_cmpstr (d, ==, "24.0 MiB/s");
   g_assert_cmpstr (e, ==, "42%");
+  g_assert_cmpstr (f, ==, "1.50 Mops/s");
 }
 
 static void

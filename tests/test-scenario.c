@@ -1,5 +1,7 @@
 /* test-scenario.c: presets, validation naming the field, JSON round trip. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+
 #include "rp-error.h"
 #include "rp-scenario.h"
 #include "rp-units.h"
@@ -78,6 +80,78 @@ test_validation_names_field (void)
 }
 
 static void
+test_issue4_presets (void)
+{
+  g_autoptr(RpScenario) r2 = rp_scenario_new_preset ("r2", NULL);
+  g_autoptr(RpScenario) r3 = rp_scenario_new_preset ("R3", NULL);
+  g_autoptr(RpScenario) r3f = rp_scenario_new_preset ("r3-FSYNC", NULL);
+  g_autofree char *description = NULL;
+
+  g_assert_cmpuint (r2->loads, ==, RP_LOAD_COPY_LOOP | RP_LOAD_CPU_BENCH);
+  g_assert_true (r2->probes & RP_PROBE_SYSTEM);
+  g_assert_cmpuint (r2->copy_buffer_size, ==, 128 * RP_KiB);
+  g_assert_cmpuint (r3->loads, ==, RP_LOAD_PARALLEL_WRITERS);
+  g_assert_cmpuint (r3->writers_count, ==, 4);
+  g_assert_cmpuint (r3->writers_write_size, ==, 64 * RP_KiB);
+  g_assert_false (r3->writers_fsync_each);
+  /* The canonical id, whatever the case it was asked in. */
+  g_assert_cmpstr (r3f->name, ==, "R3-fsync");
+  g_assert_true (r3f->writers_fsync_each);
+
+  description = rp_scenario_describe (r2);
+  g_assert_nonnull (strstr (description, "copy loop"));
+  g_assert_nonnull (strstr (description, "CPU benchmark"));
+}
+
+static void
+test_issue4_validation (void)
+{
+  static const char *fields[] = {
+    "copy-size", "copy-buffer", "writers", "write-size", "file-size", "calibration",
+    "cold-read-size", "cold-read-interval", "app-start-interval", "command",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      g_autoptr(RpScenario) s = rp_scenario_new_preset ("custom", NULL);
+      g_autoptr(GError) error = NULL;
+
+      s->loads = RP_LOAD_COPY_LOOP | RP_LOAD_PARALLEL_WRITERS | RP_LOAD_CPU_BENCH;
+      s->probes = RP_PROBE_COLD_READ | RP_PROBE_APP_START;
+      s->command_argv = g_strsplit ("true", " ", -1);
+      g_assert_true (rp_scenario_validate (s, NULL));
+
+      if (g_str_equal (fields[i], "copy-size"))
+        s->copy_source_size = 1024;
+      else if (g_str_equal (fields[i], "copy-buffer"))
+        s->copy_buffer_size = 0;
+      else if (g_str_equal (fields[i], "writers"))
+        s->writers_count = 65;
+      else if (g_str_equal (fields[i], "write-size"))
+        s->writers_write_size = 0;
+      else if (g_str_equal (fields[i], "file-size"))
+        s->writers_file_size = 1000;       /* smaller than one write */
+      else if (g_str_equal (fields[i], "calibration"))
+        s->cpu_calibration = 0;
+      else if (g_str_equal (fields[i], "cold-read-size"))
+        s->cold_read_file_size = 4096;
+      else if (g_str_equal (fields[i], "cold-read-interval"))
+        s->cold_read_interval = -1;
+      else if (g_str_equal (fields[i], "app-start-interval"))
+        s->app_start_interval = NAN;
+      else
+        {
+          s->loads |= RP_LOAD_COMMAND;
+          g_clear_pointer (&s->command_argv, g_strfreev);
+        }
+
+      g_assert_false (rp_scenario_validate (s, &error));
+      g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, fields[i]));
+    }
+}
+
+static void
 test_json_round_trip (void)
 {
   g_autoptr(RpScenario) s = rp_scenario_new_preset ("R1", NULL);
@@ -130,6 +204,8 @@ main (int argc, char **argv)
   g_test_add_func ("/scenario/r1-defaults", test_r1_defaults);
   g_test_add_func ("/scenario/unknown-preset", test_unknown_preset);
   g_test_add_func ("/scenario/validation-names-field", test_validation_names_field);
+  g_test_add_func ("/scenario/issue4-presets", test_issue4_presets);
+  g_test_add_func ("/scenario/issue4-validation", test_issue4_validation);
   g_test_add_func ("/scenario/json-round-trip", test_json_round_trip);
   g_test_add_func ("/scenario/json-wrong-types", test_json_wrong_types);
   return g_test_run ();

@@ -17,6 +17,8 @@ typedef struct {
 static const Command commands[] = {
   { "run", rp_cli_run, N_("Run a scenario and measure (default: R1, dd + fsync-tester)") },
   { "sysinfo", rp_cli_sysinfo, N_("Show the system snapshot for a directory") },
+  { "scenarios", rp_cli_scenarios, N_("List the preset scenarios (R1, R2, R3, …)") },
+  { "matrix", rp_cli_matrix, N_("Compare file systems, journal modes and schedulers on loop devices (root)") },
 };
 
 static void

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 #include <glib-unix.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -40,6 +41,21 @@ typedef struct {
   gboolean direct;
   gboolean fdatasync;
   gboolean until_written;
+
+  /* Custom combinations and the parameters of the other loads and probes. */
+  char   **loads;
+  char   **probes;
+  char    *writers;
+  char    *write_size;
+  char    *file_size;
+  gboolean fsync_each;
+  char    *copy_size;
+  gboolean single_thread;
+  char    *calibration;
+  char    *command;
+  char   **command_args;         /* after "--" */
+  char    *cold_read_interval;
+  char    *app_start_interval;
 } RunOptions;
 
 static void
@@ -52,6 +68,186 @@ run_options_clear (RunOptions *options)
   g_free (options->duration);
   g_free (options->interval);
   g_free (options->report);
+  g_strfreev (options->loads);
+  g_strfreev (options->probes);
+  g_free (options->writers);
+  g_free (options->write_size);
+  g_free (options->file_size);
+  g_free (options->copy_size);
+  g_free (options->calibration);
+  g_free (options->command);
+  g_strfreev (options->command_args);
+  g_free (options->cold_read_interval);
+  g_free (options->app_start_interval);
+}
+
+typedef struct {
+  const char *name;
+  guint       flag;
+} NamedFlag;
+
+/* The names of rp_scenario_to_json(), so that a report's scenario reads as
+ * the options that would run it again. */
+static const NamedFlag load_names[] = {
+  { "seq-writer", RP_LOAD_SEQ_WRITER },
+  { "copy-loop", RP_LOAD_COPY_LOOP },
+  { "parallel-writers", RP_LOAD_PARALLEL_WRITERS },
+  { "cpu-bench", RP_LOAD_CPU_BENCH },
+  { "command", RP_LOAD_COMMAND },
+  { "none", 0 },
+};
+
+static const NamedFlag probe_names[] = {
+  { "fsync", RP_PROBE_FSYNC },
+  { "system", RP_PROBE_SYSTEM },
+  { "cold-read", RP_PROBE_COLD_READ },
+  { "app-start", RP_PROBE_APP_START },
+  { "none", 0 },
+};
+
+/* Each value of a repeatable option may also be a comma-separated list. */
+static gboolean
+parse_flags (char * const     *values,
+             const NamedFlag  *names,
+             guint             n_names,
+             const char       *option,
+             guint            *out_flags,
+             GError          **error)
+{
+  guint flags = 0;
+
+  for (guint i = 0; values[i] != NULL; i++)
+    {
+      g_auto(GStrv) items = g_strsplit (values[i], ",", -1);
+
+      for (guint j = 0; items[j] != NULL; j++)
+        {
+          g_autoptr(GString) known = g_string_new (NULL);
+          gboolean found = FALSE;
+
+          for (guint k = 0; k < n_names && !found; k++)
+            if (g_str_equal (g_strstrip (items[j]), names[k].name))
+              {
+                flags |= names[k].flag;
+                found = TRUE;
+              }
+          if (found)
+            continue;
+          for (guint k = 0; k < n_names; k++)
+            g_string_append_printf (known, "%s%s", k ? ", " : "", names[k].name);
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       _("%s: unknown name “%s”; choose from %s"), option, items[j], known->str);
+          return FALSE;
+        }
+    }
+  *out_flags = flags;
+  return TRUE;
+}
+
+/* --command 'dd if=/dev/zero of=x' is split as a shell would split it, but
+ * no shell runs it; arguments after "--" are taken as they are. */
+static gboolean
+apply_command (const RunOptions  *options,
+               RpScenario        *scenario,
+               GError           **error)
+{
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  if (options->command != NULL && options->command_args != NULL)
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("--command: give the command either with --command or after “--”, not both"));
+      return FALSE;
+    }
+  if (options->command_args != NULL)
+    argv = g_strdupv (options->command_args);
+  else if (options->command != NULL &&
+           !g_shell_parse_argv (options->command, NULL, &argv, &local_error))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   "--command: %s", local_error->message);
+      return FALSE;
+    }
+  if (argv == NULL)
+    return TRUE;
+
+  g_strfreev (scenario->command_argv);
+  scenario->command_argv = g_steal_pointer (&argv);
+  /* Giving a command is asking for it to run. */
+  scenario->loads |= RP_LOAD_COMMAND;
+  return TRUE;
+}
+
+/* --load and --probe replace the preset's loads and probes; without
+ * --scenario they start from no load and the fsync and system probes. */
+static gboolean
+apply_combination (const RunOptions  *options,
+                   RpScenario        *scenario,
+                   GError           **error)
+{
+  RpLoads preset_loads = scenario->loads;
+  RpProbes preset_probes = scenario->probes;
+  guint flags;
+
+  if (options->loads != NULL)
+    {
+      if (!parse_flags (options->loads, load_names, G_N_ELEMENTS (load_names), "--load", &flags, error))
+        return FALSE;
+      scenario->loads = flags;
+    }
+  if (options->probes != NULL)
+    {
+      if (!parse_flags (options->probes, probe_names, G_N_ELEMENTS (probe_names), "--probe", &flags, error))
+        return FALSE;
+      scenario->probes = flags;
+    }
+  if (!apply_command (options, scenario, error))
+    return FALSE;
+
+  if (scenario->loads != preset_loads || scenario->probes != preset_probes)
+    {
+      g_free (scenario->name);
+      scenario->name = g_strdup ("custom");
+    }
+  return TRUE;
+}
+
+/* The parameters of the loads and probes of issue 4, each parsed by rp-units
+ * so that a bad value names its option. */
+static gboolean
+apply_parameters (const RunOptions  *options,
+                  RpScenario        *scenario,
+                  GError           **error)
+{
+  if (options->writers != NULL &&
+      !rp_parse_count (options->writers, "--writers", &scenario->writers_count, error))
+    return FALSE;
+  if (options->write_size != NULL &&
+      !rp_parse_size (options->write_size, "--write-size", &scenario->writers_write_size, error))
+    return FALSE;
+  if (options->file_size != NULL &&
+      !rp_parse_size (options->file_size, "--file-size", &scenario->writers_file_size, error))
+    return FALSE;
+  if (options->copy_size != NULL &&
+      !rp_parse_size (options->copy_size, "--copy-size", &scenario->copy_source_size, error))
+    return FALSE;
+  if (options->calibration != NULL &&
+      !rp_parse_duration (options->calibration, "--calibration", &scenario->cpu_calibration, error))
+    return FALSE;
+  if (options->cold_read_interval != NULL &&
+      !rp_parse_duration (options->cold_read_interval, "--cold-read-interval",
+                          &scenario->cold_read_interval, error))
+    return FALSE;
+  if (options->app_start_interval != NULL &&
+      !rp_parse_duration (options->app_start_interval, "--app-start-interval",
+                          &scenario->app_start_interval, error))
+    return FALSE;
+  if (options->fsync_each)
+    scenario->writers_fsync_each = TRUE;
+  if (options->single_thread)
+    scenario->cpu_single_thread = TRUE;
+  return TRUE;
 }
 
 /* Applies the options to the preset; every bad value is an error naming its
@@ -61,9 +257,15 @@ scenario_from_options (const RunOptions  *options,
                        GError           **error)
 {
   g_autoptr(RpScenario) scenario = NULL;
+  gboolean custom = options->loads != NULL || options->probes != NULL ||
+                    options->command != NULL || options->command_args != NULL;
+  const char *preset = options->scenario ? options->scenario : custom ? "custom" : "R1";
 
-  scenario = rp_scenario_new_preset (options->scenario ? options->scenario : "R1", error);
+  scenario = rp_scenario_new_preset (preset, error);
   if (scenario == NULL)
+    return NULL;
+  if (!apply_combination (options, scenario, error) ||
+      !apply_parameters (options, scenario, error))
     return NULL;
 
   if (options->directory != NULL)
@@ -145,29 +347,60 @@ print_new_fsync_lines (RunState *state)
   fflush (stdout);
 }
 
+/* The last value of series @name, when it has one. */
+static gboolean
+last_value (RunState   *state,
+            const char *name,
+            double     *out_value)
+{
+  RpSeries *series = rp_session_lookup_series (state->session, name);
+  RpPoint point;
+
+  if (series == NULL || !rp_series_get_last (series, &point))
+    return FALSE;
+  *out_value = point.v;
+  return TRUE;
+}
+
 static void
 print_progress (RunState *state)
 {
-  RpSeries *written = rp_session_lookup_series (state->session, "writer_bytes");
-  RpSeries *throughput = rp_session_lookup_series (state->session, "writer_throughput");
-  RpPoint bytes, rate;
+  g_autoptr(GString) parts = g_string_new (NULL);
   double now = rp_clock_now ();
-  g_autofree char *bytes_text = NULL;
-  g_autofree char *rate_text = NULL;
+  double bytes, rate;
 
-  if (written == NULL || throughput == NULL ||
-      !rp_series_get_last (written, &bytes) || !rp_series_get_last (throughput, &rate))
+  if (last_value (state, "writer_bytes", &bytes) && last_value (state, "writer_throughput", &rate))
+    {
+      g_autofree char *bytes_text = rp_format_size ((guint64) bytes);
+      g_autofree char *rate_text = rp_format_rate (rate);
+
+      /* TRANSLATORS: part of the progress line, e.g. "written 1.2 GiB, 456.0 MiB/s" */
+      g_string_append_printf (parts, _("written %s, %s"), bytes_text, rate_text);
+    }
+  if (last_value (state, "copy_throughput", &rate))
+    {
+      g_autofree char *rate_text = rp_format_rate (rate);
+
+      g_string_append (parts, parts->len ? ", " : "");
+      /* TRANSLATORS: part of the progress line, e.g. "copying 98.0 MiB/s" */
+      g_string_append_printf (parts, _("copying %s"), rate_text);
+    }
+  if (last_value (state, "cpu_bench_rate", &rate))
+    {
+      g_string_append (parts, parts->len ? ", " : "");
+      /* TRANSLATORS: part of the progress line, e.g. "CPU benchmark 2400 ops/s" */
+      g_string_append_printf (parts, _("CPU benchmark %.0f ops/s"), rate);
+    }
+  if (parts->len == 0)
     return;
   if (!state->stderr_is_tty && now - state->last_progress < PROGRESS_LINE_PERIOD)
     return;
   state->last_progress = now;
 
-  bytes_text = rp_format_size ((guint64) bytes.v);
-  rate_text = rp_format_rate (rate.v);
   /* TRANSLATORS: progress line, e.g. "[12 s] written 1.2 GiB, 456.0 MiB/s" */
-  g_printerr (_("%s[%.0f s] written %s, %s%s"),
+  g_printerr (_("%s[%.0f s] %s%s"),
               state->stderr_is_tty ? "\r\033[K" : "",
-              rp_session_get_elapsed (state->session), bytes_text, rate_text,
+              rp_session_get_elapsed (state->session), parts->str,
               state->stderr_is_tty ? "" : "\n");
   state->progress_shown = TRUE;
 }
@@ -234,6 +467,99 @@ series_mean (RpReport   *report,
   return stats.n > 0 ? stats.mean : -1;
 }
 
+/* R3: the combined write() latency, then one row per thread, whose max is
+ * what the reporters compared. */
+static void
+print_writer_rows (RpReport *report)
+{
+  print_latency_row (report, "write_latency", _("write() all"));
+  for (guint i = 0; ; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("write_latency_%u", i);
+      g_autofree char *label = NULL;
+
+      if (rp_report_lookup_series (report, name) == NULL)
+        break;
+      /* TRANSLATORS: a row of the summary table: write() latency of writer thread N */
+      label = g_strdup_printf (_("write() #%u"), i);
+      print_latency_row (report, name, label);
+    }
+  print_latency_row (report, "writers_fsync_latency", _("fsync after write"));
+}
+
+static double
+note_double (GHashTable *notes,
+             const char *key)
+{
+  const char *value = g_hash_table_lookup (notes, key);
+
+  return value != NULL ? g_ascii_strtod (value, NULL) : NAN;
+}
+
+static void
+print_copy_line (RpReport   *report,
+                 GHashTable *notes)
+{
+  const char *count = g_hash_table_lookup (notes, "copy_count");
+  double bytes = note_double (notes, "copy_bytes_total");
+  double seconds = note_double (notes, "copy_seconds");
+  g_autofree char *size = NULL, *rate = NULL, *source = NULL;
+
+  if (count == NULL || !(seconds > 0))
+    return;
+  size = rp_format_size ((guint64) bytes);
+  source = rp_format_size ((guint64) note_double (notes, "copy_source_bytes"));
+  rate = rp_format_rate (bytes / seconds);
+  /* TRANSLATORS: e.g. "Copy loop: 3 copies of 1.0 GiB done, 3.4 GiB in 20.0 s, 174.1 MiB/s" */
+  g_print (_("Copy loop: %s copies of %s done, %s in %.1f s, %s\n"), count, source, size, seconds, rate);
+}
+
+static void
+print_cpu_bench_line (GHashTable *notes)
+{
+  double alone = note_double (notes, "cpu_bench_baseline_rate");
+  double loaded = note_double (notes, "cpu_bench_rate_under_load");
+  double loss = note_double (notes, "cpu_bench_loss_percent");
+
+  if (isnan (alone) || isnan (loaded))
+    return;
+  /* TRANSLATORS: e.g. "CPU benchmark: 2400 ops/s alone, 1800 ops/s under load: 25.0 % lost" */
+  g_print (_("CPU benchmark: %.0f ops/s alone, %.0f ops/s under load: %.1f %% lost\n"),
+           alone, loaded, isnan (loss) ? 0 : loss);
+}
+
+static void
+print_command_line (GHashTable *notes)
+{
+  const char *status = g_hash_table_lookup (notes, "command_exit_status");
+  const char *stopped = g_hash_table_lookup (notes, "command_stopped");
+
+  if (status == NULL)
+    return;
+  if (g_strcmp0 (stopped, "true") == 0)
+    g_print (_("Command: %s (stopped with the run)\n"), status);
+  else
+    g_print (_("Command: %s\n"), status);
+}
+
+static void
+print_load_lines (RpReport *report)
+{
+  GHashTable *notes = rp_report_get_notes (report);
+  const char *writers_bytes = g_hash_table_lookup (notes, "writers_bytes_total");
+
+  print_copy_line (report, notes);
+  print_cpu_bench_line (notes);
+  if (writers_bytes != NULL)
+    {
+      g_autofree char *size = rp_format_size (g_ascii_strtoull (writers_bytes, NULL, 10));
+      const char *wraps = g_hash_table_lookup (notes, "writers_wraps");
+
+      g_print (_("Parallel writers: %s written, %s wrap-arounds\n"), size, wraps ? wraps : "0");
+    }
+  print_command_line (notes);
+}
+
 static void
 print_summary (RpReport *report)
 {
@@ -250,6 +576,9 @@ print_summary (RpReport *report)
            "max", ">0.1 s", ">1 s");
   print_latency_row (report, "fsync_latency", _("fsync latency"));
   print_latency_row (report, "fsync_pwrite_latency", _("probe write"));
+  print_writer_rows (report);
+  print_latency_row (report, "cold_read_latency", _("cold read"));
+  print_latency_row (report, "app_start_latency", _("app start"));
 
   if (bytes_total != NULL && seconds != NULL && g_ascii_strtod (seconds, NULL) > 0)
     {
@@ -259,6 +588,7 @@ print_summary (RpReport *report)
 
       g_print (_("Writer: %s in %s s, %s\n"), size, seconds, rate);
     }
+  print_load_lines (report);
   if (iowait >= 0)
     g_print (_("CPU (mean): system %.1f %%, iowait %.1f %%\n"), system * 100, iowait * 100);
   if (psi_some >= 0)
@@ -310,6 +640,24 @@ exit_code_for_start_error (const GError *error)
   return RP_CLI_EXIT_FAILURE;
 }
 
+/* Takes what follows the first "--" as the command load's argv, before
+ * GOption sees it: its options (`dd`'s, `sh -c`'s) are not ours. */
+static char **
+split_command_args (int   *argc,
+                    char **argv)
+{
+  for (int i = 1; i < *argc; i++)
+    if (g_str_equal (argv[i], "--"))
+      {
+        char **args = i + 1 < *argc ? g_strdupv (argv + i + 1) : NULL;
+
+        argv[i] = NULL;
+        *argc = i;
+        return args;
+      }
+  return NULL;
+}
+
 /**
  * rp_cli_run:
  * @argc: argument count, argv[0] being "run"
@@ -317,8 +665,9 @@ exit_code_for_start_error (const GError *error)
  *
  * `resprobe-cli run [--scenario NAME] [--dir DIR] [--size SIZE]
  * [--block-size SIZE] [--duration SECONDS] [--interval SECONDS]
- * [--report FILE.json]`. SIGINT and SIGTERM stop the run; the summary is
- * printed and the report saved all the same.
+ * [--report FILE.json] [--load NAME…] [--probe NAME…] [parameters of the
+ * loads and probes] [-- COMMAND ARG…]`. SIGINT and SIGTERM stop the run; the
+ * summary is printed and the report saved all the same.
  *
  * Returns: 0, 1 when the run failed, 2 for bad options
  */
@@ -332,11 +681,23 @@ rp_cli_run (int    argc,
     { "dir", 'd', 0, G_OPTION_ARG_FILENAME, &options.directory, N_("Target directory (default ~/.cache/resprobe)"), N_("DIR") },
     { "size", 's', 0, G_OPTION_ARG_STRING, &options.size, N_("Total size the writer writes (default 15000M, at most half the free space)"), N_("SIZE") },
     { "block-size", 'b', 0, G_OPTION_ARG_STRING, &options.block_size, N_("Writer block size, dd’s bs= (default 1M)"), N_("SIZE") },
-    { "duration", 't', 0, G_OPTION_ARG_STRING, &options.duration, N_("Stop after this many seconds (default: until the writer is done or Ctrl-C)"), N_("SECONDS") },
+    { "duration", 't', 0, G_OPTION_ARG_STRING, &options.duration, N_("Stop after this many seconds (default: when the loads are done, or Ctrl-C)"), N_("SECONDS") },
     { "interval", 'i', 0, G_OPTION_ARG_STRING, &options.interval, N_("Sleep between fsync probes (default 1 s)"), N_("SECONDS") },
     { "report", 'o', 0, G_OPTION_ARG_FILENAME, &options.report, N_("Save the JSON report here (default ~/.local/share/resprobe/reports/)"), N_("FILE") },
     { "direct", 0, 0, G_OPTION_ARG_NONE, &options.direct, N_("Writer uses O_DIRECT (dd oflag=direct)"), NULL },
     { "fdatasync", 0, 0, G_OPTION_ARG_NONE, &options.fdatasync, N_("Writer calls fdatasync() at the end (dd conv=fdatasync)"), NULL },
+    { "load", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &options.loads, N_("Load to run instead of the preset’s, repeatable: seq-writer, copy-loop, parallel-writers, cpu-bench, command, none"), N_("NAME") },
+    { "probe", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &options.probes, N_("Probe to run instead of the preset’s, repeatable: fsync, system, cold-read, app-start, none"), N_("NAME") },
+    { "writers", 0, 0, G_OPTION_ARG_STRING, &options.writers, N_("Parallel writers: number of threads, 1 to 64 (default 4)"), N_("N") },
+    { "write-size", 0, 0, G_OPTION_ARG_STRING, &options.write_size, N_("Parallel writers: size of each write() (default 64K)"), N_("SIZE") },
+    { "file-size", 0, 0, G_OPTION_ARG_STRING, &options.file_size, N_("Parallel writers: stop after this much per thread (default: until stopped, wrapping around)"), N_("SIZE") },
+    { "fsync-each", 0, 0, G_OPTION_ARG_NONE, &options.fsync_each, N_("Parallel writers: fsync() after each write()"), NULL },
+    { "copy-size", 0, 0, G_OPTION_ARG_STRING, &options.copy_size, N_("Copy loop: size of the file copied (default 1G)"), N_("SIZE") },
+    { "single-thread", 0, 0, G_OPTION_ARG_NONE, &options.single_thread, N_("CPU benchmark: one thread instead of one per CPU"), NULL },
+    { "calibration", 0, 0, G_OPTION_ARG_STRING, &options.calibration, N_("CPU benchmark: seconds measured alone before the run (default 3)"), N_("SECONDS") },
+    { "command", 'c', 0, G_OPTION_ARG_STRING, &options.command, N_("Command load: program and arguments, split like a shell but run without one (or give them after “--”)"), N_("COMMAND") },
+    { "cold-read-interval", 0, 0, G_OPTION_ARG_STRING, &options.cold_read_interval, N_("Cold-read probe: seconds between reads (default 0.5)"), N_("SECONDS") },
+    { "app-start-interval", 0, 0, G_OPTION_ARG_STRING, &options.app_start_interval, N_("App-start probe: seconds between starts (default 2)"), N_("SECONDS") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
@@ -352,8 +713,9 @@ rp_cli_run (int    argc,
   guint sigint_id, sigterm_id;
   int exit_code = RP_CLI_EXIT_OK;
 
-  g_option_context_set_summary (context, _("Measure fsync latency while a load runs (R1: a dd-style writer)."));
+  g_option_context_set_summary (context, _("Measure responsiveness while a load runs (default R1: a dd-style writer and fsync-tester). “resprobe-cli scenarios” lists the presets; --load and --probe combine any loads and probes; a command load’s arguments may follow “--”."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  options.command_args = split_command_args (&argc, argv);
   if (!rp_cli_parse_options (context, &argc, &argv))
     {
       run_options_clear (&options);
@@ -385,6 +747,12 @@ rp_cli_run (int    argc,
   g_signal_connect (session, "finished", G_CALLBACK (on_finished), &state);
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &state);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &state);
+
+  /* Creating the copy loop's source and calibrating the CPU benchmark take a
+   * while before the first line: say why nothing shows yet. */
+  if ((scenario->loads & (RP_LOAD_COPY_LOOP | RP_LOAD_CPU_BENCH)) ||
+      (scenario->probes & RP_PROBE_COLD_READ))
+    g_printerr ("%s\n", _("Preparing the loads and probes (creating files, calibrating)…"));
 
   start.loop = loop;
   rp_session_start_async (session, NULL, on_started, &start);

@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 
 int  rp_cli_run      (int argc, char **argv);
 int  rp_cli_sysinfo  (int argc, char **argv);
+int  rp_cli_scenarios (int argc, char **argv);
+int  rp_cli_matrix   (int argc, char **argv);
 
 int  rp_cli_fail     (int exit_code, const GError *error);
 gboolean rp_cli_parse_options (GOptionContext *context,

@@ -1,0 +1,49 @@
+/* rp-cli-scenarios.c: `resprobe-cli scenarios`: list the preset scenarios with what each runs. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rp-cli.h"
+#include "rp-scenario.h"
+
+/**
+ * rp_cli_scenarios:
+ * @argc: argument count, argv[0] being "scenarios"
+ * @argv: arguments
+ *
+ * `resprobe-cli scenarios`: one line per preset (its id and one-line
+ * description, translated), then what it runs with its defaults, from
+ * rp_scenario_describe().
+ *
+ * Returns: 0, or 2 for bad options
+ */
+int
+rp_cli_scenarios (int    argc,
+                  char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  const RpPresetInfo *presets;
+  guint n_presets = 0;
+
+  g_option_context_set_summary (context, _("List the preset scenarios for “resprobe-cli run --scenario NAME”."));
+  if (!rp_cli_parse_options (context, &argc, &argv))
+    return RP_CLI_EXIT_USAGE;
+  if (argc > 1)
+    {
+      g_printerr (_("resprobe-cli: unexpected argument “%s”\n"), argv[1]);
+      return RP_CLI_EXIT_USAGE;
+    }
+
+  presets = rp_scenario_list_presets (&n_presets);
+  for (guint i = 0; i < n_presets; i++)
+    {
+      g_autoptr(RpScenario) scenario = rp_scenario_new_preset (presets[i].id, NULL);
+      g_autofree char *description = rp_scenario_describe (scenario);
+
+      g_print ("%-10s %s\n", presets[i].id, _(presets[i].title));
+      g_print ("%-10s %s\n", "", description);
+    }
+  g_print ("\n%s\n", _("Custom combinations: resprobe-cli run --load NAME --probe NAME … (see “resprobe-cli run --help”)."));
+  return RP_CLI_EXIT_OK;
+}

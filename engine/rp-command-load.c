@@ -1,0 +1,279 @@
+/* rp-command-load.c: an external command as the load: argv without a shell, killed with its process group on stop. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rp-error.h"
+#include "rp-workers.h"
+
+/* The last bytes of the command's stdout and stderr kept for the report. */
+#define TAIL_SIZE 4096
+
+/* How often the worker looks at the child and the stop flag. */
+#define POLL_MS 100
+
+/* After SIGTERM the group has this long to exit before SIGKILL. */
+#define TERM_GRACE 2.0
+
+/* The user's own load (`dd …`, `rsync …`, a build) runs as given: argv, no
+ * shell, so nothing in it is interpreted twice. It gets a process group of its
+ * own, so that stopping reaches whatever it started too (a shell script's
+ * children, make's jobs), and nothing of it outlives the run. */
+
+typedef struct {
+  char   **argv;
+  char    *directory;
+} CommandLoad;
+
+static void
+command_load_free (gpointer data)
+{
+  CommandLoad *load = data;
+
+  g_strfreev (load->argv);
+  g_free (load->directory);
+  g_free (load);
+}
+
+/* Whether the program can be found and run, so that a typo is a start error
+ * rather than a run that ends at once. */
+static gboolean
+check_program (const char  *program,
+               GError     **error)
+{
+  g_autofree char *path = NULL;
+
+  if (strchr (program, '/') != NULL)
+    path = g_strdup (program);
+  else
+    path = g_find_program_in_path (program);
+
+  if (path != NULL && g_file_test (path, G_FILE_TEST_IS_EXECUTABLE) &&
+      !g_file_test (path, G_FILE_TEST_IS_DIR))
+    return TRUE;
+  /* A bad value of the scenario's command field, as a typo in a size is. */
+  g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+               _("command: cannot run “%s”: no such program, or it is not executable"),
+               program);
+  return FALSE;
+}
+
+static gpointer
+command_load_prepare (RpSession  *session,
+                      GError    **error)
+{
+  const RpScenario *scenario = rp_session_get_scenario (session);
+  CommandLoad *load;
+
+  if (!check_program (scenario->command_argv[0], error))
+    return NULL;
+  load = g_new0 (CommandLoad, 1);
+  load->argv = g_strdupv (scenario->command_argv);
+  load->directory = g_strdup (scenario->directory);
+  return load;
+}
+
+/* Runs in the child between fork() and exec(). */
+static void
+child_setup (gpointer data)
+{
+  setpgid (0, 0);
+}
+
+/* Whether a process of group @pgid is still alive. A killed member whose
+ * parent died stays a zombie until init reaps it, and some inits never do:
+ * kill(-pgid, 0) would count those, so /proc is read instead where it can be. */
+static gboolean
+group_is_alive (pid_t pgid)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  if (proc == NULL)
+    return kill (-pgid, 0) == 0;
+
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *contents = NULL;
+      const char *end;
+      char state;
+      int ppid, pgrp;
+
+      if (!g_ascii_isdigit (name[0]))
+        continue;
+      path = g_strdup_printf ("/proc/%s/stat", name);
+      /* The command name may hold spaces and ')': fields follow its last ')'. */
+      if (!g_file_get_contents (path, &contents, NULL, NULL) ||
+          (end = strrchr (contents, ')')) == NULL ||
+          sscanf (end + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
+        continue;
+      if (pgrp == pgid && state != 'Z' && state != 'X')
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+read_output (int      fd,
+             GString *tail)
+{
+  char buffer[4096];
+  ssize_t n;
+
+  while ((n = read (fd, buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR))
+    {
+      if (n <= 0)
+        continue;
+      g_string_append_len (tail, buffer, n);
+      if (tail->len > TAIL_SIZE)
+        g_string_erase (tail, 0, (gssize) (tail->len - TAIL_SIZE));
+    }
+}
+
+/* Reaps the leader if it exited; returns whether it has been reaped. */
+static gboolean
+try_reap (pid_t     pid,
+          gboolean *reaped,
+          int      *status)
+{
+  if (!*reaped && waitpid (pid, status, WNOHANG) == pid)
+    *reaped = TRUE;
+  return *reaped;
+}
+
+/* SIGTERM to the whole group, SIGKILL after TERM_GRACE seconds. The leader is
+ * always reaped before this returns (a SIGKILLed process blocked in the
+ * kernel, e.g. in writeback, dies when its call returns: the wait is what the
+ * session's join waits for anyway). */
+static void
+terminate_group (pid_t     pgid,
+                 int       out_fd,
+                 GString  *tail,
+                 gboolean *reaped,
+                 int      *status)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (TERM_GRACE * G_USEC_PER_SEC);
+
+  kill (-pgid, SIGTERM);
+  while (g_get_monotonic_time () < deadline)
+    {
+      read_output (out_fd, tail);
+      if (try_reap (pgid, reaped, status) && !group_is_alive (pgid))
+        return;
+      g_usleep (20 * 1000);
+    }
+  kill (-pgid, SIGKILL);
+  while (!*reaped)
+    if (waitpid (pgid, status, 0) == pgid || errno == ECHILD)
+      *reaped = TRUE;
+}
+
+static void
+set_exit_notes (RpSession *session,
+                pid_t      pid,
+                int        status,
+                gboolean   stopped,
+                GString   *tail)
+{
+  g_autofree char *pid_text = g_strdup_printf ("%d", (int) pid);
+  g_autofree char *status_text = NULL;
+  g_autofree char *valid_tail = g_utf8_make_valid (tail->str, (gssize) tail->len);
+
+  if (WIFEXITED (status))
+    status_text = g_strdup_printf ("exit %d", WEXITSTATUS (status));
+  else if (WIFSIGNALED (status))
+    status_text = g_strdup_printf ("signal %d", WTERMSIG (status));
+  else
+    status_text = g_strdup ("unknown");
+
+  rp_session_set_note (session, "command_pid", pid_text);
+  rp_session_set_note (session, "command_exit_status", status_text);
+  rp_session_set_note (session, "command_stopped", stopped ? "true" : "false");
+  rp_session_set_note (session, "command_output_tail", valid_tail);
+}
+
+static gboolean
+spawn (CommandLoad  *load,
+       int           out_fd,
+       GPid         *out_pid,
+       GError      **error)
+{
+  GError *spawn_error = NULL;
+
+  /* The same pipe for stdout and stderr keeps their lines in order. */
+  if (g_spawn_async_with_pipes_and_fds (load->directory, (const char * const *) load->argv, NULL,
+                                        G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
+                                        G_SPAWN_STDIN_FROM_DEV_NULL,
+                                        child_setup, NULL, -1, out_fd, out_fd, NULL, NULL, 0,
+                                        out_pid, NULL, NULL, NULL, &spawn_error))
+    return TRUE;
+  g_set_error (error, RP_ERROR, RP_ERROR_FAILED, _("Cannot run the command “%s”: %s"),
+               load->argv[0], spawn_error->message);
+  g_error_free (spawn_error);
+  return FALSE;
+}
+
+static void
+command_load_run (RpSession *session,
+                  gpointer   state)
+{
+  CommandLoad *load = state;
+  g_autoptr(GString) tail = g_string_new (NULL);
+  GError *error = NULL;
+  gboolean reaped = FALSE, stopped = FALSE;
+  int status = 0, fds[2];
+  GPid pid;
+
+  if (pipe2 (fds, O_CLOEXEC) != 0)
+    {
+      rp_error_set_from_errno (&error, errno, _("Command: creating a pipe"), NULL);
+      rp_session_worker_fail (session, error);
+      return;
+    }
+  if (!spawn (load, fds[1], &pid, &error))
+    {
+      close (fds[0]);
+      close (fds[1]);
+      rp_session_worker_fail (session, error);
+      return;
+    }
+  close (fds[1]);
+  fcntl (fds[0], F_SETFL, fcntl (fds[0], F_GETFL) | O_NONBLOCK);
+
+  while (!try_reap (pid, &reaped, &status))
+    {
+      struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+
+      if (rp_session_worker_should_stop (session))
+        {
+          stopped = TRUE;
+          break;
+        }
+      poll (&pfd, 1, POLL_MS);
+      read_output (fds[0], tail);
+    }
+
+  /* On stop, and also when the leader exited but left children behind. */
+  if (!reaped || group_is_alive (pid))
+    terminate_group (pid, fds[0], tail, &reaped, &status);
+  read_output (fds[0], tail);
+  close (fds[0]);
+  set_exit_notes (session, pid, status, stopped, tail);
+}
+
+const RpWorkerClass rp_command_load_class = {
+  .name = "command",
+  .prepare = command_load_prepare,
+  .run = command_load_run,
+  .free_state = command_load_free,
+};

@@ -1,0 +1,208 @@
+/* rp-cpu-bench.c: the CPU benchmark load of R2: fixed work units, rate alone vs under load. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <stdatomic.h>
+
+#include "rp-clock.h"
+#include "rp-workers.h"
+
+/* Rate samples every 0.5 s, as the other throughput series. */
+#define SAMPLE_PERIOD 0.5
+
+/* About 0.3 ms of one core today: short enough that a stop is noticed at
+ * once, long enough that counting units costs nothing. */
+#define UNIT_ITERATIONS 100000
+
+/* R2's reporter ran ubench (a small-footprint CPU benchmark) beside the copy
+ * loop and saw its score fall as the kernel's system time grew. A work unit
+ * here is a fixed mix of integer (xorshift64) and floating-point
+ * (multiply-add) steps on a few registers: no memory traffic, so the rate
+ * falls only when the CPU itself is taken away (by system time, interrupts,
+ * other threads), not when caches are shared. */
+
+typedef struct _Pool Pool;
+
+typedef struct {
+  Pool                 *pool;
+  GThread              *thread;
+  guint                 index;
+  _Atomic unsigned long long units;
+  double                sink;
+} BenchThread;
+
+struct _Pool {
+  atomic_int   stop;
+  guint        n_threads;
+  BenchThread *threads;
+};
+
+typedef struct {
+  guint  n_threads;
+  double baseline_rate;     /* work units per second, measured alone */
+} CpuBench;
+
+static double
+work_unit (guint64 seed)
+{
+  guint64 x = seed * 0x9E3779B97F4A7C15u + 1;
+  double f = 1.0 + (double) (seed & 0xff);
+
+  for (guint i = 0; i < UNIT_ITERATIONS; i++)
+    {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      f = f * 0.9999999 + (double) (x & 0xffff) * 1e-9;
+    }
+  return f + (double) (x & 1);
+}
+
+static gpointer
+bench_thread (gpointer data)
+{
+  BenchThread *thread = data;
+  guint64 seed = (guint64) thread->index << 32;
+  double sink = 0;
+
+  while (!atomic_load_explicit (&thread->pool->stop, memory_order_relaxed))
+    {
+      sink += work_unit (seed++);
+      atomic_fetch_add_explicit (&thread->units, 1, memory_order_relaxed);
+    }
+  /* Using the result keeps the compiler from dropping the work. */
+  thread->sink = sink;
+  return NULL;
+}
+
+static Pool *
+pool_start (guint n_threads)
+{
+  Pool *pool = g_new0 (Pool, 1);
+
+  atomic_init (&pool->stop, 0);
+  pool->n_threads = n_threads;
+  pool->threads = g_new0 (BenchThread, n_threads);
+  for (guint i = 0; i < n_threads; i++)
+    {
+      pool->threads[i].pool = pool;
+      pool->threads[i].index = i;
+      atomic_init (&pool->threads[i].units, 0);
+      pool->threads[i].thread = g_thread_new ("rp-cpu-bench", bench_thread, &pool->threads[i]);
+    }
+  return pool;
+}
+
+static guint64
+pool_get_units (Pool *pool)
+{
+  guint64 units = 0;
+
+  for (guint i = 0; i < pool->n_threads; i++)
+    units += atomic_load_explicit (&pool->threads[i].units, memory_order_relaxed);
+  return units;
+}
+
+/* Returns the units done in total. */
+static guint64
+pool_stop (Pool *pool)
+{
+  guint64 units;
+
+  atomic_store (&pool->stop, 1);
+  for (guint i = 0; i < pool->n_threads; i++)
+    g_thread_join (pool->threads[i].thread);
+  units = pool_get_units (pool);
+  g_free (pool->threads);
+  g_free (pool);
+  return units;
+}
+
+static void
+set_rate_note (RpSession  *session,
+               const char *key,
+               double      value)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  rp_session_set_note (session, key, g_ascii_formatd (text, sizeof text, "%.1f", value));
+}
+
+/* Measures the rate alone, before any load starts (the session clock has not
+ * started, so no samples: the result goes to the state and a note). A stop
+ * requested meanwhile cuts the calibration short. */
+static gpointer
+cpu_bench_prepare (RpSession  *session,
+                   GError    **error)
+{
+  const RpScenario *scenario = rp_session_get_scenario (session);
+  CpuBench *bench = g_new0 (CpuBench, 1);
+  Pool *pool;
+  double start, elapsed;
+  guint64 units;
+
+  bench->n_threads = scenario->cpu_single_thread ? 1 : MAX (g_get_num_processors (), 1);
+  start = rp_clock_now ();
+  pool = pool_start (bench->n_threads);
+  while (rp_clock_now () - start < scenario->cpu_calibration &&
+         !rp_session_worker_should_stop (session))
+    g_usleep (20 * 1000);
+  units = pool_stop (pool);
+  elapsed = rp_clock_now () - start;
+
+  bench->baseline_rate = elapsed > 0 ? (double) units / elapsed : 0;
+  set_rate_note (session, "cpu_bench_baseline_rate", bench->baseline_rate);
+  {
+    g_autofree char *threads = g_strdup_printf ("%u", bench->n_threads);
+    rp_session_set_note (session, "cpu_bench_threads", threads);
+  }
+  return bench;
+}
+
+static void
+cpu_bench_run (RpSession *session,
+               gpointer   state)
+{
+  CpuBench *bench = state;
+  RpSeries *rate;
+  Pool *pool;
+  double start, last_t;
+  guint64 last_units = 0, units;
+
+  rate = rp_session_ensure_series (session, "cpu_bench_rate", "ops/s", _("CPU benchmark rate"));
+  start = last_t = rp_clock_now ();
+  pool = pool_start (bench->n_threads);
+
+  while (rp_session_worker_sleep (session, SAMPLE_PERIOD))
+    {
+      double now = rp_clock_now ();
+
+      units = pool_get_units (pool);
+      rp_series_append (rate, rp_session_time_from_monotonic (session, now),
+                        (double) (units - last_units) / (now - last_t));
+      last_units = units;
+      last_t = now;
+      rp_session_worker_changed (session);
+    }
+  units = pool_stop (pool);
+
+  /* Units over the whole run rather than the mean of the samples: a stall
+   * that spans a sample boundary then weighs what it cost. */
+  {
+    double elapsed = rp_clock_now () - start;
+    double under_load = elapsed > 0 ? (double) units / elapsed : 0;
+
+    set_rate_note (session, "cpu_bench_rate_under_load", under_load);
+    if (bench->baseline_rate > 0)
+      set_rate_note (session, "cpu_bench_loss_percent",
+                     100.0 * (1.0 - under_load / bench->baseline_rate));
+  }
+}
+
+const RpWorkerClass rp_cpu_bench_class = {
+  .name = "cpu-bench",
+  .prepare = cpu_bench_prepare,
+  .run = cpu_bench_run,
+  .free_state = g_free,
+};

@@ -1,0 +1,293 @@
+/* rp-parallel-writers.c: the parallel writers load of R3: N threads of timed 64 KiB write() calls. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "rp-clock.h"
+#include "rp-error.h"
+#include "rp-units.h"
+#include "rp-workers.h"
+
+/* A writer tells the owner about new samples at most this often: the
+ * session coalesces anyway, but not taking its lock for every write() keeps
+ * the writers from contending on it. */
+#define CHANGED_PERIOD 0.05
+
+/* Fewer than this many writes per file before wrapping around would measure
+ * ftruncate() more than write(). */
+#define MIN_WRITES_PER_WRAP 16
+
+/* R3 (LKML, 2006): several threads write simultaneously, each write() of
+ * 64 KiB, and the longest write() per thread is what the reporters compared
+ * (10-36 s on RAID5). Each thread appends to its own file; every call is timed
+ * on its own, so a write() blocked by dirty-page throttling or by the journal
+ * shows as one long sample. */
+
+typedef struct _ParallelWriters ParallelWriters;
+
+typedef struct {
+  ParallelWriters *parent;
+  GThread         *thread;
+  guint            index;
+  int              fd;
+  RpSeries        *series;
+  double           max;
+  guint64          bytes;
+  guint64          wraps;
+} WriterThread;
+
+struct _ParallelWriters {
+  RpSession    *session;
+  const char   *directory;
+  guint         n_threads;
+  guint64       write_size;
+  guint64       file_size;      /* per thread; 0: until stopped */
+  guint64       wrap_size;      /* per thread, when file_size is 0 */
+  gboolean      fsync_each;
+  char         *buffer;
+  RpSeries     *combined;
+  RpSeries     *fsync_series;
+  WriterThread *threads;
+};
+
+static void
+parallel_writers_free (gpointer data)
+{
+  ParallelWriters *writers = data;
+
+  for (guint i = 0; i < writers->n_threads; i++)
+    if (writers->threads[i].fd >= 0)
+      close (writers->threads[i].fd);
+  g_free (writers->threads);
+  g_free (writers->buffer);
+  g_free (writers);
+}
+
+/* Without a size the writers run until stopped; their files then wrap around
+ * within the space the session set aside, so that the disk never fills. */
+static gboolean
+choose_wrap_size (ParallelWriters  *writers,
+                  RpSession        *session,
+                  GError          **error)
+{
+  guint64 spare = rp_session_worker_get_spare_bytes (session);
+  guint64 per_thread = spare / writers->n_threads;
+
+  per_thread -= per_thread % writers->write_size;
+  if (per_thread < MIN_WRITES_PER_WRAP * writers->write_size)
+    {
+      g_autofree char *spare_text = rp_format_size (spare);
+
+      g_set_error (error, RP_ERROR, RP_ERROR_NO_SPACE,
+                   _("Parallel writers: only %s may be written to “%s” without leaving less than 5 %% or 1 GiB free; free some space or give the writers a size"),
+                   spare_text, writers->directory);
+      return FALSE;
+    }
+  writers->wrap_size = per_thread;
+  {
+    g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, per_thread);
+    rp_session_set_note (session, "writers_wrap_bytes", text);
+  }
+  return TRUE;
+}
+
+static gpointer
+parallel_writers_prepare (RpSession  *session,
+                          GError    **error)
+{
+  const RpScenario *scenario = rp_session_get_scenario (session);
+  ParallelWriters *writers = g_new0 (ParallelWriters, 1);
+
+  writers->session = session;
+  writers->directory = scenario->directory;
+  writers->n_threads = scenario->writers_count;
+  writers->write_size = scenario->writers_write_size;
+  writers->file_size = scenario->writers_file_size;
+  writers->fsync_each = scenario->writers_fsync_each;
+  /* Zeros, as the sequential writer: the page cache does not care. */
+  writers->buffer = g_malloc0 (writers->write_size);
+  writers->threads = g_new0 (WriterThread, writers->n_threads);
+  for (guint i = 0; i < writers->n_threads; i++)
+    writers->threads[i].fd = -1;
+
+  if (writers->file_size == 0 && !choose_wrap_size (writers, session, error))
+    goto failed;
+
+  for (guint i = 0; i < writers->n_threads; i++)
+    {
+      writers->threads[i].parent = writers;
+      writers->threads[i].index = i;
+      writers->threads[i].fd = rp_session_worker_open_tmpfile (session, 0, error);
+      if (writers->threads[i].fd < 0)
+        goto failed;
+    }
+  return writers;
+
+failed:
+  parallel_writers_free (writers);
+  return NULL;
+}
+
+/* Starts the file over: ftruncate() frees the blocks, so the next writes
+ * allocate again, as appending to a new file would. */
+static gboolean
+wrap_around (WriterThread  *thread,
+             GError       **error)
+{
+  if (ftruncate (thread->fd, 0) != 0 || lseek (thread->fd, 0, SEEK_SET) < 0)
+    {
+      rp_error_set_from_errno (error, errno, _("Parallel writers: truncating a file in"),
+                               thread->parent->directory);
+      return FALSE;
+    }
+  thread->wraps++;
+  return TRUE;
+}
+
+/* One block of write_size bytes; every write() call is a sample, so a
+ * partial write and its remainder are two. */
+static gboolean
+write_block (WriterThread  *thread,
+             GError       **error)
+{
+  ParallelWriters *writers = thread->parent;
+  RpSession *session = writers->session;
+  gsize left = writers->write_size;
+
+  while (left > 0)
+    {
+      double before = rp_clock_now ();
+      ssize_t n = write (thread->fd, writers->buffer + (writers->write_size - left), left);
+      double after = rp_clock_now ();
+      double t = rp_session_time_from_monotonic (session, before);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          rp_error_set_from_errno (error, errno, _("Parallel writers: writing to"), writers->directory);
+          return FALSE;
+        }
+      rp_series_append (thread->series, t, after - before);
+      rp_series_append (writers->combined, t, after - before);
+      thread->max = MAX (thread->max, after - before);
+      thread->bytes += (guint64) n;
+      left -= (gsize) n;
+    }
+
+  if (writers->fsync_each)
+    {
+      double before = rp_clock_now ();
+
+      if (fsync (thread->fd) != 0)
+        {
+          rp_error_set_from_errno (error, errno, _("Parallel writers: flushing"), writers->directory);
+          return FALSE;
+        }
+      rp_series_append (writers->fsync_series, rp_session_time_from_monotonic (session, before),
+                        rp_clock_now () - before);
+    }
+  return TRUE;
+}
+
+static gpointer
+writer_thread (gpointer data)
+{
+  WriterThread *thread = data;
+  ParallelWriters *writers = thread->parent;
+  RpSession *session = writers->session;
+  guint64 in_file = 0;
+  double last_changed = 0;
+  GError *error = NULL;
+
+  while (!rp_session_worker_should_stop (session) &&
+         (writers->file_size == 0 || in_file < writers->file_size))
+    {
+      double now;
+
+      if (writers->file_size == 0 && in_file >= writers->wrap_size)
+        {
+          if (!wrap_around (thread, &error))
+            break;
+          in_file = 0;
+        }
+      if (!write_block (thread, &error))
+        break;
+      in_file += writers->write_size;
+
+      now = rp_clock_now ();
+      if (now - last_changed >= CHANGED_PERIOD)
+        {
+          rp_session_worker_changed (session);
+          last_changed = now;
+        }
+    }
+
+  if (error != NULL)
+    rp_session_worker_fail (session, error);
+  return NULL;
+}
+
+static void
+set_notes (ParallelWriters *writers)
+{
+  guint64 bytes = 0, wraps = 0;
+
+  for (guint i = 0; i < writers->n_threads; i++)
+    {
+      WriterThread *thread = &writers->threads[i];
+      g_autofree char *key = g_strdup_printf ("write_latency_%u_max", i);
+      char value[G_ASCII_DTOSTR_BUF_SIZE];
+
+      rp_session_set_note (writers->session, key,
+                           g_ascii_formatd (value, sizeof value, "%.6f", thread->max));
+      bytes += thread->bytes;
+      wraps += thread->wraps;
+    }
+  {
+    g_autofree char *bytes_text = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+    g_autofree char *wraps_text = g_strdup_printf ("%" G_GUINT64_FORMAT, wraps);
+
+    rp_session_set_note (writers->session, "writers_bytes_total", bytes_text);
+    rp_session_set_note (writers->session, "writers_wraps", wraps_text);
+  }
+}
+
+static void
+parallel_writers_run (RpSession *session,
+                      gpointer   state)
+{
+  ParallelWriters *writers = state;
+
+  writers->combined = rp_session_ensure_series (session, "write_latency", "s",
+                                                _("write() latency, all writers"));
+  if (writers->fsync_each)
+    writers->fsync_series = rp_session_ensure_series (session, "writers_fsync_latency", "s",
+                                                      _("fsync() latency after each write"));
+
+  /* Series first, threads second: the writers then start within microseconds
+   * of each other, as R3's did. */
+  for (guint i = 0; i < writers->n_threads; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("write_latency_%u", i);
+      g_autofree char *title = g_strdup_printf (_("write() latency, writer %u"), i);
+
+      writers->threads[i].series = rp_session_ensure_series (session, name, "s", title);
+    }
+  for (guint i = 0; i < writers->n_threads; i++)
+    writers->threads[i].thread = g_thread_new ("rp-writer", writer_thread, &writers->threads[i]);
+  for (guint i = 0; i < writers->n_threads; i++)
+    g_thread_join (writers->threads[i].thread);
+
+  set_notes (writers);
+}
+
+const RpWorkerClass rp_parallel_writers_class = {
+  .name = "parallel-writers",
+  .prepare = parallel_writers_prepare,
+  .run = parallel_writers_run,
+  .free_state = parallel_writers_free,
+};

@@ -1,0 +1,404 @@
+/* rp-report-compare.c: several reports side by side, as a text table. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "rp-report-private.h"
+#include "rp-sysinfo.h"
+#include "rp-units.h"
+
+/* The settings the reporters of SCENARIOS.md compared by hand, by their
+ * rp_sysinfo_get_fields() keys, with labels short enough for a table. The
+ * sysctl names stay untranslated: they are what one types. */
+static const struct {
+  const char *key;
+  const char *label;
+  gboolean    translate;
+} compare_settings[] = {
+  { "fs_type", N_("File system"), TRUE },
+  { "journal_mode", N_("Journal mode"), TRUE },
+  { "scheduler", N_("I/O scheduler"), TRUE },
+  { "whole_disk", N_("Disk"), TRUE },
+  { "rotational", N_("Rotational"), TRUE },
+  { "raid_level", N_("RAID level"), TRUE },
+  { "kernel_release", N_("Kernel"), TRUE },
+  { "machine", N_("Machine"), TRUE },
+  { "userspace_bits", N_("User space"), TRUE },
+  { "ram_bytes", N_("RAM"), TRUE },
+  { "dirty_ratio", "dirty_ratio", FALSE },
+  { "dirty_background_ratio", "dirty_background_ratio", FALSE },
+  { "dirty_bytes", "dirty_bytes", FALSE },
+  { "dirty_background_bytes", "dirty_background_bytes", FALSE },
+  { "dirty_expire_centisecs", "dirty_expire_centisecs", FALSE },
+  { "wbt_lat_usec", "wbt_lat_usec", FALSE },
+};
+
+/* The display value of @key, as the system section shows it ("none",
+ * "not applicable", "unknown" included). */
+static char *
+setting_text (GPtrArray  *fields,
+              const char *key)
+{
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const RpSysinfoField *field = g_ptr_array_index (fields, i);
+
+      if (g_strcmp0 (field->key, key) == 0)
+        return g_strdup (field->value);
+    }
+  return g_strdup (_("unknown"));
+}
+
+typedef struct {
+  char     *label;
+  char    **cells;      /* one per report */
+  gboolean  differs;
+} CompareRow;
+
+static void
+compare_row_free (gpointer data)
+{
+  CompareRow *row = data;
+
+  g_free (row->label);
+  g_strfreev (row->cells);
+  g_free (row);
+}
+
+static CompareRow *
+compare_row_new (const char *label,
+                 guint       n_reports)
+{
+  CompareRow *row = g_new0 (CompareRow, 1);
+
+  row->label = g_strdup (label);
+  row->cells = g_new0 (char *, n_reports + 1);
+  return row;
+}
+
+static void
+add_setting_rows (GPtrArray *rows,
+                  GPtrArray *reports)
+{
+  g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+
+  for (guint r = 0; r < reports->len; r++)
+    {
+      RpReport *report = g_ptr_array_index (reports, r);
+
+      g_ptr_array_add (fields, rp_sysinfo_get_fields (rp_report_get_sysinfo (report)));
+    }
+
+  for (guint s = 0; s < G_N_ELEMENTS (compare_settings); s++)
+    {
+      const char *label = compare_settings[s].label;
+      CompareRow *row = compare_row_new (compare_settings[s].translate ? _(label) : label,
+                                         reports->len);
+
+      for (guint r = 0; r < reports->len; r++)
+        {
+          row->cells[r] = setting_text (g_ptr_array_index (fields, r), compare_settings[s].key);
+          if (r > 0 && g_strcmp0 (row->cells[r], row->cells[0]) != 0)
+            row->differs = TRUE;
+        }
+      g_ptr_array_add (rows, row);
+    }
+}
+
+typedef enum {
+  METRIC_LATENCY,
+  METRIC_COUNT,
+  METRIC_RATE,
+} MetricKind;
+
+/* Relative change for latencies and rates (what "twice as slow" means), the
+ * plain difference for counts. */
+static char *
+format_delta (MetricKind kind,
+              double     base,
+              double     value)
+{
+  g_autofree char *magnitude = NULL;
+
+  if (value == base)
+    return g_strdup ("=");
+  if (kind == METRIC_COUNT)
+    return g_strdup_printf ("%+.0f", value - base);
+  if (base != 0)
+    return g_strdup_printf ("%+.0f %%", (value - base) / base * 100);
+  magnitude = kind == METRIC_RATE ? rp_format_rate (fabs (value - base))
+                                  : rp_format_latency (fabs (value - base));
+  return g_strdup_printf ("%s%s", value >= base ? "+" : "-", magnitude);
+}
+
+static char *
+format_metric (MetricKind kind,
+               double     value)
+{
+  if (kind == METRIC_COUNT)
+    return g_strdup_printf ("%.0f", value);
+  if (kind == METRIC_RATE)
+    return rp_format_rate (value);
+  return rp_format_latency (value);
+}
+
+/* The writer's throughput series: ours is "writer_throughput"; other writers
+ * (copy loop, parallel writers) may add more B/s series named after them. */
+static RpSeries *
+find_throughput_series (RpReport *report)
+{
+  RpSeries *series = rp_report_lookup_series (report, RP_SERIES_WRITER_THROUGHPUT);
+  GPtrArray *all = rp_report_get_series (report);
+
+  for (guint i = 0; series == NULL && i < all->len; i++)
+    {
+      RpSeries *candidate = g_ptr_array_index (all, i);
+
+      if (g_strcmp0 (rp_series_get_unit (candidate), "B/s") == 0 &&
+          strstr (rp_series_get_name (candidate), "writ") != NULL &&
+          rp_series_get_length (candidate) > 0)
+        series = candidate;
+    }
+  return series;
+}
+
+/* NAN when the report lacks the series (or its samples). */
+static double
+metric_value (RpReport   *report,
+              const char *series_name,
+              guint       which)
+{
+  RpStats stats;
+  RpSeries *series = series_name != NULL ? rp_report_lookup_series (report, series_name)
+                                         : find_throughput_series (report);
+
+  if (series == NULL)
+    return NAN;
+  rp_report_get_stats (report, rp_series_get_name (series), &stats);
+  if (stats.n == 0)
+    return NAN;
+  switch (which)
+    {
+    case 0: return stats.p50;
+    case 1: return stats.p99;
+    case 2: return stats.max;
+    case 3: return (double) stats.over_instant;
+    case 4: return (double) stats.over_flow;
+    case 5: return (double) stats.over_attention;
+    case 6:
+    default:
+      return stats.mean;
+    }
+}
+
+static void
+add_metric_row (GPtrArray  *rows,
+                GPtrArray  *reports,
+                const char *label,
+                const char *series_name,
+                guint       which,
+                MetricKind  kind)
+{
+  CompareRow *row = compare_row_new (label, reports->len);
+  double base = metric_value (g_ptr_array_index (reports, 0), series_name, which);
+  gboolean any = FALSE;
+
+  for (guint r = 0; r < reports->len; r++)
+    {
+      double value = metric_value (g_ptr_array_index (reports, r), series_name, which);
+      g_autofree char *text = NULL;
+      g_autofree char *delta = NULL;
+
+      if (isnan (value))
+        {
+          row->cells[r] = g_strdup ("-");
+          continue;
+        }
+      any = TRUE;
+      text = format_metric (kind, value);
+      if (r == 0 || isnan (base))
+        row->cells[r] = g_steal_pointer (&text);
+      else
+        {
+          delta = format_delta (kind, base, value);
+          row->cells[r] = g_strdup_printf ("%s (%s)", text, delta);
+        }
+    }
+  if (any)
+    g_ptr_array_add (rows, row);
+  else
+    compare_row_free (row);
+}
+
+static void
+add_metric_rows (GPtrArray *rows,
+                 GPtrArray *reports)
+{
+  g_autofree char *instant = rp_text_format_limit (RP_LIMIT_INSTANT);
+  g_autofree char *flow = rp_text_format_limit (RP_LIMIT_FLOW);
+  g_autofree char *attention = rp_text_format_limit (RP_LIMIT_ATTENTION);
+  /* TRANSLATORS: a table row: how many fsync calls took longer than e.g. "1 s" */
+  g_autofree char *fsync_instant = g_strdup_printf (_("fsync > %s"), instant);
+  g_autofree char *fsync_flow = g_strdup_printf (_("fsync > %s"), flow);
+  g_autofree char *fsync_attention = g_strdup_printf (_("fsync > %s"), attention);
+  /* TRANSLATORS: a table row: how often the desktop's main loop was late by more than e.g. "0.1 s" */
+  g_autofree char *loop_instant = g_strdup_printf (_("Main loop > %s"), instant);
+
+  add_metric_row (rows, reports, _("fsync p50"), RP_SERIES_FSYNC_LATENCY, 0, METRIC_LATENCY);
+  add_metric_row (rows, reports, _("fsync p99"), RP_SERIES_FSYNC_LATENCY, 1, METRIC_LATENCY);
+  add_metric_row (rows, reports, _("fsync max"), RP_SERIES_FSYNC_LATENCY, 2, METRIC_LATENCY);
+  add_metric_row (rows, reports, fsync_instant, RP_SERIES_FSYNC_LATENCY, 3, METRIC_COUNT);
+  add_metric_row (rows, reports, fsync_flow, RP_SERIES_FSYNC_LATENCY, 4, METRIC_COUNT);
+  add_metric_row (rows, reports, fsync_attention, RP_SERIES_FSYNC_LATENCY, 5, METRIC_COUNT);
+  add_metric_row (rows, reports, _("write() max"), RP_SERIES_WRITE_LATENCY, 2, METRIC_LATENCY);
+  add_metric_row (rows, reports, _("Main loop max"), RP_SERIES_MAINLOOP_LATENESS, 2, METRIC_LATENCY);
+  add_metric_row (rows, reports, loop_instant, RP_SERIES_MAINLOOP_LATENESS, 3, METRIC_COUNT);
+  add_metric_row (rows, reports, _("Writer throughput"), NULL, 6, METRIC_RATE);
+}
+
+static void
+append_compare_row (GString          *out,
+                    const CompareRow *row,
+                    gsize             label_width,
+                    gsize             cell_width,
+                    guint             n_reports)
+{
+  g_autoptr(GPtrArray) label_lines = rp_text_wrap_lines (row->label, label_width);
+  g_autofree GPtrArray **cell_lines = g_new0 (GPtrArray *, n_reports);
+  guint height = label_lines->len;
+
+  for (guint r = 0; r < n_reports; r++)
+    {
+      cell_lines[r] = rp_text_wrap_lines (row->cells[r], cell_width);
+      height = MAX (height, cell_lines[r]->len);
+    }
+  for (guint line = 0; line < height; line++)
+    {
+      gsize start = out->len;
+
+      g_string_append (out, line == 0 && row->differs ? "* " : "  ");
+      rp_text_append_padded (out, line < label_lines->len ? g_ptr_array_index (label_lines, line) : "",
+                             label_width, FALSE);
+      for (guint r = 0; r < n_reports; r++)
+        {
+          g_string_append (out, "  ");
+          rp_text_append_padded (out, line < cell_lines[r]->len ? g_ptr_array_index (cell_lines[r], line) : "",
+                                 cell_width, FALSE);
+        }
+      while (out->len > start && out->str[out->len - 1] == ' ')
+        g_string_truncate (out, out->len - 1);
+      g_string_append_c (out, '\n');
+    }
+  for (guint r = 0; r < n_reports; r++)
+    g_ptr_array_unref (cell_lines[r]);
+}
+
+/* Column widths: up to three runs share 80 columns, wrapping long cells;
+ * more runs get columns as wide as their content (up to 24), wider than 80. */
+static void
+compute_compare_widths (GPtrArray *rows,
+                        guint      n_reports,
+                        gsize     *out_label_width,
+                        gsize     *out_cell_width)
+{
+  gsize label_width = 0, cell_width = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const CompareRow *row = g_ptr_array_index (rows, i);
+
+      label_width = MAX (label_width, rp_text_width (row->label));
+      for (guint r = 0; r < n_reports; r++)
+        cell_width = MAX (cell_width, rp_text_width (row->cells[r]));
+    }
+  label_width = MIN (label_width, 22);
+  if (n_reports <= 3)
+    cell_width = MIN (cell_width, (RP_TEXT_WIDTH - 2 - label_width) / n_reports - 2);
+  else
+    cell_width = MIN (cell_width, 24);
+  *out_label_width = label_width;
+  *out_cell_width = MAX (cell_width, 8);
+}
+
+static void
+append_compare_legend (GString   *out,
+                       GPtrArray *reports)
+{
+  for (guint r = 0; r < reports->len; r++)
+    {
+      RpReport *report = g_ptr_array_index (reports, r);
+      g_autofree char *created = rp_text_format_created (report->created);
+      g_autofree char *duration = rp_text_format_duration (report->duration);
+      g_autofree char *description = rp_scenario_describe (report->scenario);
+      /* TRANSLATORS: "Run 2: 2024-05-01 10:00:00 UTC, 62.00 s, R1: sequential writer …" */
+      g_autofree char *line = g_strdup_printf (_("Run %u: %s, %s, %s"), r + 1, created, duration,
+                                               description);
+
+      rp_text_append_wrapped (out, "", "    ", line);
+    }
+}
+
+/**
+ * rp_report_compare_text:
+ * @reports: (element-type RpReport): two or more reports (one works too)
+ *
+ * A side-by-side table, one column per report: the settings the reporters of
+ * SCENARIOS.md compared (file system, journal mode, scheduler, kernel,
+ * machine, RAM, dirty_* sysctls), rows that differ marked with "*"; then
+ * fsync p50/p99/max and stall counts, write() and main-loop results where
+ * measured, and the writer's mean throughput, each with its change relative
+ * to the first report. At most 80 columns for up to three reports (long
+ * cells wrap); wider for more.
+ *
+ * Returns: (transfer full): translated text
+ */
+char *
+rp_report_compare_text (GPtrArray *reports)
+{
+  g_autoptr(GPtrArray) settings = g_ptr_array_new_with_free_func (compare_row_free);
+  g_autoptr(GPtrArray) metrics = g_ptr_array_new_with_free_func (compare_row_free);
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+  g_autofree char *title = NULL;
+  CompareRow *header;
+  gsize label_width, cell_width;
+  GString *out;
+
+  g_return_val_if_fail (reports != NULL && reports->len > 0, NULL);
+  for (guint r = 0; r < reports->len; r++)
+    g_return_val_if_fail (RP_IS_REPORT (g_ptr_array_index (reports, r)), NULL);
+
+  header = compare_row_new ("", reports->len);
+  for (guint r = 0; r < reports->len; r++)
+    header->cells[r] = g_strdup_printf (_("Run %u"), r + 1);
+  g_ptr_array_add (settings, header);
+  add_setting_rows (settings, reports);
+  add_metric_rows (metrics, reports);
+  g_ptr_array_extend (all, settings, NULL, NULL);
+  g_ptr_array_extend (all, metrics, NULL, NULL);
+  compute_compare_widths (all, reports->len, &label_width, &cell_width);
+
+  out = g_string_new (NULL);
+  title = g_strdup_printf (ngettext ("Comparison of %u report", "Comparison of %u reports",
+                                     reports->len), reports->len);
+  rp_text_append_heading (out, title, '=');
+  append_compare_legend (out, reports);
+
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < settings->len; i++)
+    append_compare_row (out, g_ptr_array_index (settings, i), label_width, cell_width, reports->len);
+  g_string_append_c (out, '\n');
+  if (metrics->len == 0)
+    rp_text_append_wrapped (out, "  ", "  ", _("None of the reports has fsync, write() or main-loop samples."));
+  for (guint i = 0; i < metrics->len; i++)
+    append_compare_row (out, g_ptr_array_index (metrics, i), label_width, cell_width, reports->len);
+
+  g_string_append_c (out, '\n');
+  rp_text_append_wrapped (out, "", "", _("* marks settings that differ. Changes in parentheses are "
+                                         "relative to run 1."));
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,71 @@
+/* rp-report-private.h: what the report's files (model, JSON, text, comparison) share. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "rp-report.h"
+#include "rp-stats.h"
+
+G_BEGIN_DECLS
+
+/* Bug trackers and mail show 80 columns without wrapping. */
+#define RP_TEXT_WIDTH 80
+
+struct _RpReport
+{
+  GObject     parent_instance;
+
+  GDateTime  *created;        /* start of the run, UTC */
+  char       *generator;      /* "resprobe 0.1.0" of whoever wrote it */
+  RpSysinfo  *sysinfo;
+  RpScenario *scenario;
+  GPtrArray  *series;         /* RpSeries, owned; nobody appends to them */
+  GHashTable *notes;          /* char * → char * */
+  char       *error_message;  /* nullable */
+  double      duration;       /* seconds */
+
+  /* Statistics of each series, computed on first use. A report never changes,
+   * so they stay valid; sorting millions of samples once is enough. Locked:
+   * a GUI saves a report on a worker thread while its main thread shows the
+   * verdict. */
+  GMutex      stats_lock;
+  RpStats    *stats;
+  gboolean   *stats_valid;
+};
+
+/* rp-report.c */
+RpReport   *rp_report_new_take          (GDateTime  *created,
+                                         char       *generator,
+                                         RpSysinfo  *sysinfo,
+                                         RpScenario *scenario,
+                                         GPtrArray  *series,
+                                         GHashTable *notes,
+                                         char       *error_message,
+                                         double      duration);
+void        rp_report_stats_at          (RpReport   *self,
+                                         guint       index,
+                                         RpStats    *out_stats);
+GHashTable *rp_report_notes_new         (void);
+GPtrArray  *rp_report_notes_sorted_keys (GHashTable *notes);
+guint64     rp_report_count_samples     (RpReport   *self);
+
+/* rp-report-text.c: text helpers, also for the comparison and error messages */
+gsize       rp_text_width               (const char *text);
+char       *rp_text_shorten             (const char *text);
+GPtrArray  *rp_text_wrap_lines          (const char *text,
+                                         gsize       width);
+void        rp_text_append_wrapped      (GString    *out,
+                                         const char *first_prefix,
+                                         const char *next_prefix,
+                                         const char *text);
+void        rp_text_append_padded       (GString    *out,
+                                         const char *text,
+                                         gsize       width,
+                                         gboolean    right);
+void        rp_text_append_heading      (GString    *out,
+                                         const char *title,
+                                         char        underline);
+char       *rp_text_format_limit        (double      seconds);
+char       *rp_text_format_duration     (double      seconds);
+char       *rp_text_format_created      (GDateTime  *created);
+
+G_END_DECLS

@@ -1,0 +1,790 @@
+/* rp-report-text.c: a report as text for bug trackers, its verdict, and CSV. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "rp-report-private.h"
+#include "rp-units.h"
+
+/* ------------------------------------------------------------------------ */
+/* Numbers and text helpers                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* A C locale for the number formatting, whatever the program's locale. */
+static locale_t
+c_numeric_locale (void)
+{
+  static gsize once = 0;
+  static locale_t locale = (locale_t) 0;
+
+  if (g_once_init_enter (&once))
+    {
+      locale = newlocale (LC_NUMERIC_MASK, "C", (locale_t) 0);
+      g_once_init_leave (&once, 1);
+    }
+  return locale;
+}
+
+/* CSV numbers, exact and short: %.17g always reads back as the same double,
+ * but shows a short decimal such as 0.5422 as 0.54220000000000002, which a
+ * spreadsheet user does not want to see. Such a tail of zeros or nines is
+ * the sign that 15 or 16 digits also read back; only then are they tried,
+ * as measured values rarely have one. Always with a '.' whatever the locale:
+ * snprintf() and strtod() run under a thread-local C locale, twice as fast
+ * as g_ascii_formatd() for millions of samples. */
+static const char *
+format_double (char   *buffer,
+               gsize   size,
+               double  value)
+{
+  locale_t c_locale = c_numeric_locale ();
+  locale_t old;
+  char shorter[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *digits;
+
+  if (c_locale == (locale_t) 0)
+    return g_ascii_formatd (buffer, size, "%.17g", value);
+
+  old = uselocale (c_locale);
+  snprintf (buffer, size, "%.17g", value);
+  digits = buffer + strspn (buffer, "-0.");
+  if (strstr (digits, "0000") != NULL || strstr (digits, "9999") != NULL)
+    {
+      snprintf (shorter, sizeof shorter, "%.15g", value);
+      if (strtod (shorter, NULL) != value)
+        snprintf (shorter, sizeof shorter, "%.16g", value);
+      if (strtod (shorter, NULL) == value)
+        g_strlcpy (buffer, shorter, size);
+    }
+  uselocale (old);
+  return buffer;
+}
+
+gsize
+rp_text_width (const char *text)
+{
+  return g_utf8_strlen (text, -1);
+}
+
+/* Control characters (ANSI escapes, tabs, carriage returns) from a stranger's
+ * report must not reach a terminal or break the layout; newlines stay. */
+static char *
+sanitize_text (const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
+  GString *out = g_string_sized_new (strlen (valid));
+
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '\n')
+        g_string_append_c (out, '\n');
+      else if (g_unichar_iscntrl (c))
+        g_string_append_c (out, ' ');
+      else
+        g_string_append_unichar (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Long or hostile strings quoted in an error message stay short and printable. */
+char *
+rp_text_shorten (const char *text)
+{
+  g_autofree char *clean = sanitize_text (text);
+
+  if (g_utf8_strlen (clean, -1) <= 40)
+    return g_steal_pointer (&clean);
+  return g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (clean, 40) - clean), clean);
+}
+
+static gboolean
+is_break_after (gunichar c)
+{
+  return c == ' ' || c == ',' || c == ';' || c == '/';
+}
+
+/* Splits @text into lines of at most @width columns, preferring to break
+ * after a space or a comma (mount options have no spaces), hard-breaking a
+ * run with neither. Newlines in @text start new lines. */
+GPtrArray *
+rp_text_wrap_lines (const char *text,
+                    gsize       width)
+{
+  g_autofree char *clean = sanitize_text (text);
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  const char *p = clean;
+
+  width = MAX (width, 8);
+  for (;;)
+    {
+      const char *q = p;
+      const char *end;
+      const char *brk = NULL;
+      gsize cols = 0;
+      char *line;
+
+      while (*q != '\0' && *q != '\n' && cols < width)
+        {
+          gunichar c = g_utf8_get_char (q);
+
+          q = g_utf8_next_char (q);
+          cols++;
+          if (is_break_after (c))
+            brk = q;
+        }
+      if (*q == '\0' || *q == '\n' || *q == ' ')
+        end = q;
+      else
+        end = brk != NULL ? brk : q;
+
+      line = g_strndup (p, (gsize) (end - p));
+      g_strchomp (line);
+      g_ptr_array_add (lines, line);
+
+      p = end;
+      if (*p == '\n')
+        p++;
+      else
+        while (*p == ' ')
+          p++;
+      if (*p == '\0')
+        break;
+    }
+  return lines;
+}
+
+/* Appends @text wrapped to RP_TEXT_WIDTH: the first line after @first_prefix,
+ * the others after @next_prefix. */
+void
+rp_text_append_wrapped (GString    *out,
+                        const char *first_prefix,
+                        const char *next_prefix,
+                        const char *text)
+{
+  gsize prefix = MAX (rp_text_width (first_prefix), rp_text_width (next_prefix));
+  g_autoptr(GPtrArray) lines = rp_text_wrap_lines (text, RP_TEXT_WIDTH > prefix + 20 ? RP_TEXT_WIDTH - prefix : 20);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      gsize start = out->len;
+
+      g_string_append (out, i == 0 ? first_prefix : next_prefix);
+      g_string_append (out, g_ptr_array_index (lines, i));
+      /* No trailing blanks when a line (or the value) is empty. */
+      while (out->len > start && out->str[out->len - 1] == ' ')
+        g_string_truncate (out, out->len - 1);
+      g_string_append_c (out, '\n');
+    }
+}
+
+void
+rp_text_append_padded (GString    *out,
+                       const char *text,
+                       gsize       width,
+                       gboolean    right)
+{
+  gsize w = rp_text_width (text);
+
+  if (right)
+    for (gsize i = w; i < width; i++)
+      g_string_append_c (out, ' ');
+  g_string_append (out, text);
+  if (!right)
+    for (gsize i = w; i < width; i++)
+      g_string_append_c (out, ' ');
+}
+
+void
+rp_text_append_heading (GString    *out,
+                        const char *title,
+                        char        underline)
+{
+  gsize w = rp_text_width (title);
+
+  g_string_append (out, title);
+  g_string_append_c (out, '\n');
+  for (gsize i = 0; i < MIN (w, RP_TEXT_WIDTH); i++)
+    g_string_append_c (out, underline);
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_label_value (GString    *out,
+                    const char *label,
+                    gsize       label_width,
+                    const char *value)
+{
+  g_autoptr(GString) prefix = g_string_new (NULL);
+  g_autofree char *indent = NULL;
+
+  g_string_append_printf (prefix, "%s: ", label);
+  while (rp_text_width (prefix->str) < label_width + 2)
+    g_string_append_c (prefix, ' ');
+  indent = g_strnfill (label_width + 2, ' ');
+  if (rp_text_width (prefix->str) > RP_TEXT_WIDTH - 20)
+    {
+      /* A very long (translated) label gets the value on the line below. */
+      rp_text_append_wrapped (out, "", "", label);
+      rp_text_append_wrapped (out, indent, indent, value);
+      return;
+    }
+  /* Labels longer than the column push only their own value right. */
+  rp_text_append_wrapped (out, prefix->str, indent, value);
+}
+
+static gboolean
+unit_is (const char *unit,
+         const char *expected)
+{
+  return g_strcmp0 (unit, expected) == 0;
+}
+
+/* A value in the series' unit as a reader wants to see it: latencies in
+ * µs/ms/s, throughputs and sizes in IEC units, ratios as percent. */
+static char *
+format_value (const char *unit,
+              double      value)
+{
+  if (!isfinite (value))
+    return g_strdup ("-");
+  if ((unit_is (unit, "B") || unit_is (unit, "B/s")) && value < 0)
+    {
+      g_autofree char *magnitude = format_value (unit, -value);
+
+      return g_strdup_printf ("-%s", magnitude);
+    }
+  if (unit_is (unit, "s"))
+    return rp_format_latency (value);
+  if (unit_is (unit, "B/s"))
+    return rp_format_rate (value);
+  if (unit_is (unit, "B"))
+    return rp_format_size ((guint64) MIN (round (value), (double) G_MAXINT64));
+  if (unit_is (unit, "ratio"))
+    return g_strdup_printf ("%.1f %%", value * 100);
+  if (unit == NULL || *unit == '\0')
+    return g_strdup_printf ("%.4g", value);
+  return g_strdup_printf ("%.4g %s", value, unit);
+}
+
+/* "0.1 s", "1 s", "10 s": the limits as the verdict names them. */
+char *
+rp_text_format_limit (double seconds)
+{
+  /* TRANSLATORS: a time limit in seconds, e.g. "0.1 s" */
+  return g_strdup_printf (_("%g s"), seconds);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Verdict                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static char *
+stall_sentence (const char *series,
+                gulong      count,
+                const char *limit,
+                const char *worst)
+{
+  if (g_str_equal (series, RP_SERIES_FSYNC_LATENCY))
+    return g_strdup_printf (ngettext ("fsync stalled %lu time over %s; worst %s.",
+                                      "fsync stalled %lu times over %s; worst %s.", count),
+                            count, limit, worst);
+  if (g_str_equal (series, RP_SERIES_WRITE_LATENCY))
+    return g_strdup_printf (ngettext ("A write() call stalled %lu time over %s; worst %s.",
+                                      "write() calls stalled %lu times over %s; worst %s.", count),
+                            count, limit, worst);
+  return g_strdup_printf (ngettext ("The desktop's main loop stalled %lu time over %s; worst %s.",
+                                    "The desktop's main loop stalled %lu times over %s; worst %s.",
+                                    count),
+                          count, limit, worst);
+}
+
+static char *
+calm_sentence (const char *series,
+               const char *limit,
+               const char *worst)
+{
+  if (g_str_equal (series, RP_SERIES_FSYNC_LATENCY))
+    return g_strdup_printf (_("fsync never took over %s; worst %s."), limit, worst);
+  if (g_str_equal (series, RP_SERIES_WRITE_LATENCY))
+    return g_strdup_printf (_("No write() call took over %s; worst %s."), limit, worst);
+  return g_strdup_printf (_("The desktop's main loop never stalled over %s; worst %s."),
+                          limit, worst);
+}
+
+/* Nielsen's limits: over 1 s breaks the flow of thought, so that count is
+ * the one to tell; with none, the count over 0.1 s (no longer instant). */
+static char *
+series_verdict (const char    *series,
+                const RpStats *stats)
+{
+  g_autofree char *worst = rp_format_latency (stats->max);
+  double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;
+  guint64 count = stats->over_flow > 0 ? stats->over_flow : stats->over_instant;
+  g_autofree char *limit_text = rp_text_format_limit (limit);
+  g_autofree char *sentence = NULL;
+  g_autofree char *attention_limit = NULL;
+  g_autofree char *attention_sentence = NULL;
+  gulong attention;
+
+  if (count == 0)
+    return calm_sentence (series, limit_text, worst);
+  sentence = stall_sentence (series, (gulong) MIN (count, G_MAXULONG), limit_text, worst);
+  if (stats->over_attention == 0)
+    return g_steal_pointer (&sentence);
+
+  attention = (gulong) MIN (stats->over_attention, G_MAXULONG);
+  attention_limit = rp_text_format_limit (RP_LIMIT_ATTENTION);
+  attention_sentence =
+    g_strdup_printf (ngettext ("%lu of them took over %s: long enough to lose the user's attention.",
+                               "%lu of them took over %s: long enough to lose the user's attention.",
+                               attention),
+                     attention, attention_limit);
+  return g_strconcat (sentence, " ", attention_sentence, NULL);
+}
+
+/**
+ * rp_report_get_verdict:
+ *
+ * A few plain sentences for someone who is not a storage expert, from the
+ * fsync latency, the write() latency and the desktop's main-loop lateness
+ * (whichever were measured), using the limits of rp-stats.h, e.g. "fsync
+ * stalled 7 times over 1 s; worst 10.86 s."
+ *
+ * Returns: (transfer full): translated text
+ */
+char *
+rp_report_get_verdict (RpReport *self)
+{
+  static const char *const names[] = {
+    RP_SERIES_FSYNC_LATENCY, RP_SERIES_WRITE_LATENCY, RP_SERIES_MAINLOOP_LATENESS,
+  };
+  g_autoptr(GPtrArray) sentences = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *instant = rp_text_format_limit (RP_LIMIT_INSTANT);
+  guint measured = 0, stalled = 0;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      RpStats stats;
+
+      if (!rp_report_get_stats (self, names[i], &stats) || stats.n == 0)
+        continue;
+      measured++;
+      if (stats.over_instant > 0)
+        stalled++;
+      g_ptr_array_add (sentences, series_verdict (names[i], &stats));
+    }
+
+  if (measured == 0)
+    return g_strdup (_("No latency was measured, so there is nothing to judge."));
+  if (stalled == 0)
+    return g_strdup_printf (_("No stalls over %s: the system stayed responsive."), instant);
+  g_ptr_array_add (sentences, NULL);
+  return g_strjoinv (" ", (char **) sentences->pdata);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Plain text                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* "14.6 s", "2 min 5 s", "1 h 20 min": a run's length, not a latency. */
+char *
+rp_text_format_duration (double seconds)
+{
+  guint64 whole;
+
+  if (!isfinite (seconds) || seconds < 60)
+    /* TRANSLATORS: a duration in seconds */
+    return g_strdup_printf (_("%.1f s"), isfinite (seconds) ? seconds : 0.0);
+  whole = (guint64) (seconds + 0.5);
+  if (whole < 3600)
+    /* TRANSLATORS: a duration, e.g. "2 min 5 s" */
+    return g_strdup_printf (_("%u min %u s"), (guint) (whole / 60), (guint) (whole % 60));
+  /* TRANSLATORS: a duration, e.g. "1 h 20 min" */
+  return g_strdup_printf (_("%u h %u min"), (guint) MIN (whole / 3600, G_MAXUINT),
+                          (guint) (whole % 3600 / 60));
+}
+
+char *
+rp_text_format_created (GDateTime *created)
+{
+  return g_date_time_format (created, "%Y-%m-%d %H:%M:%S UTC");
+}
+
+static void
+append_text_header (GString  *out,
+                    RpReport *self)
+{
+  g_autofree char *created = rp_text_format_created (self->created);
+  g_autofree char *duration = rp_text_format_duration (self->duration);
+  const char *labels[] = { _("Created"), _("Generator"), _("Duration"), _("Error") };
+  const char *values[] = { created, self->generator, duration, self->error_message };
+  gsize width = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    width = MAX (width, rp_text_width (labels[i]));
+
+  rp_text_append_heading (out, _("Responsiveness Probe report"), '=');
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (values[i] != NULL && *values[i] != '\0')
+      append_label_value (out, labels[i], width, values[i]);
+}
+
+static void
+append_text_system (GString  *out,
+                    RpReport *self)
+{
+  g_autoptr(GPtrArray) fields = rp_sysinfo_get_fields (self->sysinfo);
+  g_auto(GStrv) warnings = rp_sysinfo_get_warnings (self->sysinfo);
+  gsize width = 0;
+
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const RpSysinfoField *field = g_ptr_array_index (fields, i);
+
+      /* Labels longer than the usual ones do not push every value right. */
+      if (rp_text_width (field->label) <= 28)
+        width = MAX (width, rp_text_width (field->label));
+    }
+
+  g_string_append_c (out, '\n');
+  rp_text_append_heading (out, _("System"), '-');
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const RpSysinfoField *field = g_ptr_array_index (fields, i);
+
+      append_label_value (out, field->label, width, field->value);
+    }
+
+  if (warnings != NULL && warnings[0] != NULL)
+    {
+      g_string_append_c (out, '\n');
+      rp_text_append_heading (out, _("Warnings"), '-');
+      for (guint i = 0; warnings[i] != NULL; i++)
+        rp_text_append_wrapped (out, "* ", "  ", warnings[i]);
+    }
+}
+
+static void
+append_text_scenario (GString  *out,
+                      RpReport *self)
+{
+  g_autofree char *description = rp_scenario_describe (self->scenario);
+  g_autoptr(GPtrArray) keys = rp_report_notes_sorted_keys (self->notes);
+
+  g_string_append_c (out, '\n');
+  rp_text_append_heading (out, _("Scenario"), '-');
+  rp_text_append_wrapped (out, "", "", description);
+
+  if (keys->len == 0)
+    return;
+  g_string_append_c (out, '\n');
+  rp_text_append_heading (out, _("Notes"), '-');
+  for (guint i = 0; i < keys->len; i++)
+    {
+      const char *key = g_ptr_array_index (keys, i);
+      g_autofree char *line = g_strdup_printf ("%s: %s", key,
+                                               (const char *) g_hash_table_lookup (self->notes, key));
+
+      rp_text_append_wrapped (out, "", "  ", line);
+    }
+}
+
+/* A table of the summary: a name column, then right-aligned value columns. */
+typedef struct {
+  guint       n_columns;
+  const char *header[8];
+  GPtrArray  *rows;       /* char ** of n_columns cells */
+} Table;
+
+static gsize
+table_values_width (const Table *table,
+                    gsize       *widths)
+{
+  gsize total = 0;
+
+  for (guint c = 0; c < table->n_columns; c++)
+    {
+      widths[c] = rp_text_width (table->header[c]);
+      for (guint r = 0; r < table->rows->len; r++)
+        widths[c] = MAX (widths[c], rp_text_width (((char **) g_ptr_array_index (table->rows, r))[c]));
+      if (c > 0)
+        total += 2 + widths[c];
+    }
+  return total;
+}
+
+static void
+append_table_row (GString           *out,
+                  const char *const *cells,
+                  guint              n_columns,
+                  const gsize       *widths)
+{
+  gsize start = out->len;
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      if (c > 0)
+        g_string_append (out, "  ");
+      rp_text_append_padded (out, cells[c], widths[c], c > 0);
+    }
+  while (out->len > start && out->str[out->len - 1] == ' ')
+    g_string_truncate (out, out->len - 1);
+  g_string_append_c (out, '\n');
+}
+
+/* Too wide even with names on their own lines (long translations, huge
+ * counts): each series gets a name line and a wrapped "key value" line. */
+static void
+append_table_blocks (GString     *out,
+                     const Table *table)
+{
+  for (guint r = 0; r < table->rows->len; r++)
+    {
+      char **cells = g_ptr_array_index (table->rows, r);
+      g_autoptr(GString) values = g_string_new (NULL);
+
+      rp_text_append_wrapped (out, "", "  ", cells[0]);
+      for (guint c = 1; c < table->n_columns; c++)
+        g_string_append_printf (values, "%s%s %s", c > 1 ? ", " : "", table->header[c], cells[c]);
+      rp_text_append_wrapped (out, "  ", "  ", values->str);
+    }
+}
+
+/* The name column gets what the values leave of 80 columns; a longer name
+ * goes on a line of its own above its values. */
+static void
+append_table (GString     *out,
+              const Table *table)
+{
+  gsize widths[G_N_ELEMENTS (table->header)];
+  gsize values = table_values_width (table, widths);
+
+  if (table->rows->len == 0)
+    return;
+  if (values + 8 > RP_TEXT_WIDTH)
+    {
+      append_table_blocks (out, table);
+      return;
+    }
+  widths[0] = MIN (widths[0], RP_TEXT_WIDTH - values);
+  append_table_row (out, table->header, table->n_columns, widths);
+  for (guint r = 0; r < table->rows->len; r++)
+    {
+      char **cells = g_ptr_array_index (table->rows, r);
+
+      if (rp_text_width (cells[0]) > widths[0])
+        {
+          g_autofree char *name = g_steal_pointer (&cells[0]);
+
+          rp_text_append_wrapped (out, "", "  ", name);
+          cells[0] = g_strdup ("");
+        }
+      append_table_row (out, (const char *const *) cells, table->n_columns, widths);
+    }
+}
+
+static char *
+format_count (guint64 count)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+}
+
+/* Latencies get the stall counts over Nielsen's first two limits. */
+static char **
+summary_cells (RpSeries      *series,
+               const RpStats *stats,
+               gboolean       latency)
+{
+  const char *unit = rp_series_get_unit (series);
+  GPtrArray *cells = g_ptr_array_new ();
+
+  g_ptr_array_add (cells, sanitize_text (rp_series_get_name (series)));
+  g_ptr_array_add (cells, format_count (stats->n));
+  g_ptr_array_add (cells, format_value (unit, stats->p50));
+  g_ptr_array_add (cells, format_value (unit, stats->p90));
+  g_ptr_array_add (cells, format_value (unit, stats->p99));
+  g_ptr_array_add (cells, format_value (unit, stats->max));
+  if (latency)
+    {
+      g_ptr_array_add (cells, format_count (stats->over_instant));
+      g_ptr_array_add (cells, format_count (stats->over_flow));
+    }
+  g_ptr_array_add (cells, NULL);
+  return (char **) g_ptr_array_free (cells, FALSE);
+}
+
+static void
+append_text_summary (GString  *out,
+                     RpReport *self)
+{
+  g_autofree char *instant = rp_text_format_limit (RP_LIMIT_INSTANT);
+  g_autofree char *flow = rp_text_format_limit (RP_LIMIT_FLOW);
+  g_autofree char *over_instant = g_strdup_printf ("> %s", instant);
+  g_autofree char *over_flow = g_strdup_printf ("> %s", flow);
+  g_autoptr(GPtrArray) latency_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr(GPtrArray) other_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  Table latencies = {
+    8, { _("Latency"), "n", "p50", "p90", "p99", _("max"), over_instant, over_flow }, latency_rows,
+  };
+  Table others = { 6, { _("Series"), "n", "p50", "p90", "p99", _("max") }, other_rows };
+
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      RpSeries *series = g_ptr_array_index (self->series, i);
+      gboolean latency = unit_is (rp_series_get_unit (series), "s");
+      RpStats stats;
+
+      rp_report_stats_at (self, i, &stats);
+      if (stats.n > 0)
+        g_ptr_array_add (latency ? latency_rows : other_rows, summary_cells (series, &stats, latency));
+    }
+
+  g_string_append_c (out, '\n');
+  rp_text_append_heading (out, _("Summary"), '-');
+  if (latency_rows->len == 0 && other_rows->len == 0)
+    {
+      rp_text_append_wrapped (out, "", "", _("No samples were recorded."));
+      return;
+    }
+  append_table (out, &latencies);
+  if (latency_rows->len > 0 && other_rows->len > 0)
+    g_string_append_c (out, '\n');
+  append_table (out, &others);
+}
+
+/* Exactly the output of the fsync-tester of kernel bug 12309, so that the
+ * numbers can be pasted beside the old reports and read by their scripts. */
+static void
+append_fsync_lines (GString  *out,
+                    RpReport *self)
+{
+  RpSeries *series = rp_report_lookup_series (self, RP_SERIES_FSYNC_LATENCY);
+  g_autofree RpPoint *points = NULL;
+  guint n = 0;
+
+  if (series == NULL)
+    return;
+  points = rp_series_copy_points (series, 0, &n);
+  if (n == 0)
+    return;
+
+  g_string_append_c (out, '\n');
+  rp_text_append_heading (out, _("fsync-tester output"), '-');
+  for (guint i = 0; i < n; i++)
+    {
+      char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_append_printf (out, "fsync time: %s\n",
+                              g_ascii_formatd (number, sizeof number, "%.4f", points[i].v));
+    }
+}
+
+/**
+ * rp_report_to_text:
+ *
+ * The report for a bug tracker: every line at most 80 columns (long values
+ * wrapped), with the system snapshot, warnings, scenario, notes, a summary
+ * table per series with samples, the verdict, and the fsync samples as
+ * `fsync time: 0.5422` lines (always with a '.', whatever the locale).
+ *
+ * Returns: (transfer full): UTF-8 text ending with a newline
+ */
+char *
+rp_report_to_text (RpReport *self)
+{
+  g_autofree char *verdict = NULL;
+  GString *out;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  out = g_string_new (NULL);
+  append_text_header (out, self);
+  append_text_system (out, self);
+  append_text_scenario (out, self);
+  append_text_summary (out, self);
+
+  verdict = rp_report_get_verdict (self);
+  g_string_append_c (out, '\n');
+  rp_text_append_heading (out, _("Verdict"), '-');
+  rp_text_append_wrapped (out, "", "", verdict);
+
+  append_fsync_lines (out, self);
+  return g_string_free (out, FALSE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* CSV                                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* RFC 4180 quoting; loaded names have no control characters, but may have
+ * commas or quotes. */
+static void
+append_csv_field (GString    *out,
+                  const char *text)
+{
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (out, text);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+/**
+ * rp_report_to_csv:
+ *
+ * Every sample of every series in long format: a header line
+ * `series,t_seconds,value`, then one line per sample, values in the series'
+ * unit (see the JSON report for the units), numbers with a '.' whatever the
+ * locale and enough digits to read back exactly.
+ *
+ * Returns: (transfer full): the CSV text
+ */
+char *
+rp_report_to_csv (RpReport *self)
+{
+  GString *out;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  out = g_string_new ("series,t_seconds,value\n");
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      RpSeries *series = g_ptr_array_index (self->series, i);
+      g_autofree RpPoint *points = NULL;
+      guint n = 0;
+
+      points = rp_series_copy_points (series, 0, &n);
+      for (guint j = 0; j < n; j++)
+        {
+          char t[G_ASCII_DTOSTR_BUF_SIZE], v[G_ASCII_DTOSTR_BUF_SIZE];
+
+          if (!isfinite (points[j].t) || !isfinite (points[j].v))
+            continue;
+          append_csv_field (out, rp_series_get_name (series));
+          g_string_append_printf (out, ",%s,%s\n",
+                                  format_double (t, sizeof t, points[j].t),
+                                  format_double (v, sizeof v, points[j].v));
+        }
+    }
+  return g_string_free (out, FALSE);
+}

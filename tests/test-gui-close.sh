@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# test-gui-close.sh: stopping and closing during a run under Xvfb. Ctrl+. stops a 60 s
+# run early (the report says so); Ctrl+W closes the window mid-run: the application
+# stops the workers, removes its files and exits by itself.
+set -uo pipefail
+
+gui=${RESPROBE_GUI:?RESPROBE_GUI must point at the resprobe binary}
+
+for tool in xvfb-run xdotool python3; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "SKIP: $tool is not installed (build-aux/install-deps.sh)"
+    exit 77
+  fi
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/test-gui-close-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/stop" "$work/close"
+export RP_WORK="$work" RP_GUI="$gui" GSK_RENDERER=cairo GTK_A11Y=none
+
+cat >"$work/session.sh" <<'INNER'
+set -u
+window_of () {
+  local wid=
+  for _ in $(seq 100); do
+    wid=$(xdotool search --onlyvisible --pid "$1" --name 'Responsiveness Probe' 2>/dev/null | head -n1)
+    [ -n "$wid" ] && break
+    sleep 0.1
+  done
+  echo "$wid"
+}
+
+# 1. Stop with Ctrl+. three seconds into a 60 s run.
+"$RP_GUI" --dir "$RP_WORK/stop" --size 128M --duration 60 --start \
+  --report-on-exit "$RP_WORK/stop.json" 2>"$RP_WORK/stop.stderr" &
+pid=$!
+wid=$(window_of $pid)
+sleep 3
+xdotool windowfocus "$wid" 2>/dev/null || true
+xdotool mousemove --window "$wid" 700 400 key ctrl+period
+start=$(date +%s)
+wait $pid
+echo "stop: status $? after $(( $(date +%s) - start )) s" >"$RP_WORK/stop.status"
+
+# 2. Close with Ctrl+W three seconds into a 60 s run.
+"$RP_GUI" --dir "$RP_WORK/close" --size 128M --duration 60 --start 2>"$RP_WORK/close.stderr" &
+pid=$!
+wid=$(window_of $pid)
+sleep 3
+xdotool windowfocus "$wid" 2>/dev/null || true
+xdotool mousemove --window "$wid" 700 400 key ctrl+w
+start=$(date +%s)
+wait $pid
+echo "close: status $? after $(( $(date +%s) - start )) s" >"$RP_WORK/close.status"
+INNER
+
+if command -v dbus-run-session >/dev/null; then
+  runner=(dbus-run-session --)
+else
+  export DBUS_SESSION_BUS_ADDRESS=disabled:
+  runner=()
+fi
+timeout 150 "${runner[@]}" xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" bash "$work/session.sh"
+
+python3 - "$work" <<'CHECK'
+import json, os, re, sys
+
+work = sys.argv[1]
+failures = []
+
+def check(condition, message):
+    print(("ok: " if condition else "FAIL: ") + message)
+    if not condition:
+        failures.append(message)
+
+def read(name):
+    path = os.path.join(work, name)
+    return open(path, errors="replace").read().strip() if os.path.exists(path) else ""
+
+for case in ("stop", "close"):
+    status = read(case + ".status")
+    match = re.match(r"\w+: status (\d+) after (\d+) s", status)
+    check(match is not None and match.group(1) == "0", "%s: resprobe exited with status 0 (%s)" % (case, status))
+    check(match is not None and int(match.group(2)) < 30, "%s: it exited long before the 60 s" % case)
+    stderr = read(case + ".stderr")
+    check("CRITICAL" not in stderr and "WARNING" not in stderr, "%s: no warnings (%s)" % (case, stderr[:300]))
+    left = os.listdir(os.path.join(work, case))
+    check(left == [], "%s: no file left in the target folder (%s)" % (case, left))
+
+report = os.path.join(work, "stop.json")
+check(os.path.exists(report), "stop: the report was saved")
+if os.path.exists(report):
+    data = json.load(open(report))
+    check(data["duration"] < 30, "stop: the run lasted %.1f s, not 60" % data["duration"])
+    check(data["summary"].get("mainloop_lateness", {}).get("n", 0) > 0, "stop: the UI probes recorded")
+
+sys.exit(1 if failures else 0)
+CHECK

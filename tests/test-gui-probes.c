@@ -1,0 +1,200 @@
+/* test-gui-probes.c: the main-thread probes and the chart widget, under a real (X) display. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "rp-chart-view.h"
+#include "rp-clock.h"
+#include "rp-scenario.h"
+#include "rp-session.h"
+#include "rp-timerfd-source.h"
+#include "rp-ui-probes.h"
+
+typedef struct {
+  guint   dispatches;
+  guint64 missed;
+  double  max_lateness;
+  double  min_lateness;
+  gboolean block_once;
+} TimerRecord;
+
+static gboolean
+on_timer (double   expiry,
+          double   dispatched,
+          guint64  missed,
+          gpointer user_data)
+{
+  TimerRecord *record = user_data;
+  double lateness = dispatched - expiry;
+
+  record->dispatches++;
+  record->missed += missed;
+  record->max_lateness = MAX (record->max_lateness, lateness);
+  record->min_lateness = MIN (record->min_lateness, lateness);
+  if (record->block_once && record->dispatches == 10)
+    {
+      /* A busy main loop: the next expirations pile up. */
+      g_usleep (30 * 1000);
+      record->block_once = FALSE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+quit_loop (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+spin (guint milliseconds)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+  g_timeout_add (milliseconds, quit_loop, loop);
+  g_main_loop_run (loop);
+}
+
+/* The timer's lateness is dispatch − expiry on the absolute grid: never
+ * negative, small on an idle loop, and a blocked loop shows as lateness of
+ * the oldest pending expiration plus missed ones. */
+static void
+test_timerfd_lateness (void)
+{
+  TimerRecord record = { 0, 0, 0, G_MAXDOUBLE, TRUE };
+  g_autoptr(GError) error = NULL;
+  GSource *source = rp_timerfd_source_new (0.005, &error);
+
+  g_assert_no_error (error);
+  g_source_set_callback (source, (GSourceFunc) (void (*) (void)) on_timer, &record, NULL);
+  g_source_attach (source, NULL);
+  spin (300);
+  g_source_destroy (source);
+  g_source_unref (source);
+
+  g_test_message ("dispatches %u, missed %" G_GUINT64_FORMAT ", lateness %.1f µs .. %.1f ms",
+                  record.dispatches, record.missed, record.min_lateness * 1e6, record.max_lateness * 1e3);
+  g_assert_cmpuint (record.dispatches + record.missed, >=, 45);
+  g_assert_cmpfloat (record.min_lateness, >=, 0);
+  g_assert_cmpuint (record.missed, >=, 4);
+  g_assert_cmpfloat (record.max_lateness, >=, 0.020);
+}
+
+static guint
+series_length (RpSession  *session,
+               const char *name)
+{
+  RpSeries *series = rp_session_lookup_series (session, name);
+
+  return series ? rp_series_get_length (series) : 0;
+}
+
+/* All probes on a shown window: samples in every series, notes written, the
+ * simulated save leaves nothing in its folder. */
+static void
+test_probes_record (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-gui-probes-XXXXXX", NULL);
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpUiProbes) probes = NULL;
+  g_autoptr(GHashTable) notes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) listing = NULL;
+  GtkWidget *window = gtk_window_new ();
+
+  g_assert_nonnull (dir);
+  scenario->directory = g_strdup (dir);
+  session = rp_session_new (scenario);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 320, 200);
+  gtk_window_present (GTK_WINDOW (window));
+  probes = rp_ui_probes_new (session, window);
+  rp_ui_probes_set_simulate_save (probes, TRUE);
+  g_assert_true (rp_ui_probes_start (probes, &error));
+  g_assert_no_error (error);
+  g_assert_true (rp_ui_probes_get_running (probes));
+
+  spin (1600);
+  rp_ui_probes_stop (probes);
+  g_assert_false (rp_ui_probes_get_running (probes));
+
+  g_assert_cmpuint (series_length (session, RP_SERIES_MAINLOOP_LATENESS), >, 100);
+  g_assert_cmpuint (series_length (session, RP_SERIES_WAKEUP_LATENCY), >, 15);
+  g_assert_cmpuint (series_length (session, RP_SERIES_FRAME_INTERVAL), >, 10);
+  g_assert_cmpuint (series_length (session, RP_SERIES_MAIN_THREAD_SAVE), >=, 1);
+
+  notes = rp_session_get_notes (session);
+  g_assert_nonnull (g_hash_table_lookup (notes, "frame_timing_source"));
+  g_assert_cmpstr (g_hash_table_lookup (notes, "simulate_save"), ==, "on");
+
+  /* Stopped: no more samples arrive. */
+  {
+    guint before = series_length (session, RP_SERIES_MAINLOOP_LATENESS);
+
+    spin (100);
+    g_assert_cmpuint (series_length (session, RP_SERIES_MAINLOOP_LATENESS), ==, before);
+  }
+
+  listing = g_dir_open (dir, 0, NULL);
+  g_assert_null (g_dir_read_name (listing));
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The chart widget draws through the same renderer as the window and only
+ * asks for a redraw when its series grew. */
+static void
+test_chart_view (void)
+{
+  g_autoptr(RpPlot) plot = rp_plot_new ("test", "s");
+  g_autoptr(RpSeries) series = rp_series_new ("x", "s", NULL);
+  g_autoptr(GdkPaintable) paintable = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = rp_chart_view_new (plot);
+  GtkSnapshot *snapshot;
+  GskRenderNode *node;
+
+  for (int i = 0; i < 1000; i++)
+    rp_series_append (series, i * 0.01, 1e-3 * (1 + i % 7));
+  rp_plot_add_series (plot, "x", "x", RP_PLOT_LINE);
+  rp_plot_bind_series (plot, "x", series);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 200);
+  gtk_window_present (GTK_WINDOW (window));
+  spin (300);
+
+  g_assert_true (rp_chart_view_get_plot (RP_CHART_VIEW (view)) == plot);
+  paintable = gtk_widget_paintable_new (view);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (view), gtk_widget_get_height (view));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  gsk_render_node_unref (node);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display; run under xvfb-run\n");
+      return 77;
+    }
+
+  g_test_add_func ("/gui/timerfd-lateness", test_timerfd_lateness);
+  g_test_add_func ("/gui/probes-record", test_probes_record);
+  g_test_add_func ("/gui/chart-view", test_chart_view);
+
+  return g_test_run ();
+}

@@ -1,0 +1,461 @@
+/* test-loads.c: each load and probe of issue 4 for a few seconds on a real directory, nothing left behind. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rp-clock.h"
+#include "rp-error.h"
+#include "rp-session.h"
+#include "rp-units.h"
+
+typedef struct {
+  char      *directory;
+  GMainLoop *loop;
+  double     finished_at;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  /* Under the build dir, not /tmp: /tmp may be tmpfs, where neither fsync
+   * nor evicting a page means anything. */
+  f->directory = g_test_build_filename (G_TEST_BUILT, "loads-XXXXXX", NULL);
+  g_assert_nonnull (g_mkdtemp (f->directory));
+  f->loop = g_main_loop_new (NULL, FALSE);
+}
+
+static guint
+count_entries (const char *directory)
+{
+  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  /* The safety rule: every load and probe leaves the directory empty. */
+  g_assert_cmpuint (count_entries (f->directory), ==, 0);
+  g_rmdir (f->directory);
+  g_free (f->directory);
+  g_main_loop_unref (f->loop);
+}
+
+static void
+on_finished (RpSession *session,
+             Fixture   *f)
+{
+  f->finished_at = rp_clock_now ();
+  g_main_loop_quit (f->loop);
+}
+
+static void
+on_started (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GError **error = user_data;
+
+  rp_session_start_finish (RP_SESSION (object), result, error);
+}
+
+static RpScenario *
+new_scenario (Fixture  *f,
+              RpLoads   loads,
+              RpProbes  probes,
+              double    duration)
+{
+  RpScenario *scenario = rp_scenario_new_preset ("custom", NULL);
+
+  scenario->directory = g_strdup (f->directory);
+  scenario->loads = loads;
+  scenario->probes = probes;
+  scenario->duration = duration;
+  return scenario;
+}
+
+static RpSession *
+start_session (Fixture     *f,
+               RpScenario  *scenario,
+               GError     **error)
+{
+  RpSession *session = rp_session_new (scenario);
+
+  g_signal_connect (session, "finished", G_CALLBACK (on_finished), f);
+  rp_session_start_async (session, NULL, on_started, error);
+  return session;
+}
+
+/* Runs @scenario to its end; the run must start and end without error. */
+static RpSession *
+run_session (Fixture    *f,
+             RpScenario *scenario)
+{
+  g_autoptr(GError) error = NULL;
+  RpSession *session = start_session (f, scenario, &error);
+
+  g_main_loop_run (f->loop);
+  g_assert_no_error (error);
+  g_assert_null (rp_session_get_error (session));
+  return session;
+}
+
+static const char *
+get_note (RpSession  *session,
+          const char *key)
+{
+  g_autoptr(GHashTable) notes = rp_session_get_notes (session);
+  const char *value = g_hash_table_lookup (notes, key);
+
+  g_assert_nonnull (value);
+  /* Interned: the copy of the notes dies with this function. */
+  return g_intern_string (value);
+}
+
+static RpSeries *
+get_series (RpSession  *session,
+            const char *name,
+            guint       min_length)
+{
+  RpSeries *series = rp_session_lookup_series (session, name);
+
+  g_assert_nonnull (series);
+  g_assert_cmpuint (rp_series_get_length (series), >=, min_length);
+  return series;
+}
+
+static void
+test_copy_loop (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = new_scenario (f, RP_LOAD_COPY_LOOP, 0, 4);
+  g_autoptr(RpSession) session = NULL;
+  RpStats stats;
+
+  scenario->copy_source_size = 32 * RP_MiB;
+  session = run_session (f, scenario);
+
+  rp_series_compute_stats (get_series (session, "copy_throughput", 2), &stats);
+  g_test_message ("copy throughput: mean %.0f MiB/s, max %.0f MiB/s; %s copies",
+                  stats.mean / RP_MiB, stats.max / RP_MiB, get_note (session, "copy_count"));
+  g_assert_cmpfloat (stats.max, >, 0);
+  g_assert_cmpuint (g_ascii_strtoull (get_note (session, "copy_count"), NULL, 10), >=, 1);
+  g_assert_cmpuint (rp_series_get_length (get_series (session, "copy_duration", 1)), ==,
+                    g_ascii_strtoull (get_note (session, "copy_count"), NULL, 10));
+  g_assert_cmpstr (get_note (session, "copy_source_bytes"), ==, "33554432");
+}
+
+/* A CPU-bound competitor: four spinning threads per CPU, so that the
+ * benchmark's share drops to about a fifth, far below what other programs
+ * on a busy test machine may have taken from its calibration. */
+typedef struct {
+  atomic_int stop;
+  GThread   *threads[64];
+  guint      n_threads;
+} Competitor;
+
+static gpointer
+spin (gpointer data)
+{
+  Competitor *competitor = data;
+  volatile guint64 x = 1;
+
+  while (!atomic_load (&competitor->stop))
+    x = x * 6364136223846793005u + 1;
+  return NULL;
+}
+
+static void
+test_cpu_bench_loss (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = new_scenario (f, RP_LOAD_CPU_BENCH, 0, 4);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  Competitor competitor = { 0 };
+  double loss, baseline;
+
+  scenario->cpu_calibration = 1.5;
+  session = start_session (f, scenario, &error);
+  while (error == NULL && rp_session_get_state (session) != RP_SESSION_RUNNING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (error);
+
+  /* Calibrated alone; now take the CPUs away from it, as R2's system time did. */
+  competitor.n_threads = MIN (4 * g_get_num_processors (), G_N_ELEMENTS (competitor.threads));
+  for (guint i = 0; i < competitor.n_threads; i++)
+    competitor.threads[i] = g_thread_new ("competitor", spin, &competitor);
+  g_main_loop_run (f->loop);
+  atomic_store (&competitor.stop, 1);
+  for (guint i = 0; i < competitor.n_threads; i++)
+    g_thread_join (competitor.threads[i]);
+
+  g_assert_null (rp_session_get_error (session));
+  get_series (session, "cpu_bench_rate", 5);
+  baseline = g_ascii_strtod (get_note (session, "cpu_bench_baseline_rate"), NULL);
+  loss = g_ascii_strtod (get_note (session, "cpu_bench_loss_percent"), NULL);
+  g_test_message ("CPU benchmark: %.0f ops/s alone, %s ops/s beside %u spinning threads: %.1f %% lost",
+                  baseline, get_note (session, "cpu_bench_rate_under_load"), competitor.n_threads, loss);
+  g_assert_cmpfloat (baseline, >, 0);
+  g_assert_cmpfloat (loss, >, 0);
+}
+
+static void
+check_writer_series (RpSession *session,
+                     guint      n_threads)
+{
+  guint total = 0;
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("write_latency_%u", i);
+      g_autofree char *key = g_strdup_printf ("write_latency_%u_max", i);
+      RpSeries *series = get_series (session, name, 1);
+      double note_max = g_ascii_strtod (get_note (session, key), NULL);
+      RpStats stats;
+
+      rp_series_compute_stats (series, &stats);
+      g_test_message ("writer %u: %" G_GUINT64_FORMAT " write() calls, p99 %.6f s, max %.6f s",
+                      i, stats.n, stats.p99, note_max);
+      /* The note keeps the exact maximum; the series may store less precision. */
+      g_assert_cmpfloat_with_epsilon (stats.max, note_max, 1e-6 + note_max * 1e-3);
+      g_assert_cmpfloat (note_max, >, 0);
+      total += rp_series_get_length (series);
+    }
+  g_assert_null (rp_session_lookup_series (session, "write_latency_4"));
+  g_assert_cmpuint (rp_series_get_length (get_series (session, "write_latency", 1)), ==, total);
+}
+
+static void
+test_r3 (Fixture       *f,
+         gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R3", NULL);
+  g_autoptr(RpSession) session = NULL;
+
+  g_assert_cmpuint (scenario->writers_count, ==, 4);
+  g_assert_cmpuint (scenario->writers_write_size, ==, 64 * RP_KiB);
+  scenario->directory = g_strdup (f->directory);
+  scenario->duration = 3;
+  session = run_session (f, scenario);
+
+  check_writer_series (session, 4);
+  get_series (session, "fsync_latency", 1);
+  g_assert_null (rp_session_lookup_series (session, "writers_fsync_latency"));
+  /* Until stopped: the files wrap around within the space set aside. */
+  g_assert_cmpuint (g_ascii_strtoull (get_note (session, "writers_wrap_bytes"), NULL, 10), >=, 16 * 64 * RP_KiB);
+}
+
+static void
+test_r3_fsync_sized (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R3-fsync", NULL);
+  g_autoptr(RpSession) session = NULL;
+
+  g_assert_true (scenario->writers_fsync_each);
+  scenario->directory = g_strdup (f->directory);
+  scenario->probes = 0;
+  scenario->duration = 60;
+  scenario->writers_file_size = RP_MiB;
+  scenario->stop_when_loads_finish = TRUE;
+  session = run_session (f, scenario);
+
+  /* 1 MiB per writer in 64 KiB writes, each followed by fsync(). */
+  check_writer_series (session, 4);
+  g_assert_cmpuint (rp_series_get_length (get_series (session, "write_latency", 64)), ==, 64);
+  g_assert_cmpuint (rp_series_get_length (get_series (session, "writers_fsync_latency", 64)), ==, 64);
+  g_assert_cmpstr (get_note (session, "writers_bytes_total"), ==, "4194304");
+  g_assert_cmpfloat (rp_session_get_elapsed (session), <, 50);
+}
+
+/* Processes still alive (not zombies) whose argv is exactly `sleep @arg`. */
+static guint
+count_sleepers (const char *arg)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (proc);
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *cmdline_path = g_strdup_printf ("/proc/%s/cmdline", name);
+      g_autofree char *stat_path = g_strdup_printf ("/proc/%s/stat", name);
+      g_autofree char *cmdline = NULL, *stat = NULL;
+      gsize length;
+      const char *end;
+
+      if (!g_ascii_isdigit (name[0]) ||
+          !g_file_get_contents (cmdline_path, &cmdline, &length, NULL) ||
+          !g_file_get_contents (stat_path, &stat, NULL, NULL))
+        continue;
+      if (length < 7 || !g_str_has_suffix (cmdline, "sleep") ||
+          strlen (cmdline) + 1 >= length || !g_str_equal (cmdline + strlen (cmdline) + 1, arg))
+        continue;
+      end = strrchr (stat, ')');
+      if (end != NULL && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X')
+        n++;
+    }
+  return n;
+}
+
+static char *
+sleeper_arg (void)
+{
+  /* Unique to this test process, so that nobody else's sleep counts. */
+  return g_strdup_printf ("1000.%u", (guint) getpid ());
+}
+
+static RpSession *
+run_command (Fixture    *f,
+             const char *script,
+             double      duration)
+{
+  g_autoptr(RpScenario) scenario = new_scenario (f, RP_LOAD_COMMAND, 0, duration);
+
+  scenario->command_argv = g_new0 (char *, 4);
+  scenario->command_argv[0] = g_strdup ("sh");
+  scenario->command_argv[1] = g_strdup ("-c");
+  scenario->command_argv[2] = g_strdup (script);
+  scenario->stop_when_loads_finish = TRUE;
+  return run_session (f, scenario);
+}
+
+static void
+assert_pid_gone (RpSession *session)
+{
+  int pid = atoi (get_note (session, "command_pid"));
+
+  g_assert_cmpint (pid, >, 0);
+  g_assert_cmpint (kill (pid, 0), ==, -1);
+  g_assert_cmpint (errno, ==, ESRCH);
+}
+
+static void
+test_command_killed (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *arg = sleeper_arg ();
+  g_autofree char *script = g_strdup_printf ("echo to-stdout; echo to-stderr >&2; sleep %s & sleep %s", arg, arg);
+  g_autoptr(RpSession) session = run_command (f, script, 2);
+  const char *tail = get_note (session, "command_output_tail");
+
+  g_assert_cmpstr (get_note (session, "command_stopped"), ==, "true");
+  g_assert_cmpstr (get_note (session, "command_exit_status"), ==, "signal 15");
+  g_assert_nonnull (strstr (tail, "to-stdout"));
+  g_assert_nonnull (strstr (tail, "to-stderr"));
+  assert_pid_gone (session);
+  g_assert_cmpuint (count_sleepers (arg), ==, 0);
+}
+
+static void
+test_command_ignoring_sigterm (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_autofree char *arg = sleeper_arg ();
+  /* An ignored signal stays ignored across exec(): neither sh nor its sleeps
+   * die of SIGTERM; SIGKILL follows 2 s later. */
+  g_autofree char *script = g_strdup_printf ("trap '' TERM; sleep %s & sleep %s", arg, arg);
+  g_autoptr(RpSession) session = run_command (f, script, 1);
+
+  g_assert_cmpstr (get_note (session, "command_exit_status"), ==, "signal 9");
+  g_assert_cmpfloat (rp_session_get_elapsed (session), <, 6);
+  assert_pid_gone (session);
+  g_assert_cmpuint (count_sleepers (arg), ==, 0);
+}
+
+static void
+test_command_leaves_child (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *arg = sleeper_arg ();
+  g_autofree char *script = g_strdup_printf ("sleep %s & exit 3", arg);
+  g_autoptr(RpSession) session = run_command (f, script, 60);
+
+  /* The shell exits at once; the run ends with it, and its child goes too. */
+  g_assert_cmpstr (get_note (session, "command_exit_status"), ==, "exit 3");
+  g_assert_cmpstr (get_note (session, "command_stopped"), ==, "false");
+  g_assert_cmpfloat (rp_session_get_elapsed (session), <, 10);
+  assert_pid_gone (session);
+  g_assert_cmpuint (count_sleepers (arg), ==, 0);
+}
+
+static void
+test_command_not_found (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = new_scenario (f, RP_LOAD_COMMAND, 0, 5);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+
+  scenario->command_argv = g_strsplit ("no-such-program-resprobe --flag", " ", -1);
+  session = start_session (f, scenario, &error);
+  while (error == NULL && rp_session_get_state (session) != RP_SESSION_FINISHED)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "no-such-program-resprobe"));
+}
+
+static void
+test_cold_read (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = new_scenario (f, 0, RP_PROBE_COLD_READ, 3);
+  g_autoptr(RpSession) session = NULL;
+  RpStats stats;
+
+  scenario->cold_read_file_size = 8 * RP_MiB;
+  scenario->cold_read_interval = 0.2;
+  session = run_session (f, scenario);
+
+  rp_series_compute_stats (get_series (session, "cold_read_latency", 5), &stats);
+  g_test_message ("cold read: n %" G_GUINT64_FORMAT ", p50 %.6f s, max %.6f s", stats.n, stats.p50, stats.max);
+  g_assert_cmpfloat (stats.min, >, 0);
+}
+
+static void
+test_app_start (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = new_scenario (f, 0, RP_PROBE_APP_START, 2);
+  g_autoptr(RpSession) session = NULL;
+  RpStats stats;
+
+  scenario->app_start_interval = 0.2;
+  session = run_session (f, scenario);
+
+  rp_series_compute_stats (get_series (session, "app_start_latency", 5), &stats);
+  g_test_message ("app start: n %" G_GUINT64_FORMAT ", p50 %.6f s, max %.6f s", stats.n, stats.p50, stats.max);
+  g_assert_cmpfloat (stats.min, >, 0);
+  g_assert_cmpfloat (stats.max, <, 5);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/loads/copy-loop", Fixture, NULL, fixture_set_up, test_copy_loop, fixture_tear_down);
+  g_test_add ("/loads/cpu-bench-loss", Fixture, NULL, fixture_set_up, test_cpu_bench_loss, fixture_tear_down);
+  g_test_add ("/loads/r3", Fixture, NULL, fixture_set_up, test_r3, fixture_tear_down);
+  g_test_add ("/loads/r3-fsync-sized", Fixture, NULL, fixture_set_up, test_r3_fsync_sized, fixture_tear_down);
+  g_test_add ("/loads/command-killed", Fixture, NULL, fixture_set_up, test_command_killed, fixture_tear_down);
+  g_test_add ("/loads/command-ignoring-sigterm", Fixture, NULL, fixture_set_up, test_command_ignoring_sigterm, fixture_tear_down);
+  g_test_add ("/loads/command-leaves-child", Fixture, NULL, fixture_set_up, test_command_leaves_child, fixture_tear_down);
+  g_test_add ("/loads/command-not-found", Fixture, NULL, fixture_set_up, test_command_not_found, fixture_tear_down);
+  g_test_add ("/probes/cold-read", Fixture, NULL, fixture_set_up, test_cold_read, fixture_tear_down);
+  g_test_add ("/probes/app-start", Fixture, NULL, fixture_set_up, test_app_start, fixture_tear_down);
+  return g_test_run ();
+}
