@@ -468,11 +468,12 @@ series_mean (RpReport   *report,
 }
 
 /* R3: the combined write() latency, then one row per thread, whose max is
- * what the reporters compared. */
+ * what the reporters compared. The series hold the longest call of every
+ * 0.1 s (see rp-parallel-writers.c), so n counts windows, not calls. */
 static void
 print_writer_rows (RpReport *report)
 {
-  print_latency_row (report, "write_latency", _("write() all"));
+  print_latency_row (report, "write_latency", _("write() max/0.1s"));
   for (guint i = 0; ; i++)
     {
       g_autofree char *name = g_strdup_printf ("write_latency_%u", i);
