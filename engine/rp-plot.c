@@ -343,6 +343,11 @@ rp_plot_new (const char *title,
   return g_object_new (RP_TYPE_PLOT, "title", title, "unit", unit, NULL);
 }
 
+/**
+ * rp_plot_get_title:
+ *
+ * Returns: (transfer none) (nullable): the chart's title
+ */
 const char *
 rp_plot_get_title (RpPlot *self)
 {
@@ -367,6 +372,11 @@ rp_plot_set_title (RpPlot     *self,
     }
 }
 
+/**
+ * rp_plot_get_unit:
+ *
+ * Returns: (transfer none): the unit of the values, see rp_plot_new()
+ */
 const char *
 rp_plot_get_unit (RpPlot *self)
 {
@@ -391,6 +401,11 @@ rp_plot_set_unit (RpPlot     *self,
     }
 }
 
+/**
+ * rp_plot_get_log_y:
+ *
+ * Returns: whether the y axis is logarithmic
+ */
 gboolean
 rp_plot_get_log_y (RpPlot *self)
 {
@@ -510,7 +525,8 @@ rp_plot_add_series (RpPlot     *self,
  * @name: a name given to rp_plot_add_series()
  * @series: (nullable): the data to draw, or %NULL to draw nothing for it
  *
- * The plot keeps a reference and reads the series at every draw.
+ * The plot keeps a reference and reads the series at every draw. Once any
+ * series is bound, the legend names only the bound ones.
  */
 void
 rp_plot_bind_series (RpPlot     *self,
@@ -531,9 +547,15 @@ rp_plot_bind_series (RpPlot     *self,
   g_set_object (&entry->series, series);
   entry->n_columns = 0;
   g_clear_pointer (&entry->columns, g_free);
-  g_signal_emit (self, signals[CHANGED], 0);
+  /* The legend lists the bound series. */
+  rp_plot_changed (self);
 }
 
+/**
+ * rp_plot_get_n_series:
+ *
+ * Returns: how many series were declared with rp_plot_add_series()
+ */
 guint
 rp_plot_get_n_series (RpPlot *self)
 {
@@ -639,6 +661,7 @@ rp_plot_set_hover (RpPlot *self,
 
 typedef struct {
   double      factor;
+  const char *prefix;
   const char *suffix;
 } UnitScale;
 
@@ -655,13 +678,13 @@ unit_scale (const char *unit,
   if (g_strcmp0 (unit, "s") == 0)
     {
       if (m > 0 && m < 1e-3)
-        return (UnitScale) { 1e-6, "µs" };
+        return (UnitScale) { 1e-6, "", "µs" };
       if (m > 0 && m < 1.0)
-        return (UnitScale) { 1e-3, "ms" };
-      return (UnitScale) { 1.0, "s" };
+        return (UnitScale) { 1e-3, "", "ms" };
+      return (UnitScale) { 1.0, "", "s" };
     }
   if (g_strcmp0 (unit, "ratio") == 0)
-    return (UnitScale) { 0.01, "%" };
+    return (UnitScale) { 0.01, "", "%" };
   if (g_strcmp0 (unit, "B") == 0 || g_strcmp0 (unit, "B/s") == 0)
     {
       const char **suffixes = g_str_equal (unit, "B") ? byte_suffixes : rate_suffixes;
@@ -673,9 +696,16 @@ unit_scale (const char *unit,
           factor *= 1024;
           i++;
         }
-      return (UnitScale) { factor, suffixes[i] };
+      return (UnitScale) { factor, "", suffixes[i] };
     }
-  return (UnitScale) { 1.0, unit };
+  /* Any other unit ("ops/s"): decimal SI prefixes. */
+  if (m >= 1e9)
+    return (UnitScale) { 1e9, "G", unit ? unit : "" };
+  if (m >= 1e6)
+    return (UnitScale) { 1e6, "M", unit ? unit : "" };
+  if (m >= 1e3)
+    return (UnitScale) { 1e3, "k", unit ? unit : "" };
+  return (UnitScale) { 1.0, "", unit ? unit : "" };
 }
 
 static char *
@@ -696,8 +726,8 @@ format_tick (const char *unit,
   if (g_str_equal (scale.suffix, "%"))
     return g_strdup_printf ("%.*f%%", decimals, scaled);
   if (scale.suffix[0] == '\0')
-    return g_strdup_printf ("%.*f", decimals, scaled);
-  return g_strdup_printf ("%.*f %s", decimals, scaled, scale.suffix);
+    return g_strdup_printf ("%.*f%s", decimals, scaled, scale.prefix);
+  return g_strdup_printf ("%.*f %s%s", decimals, scaled, scale.prefix, scale.suffix);
 }
 
 /**
@@ -722,10 +752,10 @@ rp_plot_format_value (RpPlot *self,
   if (g_str_equal (scale.suffix, "%"))
     return g_strdup_printf ("%.0f%%", scaled);
   if (fabs (scaled) >= 100 || scaled == 0)
-    return g_strdup_printf ("%.0f %s", scaled, scale.suffix);
+    return g_strdup_printf ("%.0f %s%s", scaled, scale.prefix, scale.suffix);
   if (fabs (scaled) >= 10)
-    return g_strdup_printf ("%.1f %s", scaled, scale.suffix);
-  return g_strdup_printf ("%.2f %s", scaled, scale.suffix);
+    return g_strdup_printf ("%.1f %s%s", scaled, scale.prefix, scale.suffix);
+  return g_strdup_printf ("%.2f %s%s", scaled, scale.prefix, scale.suffix);
 }
 
 /* A step of 1, 2 or 5 × 10^k (binary-friendly 1, 2, 4, 8 … for bytes would
@@ -976,7 +1006,7 @@ measure_gutter (RpPlot      *self,
     samples = samples_ratio, n = G_N_ELEMENTS (samples_ratio);
   else
     {
-      g_autofree char *sample = g_strdup_printf ("0000 %s", self->unit ? self->unit : "");
+      g_autofree char *sample = g_strdup_printf ("000 k%s", self->unit ? self->unit : "");
 
       return layout_width (layout, sample);
     }
@@ -984,6 +1014,19 @@ measure_gutter (RpPlot      *self,
   for (guint i = 0; i < n; i++)
     width = MAX (width, layout_width (layout, samples[i]));
   return width;
+}
+
+/* A chart declares every series it can show; the legend names those the run
+ * has (all of them while none is bound, so that an empty chart says what it
+ * is waiting for). */
+static gboolean
+in_legend (RpPlot *self,
+           Entry  *entry)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    if (((Entry *) g_ptr_array_index (self->entries, i))->series != NULL)
+      return entry->series != NULL;
+  return TRUE;
 }
 
 /* Text metrics on a scratch surface: preparing must not need the target. */
@@ -1014,7 +1057,11 @@ measure_texts (RpPlot            *self,
     {
       Entry *entry = g_ptr_array_index (self->entries, i);
 
-      self->legend_width += SWATCH + PAD + layout_width (layout, entry->label) + (i > 0 ? LEGEND_GAP : 0);
+      if (!in_legend (self, entry))
+        continue;
+      if (self->legend_width > 0)
+        self->legend_width += LEGEND_GAP;
+      self->legend_width += SWATCH + PAD + layout_width (layout, entry->label);
     }
   set_bold (layout, TRUE);
   self->title_width = self->title ? layout_width (layout, self->title) : 0;
@@ -1266,6 +1313,8 @@ draw_legend (Draw   *d,
       const RpRgba *color = &d->style->palette[entry->color];
       double cy = y + self->line_height / 2;
 
+      if (!in_legend (self, entry))
+        continue;
       if (entry->mark == RP_PLOT_STACKED_AREA)
         {
           cairo_rectangle (d->cr, x, round (cy - SWATCH / 2), SWATCH, SWATCH);
@@ -1719,13 +1768,24 @@ draw_stacked (Draw           *d,
   cairo_stroke (d->cr);
 }
 
-/* Nearest non-empty column of @columns within HOVER_REACH of @column. */
+/* Nearest non-empty column of @columns to @column, within HOVER_REACH or
+ * half the mean spacing of the points, whichever is larger: a 1 Hz probe
+ * answers anywhere between its dots, a dense one only near the pointer. */
 static gint
 nearest_column (const RpColumn *columns,
                 guint           n_columns,
                 guint           column)
 {
-  for (guint distance = 0; distance <= HOVER_REACH; distance++)
+  guint filled = 0, reach;
+
+  for (guint c = 0; c < n_columns; c++)
+    if (columns[c].n > 0)
+      filled++;
+  if (filled == 0)
+    return -1;
+  reach = MAX (HOVER_REACH, n_columns / filled / 2 + 1);
+
+  for (guint distance = 0; distance <= reach; distance++)
     {
       if (column >= distance && columns[column - distance].n > 0)
         return column - distance;
@@ -1787,8 +1847,9 @@ draw_hover (Draw *d)
  * @cr: where to draw, with (0, 0) at the chart's top-left corner
  * @style: (nullable): the style given to rp_plot_prepare()
  *
- * Draws the series of the last rp_plot_prepare() and the hover cursor, over
- * the frame: areas first, then lines, each series as one path.
+ * Draws the series of the last rp_plot_prepare() over the frame: areas first,
+ * then lines, each series as one path, clipped to the plot area (and to any
+ * clip already set on @cr, e.g. one strip of the chart).
  */
 void
 rp_plot_draw_data (RpPlot            *self,
@@ -1832,10 +1893,156 @@ rp_plot_draw_data (RpPlot            *self,
         draw_line (&d, entry, self->columns[i]);
     }
   cairo_restore (cr);
+}
 
+/**
+ * rp_plot_draw_hover:
+ * @cr: where to draw, with (0, 0) at the chart's top-left corner
+ * @style: (nullable): the style given to rp_plot_prepare()
+ *
+ * Draws the cursor line of rp_plot_set_hover() and marks the values under it,
+ * over the data.
+ */
+void
+rp_plot_draw_hover (RpPlot            *self,
+                    cairo_t           *cr,
+                    const RpPlotStyle *style)
+{
+  RpPlotStyle default_style;
+  Draw d;
+
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (cr != NULL);
+
+  if (!self->prepared || !self->has_data)
+    return;
+  if (style == NULL)
+    {
+      rp_plot_style_init_default (&default_style, FALSE);
+      style = &default_style;
+    }
+
+  d = (Draw) { self, cr, NULL, style };
   cairo_save (cr);
   draw_hover (&d);
   cairo_restore (cr);
+}
+
+static guint
+hash_double (guint  hash,
+             double value)
+{
+  guint64 bits;
+
+  memcpy (&bits, &value, sizeof bits);
+  return (hash ^ (guint) bits ^ (guint) (bits >> 32)) * 16777619u;
+}
+
+static guint
+hash_column (guint           hash,
+             guint           index,
+             const RpColumn *column)
+{
+  hash = (hash ^ index ^ (column->n << 16)) * 16777619u;
+  hash = hash_double (hash, column->min);
+  hash = hash_double (hash, column->max);
+  return hash_double (hash, column->mean);
+}
+
+/**
+ * rp_plot_get_data_hash:
+ * @x0: left end of a strip of the chart, in its coordinates
+ * @x1: right end
+ *
+ * A hash of everything rp_plot_draw_data() draws between @x0 and @x1 after
+ * the last rp_plot_prepare(): the columns in the strip (and a few pixels
+ * beyond, where dots and strokes reach) and, per series, the nearest filled
+ * column on either side (lines and bars connect to them). A widget can keep
+ * the rendering of a strip while its hash stays the same: new points only
+ * change the strips at the right end, so that is all it needs to repaint.
+ *
+ * Returns: the hash (0 before any prepare)
+ */
+guint
+rp_plot_get_data_hash (RpPlot *self,
+                       double  x0,
+                       double  x1)
+{
+  double scale;
+  gint first, last;
+  guint hash = 2166136261u;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), 0);
+
+  if (!self->prepared || self->n_columns == 0)
+    return 0;
+
+  scale = self->n_columns / self->area_w;
+  first = (gint) floor ((x0 - self->area_x - 2 * (DOT_RADIUS + LINE_WIDTH)) * scale);
+  last = (gint) ceil ((x1 - self->area_x + 2 * (DOT_RADIUS + LINE_WIDTH)) * scale);
+  first = CLAMP (first, 0, (gint) self->n_columns - 1);
+  last = CLAMP (last, 0, (gint) self->n_columns - 1);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const RpColumn *columns = self->columns[i];
+      gboolean inside = FALSE;
+      gint c, left, right;
+
+      hash = (hash ^ i) * 16777619u;
+      if (columns == NULL)
+        continue;
+      for (c = first; c <= last; c++)
+        if (columns[c].n > 0)
+          {
+            hash = hash_column (hash, c, &columns[c]);
+            inside = TRUE;
+          }
+      for (left = first - 1; left >= 0 && columns[left].n == 0; left--)
+        ;
+      for (right = last + 1; right < (gint) self->n_columns && columns[right].n == 0; right++)
+        ;
+      /* A neighbour matters only if something is drawn towards it: a strip
+       * past the end of the data stays the same as the data grows. */
+      if (left >= 0 && (inside || right < (gint) self->n_columns))
+        hash = hash_column (hash, left, &columns[left]);
+      if (right < (gint) self->n_columns && (inside || left >= 0))
+        hash = hash_column (hash, right, &columns[right]);
+    }
+  /* The running stack of stacked areas depends on every stacked series: the
+   * loop above covers them all. */
+  return hash == 0 ? 1 : hash;
+}
+
+/**
+ * rp_plot_get_area:
+ * @out_x: (out) (optional): left edge of the plot area (inside the axes)
+ * @out_y: (out) (optional): top edge
+ * @out_width: (out) (optional): width
+ * @out_height: (out) (optional): height
+ *
+ * The plot area of the last rp_plot_prepare().
+ *
+ * Returns: %FALSE when nothing was prepared (the chart is too small)
+ */
+gboolean
+rp_plot_get_area (RpPlot *self,
+                  double *out_x,
+                  double *out_y,
+                  double *out_width,
+                  double *out_height)
+{
+  g_return_val_if_fail (RP_IS_PLOT (self), FALSE);
+
+  if (out_x)
+    *out_x = self->area_x;
+  if (out_y)
+    *out_y = self->area_y;
+  if (out_width)
+    *out_width = self->area_w;
+  if (out_height)
+    *out_height = self->area_h;
+  return self->prepared;
 }
 
 /**
@@ -1845,9 +2052,10 @@ rp_plot_draw_data (RpPlot            *self,
  * @height: height in device units
  * @style: (nullable): colours and font; %NULL: rp_plot_style_init_default() light
  *
- * rp_plot_prepare(), rp_plot_draw_frame() and rp_plot_draw_data() in one: the
- * whole chart. Each series is decimated to one column per device unit and
- * drawn as one path, so the cost follows @width, not the number of points.
+ * rp_plot_prepare(), rp_plot_draw_frame(), rp_plot_draw_data() and
+ * rp_plot_draw_hover() in one: the whole chart. Each series is decimated to
+ * one column per device unit and drawn as one path, so the cost follows
+ * @width, not the number of points.
  */
 void
 rp_plot_draw (RpPlot            *self,
@@ -1862,6 +2070,7 @@ rp_plot_draw (RpPlot            *self,
   rp_plot_prepare (self, width, height, style);
   rp_plot_draw_frame (self, cr, style);
   rp_plot_draw_data (self, cr, style);
+  rp_plot_draw_hover (self, cr, style);
 }
 
 /**

@@ -135,6 +135,17 @@ void        rp_plot_draw_frame         (RpPlot            *self,
 void        rp_plot_draw_data          (RpPlot            *self,
                                         cairo_t           *cr,
                                         const RpPlotStyle *style);
+void        rp_plot_draw_hover         (RpPlot            *self,
+                                        cairo_t           *cr,
+                                        const RpPlotStyle *style);
+guint       rp_plot_get_data_hash      (RpPlot            *self,
+                                        double             x0,
+                                        double             x1);
+gboolean    rp_plot_get_area           (RpPlot            *self,
+                                        double            *out_x,
+                                        double            *out_y,
+                                        double            *out_width,
+                                        double            *out_height);
 void        rp_plot_draw               (RpPlot            *self,
                                         cairo_t           *cr,
                                         double             width,

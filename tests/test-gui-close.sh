@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test-gui-close.sh: stopping and closing during a run under Xvfb. Ctrl+. stops a 60 s
-# run early (the report says so); Ctrl+W closes the window mid-run: the application
-# stops the workers, removes its files and exits by itself.
+# run early (the report says so); Ctrl+W closes the window mid-run, and SIGTERM asks
+# the application to quit: either way it stops the workers, removes its files (and
+# saves the report it was asked for) and exits by itself.
 set -uo pipefail
 
 gui=${RESPROBE_GUI:?RESPROBE_GUI must point at the resprobe binary}
@@ -16,7 +17,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/test-gui-close-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/stop" "$work/close"
+mkdir "$work/stop" "$work/close" "$work/term"
 export RP_WORK="$work" RP_GUI="$gui" GSK_RENDERER=cairo GTK_A11Y=none
 
 cat >"$work/session.sh" <<'INNER'
@@ -53,6 +54,17 @@ xdotool mousemove --window "$wid" 700 400 key ctrl+w
 start=$(date +%s)
 wait $pid
 echo "close: status $? after $(( $(date +%s) - start )) s" >"$RP_WORK/close.status"
+
+# 3. SIGTERM three seconds into a 60 s run.
+"$RP_GUI" --dir "$RP_WORK/term" --size 128M --duration 60 --start \
+  --report-on-exit "$RP_WORK/term.json" 2>"$RP_WORK/term.stderr" &
+pid=$!
+wid=$(window_of $pid)
+sleep 3
+kill -TERM $pid
+start=$(date +%s)
+wait $pid
+echo "term: status $? after $(( $(date +%s) - start )) s" >"$RP_WORK/term.status"
 INNER
 
 if command -v dbus-run-session >/dev/null; then
@@ -78,7 +90,7 @@ def read(name):
     path = os.path.join(work, name)
     return open(path, errors="replace").read().strip() if os.path.exists(path) else ""
 
-for case in ("stop", "close"):
+for case in ("stop", "close", "term"):
     status = read(case + ".status")
     match = re.match(r"\w+: status (\d+) after (\d+) s", status)
     check(match is not None and match.group(1) == "0", "%s: resprobe exited with status 0 (%s)" % (case, status))
@@ -88,12 +100,13 @@ for case in ("stop", "close"):
     left = os.listdir(os.path.join(work, case))
     check(left == [], "%s: no file left in the target folder (%s)" % (case, left))
 
-report = os.path.join(work, "stop.json")
-check(os.path.exists(report), "stop: the report was saved")
-if os.path.exists(report):
-    data = json.load(open(report))
-    check(data["duration"] < 30, "stop: the run lasted %.1f s, not 60" % data["duration"])
-    check(data["summary"].get("mainloop_lateness", {}).get("n", 0) > 0, "stop: the UI probes recorded")
+for case in ("stop", "term"):
+    report = os.path.join(work, case + ".json")
+    check(os.path.exists(report), "%s: the report was saved" % case)
+    if os.path.exists(report):
+        data = json.load(open(report))
+        check(data["duration"] < 30, "%s: the run lasted %.1f s, not 60" % (case, data["duration"]))
+        check(data["summary"].get("mainloop_lateness", {}).get("n", 0) > 0, "%s: the UI probes recorded" % case)
 
 sys.exit(1 if failures else 0)
 CHECK

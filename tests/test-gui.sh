@@ -27,7 +27,7 @@ rm -f "$RP_WINDOW_PNG" "$RP_SCREEN_PNG"
 # Inside the X server: start the app, drive it with input while it runs, wait for it.
 cat >"$work/session.sh" <<'INNER'
 set -u
-GSK_RENDERER=cairo "$RP_GUI" --dir "$RP_TARGET" --size 256M --duration 10 --start \
+GSK_RENDERER=cairo GTK_A11Y=none "$RP_GUI" --dir "$RP_TARGET" --size 256M --duration 10 --start \
   --report-on-exit "$RP_WORK/report.json" --screenshot-on-exit "$RP_WINDOW_PNG" \
   >"$RP_WORK/stdout" 2>"$RP_WORK/stderr" &
 pid=$!
@@ -67,7 +67,7 @@ else
   export DBUS_SESSION_BUS_ADDRESS=disabled:
   runner=()
 fi
-timeout 150 "${runner[@]}" xvfb-run -a -s "-screen 0 1280x800x24" bash "$work/session.sh"
+timeout 150 "${runner[@]}" xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" bash "$work/session.sh"
 echo "session: $?; $(cat "$work/status" 2>/dev/null)"
 
 echo "--- stderr of resprobe"

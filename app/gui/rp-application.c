@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <signal.h>
 
 #include "rp-application.h"
 #include "rp-gui-resources.h"
@@ -28,6 +30,8 @@ static const GOptionEntry option_entries[] = {
     N_("Stop after this many seconds"), N_("SECONDS") },
   { "start", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Start the run at once"), NULL },
+  { "simulate-save", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Save a file on the main thread every second, as a naive application would"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Show the version and exit"), NULL },
   /* For tests and scripted screenshots: save, then quit when the run ends. */
@@ -145,6 +149,8 @@ rp_application_command_line (GApplication            *application,
     rp_window_set_size_text (window, text);
   if (g_variant_dict_lookup (options, "duration", "&s", &text))
     rp_window_set_duration_text (window, text);
+  if (g_variant_dict_contains (options, "simulate-save"))
+    g_object_set (window, "simulate-save", TRUE, NULL);
   rp_window_set_exit_outputs (window, report, screenshot);
 
   gtk_window_present (GTK_WINDOW (window));
@@ -163,18 +169,33 @@ rp_application_activate (GApplication *application)
   gtk_window_present (window);
 }
 
+/* Closing each window stops its run; the application quits once the
+ * workers are joined (each running window holds it until then). */
+static void
+close_all_windows (GtkApplication *application)
+{
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (application));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+}
+
 static void
 quit_activated (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
-  GtkApplication *application = user_data;
-  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (application));
+  close_all_windows (user_data);
+}
 
-  /* Closing each window stops its run; the application quits once the
-   * workers are joined (each running window holds it until then). */
-  for (GList *l = windows; l != NULL; l = l->next)
-    gtk_window_close (l->data);
+/* Ctrl+C in the terminal or a session logout: stop and clean up like Ctrl+Q
+ * rather than die mid-write (the files would vanish anyway, being unlinked,
+ * but the report would be lost). */
+static gboolean
+on_quit_signal (gpointer user_data)
+{
+  close_all_windows (user_data);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -211,6 +232,8 @@ rp_application_startup (GApplication *application)
                                    G_N_ELEMENTS (app_actions), application);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
   gtk_window_set_default_icon_name (APP_ID);
+  g_unix_signal_add (SIGINT, on_quit_signal, application);
+  g_unix_signal_add (SIGTERM, on_quit_signal, application);
 }
 
 static void

@@ -4,8 +4,19 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "rp-chart-view.h"
+
+/* Width of the strips the data layer is cut into. A new point changes the
+ * strips at the right end only; the others keep their render node, so GTK
+ * repaints (and uploads) a narrow strip instead of the whole chart. */
+#define STRIP_WIDTH 48
+
+typedef struct {
+  GskRenderNode *node;
+  guint          hash;
+} Strip;
 
 struct _RpChartView
 {
@@ -14,11 +25,15 @@ struct _RpChartView
   RpPlot        *plot;
   gulong         changed_id;
   guint64        drawn_points;
+  gboolean       hovering;
 
-  /* The frame layer (texts, axes, grid) as rendered last, reused while the
-   * plot's frame serial stays the same: only the data is drawn per frame. */
+  /* The frame layer (texts, axes, grid), rendered once and reused while the
+   * plot's frame serial stays the same; the data in strips, each reused
+   * while its hash stays the same. */
   GskRenderNode *frame_node;
   guint          frame_serial;
+  int            frame_scale;
+  GArray        *strips;
 };
 
 G_DEFINE_FINAL_TYPE (RpChartView, rp_chart_view, GTK_TYPE_WIDGET)
@@ -87,6 +102,84 @@ rp_chart_view_get_style (RpChartView  *self,
   out_style->font = *out_font;
 }
 
+/* The frame rasterised once into an image surface, wrapped in a cairo node
+ * that only paints that surface: the node is reused (no damage) while the
+ * frame is the same, and repainting a damaged part is a blit, with the cairo
+ * renderer as with GL. */
+static GskRenderNode *
+render_frame (RpChartView       *self,
+              int                width,
+              int                height,
+              int                scale,
+              const RpPlotStyle *style)
+{
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, width, height);
+  GskRenderNode *node = gsk_cairo_node_new (&bounds);
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  rp_plot_draw_frame (self->plot, cr, style);
+  cairo_destroy (cr);
+
+  cr = gsk_cairo_node_get_draw_context (node);
+  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return node;
+}
+
+static void
+strip_clear (gpointer data)
+{
+  Strip *strip = data;
+
+  g_clear_pointer (&strip->node, gsk_render_node_unref);
+}
+
+static void
+snapshot_data (RpChartView       *self,
+               GtkSnapshot       *snapshot,
+               int                height,
+               const RpPlotStyle *style)
+{
+  double area_x, area_w;
+  guint n_strips;
+
+  rp_plot_get_area (self->plot, &area_x, NULL, &area_w, NULL);
+  n_strips = (guint) ceil (area_w / STRIP_WIDTH);
+  if (self->strips->len != n_strips)
+    g_array_set_size (self->strips, 0);
+  g_array_set_size (self->strips, n_strips);
+
+  for (guint i = 0; i < n_strips; i++)
+    {
+      Strip *strip = &g_array_index (self->strips, Strip, i);
+      double x0 = area_x + i * STRIP_WIDTH;
+      double x1 = MIN (x0 + STRIP_WIDTH, area_x + area_w);
+      guint hash = rp_plot_get_data_hash (self->plot, x0, x1);
+
+      if (strip->node == NULL || strip->hash != hash)
+        {
+          graphene_rect_t bounds = GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height);
+          GskRenderNode *node = gsk_cairo_node_new (&bounds);
+          cairo_t *cr = gsk_cairo_node_get_draw_context (node);
+
+          cairo_rectangle (cr, x0, 0, x1 - x0, height);
+          cairo_clip (cr);
+          rp_plot_draw_data (self->plot, cr, style);
+          cairo_destroy (cr);
+          g_clear_pointer (&strip->node, gsk_render_node_unref);
+          strip->node = node;
+          strip->hash = hash;
+        }
+      gtk_snapshot_append_node (snapshot, strip->node);
+    }
+}
+
 static void
 rp_chart_view_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -94,6 +187,7 @@ rp_chart_view_snapshot (GtkWidget   *widget,
   RpChartView *self = RP_CHART_VIEW (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
+  int scale = gtk_widget_get_scale_factor (widget);
   g_autofree char *font = NULL;
   RpPlotStyle style;
   guint serial;
@@ -104,22 +198,27 @@ rp_chart_view_snapshot (GtkWidget   *widget,
 
   rp_chart_view_get_style (self, &style, &font);
   serial = rp_plot_prepare (self->plot, width, height, &style);
-  if (self->frame_node == NULL || serial != self->frame_serial)
+  if (self->frame_node == NULL || serial != self->frame_serial ||
+      scale != self->frame_scale)
     {
-      GskRenderNode *node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
-
-      cr = gsk_cairo_node_get_draw_context (node);
-      rp_plot_draw_frame (self->plot, cr, &style);
-      cairo_destroy (cr);
       g_clear_pointer (&self->frame_node, gsk_render_node_unref);
-      self->frame_node = node;
+      self->frame_node = render_frame (self, width, height, scale, &style);
       self->frame_serial = serial;
+      self->frame_scale = scale;
+      /* A new scale or range moves every point. */
+      g_array_set_size (self->strips, 0);
     }
   gtk_snapshot_append_node (snapshot, self->frame_node);
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  rp_plot_draw_data (self->plot, cr, &style);
-  cairo_destroy (cr);
+  snapshot_data (self, snapshot, height, &style);
+
+  /* A new node is new damage: add the hover layer only while hovering. */
+  if (self->hovering)
+    {
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      rp_plot_draw_hover (self->plot, cr, &style);
+      cairo_destroy (cr);
+    }
   self->drawn_points = rp_plot_count_points (self->plot);
 }
 
@@ -218,6 +317,7 @@ on_motion (GtkEventControllerMotion *controller,
            double                    y,
            RpChartView              *self)
 {
+  self->hovering = TRUE;
   if (self->plot != NULL)
     rp_plot_set_hover (self->plot, x);
 }
@@ -226,8 +326,10 @@ static void
 on_leave (GtkEventControllerMotion *controller,
           RpChartView              *self)
 {
+  self->hovering = FALSE;
   if (self->plot != NULL)
     rp_plot_set_hover (self->plot, -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -244,6 +346,7 @@ rp_chart_view_dispose (GObject *object)
 
   rp_chart_view_set_plot (self, NULL);
   g_clear_pointer (&self->frame_node, gsk_render_node_unref);
+  g_clear_pointer (&self->strips, g_array_unref);
 
   G_OBJECT_CLASS (rp_chart_view_parent_class)->dispose (object);
 }
@@ -312,6 +415,9 @@ rp_chart_view_init (RpChartView *self)
 {
   GtkEventController *motion = gtk_event_controller_motion_new ();
 
+  self->strips = g_array_new (FALSE, TRUE, sizeof (Strip));
+  g_array_set_clear_func (self->strips, strip_clear);
+
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
@@ -367,6 +473,8 @@ rp_chart_view_set_plot (RpChartView *self,
     g_clear_signal_handler (&self->changed_id, self->plot);
   g_set_object (&self->plot, plot);
   g_clear_pointer (&self->frame_node, gsk_render_node_unref);
+  if (self->strips != NULL)
+    g_array_set_size (self->strips, 0);
   if (plot != NULL)
     {
       self->changed_id = g_signal_connect (plot, "changed", G_CALLBACK (on_plot_changed), self);

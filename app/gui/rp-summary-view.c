@@ -17,6 +17,14 @@ typedef struct {
 static const Probe probes[] = {
   { "fsync_latency", N_("fsync"),
     N_("Time to flush 1 MiB to the disk, what an application that saves a file waits for") },
+  { "write_latency", N_("write()"),
+    N_("Time of one 64 KiB write() call of the parallel writers") },
+  { "writers_fsync_latency", N_("fsync after write()"),
+    N_("Time of the fsync() each parallel writer makes after its write()") },
+  { "cold_read_latency", N_("Cold read"),
+    N_("Time to read 4 KiB of a file that is not in the page cache") },
+  { "app_start_latency", N_("Program start"),
+    N_("Time to start and finish a small program") },
   { RP_SERIES_MAINLOOP_LATENESS, N_("Main loop"),
     N_("How late this window’s 10 ms timer ran: the delay any click or redraw would have had") },
   { RP_SERIES_FRAME_INTERVAL, N_("Frames"),
@@ -39,6 +47,7 @@ typedef struct {
   gboolean  present[N_PROBES];
   char     *headline;
   char     *verdict;
+  RpSeverity severity;
 } Summary;
 
 struct _RpSummaryView
@@ -46,11 +55,13 @@ struct _RpSummaryView
   GtkWidget  parent_instance;
 
   GtkGrid   *grid;
+  GtkWidget *placeholder;
   GtkLabel  *cells[N_PROBES][1 + N_VALUE_COLUMNS];
 
   RpReport  *report;
   char      *headline;
   char      *verdict;
+  RpSeverity severity;
   guint      generation;
 };
 
@@ -77,10 +88,11 @@ summary_free (gpointer data)
   g_free (summary);
 }
 
-/* The headline names the response-time band of the worst delay a user would
- * have felt: saving a file (fsync) or the window itself (main loop). */
-static char *
-make_headline (const Summary *summary)
+/* The severity is the response-time band of the worst delay a user would
+ * have felt: saving a file (fsync), writing one (write()) or the window
+ * itself (main loop). */
+static RpSeverity
+judge (const Summary *summary)
 {
   double worst = -1;
 
@@ -88,20 +100,41 @@ make_headline (const Summary *summary)
     {
       const char *name = probes[i].series;
 
+      /* What a user waits for: a save, a write, the window itself. */
       if (summary->present[i] && summary->stats[i].n > 0 &&
-          (g_str_equal (name, "fsync_latency") || g_str_equal (name, RP_SERIES_MAINLOOP_LATENESS)))
+          (g_str_equal (name, "fsync_latency") || g_str_equal (name, "write_latency") ||
+           g_str_equal (name, RP_SERIES_MAINLOOP_LATENESS)))
         worst = MAX (worst, summary->stats[i].max);
     }
 
   if (worst < 0)
-    return g_strdup (_("Measuring…"));
+    return RP_SEVERITY_UNKNOWN;
   if (worst <= RP_LIMIT_INSTANT)
-    return g_strdup (_("Responsive"));
+    return RP_SEVERITY_INSTANT;
   if (worst <= RP_LIMIT_FLOW)
-    return g_strdup (_("Noticeable delays"));
+    return RP_SEVERITY_NOTICEABLE;
   if (worst <= RP_LIMIT_ATTENTION)
-    return g_strdup (_("Stalls that break the flow"));
-  return g_strdup (_("Severe stalls"));
+    return RP_SEVERITY_FLOW;
+  return RP_SEVERITY_ATTENTION;
+}
+
+static char *
+make_headline (RpSeverity severity)
+{
+  switch (severity)
+    {
+    case RP_SEVERITY_INSTANT:
+      return g_strdup (_("Responsive"));
+    case RP_SEVERITY_NOTICEABLE:
+      return g_strdup (_("Noticeable delays"));
+    case RP_SEVERITY_FLOW:
+      return g_strdup (_("Stalls that break the flow"));
+    case RP_SEVERITY_ATTENTION:
+      return g_strdup (_("Severe stalls"));
+    case RP_SEVERITY_UNKNOWN:
+    default:
+      return g_strdup (_("Measuring…"));
+    }
 }
 
 static char *
@@ -144,7 +177,8 @@ refresh_in_thread (GTask        *task,
   summary->report = rp_report_new_from_session (session);
   for (guint i = 0; i < N_PROBES; i++)
     summary->present[i] = rp_report_get_stats (summary->report, probes[i].series, &summary->stats[i]);
-  summary->headline = make_headline (summary);
+  summary->severity = judge (summary);
+  summary->headline = make_headline (summary->severity);
   summary->verdict = make_verdict (summary);
   g_task_return_pointer (task, summary, summary_free);
 }
@@ -162,6 +196,15 @@ static void
 show_summary (RpSummaryView *self,
               const Summary *summary)
 {
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < N_PROBES; i++)
+    any |= summary->present[i] && summary->stats[i].n > 0;
+  /* The headers only make sense above numbers. */
+  for (guint c = 0; c <= N_VALUE_COLUMNS; c++)
+    gtk_widget_set_visible (gtk_grid_get_child_at (self->grid, c, 0), any);
+  gtk_widget_set_visible (self->placeholder, !any);
+
   for (guint i = 0; i < N_PROBES; i++)
     {
       const RpStats *stats = &summary->stats[i];
@@ -219,6 +262,7 @@ on_refreshed (GObject      *object,
       show_summary (self, summary);
       if (g_set_object (&self->report, summary->report))
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+      self->severity = summary->severity;
       set_text_property (self, &self->headline, summary->headline, PROP_HEADLINE);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
@@ -293,6 +337,7 @@ rp_summary_view_clear (RpSummaryView *self)
       g_clear_object (&self->report);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
     }
+  self->severity = RP_SEVERITY_UNKNOWN;
   set_text_property (self, &self->headline, NULL, PROP_HEADLINE);
   set_text_property (self, &self->verdict, NULL, PROP_VERDICT);
 }
@@ -309,6 +354,11 @@ rp_summary_view_get_report (RpSummaryView *self)
   return self->report;
 }
 
+/**
+ * rp_summary_view_get_headline:
+ *
+ * Returns: (transfer none) (nullable): a few words for the severity, e.g. "Noticeable delays"
+ */
 const char *
 rp_summary_view_get_headline (RpSummaryView *self)
 {
@@ -316,6 +366,23 @@ rp_summary_view_get_headline (RpSummaryView *self)
   return self->headline;
 }
 
+/**
+ * rp_summary_view_get_severity:
+ *
+ * Returns: the response-time band of the worst delay shown
+ */
+RpSeverity
+rp_summary_view_get_severity (RpSummaryView *self)
+{
+  g_return_val_if_fail (RP_IS_SUMMARY_VIEW (self), RP_SEVERITY_UNKNOWN);
+  return self->severity;
+}
+
+/**
+ * rp_summary_view_get_verdict:
+ *
+ * Returns: (transfer none) (nullable): the plain-language verdict of the report shown
+ */
 const char *
 rp_summary_view_get_verdict (RpSummaryView *self)
 {
@@ -401,6 +468,7 @@ rp_summary_view_class_init (RpSummaryViewClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/resprobe/Resprobe/rp-summary-view.ui");
   gtk_widget_class_bind_template_child (widget_class, RpSummaryView, grid);
+  gtk_widget_class_bind_template_child (widget_class, RpSummaryView, placeholder);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "rpsummaryview");
 }
@@ -408,8 +476,11 @@ rp_summary_view_class_init (RpSummaryViewClass *klass)
 static void
 rp_summary_view_init (RpSummaryView *self)
 {
+  Summary empty = { 0 };
+
   gtk_widget_init_template (GTK_WIDGET (self));
   build_rows (self);
+  show_summary (self, &empty);
 }
 
 /**

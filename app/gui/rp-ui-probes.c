@@ -796,6 +796,11 @@ rp_ui_probes_stop (RpUiProbes *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
 
+/**
+ * rp_ui_probes_get_running:
+ *
+ * Returns: whether the probes measure (between start and stop)
+ */
 gboolean
 rp_ui_probes_get_running (RpUiProbes *self)
 {
@@ -803,6 +808,11 @@ rp_ui_probes_get_running (RpUiProbes *self)
   return self->running;
 }
 
+/**
+ * rp_ui_probes_get_simulate_save:
+ *
+ * Returns: whether the simulated save is on
+ */
 gboolean
 rp_ui_probes_get_simulate_save (RpUiProbes *self)
 {
@@ -831,6 +841,11 @@ rp_ui_probes_set_simulate_save (RpUiProbes *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIMULATE_SAVE]);
 }
 
+/**
+ * rp_ui_probes_get_timer_period:
+ *
+ * Returns: seconds between main-loop lateness samples
+ */
 double
 rp_ui_probes_get_timer_period (RpUiProbes *self)
 {

@@ -32,33 +32,43 @@ typedef struct {
   const char *unit;
   gboolean    log_y;
   gboolean    limits;
+  gboolean    optional;
   int         column;
   int         row;
   int         width;
-  SeriesSpec  series[4];
+  SeriesSpec  series[6];
 } ChartSpec;
 
-/* The charts, in grid positions: fsync latency is the headline measurement of
- * the reports (R1, R4) and gets the full width. */
+/* The charts, in grid positions. Each lists every series it can show; the
+ * legend names those the run has. The latency of disk calls is the headline
+ * measurement of the reports (R1, R3, R4) and gets the full width; an
+ * optional chart is shown only when its series exist. */
 static const ChartSpec chart_specs[] = {
-  { N_("fsync latency"), "s", TRUE, TRUE, 0, 0, 2,
+  { N_("Disk call latency"), "s", TRUE, TRUE, FALSE, 0, 0, 2,
     { { "fsync_latency", N_("fsync"), RP_PLOT_LINE },
-      { "fsync_pwrite_latency", N_("1 MiB write before it"), RP_PLOT_LINE } } },
-  { N_("This window"), "s", TRUE, TRUE, 0, 1, 1,
+      { "fsync_pwrite_latency", N_("1 MiB write before fsync"), RP_PLOT_LINE },
+      { "write_latency", N_("write()"), RP_PLOT_LINE },
+      { "writers_fsync_latency", N_("fsync after write()"), RP_PLOT_LINE },
+      { "cold_read_latency", N_("cold read"), RP_PLOT_LINE },
+      { "app_start_latency", N_("program start"), RP_PLOT_LINE } } },
+  { N_("This window"), "s", TRUE, TRUE, FALSE, 0, 1, 1,
     { { RP_SERIES_MAINLOOP_LATENESS, N_("main loop"), RP_PLOT_LINE },
       { RP_SERIES_FRAME_INTERVAL, N_("frames"), RP_PLOT_LINE },
       { RP_SERIES_INPUT_LATENCY, N_("input"), RP_PLOT_LINE },
       { RP_SERIES_WAKEUP_LATENCY, N_("wake-up"), RP_PLOT_LINE } } },
-  { N_("CPU time"), "ratio", FALSE, FALSE, 1, 1, 1,
+  { N_("CPU time"), "ratio", FALSE, FALSE, FALSE, 1, 1, 1,
     { { "cpu_user", N_("user"), RP_PLOT_STACKED_AREA },
       { "cpu_system", N_("system"), RP_PLOT_STACKED_AREA },
       { "cpu_iowait", N_("iowait"), RP_PLOT_STACKED_AREA },
       { "psi_io_some", N_("I/O pressure"), RP_PLOT_LINE } } },
-  { N_("Write throughput"), "B/s", FALSE, FALSE, 0, 2, 1,
-    { { "writer_throughput", N_("writer"), RP_PLOT_LINE } } },
-  { N_("Dirty and writeback memory"), "B", FALSE, FALSE, 1, 2, 1,
+  { N_("Throughput"), "B/s", FALSE, FALSE, FALSE, 0, 2, 1,
+    { { "writer_throughput", N_("writer"), RP_PLOT_LINE },
+      { "copy_throughput", N_("copy"), RP_PLOT_LINE } } },
+  { N_("Dirty and writeback memory"), "B", FALSE, FALSE, FALSE, 1, 2, 1,
     { { "dirty_bytes", N_("dirty"), RP_PLOT_LINE },
       { "writeback_bytes", N_("writeback"), RP_PLOT_LINE } } },
+  { N_("CPU benchmark"), "ops/s", FALSE, FALSE, TRUE, 0, 3, 2,
+    { { "cpu_bench_rate", N_("work units per second"), RP_PLOT_LINE } } },
 };
 
 struct _RpWindow
@@ -100,6 +110,7 @@ struct _RpWindow
   gboolean              close_when_finished;
   guint                 status_id;
   gboolean              summary_busy;
+  double                summary_elapsed;
 
   GFile                *exit_report;
   GFile                *exit_screenshot;
@@ -234,6 +245,20 @@ form_is_valid (RpWindow *self)
   return valid;
 }
 
+/* "Data to write" means what the scenario's load writes: dd's total, the
+ * size of the file the copy loop copies, or each parallel writer's share. */
+static void
+apply_size (RpScenario *scenario,
+            guint64     bytes)
+{
+  if (scenario->loads & RP_LOAD_SEQ_WRITER)
+    scenario->writer_total_size = bytes;
+  if (scenario->loads & RP_LOAD_COPY_LOOP)
+    scenario->copy_source_size = bytes;
+  if (scenario->loads & RP_LOAD_PARALLEL_WRITERS)
+    scenario->writers_file_size = bytes;
+}
+
 static RpScenario *
 build_scenario (RpWindow  *self,
                 GError   **error)
@@ -252,7 +277,7 @@ build_scenario (RpWindow  *self,
   if (!parse_size_entry (self, &bytes, error) || !parse_duration_entry (self, &seconds, error))
     return NULL;
   if (bytes > 0)
-    scenario->writer_total_size = bytes;
+    apply_size (scenario, bytes);
   scenario->duration = seconds;
   /* Without a duration the run ends with its loads, as dd does (and as the
    * CLI does); a scenario without loads runs until stopped. */
@@ -285,15 +310,44 @@ update_folder_row (RpWindow *self)
                                self->directory ? self->directory : fallback);
 }
 
+/* The size row says what the size means for the selected scenario. */
+static void
+update_size_row (RpWindow *self)
+{
+  g_autoptr(RpScenario) preset = rp_scenario_new_preset (selected_preset_id (self), NULL);
+  RpLoads loads = preset ? preset->loads : 0;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->size_row),
+                            (loads & (RP_LOAD_SEQ_WRITER | RP_LOAD_COPY_LOOP | RP_LOAD_PARALLEL_WRITERS)) != 0);
+  if (loads & RP_LOAD_SEQ_WRITER)
+    {
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("Data to Write"));
+      adw_action_row_set_subtitle (self->size_row, _("As dd’s bs×count, e.g. 4G"));
+      gtk_entry_set_placeholder_text (self->size_entry, _("15000M"));
+    }
+  else if (loads & RP_LOAD_COPY_LOOP)
+    {
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("File to Copy"));
+      adw_action_row_set_subtitle (self->size_row, _("Copied again and again in the folder"));
+      gtk_entry_set_placeholder_text (self->size_entry, _("1G"));
+    }
+  else if (loads & RP_LOAD_PARALLEL_WRITERS)
+    {
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("Data per Writer"));
+      adw_action_row_set_subtitle (self->size_row, _("Each writer thread; empty: until stopped"));
+      gtk_entry_set_placeholder_text (self->size_entry, _("no limit"));
+    }
+  else
+    {
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("Data to Write"));
+      adw_action_row_set_subtitle (self->size_row, _("This scenario writes nothing"));
+    }
+}
+
 static void
 on_form_changed (RpWindow *self)
 {
-  g_autoptr(RpScenario) preset = rp_scenario_new_preset (selected_preset_id (self), NULL);
-
-  /* Only a scenario that writes has a size to choose. */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->size_row),
-                            preset != NULL && (preset->loads & RP_LOAD_SEQ_WRITER) != 0 &&
-                            !rp_window_get_busy (self));
+  update_size_row (self);
   update_ui (self);
 }
 
@@ -370,26 +424,45 @@ build_charts (RpWindow *self)
       view = rp_chart_view_new (plot);
       gtk_widget_add_css_class (view, "card");
       gtk_widget_set_hexpand (view, TRUE);
+      gtk_widget_set_visible (view, !spec->optional);
       gtk_grid_attach (self->chart_grid, view, spec->column, spec->row, spec->width, 1);
       g_ptr_array_add (self->plots, plot);
     }
 }
 
-/* Binds what the session has now; series appear as workers and probes start. */
+static GtkWidget *
+chart_view_at (RpWindow *self,
+               guint     index)
+{
+  const ChartSpec *spec = &chart_specs[index];
+
+  return gtk_grid_get_child_at (self->chart_grid, spec->column, spec->row);
+}
+
+/* Binds what the session has now; series appear as workers and probes start.
+ * An optional chart shows once one of its series exists. */
 static void
 bind_series (RpWindow *self)
 {
   for (guint i = 0; i < self->plots->len; i++)
     {
       RpPlot *plot = g_ptr_array_index (self->plots, i);
+      gboolean any = FALSE;
 
       for (guint k = 0; k < rp_plot_get_n_series (plot); k++)
         {
           const char *name = rp_plot_get_series_name (plot, k);
+          RpSeries *series = self->session ? rp_session_lookup_series (self->session, name) : NULL;
 
-          rp_plot_bind_series (plot, name,
-                               self->session ? rp_session_lookup_series (self->session, name) : NULL);
+          rp_plot_bind_series (plot, name, series);
+          any |= series != NULL;
         }
+      if (chart_specs[i].optional)
+        gtk_widget_set_visible (chart_view_at (self, i), any);
+      /* Once the workers run, a series that is missing will not come. */
+      rp_plot_set_placeholder (plot, !any && session_state (self) >= RP_SESSION_RUNNING
+                                     ? _("Not measured in this scenario")
+                                     : _("Waiting for data…"));
     }
 }
 
@@ -538,6 +611,12 @@ set_run_button (RpWindow   *self,
                 const char *style,
                 gboolean    spinning)
 {
+  /* Called every second: restyling an unchanged button would still cost a
+   * CSS recomputation and a repaint of the header bar. */
+  if (g_strcmp0 (gtk_label_get_label (self->run_label), label) == 0 &&
+      gtk_widget_get_visible (GTK_WIDGET (self->run_spinner)) == spinning)
+    return;
+
   gtk_label_set_text_with_mnemonic (self->run_label, label);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->run_button), action);
   gtk_widget_remove_css_class (GTK_WIDGET (self->run_button), "suggested-action");
@@ -558,7 +637,9 @@ update_ui (RpWindow *self)
   switch (state)
     {
     case RP_SESSION_STARTING:
-      set_run_button (self, _("Starting…"), "win.stop", NULL, TRUE);
+      /* Preparing can take a while (the copy loop creates its source file):
+       * let the user give up. */
+      set_run_button (self, _("_Stop"), "win.stop", "destructive-action", TRUE);
       subtitle = g_strdup (_("Preparing the test files…"));
       break;
     case RP_SESSION_RUNNING:
@@ -608,6 +689,16 @@ show_verdict (RpWindow *self)
   const char *headline = rp_summary_view_get_headline (self->summary_view);
   const char *verdict = rp_summary_view_get_verdict (self->summary_view);
   const GError *error = self->session ? rp_session_get_error (self->session) : NULL;
+  static const char *classes[] = { NULL, "success", "warning", "error", "error" };
+  RpSeverity severity = rp_summary_view_get_severity (self->summary_view);
+
+  /* The headline takes the colour of its response-time band. */
+  for (guint i = 1; i < G_N_ELEMENTS (classes); i++)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->headline_label), classes[i]);
+  if (error != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->headline_label), "error");
+  else if (severity < G_N_ELEMENTS (classes) && classes[severity] != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->headline_label), classes[severity]);
 
   gtk_label_set_text (self->headline_label, headline ? headline : _("Measuring…"));
   if (error != NULL)
@@ -653,9 +744,16 @@ static gboolean
 on_status_tick (gpointer user_data)
 {
   RpWindow *self = user_data;
+  double elapsed = rp_session_get_elapsed (self->session);
 
   update_ui (self);
-  refresh_summary (self);
+  /* Every second at first; on a long run less often (each refresh copies and
+   * sorts every sample), so that an hour costs the same as a minute. */
+  if (elapsed - self->summary_elapsed >= MAX (STATUS_PERIOD_S, elapsed / 60))
+    {
+      self->summary_elapsed = elapsed;
+      refresh_summary (self);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -877,6 +975,7 @@ reset_session (RpWindow *self)
       g_clear_object (&self->session);
     }
   self->stop_requested = FALSE;
+  self->summary_elapsed = 0;
 }
 
 /**
