@@ -58,7 +58,8 @@ struct _RpSession
   GHashTable     *series_by_name;
   GHashTable     *notes;
   guint64         spare_bytes;         /* for loads without a size: check_free_space() */
-  gboolean        update_pending;
+  GSource        *update_source;       /* the one pending "updated", if any */
+  gboolean        joined;              /* no more "updated" after "finished" */
   gboolean        stop_scheduled;
   guint           loads_running;
 
@@ -497,7 +498,7 @@ emit_updated (gpointer data)
   RpSession *self = data;
 
   g_mutex_lock (&self->lock);
-  self->update_pending = FALSE;
+  g_clear_pointer (&self->update_source, g_source_unref);
   g_mutex_unlock (&self->lock);
 
   g_signal_emit (self, signals[UPDATED], 0);
@@ -514,22 +515,15 @@ emit_updated (gpointer data)
 void
 rp_session_worker_changed (RpSession *self)
 {
-  GSource *source;
-
   g_mutex_lock (&self->lock);
-  if (self->update_pending || self->owner_context == NULL)
+  if (self->update_source == NULL && self->owner_context != NULL && !self->joined)
     {
-      g_mutex_unlock (&self->lock);
-      return;
+      self->update_source = g_timeout_source_new (UPDATE_INTERVAL_MS);
+      g_source_set_name (self->update_source, "[resprobe] session update");
+      g_source_set_callback (self->update_source, emit_updated, g_object_ref (self), g_object_unref);
+      g_source_attach (self->update_source, self->owner_context);
     }
-  self->update_pending = TRUE;
   g_mutex_unlock (&self->lock);
-
-  source = g_timeout_source_new (UPDATE_INTERVAL_MS);
-  g_source_set_name (source, "[resprobe] session update");
-  g_source_set_callback (source, emit_updated, g_object_ref (self), g_object_unref);
-  g_source_attach (source, self->owner_context);
-  g_source_unref (source);
 }
 
 /**
@@ -999,6 +993,17 @@ on_joined (GObject      *object,
 {
   RpSession *self = RP_SESSION (object);
   g_autoptr(GPtrArray) waiters = NULL;
+
+  /* The final "updated" below replaces a pending one: nothing may follow
+   * "finished", or an owner that let go of the session would hear from it. */
+  g_mutex_lock (&self->lock);
+  self->joined = TRUE;
+  if (self->update_source != NULL)
+    {
+      g_source_destroy (self->update_source);
+      g_clear_pointer (&self->update_source, g_source_unref);
+    }
+  g_mutex_unlock (&self->lock);
 
   set_state (self, RP_SESSION_FINISHED);
 

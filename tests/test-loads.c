@@ -11,64 +11,10 @@
 #include "rp-error.h"
 #include "rp-session.h"
 #include "rp-units.h"
+#include "rp-test-fixture.h"
 
-typedef struct {
-  char      *directory;
-  GMainLoop *loop;
-  double     finished_at;
-} Fixture;
+typedef RpTestFixture Fixture;
 
-static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
-{
-  /* Under the build dir, not /tmp: /tmp may be tmpfs, where neither fsync
-   * nor evicting a page means anything. */
-  f->directory = g_test_build_filename (G_TEST_BUILT, "loads-XXXXXX", NULL);
-  g_assert_nonnull (g_mkdtemp (f->directory));
-  f->loop = g_main_loop_new (NULL, FALSE);
-}
-
-static guint
-count_entries (const char *directory)
-{
-  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (dir);
-  while (g_dir_read_name (dir) != NULL)
-    n++;
-  return n;
-}
-
-static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
-{
-  /* The safety rule: every load and probe leaves the directory empty. */
-  g_assert_cmpuint (count_entries (f->directory), ==, 0);
-  g_rmdir (f->directory);
-  g_free (f->directory);
-  g_main_loop_unref (f->loop);
-}
-
-static void
-on_finished (RpSession *session,
-             Fixture   *f)
-{
-  f->finished_at = rp_clock_now ();
-  g_main_loop_quit (f->loop);
-}
-
-static void
-on_started (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  GError **error = user_data;
-
-  rp_session_start_finish (RP_SESSION (object), result, error);
-}
 
 static RpScenario *
 new_scenario (Fixture  *f,
@@ -85,17 +31,6 @@ new_scenario (Fixture  *f,
   return scenario;
 }
 
-static RpSession *
-start_session (Fixture     *f,
-               RpScenario  *scenario,
-               GError     **error)
-{
-  RpSession *session = rp_session_new (scenario);
-
-  g_signal_connect (session, "finished", G_CALLBACK (on_finished), f);
-  rp_session_start_async (session, NULL, on_started, error);
-  return session;
-}
 
 /* Runs @scenario to its end; the run must start and end without error. */
 static RpSession *
@@ -103,7 +38,7 @@ run_session (Fixture    *f,
              RpScenario *scenario)
 {
   g_autoptr(GError) error = NULL;
-  RpSession *session = start_session (f, scenario, &error);
+  RpSession *session = rp_test_start_session (f, scenario, &error);
 
   g_main_loop_run (f->loop);
   g_assert_no_error (error);
@@ -187,7 +122,7 @@ test_cpu_bench_loss (Fixture       *f,
   double loss, baseline;
 
   scenario->cpu_calibration = 1.5;
-  session = start_session (f, scenario, &error);
+  session = rp_test_start_session (f, scenario, &error);
   while (error == NULL && rp_session_get_state (session) != RP_SESSION_RUNNING)
     g_main_context_iteration (NULL, TRUE);
   g_assert_no_error (error);
@@ -406,7 +341,7 @@ test_command_not_found (Fixture       *f,
   g_autoptr(GError) error = NULL;
 
   scenario->command_argv = g_strsplit ("no-such-program-resprobe --flag", " ", -1);
-  session = start_session (f, scenario, &error);
+  session = rp_test_start_session (f, scenario, &error);
   while (error == NULL && rp_session_get_state (session) != RP_SESSION_FINISHED)
     g_main_context_iteration (NULL, TRUE);
   g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
@@ -452,15 +387,15 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/loads/copy-loop", Fixture, NULL, fixture_set_up, test_copy_loop, fixture_tear_down);
-  g_test_add ("/loads/cpu-bench-loss", Fixture, NULL, fixture_set_up, test_cpu_bench_loss, fixture_tear_down);
-  g_test_add ("/loads/r3", Fixture, NULL, fixture_set_up, test_r3, fixture_tear_down);
-  g_test_add ("/loads/r3-fsync-sized", Fixture, NULL, fixture_set_up, test_r3_fsync_sized, fixture_tear_down);
-  g_test_add ("/loads/command-killed", Fixture, NULL, fixture_set_up, test_command_killed, fixture_tear_down);
-  g_test_add ("/loads/command-ignoring-sigterm", Fixture, NULL, fixture_set_up, test_command_ignoring_sigterm, fixture_tear_down);
-  g_test_add ("/loads/command-leaves-child", Fixture, NULL, fixture_set_up, test_command_leaves_child, fixture_tear_down);
-  g_test_add ("/loads/command-not-found", Fixture, NULL, fixture_set_up, test_command_not_found, fixture_tear_down);
-  g_test_add ("/probes/cold-read", Fixture, NULL, fixture_set_up, test_cold_read, fixture_tear_down);
-  g_test_add ("/probes/app-start", Fixture, NULL, fixture_set_up, test_app_start, fixture_tear_down);
+  g_test_add ("/loads/copy-loop", Fixture, NULL, rp_test_fixture_set_up, test_copy_loop, rp_test_fixture_tear_down);
+  g_test_add ("/loads/cpu-bench-loss", Fixture, NULL, rp_test_fixture_set_up, test_cpu_bench_loss, rp_test_fixture_tear_down);
+  g_test_add ("/loads/r3", Fixture, NULL, rp_test_fixture_set_up, test_r3, rp_test_fixture_tear_down);
+  g_test_add ("/loads/r3-fsync-sized", Fixture, NULL, rp_test_fixture_set_up, test_r3_fsync_sized, rp_test_fixture_tear_down);
+  g_test_add ("/loads/command-killed", Fixture, NULL, rp_test_fixture_set_up, test_command_killed, rp_test_fixture_tear_down);
+  g_test_add ("/loads/command-ignoring-sigterm", Fixture, NULL, rp_test_fixture_set_up, test_command_ignoring_sigterm, rp_test_fixture_tear_down);
+  g_test_add ("/loads/command-leaves-child", Fixture, NULL, rp_test_fixture_set_up, test_command_leaves_child, rp_test_fixture_tear_down);
+  g_test_add ("/loads/command-not-found", Fixture, NULL, rp_test_fixture_set_up, test_command_not_found, rp_test_fixture_tear_down);
+  g_test_add ("/probes/cold-read", Fixture, NULL, rp_test_fixture_set_up, test_cold_read, rp_test_fixture_tear_down);
+  g_test_add ("/probes/app-start", Fixture, NULL, rp_test_fixture_set_up, test_app_start, rp_test_fixture_tear_down);
   return g_test_run ();
 }

@@ -1,0 +1,102 @@
+/* rp-test-fixture.c: a real target directory and a main loop, shared by the tests that run sessions. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <glib/gstdio.h>
+
+#include "rp-clock.h"
+#include "rp-test-fixture.h"
+
+/**
+ * rp_test_fixture_set_up:
+ *
+ * Makes an empty directory under the build dir, not /tmp: /tmp may be tmpfs,
+ * where neither fsync nor evicting a page means anything.
+ */
+void
+rp_test_fixture_set_up (RpTestFixture *f,
+                        gconstpointer  data)
+{
+  f->directory = g_test_build_filename (G_TEST_BUILT, "run-XXXXXX", NULL);
+  g_assert_nonnull (g_mkdtemp (f->directory));
+  f->loop = g_main_loop_new (NULL, FALSE);
+  f->updates = 0;
+  f->finished_at = 0;
+}
+
+guint
+rp_test_count_entries (const char *directory)
+{
+  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+/**
+ * rp_test_fixture_tear_down:
+ *
+ * Asserts the safety rule, that the run left the directory empty, then
+ * removes it.
+ */
+void
+rp_test_fixture_tear_down (RpTestFixture *f,
+                           gconstpointer  data)
+{
+  g_assert_cmpuint (rp_test_count_entries (f->directory), ==, 0);
+  g_rmdir (f->directory);
+  g_free (f->directory);
+  g_main_loop_unref (f->loop);
+}
+
+static void
+on_updated (RpSession     *session,
+            RpTestFixture *f)
+{
+  f->updates++;
+}
+
+static void
+on_finished (RpSession     *session,
+             RpTestFixture *f)
+{
+  f->finished_at = rp_clock_now ();
+  g_main_loop_quit (f->loop);
+}
+
+static void
+on_started (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GError **error = user_data;
+
+  rp_session_start_finish (RP_SESSION (object), result, error);
+}
+
+/**
+ * rp_test_start_session:
+ * @scenario: what to run; its directory is set to the fixture's
+ * @error: (out): where the start error lands once the main loop ran
+ *
+ * Starts a session whose "finished" quits the fixture's loop and whose
+ * "updated" signals are counted.
+ *
+ * Returns: (transfer full): the session
+ */
+RpSession *
+rp_test_start_session (RpTestFixture  *f,
+                       RpScenario     *scenario,
+                       GError        **error)
+{
+  RpSession *session;
+
+  g_free (scenario->directory);
+  scenario->directory = g_strdup (f->directory);
+  session = rp_session_new (scenario);
+  g_signal_connect (session, "updated", G_CALLBACK (on_updated), f);
+  g_signal_connect (session, "finished", G_CALLBACK (on_finished), f);
+  rp_session_start_async (session, NULL, on_started, error);
+  return session;
+}
