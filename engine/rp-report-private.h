@@ -67,5 +67,8 @@ void        rp_text_append_heading      (GString    *out,
 char       *rp_text_format_limit        (double      seconds);
 char       *rp_text_format_duration     (double      seconds);
 char       *rp_text_format_created      (GDateTime  *created);
+char       *rp_text_sanitize            (const char *text);
+char       *rp_text_format_value        (const char *unit,
+                                         double      value);
 
 G_END_DECLS

@@ -276,6 +276,20 @@ format_value (const char *unit,
   return g_strdup_printf ("%.4g %s", value, unit);
 }
 
+/* The same cleaning and units for the other renderings of a report (PDF). */
+char *
+rp_text_sanitize (const char *text)
+{
+  return sanitize_text (text);
+}
+
+char *
+rp_text_format_value (const char *unit,
+                      double      value)
+{
+  return format_value (unit, value);
+}
+
 /* "0.1 s", "1 s", "10 s": the limits as the verdict names them. */
 char *
 rp_text_format_limit (double seconds)

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "rp-error.h"
+#include "rp-report-export.h"
 #include "rp-report-private.h"
 #include "rp-sysinfo-private.h"
 #include "rp-units.h"
@@ -572,6 +573,13 @@ to_loadable_json (RpReport  *self,
   return g_steal_pointer (&data);
 }
 
+static gboolean
+is_image_format (const char *format)
+{
+  return g_ascii_strcasecmp (format, "png") == 0 || g_ascii_strcasecmp (format, "svg") == 0 ||
+         g_ascii_strcasecmp (format, "pdf") == 0;
+}
+
 static char *
 serialize (RpReport    *self,
            const char  *format,
@@ -591,7 +599,7 @@ serialize (RpReport    *self,
       g_autofree char *shown = rp_text_shorten (format);
 
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                   _("Unknown report format “%s”"), shown);
+                   _("Unknown report format “%s”; use json, csv, txt, png, svg or pdf"), shown);
       return NULL;
     }
   *out_length = strlen (data);
@@ -601,16 +609,23 @@ serialize (RpReport    *self,
 /**
  * rp_report_save:
  * @file: where to write; replaced atomically if it exists
- * @format: "json" (re-importable), "csv" (samples) or "txt" (for bug trackers)
+ * @format: "json" (re-importable), "csv" (samples), "txt" (for bug
+ *   trackers; "text" too), "png" or "svg" (the charts, see
+ *   rp_report_draw_image()) or "pdf" (the whole report, see
+ *   rp_report_render()); case-insensitive. rp_report_format_for_filename()
+ *   finds it from a file name.
  * @error: %RP_ERROR_INVALID_ARGUMENT for an unknown @format;
  *   %RP_ERROR_FAILED for JSON over %RP_REPORT_MAX_SAMPLES samples or
  *   %RP_REPORT_MAX_FILE_SIZE bytes (no reader would load it; about 3 million
- *   samples); %RP_ERROR_NO_SPACE, %RP_ERROR_PERMISSION or %RP_ERROR_IO if
- *   writing fails
+ *   samples), or when cairo cannot draw; %RP_ERROR_NO_SPACE,
+ *   %RP_ERROR_PERMISSION or %RP_ERROR_IO if writing fails
  *
- * Writes the whole file or nothing: the text goes to a temporary file in the
- * same directory, renamed over @file when complete. Blocks on I/O (while the
- * disk is busy, for seconds): call it from a worker thread in a GUI.
+ * Writes the whole file or nothing: the contents go to a temporary file in
+ * the same directory (@file's name plus a random suffix), renamed over @file
+ * when complete and removed on any error, so that @file is either the old
+ * file or the new one. It replaces an existing @file without asking: ask
+ * first. Blocks on I/O (while the disk is busy, for seconds) and draws the
+ * charts (tens of milliseconds): call it from a worker thread in a GUI.
  *
  * Returns: %TRUE on success
  */
@@ -621,6 +636,7 @@ rp_report_save (RpReport    *self,
                 GError     **error)
 {
   g_autofree char *data = NULL;
+  g_autoptr(GBytes) image = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *name = NULL;
   gsize length = 0;
@@ -630,11 +646,24 @@ rp_report_save (RpReport    *self,
   g_return_val_if_fail (format != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  data = serialize (self, format, &length, error);
-  if (data == NULL)
-    return FALSE;
-  if (replace_contents (file, data, length, &local_error))
-    return TRUE;
+  if (is_image_format (format))
+    {
+      /* Drawn in memory first (a few hundred KiB), so that the file is
+       * written the same atomic way as the others. */
+      image = rp_report_render (self, format, error);
+      if (image == NULL)
+        return FALSE;
+      if (replace_contents (file, g_bytes_get_data (image, NULL), g_bytes_get_size (image), &local_error))
+        return TRUE;
+    }
+  else
+    {
+      data = serialize (self, format, &length, error);
+      if (data == NULL)
+        return FALSE;
+      if (replace_contents (file, data, length, &local_error))
+        return TRUE;
+    }
   name = g_file_get_parse_name (file);
   g_set_error (error, RP_ERROR, code_from_save_error (local_error),
                _("Cannot save the report to “%s”: %s"), name, local_error->message);

@@ -113,6 +113,80 @@ PY
 then ok "report holds the fsync samples"; else fail "report check"; fi
 expect_empty "short run"
 
+# --- export, show, compare: the saved report of the short run ----------------------
+exp=$work/export
+mkdir "$exp"
+for fmt in json csv txt png svg pdf; do
+  out=$("$cli" export "$work/r.json" -o "$exp/r.$fmt" 2>&1); rc=$?
+  if [ "$rc" -eq 0 ] && [ -s "$exp/r.$fmt" ]; then ok "export $fmt: $out"
+  else fail "export $fmt: exit $rc: $out"; fi
+done
+if [ "$(ls -A "$exp" | wc -l)" -eq 6 ]; then ok "export: six files, no temporary left"
+else fail "export left: $(ls -A "$exp")"; fi
+if python3 - "$exp" <<'PY'
+import sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+assert open(d + "/r.png", "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+assert ET.parse(d + "/r.svg").getroot().tag == "{http://www.w3.org/2000/svg}svg"
+assert open(d + "/r.pdf", "rb").read(5) == b"%PDF-"
+assert open(d + "/r.csv").readline() == "series,t_seconds,value\n"
+long = [l for l in open(d + "/r.txt", encoding="utf-8").read().splitlines() if len(l) > 80]
+assert not long, long
+PY
+then ok "export: PNG signature, SVG parses, PDF header, CSV header, text within 80 columns"
+else fail "export: file checks"; fi
+if command -v pdftoppm >/dev/null; then
+  if pdftoppm -png -r 30 -singlefile "$exp/r.pdf" "$work/page" && [ -s "$work/page.png" ]; then
+    ok "pdftoppm renders page 1 of the PDF"; else fail "pdftoppm cannot render the PDF"; fi
+  rm -f "$work/page.png"
+else
+  ok "pdftoppm not installed: PDF rendering not checked # SKIP"
+fi
+# Re-imported, the JSON gives the same report, down to the summary.
+if diff <("$cli" show "$work/r.json") <("$cli" show "$exp/r.json") >/dev/null; then
+  ok "exported JSON shows the same text report"; else fail "exported JSON differs"; fi
+out=$("$cli" export "$work/r.json" --format txt -o "$exp/summary.out" 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^fsync time: " "$exp/summary.out"; then ok "export --format overrides the extension"
+else fail "export --format txt: exit $rc: $out"; fi
+
+sum_before=$(cksum <"$exp/r.pdf")
+check_usage "export over an existing file" "--force" export "$work/r.json" -o "$exp/r.pdf"
+if [ "$(cksum <"$exp/r.pdf")" = "$sum_before" ]; then ok "refused export left the file alone"
+else fail "refused export changed the file"; fi
+out=$("$cli" export "$work/r.json" -o "$exp/r.pdf" --force 2>&1); rc=$?
+if [ "$rc" -eq 0 ]; then ok "export --force replaces"; else fail "export --force: exit $rc: $out"; fi
+check_usage "export without -o" "-o" export "$work/r.json"
+check_usage "export without a report" "report" export -o "$exp/x.pdf"
+check_usage "export to an unknown extension" "--format" export "$work/r.json" -o "$exp/r.gif"
+check_usage "export to an unknown format" "bmp" export "$work/r.json" --format bmp -o "$exp/r.bmp"
+check_usage "export of a missing report" "$work/none.json" export "$work/none.json" -o "$exp/n.pdf"
+mkdir "$exp/dir.pdf"
+check_usage "export onto a directory" "is a directory" export "$work/r.json" -o "$exp/dir.pdf" --force
+rmdir "$exp/dir.pdf"
+out=$("$cli" export "$work/r.json" -o "$exp/missing/r.pdf" 2>&1); rc=$?
+if [ "$rc" -eq 1 ] && grep -q "missing" <<<"$out" && [ ! -e "$exp/missing" ]; then
+  ok "export into a missing directory fails (exit 1: $out)"; else fail "export into missing dir: exit $rc: $out"; fi
+
+out=$("$cli" show "$work/r.json" 2>&1); rc=$?
+shown=$(grep -cE '^fsync time: [0-9]+\.[0-9]{4}$' <<<"$out")
+if [ "$rc" -eq 0 ] && [ "$shown" -eq "$lines" ]; then ok "show prints the $shown fsync-tester lines"
+else fail "show: exit $rc, $shown of $lines fsync lines"; fi
+printf '{"format" : "resprobe-report", "version" : 1, "series" : {' >"$work/truncated.json"
+echo "not json" >"$work/garbage.json"
+check_usage "show of a truncated report" "truncated.json" show "$work/truncated.json"
+check_usage "show without a file" "show" show
+
+out=$("$cli" compare "$work/r.json" "$work/r3.json" 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q "Comparison of 2 reports" <<<"$out" && grep -q "fsync p50" <<<"$out" &&
+   grep -q "File system" <<<"$out" && grep -q "Run 2: $work/r3.json" <<<"$out"; then
+  ok "compare prints a table of 2 runs"; else fail "compare: exit $rc: $out"; fi
+check_usage "compare of one report" "2 to 8" compare "$work/r.json"
+check_usage "compare of nine reports" "got 9" compare "$work/r.json" "$work/r.json" "$work/r.json" \
+  "$work/r.json" "$work/r.json" "$work/r.json" "$work/r.json" "$work/r.json" "$work/r.json"
+check_usage "compare with a garbage file" "garbage.json" compare "$work/r.json" "$work/garbage.json"
+check_usage "compare with a missing file" "nope.json" compare "$work/r.json" "$work/nope.json"
+rm -rf "$exp"
+
 # --- signals: stop within about a second, summary and report all the same ---------
 for sig in INT TERM; do
   "$cli" run --dir "$target" --size 2G --duration 60 --report "$work/sig-$sig.json" >"$work/out-$sig" 2>&1 &

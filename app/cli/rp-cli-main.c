@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "rp-cli.h"
+#include "rp-i18n.h"
 
 typedef struct {
   const char *name;
@@ -19,6 +20,9 @@ static const Command commands[] = {
   { "sysinfo", rp_cli_sysinfo, N_("Show the system snapshot for a directory") },
   { "scenarios", rp_cli_scenarios, N_("List the preset scenarios (R1, R2, R3, …)") },
   { "matrix", rp_cli_matrix, N_("Compare file systems, journal modes and schedulers on loop devices (root)") },
+  { "show", rp_cli_show, N_("Print a saved report as text") },
+  { "export", rp_cli_export, N_("Convert a saved report to JSON, CSV, text, PNG, SVG or PDF") },
+  { "compare", rp_cli_compare, N_("Compare 2 to 8 saved reports side by side") },
 };
 
 static void
@@ -35,10 +39,7 @@ int
 main (int    argc,
       char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  rp_i18n_init ();
 
   if (argc < 2)
     {

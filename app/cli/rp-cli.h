@@ -6,7 +6,8 @@
 
 G_BEGIN_DECLS
 
-/* Exit codes: 0 success, 1 runtime failure, 2 bad command-line values. */
+/* Exit codes: 0 success, 1 runtime failure, 2 bad command-line values (or a
+ * report file that does not load). */
 #define RP_CLI_EXIT_OK      0
 #define RP_CLI_EXIT_FAILURE 1
 #define RP_CLI_EXIT_USAGE   2
@@ -15,6 +16,9 @@ int  rp_cli_run      (int argc, char **argv);
 int  rp_cli_sysinfo  (int argc, char **argv);
 int  rp_cli_scenarios (int argc, char **argv);
 int  rp_cli_matrix   (int argc, char **argv);
+int  rp_cli_export   (int argc, char **argv);
+int  rp_cli_show     (int argc, char **argv);
+int  rp_cli_compare  (int argc, char **argv);
 
 int  rp_cli_fail     (int exit_code, const GError *error);
 gboolean rp_cli_parse_options (GOptionContext *context,

@@ -1,0 +1,285 @@
+/* rp-cli-report.c: `resprobe-cli export`, `show` and `compare`: saved reports, converted, printed, compared. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "rp-cli.h"
+#include "rp-error.h"
+#include "rp-report.h"
+#include "rp-report-export.h"
+
+#define COMPARE_MIN 2
+#define COMPARE_MAX 8
+
+/* Loads @path; on failure prints why, naming the file (the loader's
+ * messages about the contents do not), and returns NULL. */
+static RpReport *
+load_report (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GError) error = NULL;
+  RpReport *report = rp_report_load (file, &error);
+
+  if (report != NULL)
+    return report;
+  if (strstr (error->message, path) != NULL)
+    g_printerr ("resprobe-cli: %s\n", error->message);
+  else
+    g_printerr ("resprobe-cli: %s: %s\n", path, error->message);
+  return NULL;
+}
+
+/* Every report of @paths, or NULL after the first that does not load. */
+static GPtrArray *
+load_reports (char **paths,
+              guint  n_paths)
+{
+  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n_paths; i++)
+    {
+      RpReport *report = load_report (paths[i]);
+
+      if (report == NULL)
+        return NULL;
+      g_ptr_array_add (reports, report);
+    }
+  return g_steal_pointer (&reports);
+}
+
+static int
+usage_error (const char *message)
+{
+  g_printerr ("resprobe-cli: %s\n", message);
+  g_printerr (_("Run “%s --help” for the options.\n"), g_get_prgname ());
+  return RP_CLI_EXIT_USAGE;
+}
+
+static char *
+list_formats (void)
+{
+  guint n;
+  const RpReportFormat *formats = rp_report_list_formats (&n);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%s%s", i > 0 ? ", " : "", formats[i].format);
+  return g_string_free (text, FALSE);
+}
+
+static const char *
+format_label (const char *format)
+{
+  guint n;
+  const RpReportFormat *formats = rp_report_list_formats (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_ascii_strcasecmp (formats[i].format, format) == 0)
+      return formats[i].label;
+  return format;
+}
+
+/* The format asked for, or the one of the output's extension. */
+static const char *
+choose_format (const char  *requested,
+               const char  *output,
+               GError     **error)
+{
+  g_autofree char *known = list_formats ();
+  const char *guessed;
+
+  if (requested != NULL)
+    {
+      if (rp_report_format_is_known (requested))
+        return g_ascii_strcasecmp (requested, "text") == 0 ? "txt" : requested;
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("--format: unknown format “%s”; use one of %s"), requested, known);
+      return NULL;
+    }
+  guessed = rp_report_format_for_filename (output);
+  if (guessed == NULL)
+    g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                 _("Cannot tell the format from the name “%s”: give --format (%s) "
+                   "or an extension such as .pdf"), output, known);
+  return guessed;
+}
+
+/* The GUI asks before it replaces a file; a script has to say so. The
+ * check is for the user's sake, not a lock: a file created between the
+ * check and the rename is replaced. */
+static gboolean
+check_output (GFile       *file,
+              const char  *output,
+              gboolean     force,
+              GError     **error)
+{
+  GFileType type = g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL);
+
+  if (type == G_FILE_TYPE_DIRECTORY)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is a directory; give a file name with -o"), output);
+      return FALSE;
+    }
+  if (type != G_FILE_TYPE_UNKNOWN && !force)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("“%s” already exists; use --force to replace it"), output);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * rp_cli_export:
+ * @argc: argument count, argv[0] being "export"
+ * @argv: arguments
+ *
+ * `resprobe-cli export REPORT.json [--format FORMAT] -o OUT [--force]`:
+ * writes a saved report as JSON, CSV, text, PNG, SVG or PDF (the format from
+ * --format, else from OUT's extension), atomically. An existing OUT is
+ * replaced only with --force.
+ *
+ * Returns: 0; 1 when writing fails; 2 for bad options, an unknown format,
+ *   an existing OUT without --force, or a report that does not load
+ */
+int
+rp_cli_export (int    argc,
+               char **argv)
+{
+  g_autofree char *format_option = NULL;
+  g_autofree char *output = NULL;
+  gboolean force = FALSE;
+  GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_option,
+      N_("json, csv, txt, png, svg or pdf (default: from OUT’s extension)"), N_("FORMAT") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("The file to write"), N_("OUT") },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &force, N_("Replace OUT if it exists"), NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("REPORT.json"));
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *format;
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+    _("Convert a saved report: JSON (complete, can be opened again), CSV (every\n"
+      "sample), text for bug trackers (80 columns, fsync-tester lines), PNG or SVG\n"
+      "(the charts) or PDF (system, summary, verdict and charts on A4 pages)."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!rp_cli_parse_options (context, &argc, &argv))
+    return RP_CLI_EXIT_USAGE;
+
+  if (argc != 2)
+    return usage_error (argc < 2 ? _("Give the report to export, e.g. resprobe-cli export run.json -o run.pdf")
+                                 : _("Give exactly one report to export"));
+  if (output == NULL || *output == '\0')
+    return usage_error (_("Give the file to write with -o OUT"));
+  format = choose_format (format_option, output, &error);
+  if (format == NULL)
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  file = g_file_new_for_commandline_arg (output);
+  if (!check_output (file, output, force, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+
+  report = load_report (argv[1]);
+  if (report == NULL)
+    return RP_CLI_EXIT_USAGE;
+  if (!rp_report_save (report, file, format, &error))
+    return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+  /* TRANSLATORS: e.g. "Wrote run.pdf (PDF report)" */
+  g_print (_("Wrote %s (%s)\n"), output, format_label (format));
+  return RP_CLI_EXIT_OK;
+}
+
+/**
+ * rp_cli_show:
+ * @argc: argument count, argv[0] being "show"
+ * @argv: arguments
+ *
+ * `resprobe-cli show FILE.json…`: prints each report as text for bug
+ * trackers (rp_report_to_text()), separated by a blank line.
+ *
+ * Returns: 0, or 2 for bad options or a report that does not load (then
+ *   nothing is printed on stdout)
+ */
+int
+rp_cli_show (int    argc,
+             char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (_("REPORT.json…"));
+  g_autoptr(GPtrArray) reports = NULL;
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+    _("Print a saved report as text: the system snapshot, the scenario, a summary\n"
+      "table, the verdict and the fsync-tester lines."));
+  if (!rp_cli_parse_options (context, &argc, &argv))
+    return RP_CLI_EXIT_USAGE;
+  if (argc < 2)
+    return usage_error (_("Give the report to show, e.g. resprobe-cli show run.json"));
+
+  reports = load_reports (argv + 1, (guint) argc - 1);
+  if (reports == NULL)
+    return RP_CLI_EXIT_USAGE;
+  for (guint i = 0; i < reports->len; i++)
+    {
+      g_autofree char *text = rp_report_to_text (g_ptr_array_index (reports, i));
+
+      g_print ("%s%s", i > 0 ? "\n" : "", text);
+    }
+  return RP_CLI_EXIT_OK;
+}
+
+/**
+ * rp_cli_compare:
+ * @argc: argument count, argv[0] being "compare"
+ * @argv: arguments
+ *
+ * `resprobe-cli compare A.json B.json…`: 2 to 8 reports side by side
+ * (rp_report_compare_text()), settings that differ marked, fsync and write()
+ * latencies with their change relative to the first; then which file is
+ * which run.
+ *
+ * Returns: 0, or 2 for bad options, fewer than 2 or more than 8 reports, or
+ *   a report that does not load (the message names it)
+ */
+int
+rp_cli_compare (int    argc,
+                char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (_("A.json B.json…"));
+  g_autoptr(GPtrArray) reports = NULL;
+  g_autofree char *text = NULL;
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+    _("Compare 2 to 8 saved reports: the configuration (file system, journal mode,\n"
+      "I/O scheduler, kernel, dirty settings) with differences marked, and the fsync\n"
+      "and write() latencies with their change relative to the first report."));
+  if (!rp_cli_parse_options (context, &argc, &argv))
+    return RP_CLI_EXIT_USAGE;
+  if (argc - 1 < COMPARE_MIN || argc - 1 > COMPARE_MAX)
+    {
+      g_autofree char *message =
+        g_strdup_printf (ngettext ("compare takes %d to %d reports, got %d",
+                                   "compare takes %d to %d reports, got %d", argc - 1),
+                         COMPARE_MIN, COMPARE_MAX, argc - 1);
+
+      return usage_error (message);
+    }
+
+  reports = load_reports (argv + 1, (guint) argc - 1);
+  if (reports == NULL)
+    return RP_CLI_EXIT_USAGE;
+  text = rp_report_compare_text (reports);
+  g_print ("%s\n%s\n", text, _("Files:"));
+  for (int i = 1; i < argc; i++)
+    /* TRANSLATORS: which file is which column of the comparison, e.g. "Run 1: a.json" */
+    g_print (_("  Run %d: %s\n"), i, argv[i]);
+  return RP_CLI_EXIT_OK;
+}
