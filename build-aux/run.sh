@@ -16,4 +16,15 @@ if [ -x _build/app/gui/resprobe ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_
 fi
 
 echo "No display: running the R1 scenario headless (resprobe-cli run)." >&2
-exec _build/app/cli/resprobe-cli run --duration 60 "$@"
+# The window's options that mean nothing without a window are dropped; the
+# rest (--dir, --scenario, --size, --duration) mean the same to the CLI.
+args=()
+duration=(--duration 60)
+for arg in "$@"; do
+  case "$arg" in
+    --start|--simulate-save) ;;
+    --duration|--duration=*) duration=(); args+=("$arg") ;;
+    *) args+=("$arg") ;;
+  esac
+done
+exec _build/app/cli/resprobe-cli run "${duration[@]}" "${args[@]}"

@@ -403,7 +403,16 @@ rp_report_get_verdict (RpReport *self)
   if (measured == 0)
     return g_strdup (_("No latency was measured, so there is nothing to judge."));
   if (stalled == 0)
-    return g_strdup_printf (_("No stalls over %s: the system stayed responsive."), instant);
+    {
+      g_ptr_array_set_size (sentences, 0);
+      g_ptr_array_add (sentences, g_strdup_printf (_("No stalls over %s: the system stayed responsive."),
+                                                   instant));
+    }
+  /* A calm verdict on tmpfs would mislead: fsync() returned at once because
+   * there is no disk behind it (DESIGN.md, safety rules). */
+  if (self->sysinfo != NULL && self->sysinfo->fsync_is_noop)
+    g_ptr_array_add (sentences, g_strdup_printf (_("But the target is on %s, where fsync() does nothing: these fsync times say nothing about a disk."),
+                                                 self->sysinfo->fs_type ? self->sysinfo->fs_type : "tmpfs"));
   g_ptr_array_add (sentences, NULL);
   return g_strjoinv (" ", (char **) sentences->pdata);
 }
@@ -735,6 +744,35 @@ rp_report_to_text (RpReport *self)
   rp_text_append_wrapped (out, "", "", verdict);
 
   append_fsync_lines (out, self);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * rp_report_to_summary_text:
+ *
+ * The part of rp_report_to_text() a user pastes into a conversation: the
+ * summary table and the verdict (at most 80 columns), for "Copy Summary".
+ *
+ * Returns: (transfer full): UTF-8 text ending with a newline
+ */
+char *
+rp_report_to_summary_text (RpReport *self)
+{
+  g_autofree char *verdict = NULL;
+  GString *out;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  out = g_string_new (NULL);
+  append_text_summary (out, self);
+  /* The section starts with the blank line that separates it in the report. */
+  if (out->len > 0 && out->str[0] == '\n')
+    g_string_erase (out, 0, 1);
+
+  verdict = rp_report_get_verdict (self);
+  g_string_append_c (out, '\n');
+  rp_text_append_heading (out, _("Verdict"), '-');
+  rp_text_append_wrapped (out, "", "", verdict);
   return g_string_free (out, FALSE);
 }
 

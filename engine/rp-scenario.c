@@ -206,16 +206,21 @@ check_size (guint64      value,
             const char  *field,
             GError     **error)
 {
+  g_autofree char *value_text = NULL;
   g_autofree char *min_text = NULL;
   g_autofree char *max_text = NULL;
 
   if (value >= min && value <= max)
     return TRUE;
+  /* The number is formatted apart: G_GUINT64_FORMAT inside a msgid is
+   * opaque to xgettext and to msgfmt --check. */
+  value_text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
   min_text = rp_format_size (min);
   max_text = rp_format_size (max);
   g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-               _("%s: %" G_GUINT64_FORMAT " bytes is out of range (%s to %s)"),
-               field, value, min_text, max_text);
+               /* TRANSLATORS: e.g. "block-size: 100 bytes is out of range (512 B to 64 MiB)" */
+               _("%s: %s bytes is out of range (%s to %s)"),
+               field, value_text, min_text, max_text);
   return FALSE;
 }
 
@@ -233,7 +238,7 @@ validate_new_loads (const RpScenario  *self,
 
   if (self->loads & RP_LOAD_PARALLEL_WRITERS)
     {
-      if (!check_range (self->writers_count, 1, 64, "writers", error) ||
+      if (!check_range (self->writers_count, 1, RP_MAX_WRITERS, "writers", error) ||
           !check_size (self->writers_write_size, 512, 64 * RP_MiB, "write-size", error))
         return FALSE;
       if (self->writers_file_size != 0 &&
@@ -303,9 +308,11 @@ rp_scenario_validate (const RpScenario  *self,
         return FALSE;
       if (self->writer_direct && self->writer_block_size % 4096 != 0)
         {
+          g_autofree char *size_text = g_strdup_printf ("%" G_GUINT64_FORMAT, self->writer_block_size);
+
           g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                       _("block-size: O_DIRECT needs a multiple of 4096 bytes, not %" G_GUINT64_FORMAT),
-                       self->writer_block_size);
+                       _("block-size: O_DIRECT needs a multiple of 4096 bytes, not %s"),
+                       size_text);
           return FALSE;
         }
       if (self->writer_total_size != 0 &&

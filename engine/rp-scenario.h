@@ -99,6 +99,9 @@ typedef struct {
   const char *title;
 } RpPresetInfo;
 
+/* More writer threads than this only measure the scheduler's run queue. */
+#define RP_MAX_WRITERS 64
+
 #define RP_TYPE_SCENARIO (rp_scenario_get_type ())
 GType              rp_scenario_get_type            (void) G_GNUC_CONST;
 

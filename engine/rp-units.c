@@ -13,14 +13,15 @@ typedef struct {
   guint64     factor;
 } SizeSuffix;
 
-/* dd and the reporters wrote "1M", "15000M", "8G": binary multiples, as dd does.
- * The IEC spellings mean the same; "B" or no suffix is bytes. */
+/* The reporters wrote dd's units ("bs=1M count=15000"), so sizes read as dd
+ * reads them (coreutils dd(1)): K, M, G, T and KiB… are binary multiples,
+ * KB, MB, GB, TB decimal ones. "B" or no suffix is bytes. */
 static const SizeSuffix size_suffixes[] = {
   { "", 1 }, { "B", 1 },
-  { "K", RP_KiB }, { "KB", RP_KiB }, { "KIB", RP_KiB },
-  { "M", RP_MiB }, { "MB", RP_MiB }, { "MIB", RP_MiB },
-  { "G", RP_GiB }, { "GB", RP_GiB }, { "GIB", RP_GiB },
-  { "T", RP_GiB * 1024 }, { "TB", RP_GiB * 1024 }, { "TIB", RP_GiB * 1024 },
+  { "K", RP_KiB }, { "KIB", RP_KiB }, { "KB", 1000 },
+  { "M", RP_MiB }, { "MIB", RP_MiB }, { "MB", 1000 * 1000 },
+  { "G", RP_GiB }, { "GIB", RP_GiB }, { "GB", 1000 * 1000 * 1000 },
+  { "T", RP_GiB * 1024 }, { "TIB", RP_GiB * 1024 }, { "TB", G_GUINT64_CONSTANT (1000000000000) },
 };
 
 static gboolean
@@ -41,11 +42,12 @@ lookup_size_suffix (const char *suffix,
 
 /**
  * rp_parse_size:
- * @text: e.g. "1M", "15000MiB", "8G", "4096", "1.5GiB"
+ * @text: e.g. "1M", "15000MiB", "8G", "4096", "1.5GiB", "500MB"
  * @field: the name of the option or field, for the error message
  * @out_bytes: (out): the size in bytes
  * @error: %RP_ERROR_INVALID_ARGUMENT naming @field when @text is not a
- *   positive size with an optional K/M/G/T (binary multiples, as dd) suffix
+ *   positive size with an optional unit, read as dd(1) reads them: K, M, G, T,
+ *   KiB, MiB, GiB, TiB are powers of 1024; KB, MB, GB, TB powers of 1000
  *
  * Returns: %TRUE on success
  */
@@ -149,18 +151,20 @@ invalid:
 
 /**
  * rp_parse_count:
- * @text: a whole number from 1 to 1024
+ * @text: a whole number from 1 to @max
  * @field: the option or field name, for the error message
+ * @max: the largest number accepted
  * @out_count: (out): the number
- * @error: %RP_ERROR_INVALID_ARGUMENT naming @field
+ * @error: %RP_ERROR_INVALID_ARGUMENT naming @field and the range
  *
- * For thread counts and the like, where more than 1024 is surely a mistake.
+ * For thread counts and the like.
  *
  * Returns: %TRUE on success
  */
 gboolean
 rp_parse_count (const char  *text,
                 const char  *field,
+                guint        max,
                 guint       *out_count,
                 GError     **error)
 {
@@ -170,11 +174,11 @@ rp_parse_count (const char  *text,
   g_return_val_if_fail (out_count != NULL, FALSE);
 
   if (text == NULL ||
-      !g_ascii_string_to_unsigned (text, 10, 1, 1024, &value, NULL))
+      !g_ascii_string_to_unsigned (text, 10, 1, max, &value, NULL))
     {
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                   _("%s: “%s” is not a whole number from 1 to 1024"),
-                   field, text ? text : "");
+                   _("%s: “%s” is not a whole number from 1 to %u"),
+                   field, text ? text : "", max);
       return FALSE;
     }
   *out_count = (guint) value;

@@ -20,6 +20,7 @@ gboolean rp_parse_duration (const char  *text,
                             GError     **error);
 gboolean rp_parse_count    (const char  *text,
                             const char  *field,
+                            guint        max,
                             guint       *out_count,
                             GError     **error);
 char    *rp_format_size    (guint64      bytes);

@@ -81,9 +81,15 @@ else fail "interrupted: exit $rc, left:$left $(tail -5 "$work/out-int")"; fi
 
 # Without root: a clear refusal, nothing created.
 if command -v setpriv >/dev/null; then
-  chmod 755 "$work"
-  msg=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$cli" matrix --dir "$work/images" 2>&1)
+  # Refused before anything else, even for a directory that user cannot reach.
+  # The build tree may not be reachable for that user (a clone in a 0700
+  # directory): run a copy of the program from a world-readable place.
+  public=$(mktemp -d /tmp/resprobe-matrix-XXXXXX)
+  chmod 755 "$public"
+  cp "$cli" "$public/resprobe-cli"
+  msg=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$public/resprobe-cli" matrix --dir "$work/images" 2>&1)
   rc=$?
+  rm -rf "$public"
   if [ "$rc" -eq 1 ] && grep -q "root" <<<"$msg"; then ok "non-root refused: $msg"
   else fail "non-root: exit $rc: $msg"; fi
 fi

@@ -17,6 +17,10 @@ test_sizes_valid (void)
     { "64MiB", 64ull << 20 },
     { "1.5G", 3ull << 29 },
     { "512B", 512 },
+    /* dd(1): the B-suffixed units are decimal */
+    { "1KB", 1000 },
+    { "500MB", 500000000 },
+    { "1GB", 1000000000 },
     { "2T", 2ull << 40 },
   };
 
@@ -80,11 +84,11 @@ test_counts (void)
 {
   guint count = 0;
 
-  g_assert_true (rp_parse_count ("4", "--writers", &count, NULL));
+  g_assert_true (rp_parse_count ("4", "--writers", 64, &count, NULL));
   g_assert_cmpuint (count, ==, 4);
-  g_assert_false (rp_parse_count ("0", "--writers", &count, NULL));
-  g_assert_false (rp_parse_count ("5000", "--writers", &count, NULL));
-  g_assert_false (rp_parse_count ("four", "--writers", &count, NULL));
+  g_assert_false (rp_parse_count ("0", "--writers", 64, &count, NULL));
+  g_assert_false (rp_parse_count ("65", "--writers", 64, &count, NULL));
+  g_assert_false (rp_parse_count ("four", "--writers", 64, &count, NULL));
 }
 
 static void

@@ -3,7 +3,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
+
+#include "rp-error.h"
 
 #include "rp-cli.h"
 
@@ -47,4 +51,36 @@ rp_cli_parse_options (GOptionContext   *context,
   g_printerr ("resprobe-cli: %s\n", error->message);
   g_printerr (_("Run “%s --help” for the options.\n"), g_get_prgname ());
   return FALSE;
+}
+
+/**
+ * rp_cli_check_directory:
+ * @directory: a path given on the command line
+ * @error: %RP_ERROR_TARGET naming @directory: missing, not a directory, or
+ *   not reachable (with the system's reason, e.g. "Permission denied")
+ *
+ * Returns: %TRUE when @directory is an existing directory
+ */
+gboolean
+rp_cli_check_directory (const char  *directory,
+                        GError     **error)
+{
+  struct stat st;
+
+  if (stat (directory, &st) != 0)
+    {
+      if (errno == ENOENT)
+        g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                     _("Directory “%s” does not exist"), directory);
+      else
+        rp_error_set_from_errno (error, errno, _("Directory"), directory);
+      return FALSE;
+    }
+  if (!S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                   _("“%s” is not a directory"), directory);
+      return FALSE;
+    }
+  return TRUE;
 }

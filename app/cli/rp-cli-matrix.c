@@ -460,21 +460,19 @@ rp_cli_matrix (int    argc,
       !rp_scenario_validate (scenario, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
 
-  if (directory == NULL)
-    {
-      g_printerr (_("resprobe-cli: --dir is required: the directory where the images are created\n"));
-      return RP_CLI_EXIT_USAGE;
-    }
-  if (!g_file_test (directory, G_FILE_TEST_IS_DIR))
-    {
-      g_printerr (_("resprobe-cli: Directory “%s” does not exist\n"), directory);
-      return RP_CLI_EXIT_USAGE;
-    }
+  /* Root first: without it nothing else matters, whatever the directory. */
   if (geteuid () != 0)
     {
       g_printerr (_("resprobe-cli: matrix needs root: it creates loop devices, mounts file systems and changes I/O schedulers. Run it with sudo.\n"));
       return RP_CLI_EXIT_FAILURE;
     }
+  if (directory == NULL)
+    {
+      g_printerr (_("resprobe-cli: --dir is required: the directory where the images are created\n"));
+      return RP_CLI_EXIT_USAGE;
+    }
+  if (!rp_cli_check_directory (directory, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (!check_space (directory, image_size, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
 

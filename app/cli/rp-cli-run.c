@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 #include <math.h>
@@ -221,7 +222,7 @@ apply_parameters (const RunOptions  *options,
                   GError           **error)
 {
   if (options->writers != NULL &&
-      !rp_parse_count (options->writers, "--writers", &scenario->writers_count, error))
+      !rp_parse_count (options->writers, "--writers", RP_MAX_WRITERS, &scenario->writers_count, error))
     return FALSE;
   if (options->write_size != NULL &&
       !rp_parse_size (options->write_size, "--write-size", &scenario->writers_write_size, error))
@@ -250,6 +251,60 @@ apply_parameters (const RunOptions  *options,
   return TRUE;
 }
 
+typedef struct {
+  gboolean    given;
+  const char *option;
+  RpLoads     load;
+  RpProbes    probe;
+} Applicability;
+
+/* An option for a load or probe the run does not have would be silently
+ * ignored, and the user would measure something else than they asked for. */
+static gboolean
+check_applicable (const RunOptions  *options,
+                  const RpScenario  *scenario,
+                  GError           **error)
+{
+  const Applicability rules[] = {
+    { options->block_size != NULL, "--block-size", RP_LOAD_SEQ_WRITER, 0 },
+    { options->direct, "--direct", RP_LOAD_SEQ_WRITER, 0 },
+    { options->fdatasync, "--fdatasync", RP_LOAD_SEQ_WRITER, 0 },
+    { options->writers != NULL, "--writers", RP_LOAD_PARALLEL_WRITERS, 0 },
+    { options->write_size != NULL, "--write-size", RP_LOAD_PARALLEL_WRITERS, 0 },
+    { options->file_size != NULL, "--file-size", RP_LOAD_PARALLEL_WRITERS, 0 },
+    { options->fsync_each, "--fsync-each", RP_LOAD_PARALLEL_WRITERS, 0 },
+    { options->copy_size != NULL, "--copy-size", RP_LOAD_COPY_LOOP, 0 },
+    { options->single_thread, "--single-thread", RP_LOAD_CPU_BENCH, 0 },
+    { options->calibration != NULL, "--calibration", RP_LOAD_CPU_BENCH, 0 },
+    { options->interval != NULL, "--interval", 0, RP_PROBE_FSYNC },
+    { options->cold_read_interval != NULL, "--cold-read-interval", 0, RP_PROBE_COLD_READ },
+    { options->app_start_interval != NULL, "--app-start-interval", 0, RP_PROBE_APP_START },
+    { options->size != NULL, "--size", RP_LOAD_SEQ_WRITER | RP_LOAD_COPY_LOOP | RP_LOAD_PARALLEL_WRITERS, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
+    if (rules[i].given && !(rules[i].load & scenario->loads) && !(rules[i].probe & scenario->probes))
+      {
+        g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                     _("%s does not apply to scenario %s: it has no load or probe that uses it (see “resprobe-cli scenarios”)"),
+                     rules[i].option, scenario->name);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* --size is the size of the run's main load, as in the window: the writer's
+ * total (dd's bs × count), else the copied file, else each writer's file. */
+static guint64 *
+size_target (RpScenario *scenario)
+{
+  if (scenario->loads & RP_LOAD_SEQ_WRITER)
+    return &scenario->writer_total_size;
+  if (scenario->loads & RP_LOAD_COPY_LOOP)
+    return &scenario->copy_source_size;
+  return &scenario->writers_file_size;
+}
+
 /* Applies the options to the preset; every bad value is an error naming its
  * option, and nothing runs. */
 static RpScenario *
@@ -265,6 +320,7 @@ scenario_from_options (const RunOptions  *options,
   if (scenario == NULL)
     return NULL;
   if (!apply_combination (options, scenario, error) ||
+      !check_applicable (options, scenario, error) ||
       !apply_parameters (options, scenario, error))
     return NULL;
 
@@ -274,7 +330,7 @@ scenario_from_options (const RunOptions  *options,
       scenario->directory = g_strdup (options->directory);
     }
   if (options->size != NULL &&
-      !rp_parse_size (options->size, "--size", &scenario->writer_total_size, error))
+      !rp_parse_size (options->size, "--size", size_target (scenario), error))
     return NULL;
   if (options->block_size != NULL &&
       !rp_parse_size (options->block_size, "--block-size", &scenario->writer_block_size, error))
@@ -596,8 +652,11 @@ print_summary (RpReport *report)
     g_print (_("I/O pressure (mean): some %.1f %%, full %.1f %%\n"),
              psi_some * 100, MAX (psi_full, 0) * 100);
   g_print ("%s\n", verdict);
+  if (g_hash_table_contains (notes, "target_directory_removed"))
+    g_print (_("The target directory “%s” was removed during the run; the measurement went on in the files already open.\n"),
+             rp_report_get_scenario (report)->directory);
   if (rp_report_get_error_message (report) != NULL)
-    g_print (_("The run ended early: %s\n"), rp_report_get_error_message (report));
+    g_printerr (_("The run ended early: %s\n"), rp_report_get_error_message (report));
 }
 
 static char *
@@ -610,6 +669,43 @@ default_report_path (void)
 
   g_mkdir_with_parents (directory, 0700);
   return g_build_filename (directory, name, NULL);
+}
+
+/* A run may last hours: a report that cannot be saved must be refused before
+ * it starts, not found out after. Only local files can be checked; a URI is
+ * tried at the end as before. */
+static gboolean
+check_report_path (const char  *report_path,
+                   GError     **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *parent = NULL;
+
+  if (*report_path == '\0')
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("--report: the file name is empty"));
+      return FALSE;
+    }
+  file = g_file_new_for_commandline_arg (report_path);
+  path = g_file_get_path (file);
+  if (path == NULL)
+    return TRUE;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("--report: “%s” is a directory; give a file name, e.g. %s/run.json"),
+                   path, path);
+      return FALSE;
+    }
+  parent = g_path_get_dirname (path);
+  if (access (parent, W_OK | X_OK) != 0)
+    {
+      rp_error_set_from_errno (error, errno, _("The report cannot be saved in"), parent);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 typedef struct {
@@ -680,7 +776,7 @@ rp_cli_run (int    argc,
   GOptionEntry entries[] = {
     { "scenario", 0, 0, G_OPTION_ARG_STRING, &options.scenario, N_("Preset to run (default R1)"), N_("NAME") },
     { "dir", 'd', 0, G_OPTION_ARG_FILENAME, &options.directory, N_("Target directory (default ~/.cache/resprobe)"), N_("DIR") },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &options.size, N_("Total size the writer writes (default 15000M, at most half the free space)"), N_("SIZE") },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &options.size, N_("Size of the main load: the writer’s total (default 15000M, at most half the free space), else the copied file, else each parallel writer’s file"), N_("SIZE") },
     { "block-size", 'b', 0, G_OPTION_ARG_STRING, &options.block_size, N_("Writer block size, dd’s bs= (default 1M)"), N_("SIZE") },
     { "duration", 't', 0, G_OPTION_ARG_STRING, &options.duration, N_("Stop after this many seconds (default: when the loads are done, or Ctrl-C)"), N_("SECONDS") },
     { "interval", 'i', 0, G_OPTION_ARG_STRING, &options.interval, N_("Sleep between fsync probes (default 1 s)"), N_("SECONDS") },
@@ -736,6 +832,10 @@ rp_cli_run (int    argc,
   run_options_clear (&options);
   if (scenario == NULL)
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  if (report_path == NULL)
+    report_path = default_report_path ();
+  if (!check_report_path (report_path, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
 
   loop = g_main_loop_new (NULL, FALSE);
   session = rp_session_new (scenario);
@@ -771,8 +871,6 @@ rp_cli_run (int    argc,
   report = rp_report_new_from_session (session);
   print_summary (report);
 
-  if (report_path == NULL)
-    report_path = default_report_path ();
   report_file = g_file_new_for_commandline_arg (report_path);
   if (!rp_report_save (report, report_file, "json", &error))
     return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);

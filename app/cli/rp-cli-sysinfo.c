@@ -37,26 +37,6 @@ print_json (const RpSysinfo *sysinfo)
   g_print ("%s\n", text);
 }
 
-/* Checked here rather than left to the snapshot, which describes even a
- * missing path as far as it can: a typo should be an error, not a report. */
-static gboolean
-check_directory (const char  *directory,
-                 GError     **error)
-{
-  if (!g_file_test (directory, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
-                   _("Directory “%s” does not exist"), directory);
-      return FALSE;
-    }
-  if (!g_file_test (directory, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
-                   _("“%s” is not a directory"), directory);
-      return FALSE;
-    }
-  return TRUE;
-}
 
 /**
  * rp_cli_sysinfo:
@@ -101,7 +81,7 @@ rp_cli_sysinfo (int    argc,
       return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
     }
   directory = argc == 2 ? argv[1] : ".";
-  if (!check_directory (directory, &error))
+  if (!rp_cli_check_directory (directory, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
 
   sysinfo = rp_sysinfo_collect (directory);

@@ -21,6 +21,8 @@ int  rp_cli_show     (int argc, char **argv);
 int  rp_cli_compare  (int argc, char **argv);
 
 int  rp_cli_fail     (int exit_code, const GError *error);
+gboolean rp_cli_check_directory (const char  *directory,
+                                 GError     **error);
 gboolean rp_cli_parse_options (GOptionContext *context,
                                int            *argc,
                                char         ***argv);
