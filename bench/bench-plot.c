@@ -1,0 +1,154 @@
+/* bench-plot.c: benchmark 6, the chart renderer's cost per frame for a long run and a short one. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rp-clock.h"
+#include "rp-plot.h"
+
+/* Four latency series at 100 Hz, drawn 1280 × 300 as the window's "This
+ * window" chart is (log y axis, the 0.1 s and 1 s limit lines). Two frame kinds, because the GUI meets both:
+ *  cold: the decimation cache is invalid (a resize, the time axis stepping to
+ *        a longer range, a theme change): every point is read again;
+ *  live: the time range stays put and each series got one new point since
+ *        the last frame (a running session): only new columns are decimated,
+ *        but the data layer is still drawn whole.
+ * The figure is the median over the frames; the driver compares 360 000
+ * points (1 h) with 6 000 (1 min). */
+
+#define N_SERIES 4
+#define RATE     100.0
+
+static const char *names[N_SERIES] = {
+  "mainloop_lateness", "frame_interval", "input_latency", "wakeup_latency",
+};
+static const char *labels[N_SERIES] = { "main loop", "frames", "input", "wake-up" };
+
+/* Latency-like values: a floor with exponential noise and rare stalls, so that
+ * the per-column envelope is as ragged as a real run's (the worst case for
+ * drawing: no column is flat). */
+static double
+sample (GRand *rand,
+        guint  i)
+{
+  double v = 1e-4 * (1 + 3 * -log (1 - g_rand_double (rand)));
+
+  if (i % 1999 == 0)
+    v += 0.2 * g_rand_double (rand);
+  return v;
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *values,
+        guint   n)
+{
+  qsort (values, n, sizeof *values, compare_doubles);
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+static double
+draw_once (RpPlot          *plot,
+           cairo_surface_t *surface,
+           int              width,
+           int              height)
+{
+  cairo_t *cr = cairo_create (surface);
+  double start = rp_clock_now (), elapsed;
+
+  rp_plot_draw (plot, cr, width, height, NULL);
+  /* Cairo may defer work to the flush: count it. */
+  cairo_surface_flush (surface);
+  elapsed = rp_clock_now () - start;
+  cairo_destroy (cr);
+  return elapsed;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  guint n_points = 360000, n_frames = 60;
+  int width = 1280, height = 300;
+  g_autoptr(RpPlot) plot = rp_plot_new ("This window", "s");
+  RpSeries *series[N_SERIES];
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  g_autofree double *cold = NULL, *live = NULL;
+  cairo_surface_t *surface;
+  double t_end, cold_median, live_median;
+
+  if (argc > 1)
+    n_points = (guint) g_ascii_strtoull (argv[1], NULL, 10);
+  if (argc > 2)
+    n_frames = (guint) g_ascii_strtoull (argv[2], NULL, 10);
+  if (n_points == 0 || n_frames == 0)
+    {
+      fprintf (stderr, "usage: %s [POINTS_PER_SERIES [FRAMES]]\n", argv[0]);
+      return 2;
+    }
+
+  for (guint s = 0; s < N_SERIES; s++)
+    {
+      series[s] = rp_series_new (names[s], "s", NULL);
+      rp_plot_add_series (plot, names[s], labels[s], RP_PLOT_LINE);
+      rp_plot_bind_series (plot, names[s], series[s]);
+      for (guint i = 0; i < n_points; i++)
+        rp_series_append (series[s], i / RATE, sample (rand, i));
+    }
+  rp_plot_set_log_y (plot, TRUE);
+  rp_plot_add_threshold (plot, 0.1, "0.1 s");
+  rp_plot_add_threshold (plot, 1.0, "1 s");
+  /* As the window does: a fixed range a little ahead of the data. */
+  t_end = n_points / RATE * 1.1;
+  rp_plot_set_time_range (plot, 0, t_end);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cold = g_new (double, n_frames);
+  live = g_new (double, n_frames);
+
+  /* Warm up fonts and caches once. */
+  draw_once (plot, surface, width, height);
+
+  for (guint f = 0; f < n_frames; f++)
+    {
+      /* A range that differs in the last bit invalidates the decimation
+       * cache without changing what is drawn. */
+      rp_plot_set_time_range (plot, 0, t_end * (f % 2 ? 1 + 1e-12 : 1 - 1e-12));
+      cold[f] = draw_once (plot, surface, width, height);
+    }
+
+  rp_plot_set_time_range (plot, 0, t_end);
+  draw_once (plot, surface, width, height);
+  for (guint f = 0; f < n_frames; f++)
+    {
+      for (guint s = 0; s < N_SERIES; s++)
+        rp_series_append (series[s], (n_points + f) / RATE, sample (rand, n_points + f));
+      live[f] = draw_once (plot, surface, width, height);
+    }
+
+  /* median() sorts: [0] is then the minimum. */
+  cold_median = median (cold, n_frames);
+  live_median = median (live, n_frames);
+  /* The median is the figure; the minimum, what a frame costs when nothing
+   * else competes for the CPU, helps to compare code changes on a busy machine. */
+  printf ("{\"points\": %u, \"series\": %d, \"width\": %d, \"frames\": %u, "
+          "\"cold_ms\": %.4f, \"live_ms\": %.4f, \"cold_min_ms\": %.4f, \"live_min_ms\": %.4f}\n",
+          n_points, N_SERIES, width, n_frames, cold_median * 1e3, live_median * 1e3,
+          cold[0] * 1e3, live[0] * 1e3);
+
+  cairo_surface_destroy (surface);
+  for (guint s = 0; s < N_SERIES; s++)
+    g_object_unref (series[s]);
+  return 0;
+}

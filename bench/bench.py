@@ -1,0 +1,559 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""bench.py: the performance table of issue 8, each figure against a reference run beside it.
+
+The machine this runs on is shared and noisy, so every row alternates our
+program (A) and its reference (B) in pairs, A first in even pairs and B first
+in odd ones, and reports medians over at least five pairs; a ratio is the
+median of the per-pair ratios, so that a slow minute hurts both sides of the
+pairs it falls into. Disk rows flush and wait for writeback before each run,
+so that no run pays for its predecessor's dirty pages.
+
+Usage: bench.py --build-dir DIR [--dir TARGET] [--repeat N] [--quick]
+                [--rows 1,2,…] [--json FILE]
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+MiB = 1024 * 1024
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def spread(values, fmt="{:.3f}"):
+    """min–max of a list, to show how noisy a row was."""
+    if not values:
+        return "-"
+    return (fmt + "–" + fmt).format(min(values), max(values))
+
+
+def run(argv, timeout=600, env=None, check=True, **kwargs):
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
+                            env=env, **kwargs)
+    if check and result.returncode != 0:
+        raise RuntimeError("{} failed ({}): {}".format(
+            " ".join(argv), result.returncode, result.stderr.strip()[-800:]))
+    return result
+
+
+def meminfo_kib(field):
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def settle(limit_s=30):
+    """Flush, then wait until writeback is (nearly) done, so that the next run
+    starts from the same state as every other."""
+    os.sync()
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if meminfo_kib("Dirty") + meminfo_kib("Writeback") < 32 * 1024:
+            break
+        time.sleep(0.2)
+    time.sleep(0.5)
+
+
+def cpu_seconds(pid):
+    """utime + stime of a process, from /proc/PID/stat."""
+    with open("/proc/{}/stat".format(pid)) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pairs(repeat, a, b):
+    """Runs a() and b() alternately, repeat pairs; returns [(a, b), …]."""
+    results = []
+    for i in range(repeat):
+        if i % 2 == 0:
+            ra = a()
+            rb = b()
+        else:
+            rb = b()
+            ra = a()
+        results.append((ra, rb))
+        log("  pair {}/{}: A {} B {}".format(i + 1, repeat, short(ra), short(rb)))
+    return results
+
+
+def short(value):
+    if isinstance(value, float):
+        return "{:.4g}".format(value)
+    if isinstance(value, list):
+        return "[" + " ".join(short(v) for v in value) + "]"
+    return str(value)
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.build = os.path.abspath(args.build_dir)
+        self.cli = os.path.join(self.build, "app/cli/resprobe-cli")
+        self.gui = os.path.join(self.build, "app/gui/resprobe")
+        self.bench = os.path.join(self.build, "bench")
+        self.scratch = tempfile.mkdtemp(prefix="resprobe-bench-")
+        self.dir = os.path.abspath(args.dir) if args.dir else os.path.join(
+            os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "resprobe-bench")
+        os.makedirs(self.dir, exist_ok=True)
+        self.env = dict(os.environ)
+        self.env.update({
+            "LC_ALL": "C.UTF-8",
+            # Keep reports and settings out of the user's home.
+            "XDG_DATA_HOME": os.path.join(self.scratch, "data"),
+            "XDG_CONFIG_HOME": os.path.join(self.scratch, "config"),
+            "GSETTINGS_BACKEND": "memory",
+            "GSETTINGS_SCHEMA_DIR": os.path.join(self.build, "data"),
+            "NO_AT_BRIDGE": "1",
+            "GSK_RENDERER": "cairo",
+        })
+        self.xvfb = None
+        self.dbus = None
+        self.rows = []
+
+    # ---------------------------------------------------------------- helpers
+
+    def report_path(self):
+        return os.path.join(self.scratch, "report.json")
+
+    def cli_run(self, options, timeout=600):
+        report = self.report_path()
+        if os.path.exists(report):
+            os.unlink(report)
+        result = run([self.cli, "run", "--dir", self.dir, "--report", report] + options,
+                     timeout=timeout, env=self.env)
+        with open(report) as f:
+            return json.load(f), result.stdout
+
+    def start_display(self):
+        """A private Xvfb (and session bus) for the GUI rows."""
+        if self.xvfb is not None:
+            return True
+        if not shutil.which("Xvfb"):
+            return False
+        for number in range(140, 200):
+            if not os.path.exists("/tmp/.X11-unix/X{}".format(number)) and \
+               not os.path.exists("/tmp/.X{}-lock".format(number)):
+                break
+        self.xvfb = subprocess.Popen(
+            # -noreset: a server that resets when its last client leaves
+            # refuses connections for a moment, between two launches.
+            ["Xvfb", ":{}".format(number), "-screen", "0", "1920x1080x24", "-nolisten", "tcp",
+             "-noreset"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        socket = "/tmp/.X11-unix/X{}".format(number)
+        for _ in range(100):
+            if os.path.exists(socket):
+                break
+            time.sleep(0.05)
+        self.env["DISPLAY"] = ":{}".format(number)
+        if shutil.which("dbus-daemon"):
+            self.dbus = subprocess.Popen(
+                ["dbus-daemon", "--session", "--nofork", "--print-address"],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            self.env["DBUS_SESSION_BUS_ADDRESS"] = self.dbus.stdout.readline().strip()
+        time.sleep(0.5)
+        return True
+
+    def close(self):
+        for process in (self.dbus, self.xvfb):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                process.wait(10)
+        for path in glob.glob(os.path.join(self.dir, "bench-*.tmp")):
+            os.unlink(path)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def add(self, row, what, figure, reference, ratio, goal, met, detail):
+        entry = dict(row=row, what=what, figure=figure, reference=reference,
+                     ratio=ratio, goal=goal, met=met, detail=detail)
+        self.rows.append(entry)
+        log("row {}: {} | {} | {} | {} | {}".format(
+            row, figure, reference, "-" if ratio is None else "{:.2f}".format(ratio),
+            goal, "yes" if met else "NO"))
+
+    # ------------------------------------------------------------------- rows
+
+    def row1_writer(self):
+        """Sequential writer vs dd conv=fdatasync, same directory and size."""
+        count = self.args.write_mib
+        target = os.path.join(self.dir, "bench-dd.tmp")
+
+        def ours():
+            settle()
+            report, _ = self.cli_run(["--load", "seq-writer", "--probe", "none",
+                                      "--size", "{}M".format(count), "--fdatasync"])
+            notes = report["notes"]
+            return int(notes["writer_bytes_total"]) / float(notes["writer_seconds"]) / 1e6
+
+        def dd():
+            settle()
+            result = run(["dd", "if=/dev/zero", "of=" + target, "bs=1M",
+                          "count={}".format(count), "conv=fdatasync"], env=self.env)
+            os.unlink(target)
+            m = re.search(r"(\d+) bytes .* copied, ([0-9.]+) s", result.stderr)
+            return int(m.group(1)) / float(m.group(2)) / 1e6
+
+        log("row 1: writer vs dd, {} MiB, {} pairs".format(count, self.args.repeat))
+        results = pairs(self.args.repeat, ours, dd)
+        ratios = [a / b for a, b in results]
+        ratio = median(ratios)
+        self.add(1, "sequential writer throughput ({} MiB, conv=fdatasync)".format(count),
+                 "{:.0f} MB/s".format(median([a for a, _ in results])),
+                 "dd: {:.0f} MB/s".format(median([b for _, b in results])),
+                 ratio, "≥ 0.98", ratio >= 0.98,
+                 "pair ratios " + spread(ratios))
+
+    def row2_copy(self):
+        """Copy loop vs cp of the same file into the same directory."""
+        size = self.args.copy_mib
+        source = os.path.join(self.dir, "bench-cp-source.tmp")
+        copy = os.path.join(self.dir, "bench-cp-copy.tmp")
+        with open(source, "wb") as f:
+            for _ in range(size):
+                f.write(os.urandom(MiB))
+            f.flush()
+            os.fsync(f.fileno())
+
+        def ours():
+            settle()
+            report, _ = self.cli_run(["--load", "copy-loop", "--probe", "none",
+                                      "--copy-size", "{}M".format(size),
+                                      "--duration", str(self.args.copy_seconds)])
+            durations = [v for _, v in report["series"]["copy_duration"]["samples"]]
+            return size * MiB / median(durations) / 1e6
+
+        def cp():
+            settle()
+            durations = []
+            for _ in range(self.args.copies):
+                start = time.monotonic()
+                run(["cp", source, copy], env=self.env)
+                # The copy loop closes (and so discards) each copy: the same.
+                os.unlink(copy)
+                durations.append(time.monotonic() - start)
+            return size * MiB / median(durations) / 1e6
+
+        log("row 2: copy loop vs cp, {} MiB, {} pairs".format(size, self.args.repeat))
+        try:
+            results = pairs(self.args.repeat, ours, cp)
+        finally:
+            os.unlink(source)
+        ratios = [a / b for a, b in results]
+        ratio = median(ratios)
+        self.add(2, "copy loop throughput ({} MiB file, same directory)".format(size),
+                 "{:.0f} MB/s".format(median([a for a, _ in results])),
+                 "cp: {:.0f} MB/s".format(median([b for _, b in results])),
+                 ratio, "≥ 0.95", ratio >= 0.95,
+                 "median time per copy; pair ratios " + spread(ratios))
+
+    def row3_fsync(self):
+        """fsync probe vs the reference fsync-tester, each under a fresh dd of fixed size."""
+        count = self.args.load_mib
+        samples = self.args.fsync_samples
+        load_file = os.path.join(self.dir, "bench-load.tmp")
+        tester = os.path.join(self.bench, "fsync-tester")
+
+        def under_load(measure):
+            settle()
+            dd = subprocess.Popen(["dd", "if=/dev/zero", "of=" + load_file, "bs=1M",
+                                   "count={}".format(count)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                time.sleep(1.0)
+                return measure()
+            finally:
+                if dd.poll() is None:
+                    dd.terminate()
+                dd.wait()
+                os.unlink(load_file)
+
+        def ours():
+            def measure():
+                report, _ = self.cli_run(["--load", "none", "--probe", "fsync",
+                                          "--duration", str(samples - 0.5)])
+                return [v for _, v in report["series"]["fsync_latency"]["samples"]]
+            return under_load(measure)
+
+        def reference():
+            def measure():
+                result = run([tester, os.path.join(self.dir, "bench-fsync-tester.tmp"),
+                              str(samples)], env=self.env)
+                return [float(x) for x in re.findall(r"fsync time: ([0-9.]+)", result.stdout)]
+            return under_load(measure)
+
+        log("row 3: fsync probe vs fsync-tester under dd of {} MiB, {} pairs".format(
+            count, self.args.repeat))
+        results = pairs(self.args.repeat, ours, reference)
+        # fsync times under load spread over two decades within one run: the
+        # median of one run of 8 is too noisy to compare, so the figure is
+        # the median of all samples of each tool (same number of each).
+        a_all = [v * 1e3 for a, _ in results for v in a]
+        b_all = [v * 1e3 for _, b in results for v in b]
+        ratio = median(a_all) / median(b_all)
+        ratios = [median(a) / median(b) for a, b in results]
+        self.add(3, "fsync probe, median of {} fsyncs under dd ({} MiB)".format(len(a_all), count),
+                 "{:.1f} ms".format(median(a_all)),
+                 "fsync-tester: {:.1f} ms ({})".format(median(b_all), len(b_all)),
+                 ratio, "0.90–1.10", 0.9 <= ratio <= 1.1,
+                 "per-run medians: probe {} ms, fsync-tester {} ms; pair ratios {}".format(
+                     spread([median(a) * 1e3 for a, _ in results], "{:.1f}"),
+                     spread([median(b) * 1e3 for _, b in results], "{:.1f}"),
+                     spread(ratios, "{:.2f}")))
+
+    def row4_lateness(self):
+        """Main-loop lateness p99 at idle vs cyclictest, non-RT, 10 ms."""
+        seconds = self.args.lateness_seconds
+        if not shutil.which("cyclictest"):
+            self.add(4, "main-loop lateness p99, idle, 10 ms", "-", "cyclictest missing",
+                     None, "≤ 2×", None, "install rt-tests (build-aux/install-deps.sh)")
+            return
+
+        medians = []
+
+        def ours():
+            result = run([os.path.join(self.bench, "bench-lateness"), str(seconds), "0.01"])
+            figures = json.loads(result.stdout)
+            medians.append(figures["p50_us"])
+            return figures["p99_us"]
+
+        def cyclictest():
+            # Non-RT (SCHED_OTHER), one thread, 10 ms, clock_nanosleep on an
+            # absolute grid; --laptop: no /dev/cpu_dma_latency, which the GUI
+            # does not get either. Histogram in µs for the percentile.
+            result = run(["cyclictest", "--laptop", "--policy=other", "-p", "0", "-t", "1",
+                          "-i", "10000", "-l", str(int(seconds * 100)), "-q", "-h", "100000"])
+            histogram = [(int(a), int(b)) for a, b in
+                         re.findall(r"^(\d+) (\d+)\s*$", result.stdout, re.M)]
+            overflows = int(re.search(r"Histogram Overflows: (\d+)", result.stdout).group(1))
+            total = sum(n for _, n in histogram) + overflows
+            seen = 0
+            for latency, n in histogram:
+                seen += n
+                if seen >= 0.99 * total:
+                    return float(latency)
+            return float("inf")
+
+        log("row 4: main-loop lateness vs cyclictest, {} s, {} pairs".format(seconds, self.args.repeat))
+        results = pairs(self.args.repeat, ours, cyclictest)
+        ratios = [a / b for a, b in results]
+        ratio = median(ratios)
+        self.add(4, "main-loop lateness p99, idle, 10 ms timer ({} s)".format(seconds),
+                 "{:.0f} µs".format(median([a for a, _ in results])),
+                 "cyclictest: {:.0f} µs".format(median([b for _, b in results])),
+                 ratio, "≤ 2×", ratio <= 2, "p50 {:.0f} µs; pair ratios {}".format(
+                     median(medians), spread(ratios, "{:.2f}")))
+
+    def row5_cpu(self):
+        """CPU cost of passive monitoring: CLI and GUI (Xvfb, window visible)."""
+        seconds = self.args.cpu_seconds
+        warm = 5.0
+        gui = os.path.exists(self.gui) and self.start_display()
+        cli_share, gui_share, cli_total, gui_total = [], [], [], []
+
+        for i in range(self.args.repeat):
+            duration = str(int(warm + seconds + 10))
+            processes = {}
+            os.makedirs(os.path.join(self.dir, "gui"), exist_ok=True)
+            processes["cli"] = subprocess.Popen(
+                [self.cli, "run", "--scenario", "passive", "--duration", duration,
+                 "--dir", self.dir, "--report", os.path.join(self.scratch, "passive.json")],
+                env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if gui:
+                processes["gui"] = subprocess.Popen(
+                    [self.gui, "--scenario", "passive", "--duration", duration, "--start",
+                     "--dir", os.path.join(self.dir, "gui")],
+                    env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                time.sleep(warm)
+                before = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+                time.sleep(seconds)
+                after = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+            finally:
+                for p in processes.values():
+                    p.terminate()
+                for p in processes.values():
+                    try:
+                        p.wait(15)
+                    except subprocess.TimeoutExpired:
+                        p.kill()
+                        p.wait()
+            cli_share.append((after["cli"] - before["cli"]) / seconds * 100)
+            cli_total.append(after["cli"] / (warm + seconds) * 100)
+            if gui:
+                gui_share.append((after["gui"] - before["gui"]) / seconds * 100)
+                gui_total.append(after["gui"] / (warm + seconds) * 100)
+            log("  run {}/{}: CLI {:.3f} %, GUI {} %".format(
+                i + 1, self.args.repeat, cli_share[-1],
+                "{:.3f}".format(gui_share[-1]) if gui else "-"))
+
+        cli = median(cli_share)
+        self.add("5a", "CPU, passive monitoring, CLI ({} s)".format(seconds),
+                 "{:.2f} % of a core".format(cli), "budget 0.5 %", cli / 0.5, "≤ 0.5 %",
+                 cli <= 0.5, "steady state after {:.0f} s; with start-up {:.2f} %; runs {}".format(
+                     warm, median(cli_total), spread(cli_share, "{:.2f}")))
+        if gui:
+            share = median(gui_share)
+            self.add("5b", "CPU, passive monitoring, GUI under Xvfb, window visible ({} s)".format(seconds),
+                     "{:.2f} % of a core".format(share), "budget 2 %", share / 2, "≤ 2 %",
+                     share <= 2, "steady state after {:.0f} s; with start-up {:.2f} %; runs {}".format(
+                         warm, median(gui_total), spread(gui_share, "{:.2f}")))
+
+    def row6_plot(self):
+        """Chart draw time: 4 × 360 000 points vs 4 × 6 000, 1280 px wide."""
+        program = os.path.join(self.bench, "bench-plot")
+
+        def draw(points):
+            return json.loads(run([program, str(points), "60"]).stdout)
+
+        log("row 6: plot 360 000 vs 6 000 points, {} pairs".format(self.args.repeat))
+        results = pairs(self.args.repeat, lambda: draw(360000), lambda: draw(6000))
+        for kind, label in (("cold", "cold: decimation cache invalid (resize, new range)"),
+                            ("live", "live: one new point per series since the last frame")):
+            long_ms = [a[kind + "_ms"] for a, _ in results]
+            short_ms = [b[kind + "_ms"] for _, b in results]
+            ratios = [a / b for a, b in zip(long_ms, short_ms)]
+            ratio = median(ratios)
+            figure = median(long_ms)
+            self.add("6" + ("a" if kind == "cold" else "b"),
+                     "chart draw, 4 × 360 000 points, 1280 × 300, " + label,
+                     "{:.2f} ms/frame".format(figure),
+                     "6 000 points: {:.2f} ms".format(median(short_ms)),
+                     ratio, "≤ 2 ms, ratio ≤ 1.5", figure <= 2 and ratio <= 1.5,
+                     "pair ratios " + spread(ratios, "{:.2f}"))
+
+    def row7_rss(self):
+        """RSS after 8 h of every default probe's samples."""
+        program = os.path.join(self.bench, "bench-rss")
+        results = [json.loads(run([program, "8"]).stdout) for _ in range(self.args.repeat)]
+        rss = median([r["rss_mb"] for r in results])
+        self.add(7, "RSS growth, 8 h of the default probes' samples ({:.1f} M points)".format(
+                     results[0]["points"] / 1e6),
+                 "{:.1f} MB".format(rss), "budget 100 MB", rss / 100, "≤ 100 MB", rss <= 100,
+                 "{:.2f} bytes per point".format(median([r["bytes_per_point"] for r in results])))
+
+    def row8_first_frame(self):
+        """Time to the first frame: resprobe's main window vs a minimal GTK 4 window."""
+        stopwatch = os.path.join(self.bench, "first-frame")
+        minimal = os.path.join(self.bench, "minimal-window")
+        if not (os.path.exists(stopwatch) and os.path.exists(self.gui) and self.start_display()):
+            self.add(8, "time to first frame", "-", "-", None, "≤ 1.5×", None,
+                     "needs the GUI, Xvfb and libxdamage")
+            return
+        gui_dir = os.path.join(self.dir, "gui")
+        os.makedirs(gui_dir, exist_ok=True)
+
+        def launch(argv):
+            result = run([stopwatch, "-t", "30"] + argv, env=self.env, timeout=60)
+            return float(re.search(r"paint ([0-9.]+)", result.stdout).group(1)) * 1e3
+
+        def ours():
+            return launch([self.gui, "--dir", gui_dir])
+
+        def reference():
+            return launch([minimal])
+
+        # Once each, untimed: the first start of the day reads libraries and
+        # fonts from disk; the table compares warm starts.
+        ours()
+        reference()
+        log("row 8: first frame, resprobe vs minimal GTK 4 window, {} pairs".format(self.args.repeat))
+        results = pairs(self.args.repeat, ours, reference)
+        ratios = [a / b for a, b in results]
+        ratio = median(ratios)
+        self.add(8, "time to first frame, exec to first paint (Xvfb, cairo renderer)",
+                 "{:.0f} ms".format(median([a for a, _ in results])),
+                 "minimal window: {:.0f} ms".format(median([b for _, b in results])),
+                 ratio, "≤ 1.5×", ratio <= 1.5, "pair ratios " + spread(ratios, "{:.2f}"))
+
+    # ------------------------------------------------------------------ table
+
+    def print_table(self):
+        print()
+        print("Performance (issue 8): {} pairs per row, medians; {}".format(
+            self.args.repeat, time.strftime("%Y-%m-%d %H:%M")))
+        print("Target directory: {}; load average at the end: {}".format(
+            self.dir, " ".join("{:.2f}".format(x) for x in os.getloadavg())))
+        print()
+        print("| # | what | figure | reference | ratio | goal | met? |")
+        print("|---|---|---|---|---|---|---|")
+        for r in self.rows:
+            print("| {} | {} | {} | {} | {} | {} | {} |".format(
+                r["row"], r["what"], r["figure"], r["reference"],
+                "-" if r["ratio"] is None else "{:.2f}".format(r["ratio"]),
+                r["goal"], {True: "yes", False: "**no**", None: "n/a"}[r["met"]]))
+        print()
+        for r in self.rows:
+            print("{}: {}".format(r["row"], r["detail"]))
+        sys.stdout.flush()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir", required=True)
+    parser.add_argument("--dir", help="target directory for the disk rows "
+                        "(default: ~/.cache/resprobe-bench, the file system of your home)")
+    parser.add_argument("--repeat", type=int, default=5, help="pairs per row (default 5)")
+    parser.add_argument("--quick", action="store_true",
+                        help="30 s instead of 60 s for row 5 and smaller disk runs")
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8")
+    parser.add_argument("--json", help="also write the rows to this file")
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+
+    args.cpu_seconds = 30 if args.quick else 60
+    args.write_mib = 1024 if args.quick else 2048
+    args.copy_mib = 256 if args.quick else 512
+    args.copy_seconds = 4
+    args.copies = 5
+    args.load_mib = 4096 if args.quick else 8192
+    args.fsync_samples = 6 if args.quick else 8
+    args.lateness_seconds = 5 if args.quick else 10
+
+    bench = Bench(args)
+    rows = {
+        "1": bench.row1_writer, "2": bench.row2_copy, "3": bench.row3_fsync,
+        "4": bench.row4_lateness, "5": bench.row5_cpu, "6": bench.row6_plot,
+        "7": bench.row7_rss, "8": bench.row8_first_frame,
+    }
+    previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
+    try:
+        for key in args.rows.split(","):
+            try:
+                rows[key.strip()]()
+            except (RuntimeError, OSError, subprocess.SubprocessError, ValueError,
+                    KeyError, AttributeError) as e:
+                # One broken row must not cost the others: say so in the table.
+                log("row {} failed: {}".format(key, e))
+                bench.add(key.strip(), "(failed)", "-", "-", None, "-", None, str(e)[:300])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        bench.close()
+        bench.print_table()
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(bench.rows, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
