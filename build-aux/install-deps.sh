@@ -19,6 +19,14 @@ packages=(
   poppler-utils
   # test scripts
   python3 bc
+  # fault matrix (a FUSE target) and memcheck: tests/test-faults.sh, tests/test-valgrind.sh
+  fuse2fs valgrind
+  # desktop integration: icon rendering (rsvg-convert), man page lint (groff), translated
+  # runs (locales), stand-in session services (python3-gi), the root window (xwininfo)
+  librsvg2-bin groff-base locales dbus x11-utils python3-gi gir1.2-glib-2.0
+  gtk-update-icon-cache
+  # benchmarks (bench/run.sh): cyclictest is the reference of the main-loop lateness row
+  rt-tests
 )
 
 missing=()
@@ -26,12 +34,27 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
-
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The locales of the translations (po/LINGUAS), so that the application can be
+# run and screenshotted translated (LANG=pt_BR.UTF-8); glibc ignores LANGUAGE
+# under the C locale. Debian generates only what /etc/locale.gen enables.
+wanted_locales=(pt_BR.UTF-8 de_DE.UTF-8 ru_RU.UTF-8 pl_PL.UTF-8)
+if command -v locale-gen >/dev/null && [ -f /etc/locale.gen ]; then
+  regenerate=no
+  for l in "${wanted_locales[@]}"; do
+    if ! locale -a 2>/dev/null | grep -qix "${l/UTF-8/utf8}"; then
+      "${sudo_cmd[@]}" sed -i "s/^# *\(${l} UTF-8\)/\1/" /etc/locale.gen
+      grep -qx "${l} UTF-8" /etc/locale.gen || echo "${l} UTF-8" | "${sudo_cmd[@]}" tee -a /etc/locale.gen >/dev/null
+      regenerate=yes
+    fi
+  done
+  [ "$regenerate" = no ] || "${sudo_cmd[@]}" locale-gen >/dev/null
+fi

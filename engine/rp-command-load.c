@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -82,11 +83,20 @@ command_load_prepare (RpSession  *session,
   return load;
 }
 
-/* Runs in the child between fork() and exec(). */
+/* Runs in the child between fork() and exec(). @data is the parent's pid.
+ * A resprobe-cli killed with SIGKILL cannot stop its command: the kernel
+ * then kills the command's first process instead, so that no `dd` or `sleep`
+ * outlives the run. The signal follows the thread that forked (this load's
+ * worker), which lives until the command has been reaped. The command's own
+ * children are not covered: only the stop path reaches the whole group. */
 static void
 child_setup (gpointer data)
 {
   setpgid (0, 0);
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  /* The parent may have died before prctl(): then nobody will reap us. */
+  if (getppid () != (pid_t) GPOINTER_TO_INT (data))
+    _exit (127);
 }
 
 /* Whether a process of group @pgid is still alive. A killed member whose
@@ -214,7 +224,7 @@ spawn (CommandLoad  *load,
   if (g_spawn_async_with_pipes_and_fds (load->directory, (const char * const *) load->argv, NULL,
                                         G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
                                         G_SPAWN_STDIN_FROM_DEV_NULL,
-                                        child_setup, NULL, -1, out_fd, out_fd, NULL, NULL, 0,
+                                        child_setup, GINT_TO_POINTER (getpid ()), -1, out_fd, out_fd, NULL, NULL, 0,
                                         out_pid, NULL, NULL, NULL, &spawn_error))
     return TRUE;
   g_set_error (error, RP_ERROR, RP_ERROR_FAILED, _("Cannot run the command “%s”: %s"),

@@ -169,6 +169,7 @@ cpu_bench_run (RpSession *session,
   Pool *pool;
   double start, last_t;
   guint64 last_units = 0, units;
+  guint n_samples = 0;
 
   rate = rp_session_ensure_series (session, "cpu_bench_rate", "ops/s", _("CPU benchmark rate"));
   start = last_t = rp_clock_now ();
@@ -183,9 +184,15 @@ cpu_bench_run (RpSession *session,
                         (double) (units - last_units) / (now - last_t));
       last_units = units;
       last_t = now;
+      n_samples++;
       rp_session_worker_changed (session);
     }
   units = pool_stop (pool);
+
+  /* A run stopped before its first sample (Ctrl-C while preparing) measured
+   * nothing under load: "0 ops/s, 100 % lost" would be a false verdict. */
+  if (n_samples == 0)
+    return;
 
   /* Units over the whole run rather than the mean of the samples: a stall
    * that spans a sample boundary then weighs what it cost. */

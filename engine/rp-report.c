@@ -423,6 +423,17 @@ read_capped (GFile   *file,
   g_autofree char *limit = NULL;
   guint64 size_hint = 0;
 
+  /* Opening a FIFO blocks until someone writes to it, and a device may never
+   * end: a report is a regular file (a symbolic link to one is followed). */
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  if (info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_SPECIAL)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_REPORT,
+                   _("The report “%s” is not a regular file (a pipe, socket or device)"), name);
+      return NULL;
+    }
+  g_clear_object (&info);
+
   stream = g_file_read (file, NULL, &local_error);
   if (stream == NULL)
     {

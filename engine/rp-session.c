@@ -58,6 +58,8 @@ struct _RpSession
   GHashTable     *series_by_name;
   GHashTable     *notes;
   guint64         spare_bytes;         /* for loads without a size: check_free_space() */
+  dev_t           target_dev;          /* the target directory at the start, to tell */
+  ino_t           target_ino;          /* whether it was removed during the run */
   GSource        *update_source;       /* the one pending "updated", if any */
   gboolean        joined;              /* no more "updated" after "finished" */
   gboolean        stop_scheduled;
@@ -669,6 +671,8 @@ prepare_directory (RpSession  *self,
       return FALSE;
     }
 
+  self->target_dev = st.st_dev;
+  self->target_ino = st.st_ino;
   resolved = realpath (directory, NULL);
   g_free (self->scenario->directory);
   self->scenario->directory = resolved ? resolved : g_strdup (directory);
@@ -751,9 +755,16 @@ check_free_space (RpSession  *self,
       g_autofree char *free_text = rp_format_size (free_bytes);
       g_autofree char *reserve_text = rp_format_size (reserve);
 
-      g_set_error (error, RP_ERROR, RP_ERROR_NO_SPACE,
-                   _("Writing %s to “%s” would leave less than %s free (%s is free); choose a smaller size"),
-                   needed_text, scenario->directory, reserve_text, free_text);
+      /* A smaller size cannot help there: say so rather than send the user
+       * shrinking it down to 1 MiB. */
+      if (free_bytes <= reserve + fixed_write_budget (scenario))
+        g_set_error (error, RP_ERROR, RP_ERROR_NO_SPACE,
+                     _("Cannot write %s to “%s”: only %s is free there, and a run always leaves %s free; choose a directory on a file system with more free space"),
+                     needed_text, scenario->directory, free_text, reserve_text);
+      else
+        g_set_error (error, RP_ERROR, RP_ERROR_NO_SPACE,
+                     _("Writing %s to “%s” would leave less than %s free (%s is free); choose a smaller size"),
+                     needed_text, scenario->directory, reserve_text, free_text);
       return FALSE;
     }
   return TRUE;
@@ -961,6 +972,22 @@ rp_session_start_finish (RpSession     *self,
 /* ------------------------------------------------------------------------ */
 /* Stopping                                                                  */
 
+/* The files are anonymous and stay valid when their directory goes, so a run
+ * whose target directory is removed measures on (what a load that needs a
+ * new file per iteration, the copy loop, cannot: it stops with
+ * RP_ERROR_TARGET). The report says it happened: the note
+ * "target_directory_removed". */
+static void
+note_target_removed (RpSession *self)
+{
+  struct stat st;
+
+  if (stat (self->scenario->directory, &st) == 0 ?
+      st.st_dev != self->target_dev || st.st_ino != self->target_ino :
+      errno == ENOENT || errno == ENOTDIR)
+    rp_session_set_note (self, "target_directory_removed", "true");
+}
+
 static void
 join_in_thread (GTask        *task,
                 gpointer      source_object,
@@ -983,6 +1010,7 @@ join_in_thread (GTask        *task,
   /* Closing the files drops the unlinked data; it may take a moment on a
    * journaling file system, which is why it happens here, off the owner. */
   g_ptr_array_set_size (self->workers, 0);
+  note_target_removed (self);
   g_task_return_boolean (task, TRUE);
 }
 

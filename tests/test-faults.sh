@@ -1,0 +1,605 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The fault matrix of issue 7, one row per fault: each asserts the exit code,
+# that the message names the thing, and that nothing is left behind (no file in
+# the target, no mount, no loop device, no process). Rows that need root (loop
+# and FUSE mounts, setpriv) skip with a reason without it; the script exits 77
+# only when every row was skipped.
+set -u
+cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
+# Under the build dir: /tmp may be tmpfs, where the runs mean something else.
+work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/faults-XXXXXX")
+# The unprivileged rows run the CLI as nobody, who must reach the work dir.
+chmod 755 "$work"
+mkdir -m 1777 "$work/reports"
+is_root=0
+[ "$(id -u)" -eq 0 ] && is_root=1
+# Root runs some rows as nobody (uid 65534), who may not reach a build dir
+# inside a private clone: those rows get a directory of their own in /var/tmp
+# and, when needed, a copy of the CLI there.
+as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+nobody_area=""
+nobody_cli=$cli
+if [ "$is_root" -eq 1 ]; then
+  nobody_area=$(mktemp -d /var/tmp/resprobe-faults-XXXXXX)
+  chmod 755 "$nobody_area"
+  if ! "${as_nobody[@]}" test -x "$cli"; then
+    cp "$cli" "$nobody_area/resprobe-cli"
+    nobody_cli=$nobody_area/resprobe-cli
+  fi
+fi
+
+n=0; failures=0; rows_run=0; rows_skipped=0
+ok()   { n=$((n + 1)); echo "ok $n - $*"; }
+fail() { n=$((n + 1)); echo "not ok $n - $*"; failures=$((failures + 1)); }
+skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
+
+# Whatever happens, leave the machine as it was: our runs stopped, our file
+# systems unmounted (FUSE and loop), loop devices detached, files removed.
+bg_pids=()
+cleanup() {
+  # Each is a timeout(1) whose child is the CLI: end both.
+  for pid in "${bg_pids[@]}"; do pkill -9 -P "$pid" 2>/dev/null; kill -9 "$pid" 2>/dev/null; done
+  if [ "$is_root" -eq 1 ]; then
+    findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m" || umount -l "$m"; done
+    losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
+  fi
+  rm -rf "$work" ${nobody_area:+"$nobody_area"}
+}
+trap cleanup EXIT
+# meson's timeout sends SIGTERM: exit through the EXIT trap all the same.
+trap 'exit 1' INT TERM
+
+# Mounts and loop devices of ours that are still there.
+leftover_mounts() {
+  local what=""
+  findmnt -rn -o TARGET | grep -qF "$work/" && what="$what mounts:$(findmnt -rn -o TARGET | grep -F "$work/" | tr '\n' ' ')"
+  losetup -a 2>/dev/null | grep -qF "$work/" && what="$what loop-devices"
+  echo "$what"
+}
+
+# The names in a directory, to compare before and after a row.
+listing() { (cd "$1" 2>/dev/null && find . -mindepth 1 | sort | tr '\n' ' '); }
+
+# Runs the CLI with a time limit (a hang is a failure, not a stuck CI), output
+# and errors in $work/last, exit code in $rc.
+run_cli() {
+  timeout -k 5 60 "$cli" "$@" >"$work/last" 2>&1
+  rc=$?
+}
+
+# expect ROW RC NEEDLE…: the last run's exit code and message.
+expect() {
+  local row=$1 want=$2 missing="" msg pattern; shift 2
+  for needle in "$@"; do grep -qF -- "$needle" "$work/last" || missing="$missing «$needle»"; done
+  for pattern in "^resprobe-cli: " "run ended early" "Warning:" "was removed" ""; do
+    msg=$(grep -m1 -E -- "${pattern:-.}" "$work/last") && [ -n "$pattern" ] && break
+  done
+  [ -n "$pattern" ] || msg=$(tail -1 "$work/last")
+  if [ "$rc" -eq "$want" ] && [ -z "$missing" ]; then ok "$row: exit $rc: $msg"
+  else fail "$row: exit $rc (expected $want), missing:$missing: $(tail -5 "$work/last")"; fi
+}
+
+# unchanged ROW DIR BEFORE: nothing appeared in or vanished from DIR.
+unchanged() {
+  local now; now=$(listing "$2")
+  if [ "$now" = "$3" ]; then ok "$1: ${2#"$work"/} unchanged"
+  else fail "$1: ${2#"$work"/} was «$3», now «$now»"; fi
+}
+
+no_leftover_mounts() {
+  local left; left=$(leftover_mounts)
+  if [ -z "$left" ]; then ok "$1: no mount or loop device left"; else fail "$1: left:$left"; fi
+}
+
+# wait_for FILE TEXT SECONDS: until a background run printed TEXT.
+wait_for() {
+  local deadline=$(( $(date +%s) + $3 ))
+  until grep -qF -- "$2" "$1" 2>/dev/null; do
+    [ "$(date +%s)" -ge "$deadline" ] && return 1
+    sleep 0.05
+  done
+}
+
+# image FILE SIZE MKFS [OPTIONS…]: a sparse file system image.
+image() {
+  local file=$1 size=$2 mkfs=$3; shift 3
+  truncate -s "$size" "$file" && "$mkfs" -q -F "$@" "$file" >/dev/null 2>&1
+}
+
+# fd_modes PID DIR: "N BAD" — how many of PID's open files are in DIR, and a
+# description of those that are not 0600 and unlinked.
+fd_modes() {
+  local count=0 bad="" fd link mode links
+  for fd in /proc/"$1"/fd/*; do
+    link=$(readlink "$fd" 2>/dev/null) || continue
+    case "$link" in "$2"/*) ;; *) continue ;; esac
+    # The copy loop closes each copy when done: a file gone meanwhile is skipped.
+    read -r mode links < <(stat -L -c '%a %h' "$fd" 2>/dev/null) || continue
+    count=$((count + 1))
+    [ "$mode" = 600 ] && [ "$links" = 0 ] || bad="$bad $link:mode=$mode,links=$links"
+  done
+  echo "$count${bad:+ $bad}"
+}
+
+# ---------------------------------------------------------------------------
+# The rows. Each is a function; ROWS says which need root.
+
+row_missing_directory() {
+  run_cli run --dir "$work/nope" --duration 1 --report "$work/reports/x.json"
+  expect "missing directory" 2 "$work/nope" "does not exist"
+  if [ ! -e "$work/nope" ] && [ ! -e "$work/reports/x.json" ]; then ok "missing directory: not created, no report"
+  else fail "missing directory: $(ls -d "$work/nope" "$work/reports/x.json" 2>&1)"; fi
+}
+
+row_file_instead_of_directory() {
+  printf 'keep me' >"$work/plain-file"
+  run_cli run --dir "$work/plain-file" --duration 1 --report "$work/reports/x.json"
+  expect "file instead of a directory" 2 "$work/plain-file" "not a directory"
+  if [ "$(cat "$work/plain-file")" = "keep me" ]; then ok "file instead of a directory: file untouched"
+  else fail "file instead of a directory: the file changed"; fi
+}
+
+# Root runs the CLI as nobody on a root-owned 0755 directory; anyone else on a
+# directory of their own without the write bit.
+row_unwritable_directory() {
+  local d=$work/locked
+  if [ "$is_root" -eq 1 ]; then
+    d=$nobody_area/locked
+    mkdir -m 755 "$d"
+    mkdir -m 1777 "$nobody_area/reports"
+    timeout -k 5 60 "${as_nobody[@]}" "$nobody_cli" run --dir "$d" --size 64M --duration 1 \
+      --report "$nobody_area/reports/locked.json" >"$work/last" 2>&1
+  else
+    mkdir -m 555 "$d"
+    timeout -k 5 60 "$cli" run --dir "$d" --size 64M --duration 1 \
+      --report "$work/reports/locked.json" >"$work/last" 2>&1
+  fi
+  rc=$?
+  expect "unwritable directory" 2 "$d" "not writable" "Permission denied"
+  unchanged "unwritable directory" "$d" ""
+}
+
+row_read_only_fs() {
+  local img=$work/ro.img mnt=$work/ro-mnt before
+  mkdir "$mnt"
+  image "$img" 64M mkfs.ext3 && mount -o loop,ro "$img" "$mnt" || { fail "read-only: cannot mount $img"; return; }
+  before=$(listing "$mnt")
+  run_cli run --dir "$mnt" --size 1M --duration 1 --report "$work/reports/ro.json"
+  expect "read-only file system" 2 "$mnt" "read-only file system"
+  unchanged "read-only file system" "$mnt" "$before"
+  umount "$mnt"
+  no_leftover_mounts "read-only file system"
+}
+
+# 64 MiB cannot hold 1 GiB, nor the 1 GiB (or 5 %) a run always leaves free.
+row_full_fs_start_check() {
+  local img=$work/small.img mnt=$work/small-mnt before
+  mkdir "$mnt"
+  image "$img" 64M mkfs.ext3 && mount -o loop "$img" "$mnt" || { fail "full fs: cannot mount $img"; return; }
+  before=$(listing "$mnt")
+  run_cli run --dir "$mnt" --size 1G --duration 1 --report "$work/reports/small.json"
+  expect "full file system (start check)" 2 "$mnt" "GiB" "free"
+  unchanged "full file system (start check)" "$mnt" "$before"
+  umount "$mnt"
+  no_leftover_mounts "full file system (start check)"
+}
+
+# ENOSPC during the run: a 3 GiB sparse ext4 passes the start check for
+# 1800 MiB; once the first fsync sample is in, the test fills the rest
+# (fallocate: instant, which ext3 lacks), so the writer's next write() fails.
+row_enospc_during_run() {
+  local img=$work/enospc.img mnt=$work/enospc-mnt report=$work/reports/enospc.json pid rest
+  mkdir "$mnt"
+  image "$img" 3G mkfs.ext4 -m 0 && mount -o loop "$img" "$mnt" || { fail "ENOSPC: cannot mount $img"; return; }
+  timeout -k 5 60 "$cli" run --dir "$mnt" --size 1800M --duration 30 --report "$report" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  if wait_for "$work/last" "fsync time:" 20; then
+    fallocate -l "$(df -B1 --output=avail "$mnt" | tail -1)" "$mnt/fill" 2>/dev/null
+    dd if=/dev/zero of="$mnt/fill2" bs=64K 2>/dev/null
+  fi
+  wait "$pid" 2>/dev/null; rc=$?
+  expect "full file system (ENOSPC during the run)" 1 "No space left on device" "$mnt" "Report saved"
+  if python3 - "$report" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r["series"]["fsync_latency"]["samples"]) >= 1, "no fsync samples"
+assert "No space left on device" in r["error"], r.get("error")
+PY
+  then ok "ENOSPC: the report (saved elsewhere) keeps the fsync series and the error"
+  else fail "ENOSPC: report $report"; fi
+  rest=$(listing "$mnt")
+  if [ "$rest" = "./fill ./fill2 ./lost+found " ]; then ok "ENOSPC: only the test's filler files are on the full file system"
+  else fail "ENOSPC: on the file system: $rest"; fi
+
+  # A report that cannot be written: never half a file, nor a temporary one.
+  # Closing the run's files gave their blocks back once the journal commits:
+  # commit now, and fill those too.
+  sync -f "$mnt"
+  dd if=/dev/zero of="$mnt/fill3" bs=4K 2>/dev/null
+  rest=$(listing "$mnt")
+  mkdir "$work/enospc-target"
+  run_cli run --dir "$work/enospc-target" --size 1M --duration 1 --report "$mnt/report.json"
+  expect "report onto a full file system" 1 "$mnt/report.json" "No space left on device"
+  unchanged "report onto a full file system" "$mnt" "$rest"
+  umount "$mnt"
+  no_leftover_mounts "ENOSPC"
+}
+
+row_size_over_free_space() {
+  local d=$work/target-size avail
+  mkdir "$d"
+  avail=$(df -B1 --output=avail "$d" | tail -1)
+  run_cli run --dir "$d" --size "$(( avail / 1048576 + 1024 ))M" --duration 1 --report "$work/reports/x.json"
+  expect "size larger than the free space" 2 "$d" "free"
+  unchanged "size larger than the free space" "$d" ""
+}
+
+# Allowed, with a warning; the report says fsync does nothing there.
+row_tmpfs() {
+  local d report=$work/reports/tmpfs.json
+  if [ "$is_root" -eq 1 ]; then
+    mkdir "$work/tmpfs" && mount -t tmpfs -o size=2g,mode=0755 resprobe-test "$work/tmpfs" || { fail "tmpfs: cannot mount"; return; }
+    d=$work/tmpfs
+  else
+    d=$(mktemp -d /dev/shm/resprobe-faults-XXXXXX)
+  fi
+  run_cli run --dir "$d" --size 16M --duration 2 --report "$report"
+  expect "tmpfs target" 0 "Warning:" "$d" "tmpfs" "fsync() does nothing"
+  if python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["system"]; assert s["fsync_is_noop"] is True and s["fs_type"]=="tmpfs", s' "$report"
+  then ok "tmpfs: the report flags fsync_is_noop"; else fail "tmpfs: fsync_is_noop not in $report"; fi
+  unchanged "tmpfs target" "$d" ""
+  if [ "$is_root" -eq 1 ]; then umount "$d"; no_leftover_mounts "tmpfs"; else rmdir "$d"; fi
+}
+
+# A real FUSE file system (fuse2fs): the warning, the report's flag, and the
+# fallback for file systems without O_TMPFILE (create, then unlink at once).
+row_fuse() {
+  local img=$work/fuse.img mnt=$work/fuse-mnt report=$work/reports/fuse.json pid modes before
+  mkdir "$mnt"
+  image "$img" 2G mkfs.ext4 -m 0 && fuse2fs "$img" "$mnt" -o rw >/dev/null 2>&1 || { fail "FUSE: cannot mount $img with fuse2fs"; return; }
+  before=$(listing "$mnt")
+  timeout -k 5 60 "$cli" run --dir "$mnt" --size 32M --duration 3 --report "$report" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 20
+  modes=$(fd_modes "$(pgrep -P "$pid" -f resprobe-cli | head -1)" "$mnt")
+  wait "$pid" 2>/dev/null; rc=$?
+  expect "FUSE target" 0 "Warning:" "$mnt" "FUSE file system" "fuse."
+  if python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["system"]; assert s["is_fuse"] is True, s' "$report"
+  then ok "FUSE: the report flags is_fuse"; else fail "FUSE: is_fuse not in $report"; fi
+  if [ "${modes%% *}" -ge 2 ] && [ "$modes" = "${modes%% *}" ]; then ok "FUSE: ${modes%% *} open files, all 0600 and already unlinked"
+  else fail "FUSE: open files: $modes"; fi
+  unchanged "FUSE target" "$mnt" "$before"
+  umount "$mnt"
+  no_leftover_mounts "FUSE"
+}
+
+# Every bad value: exit 2, a message naming the option, nothing written.
+row_absurd_parameters() {
+  local d=$work/target-params other option value needle
+  mkdir "$d"
+  # OTHER|OPTION|VALUE|NEEDLE: OTHER selects the load or probe that the
+  # option belongs to; the bad value comes last, overriding the defaults.
+  while IFS='|' read -r other option value needle; do
+    [ -n "$option" ] || continue
+    # shellcheck disable=SC2086 # OTHER is a list of words
+    run_cli run --dir "$d" --duration 1 --report "$work/reports/x.json" $other "$option" "$value"
+    expect "absurd ${other:+$other }$option '$value'" 2 "$needle"
+  done <<EOF
+|--size|0|--size
+|--size|-5M|--size
+|--size|1e20|--size
+|--size|NaN|--size
+|--size|inf|--size
+|--size|10q|--size
+|--size|M|--size
+|--size|100|size
+|--size|1000000T|free
+|--size|100000000T|--size
+|--duration|0|--duration
+|--duration|-5|--duration
+|--duration|1e20|--duration
+|--duration|NaN|--duration
+|--duration|10q|--duration
+|--duration|s|--duration
+|--interval|0|--interval
+|--interval|nan|--interval
+|--block-size|1e20|--block-size
+|--block-size|100|block-size
+--scenario R3|--writers|0|--writers
+--scenario R3|--writers|-1|--writers
+--scenario R3|--writers|1e20|--writers
+--scenario R3|--writers|NaN|--writers
+--scenario R3|--writers|4q|--writers
+--scenario R3|--writers|65|writers
+--scenario R3|--writers|99999999999999999999|--writers
+--scenario R3|--write-size|0|--write-size
+--scenario R3|--file-size|10q|--file-size
+--scenario R2|--copy-size|1e20|--copy-size
+--scenario R2|--calibration|NaN|--calibration
+--probe cold-read|--cold-read-interval|-1|--cold-read-interval
+--probe app-start|--app-start-interval|1e20|--app-start-interval
+--scenario R1|--copy-size|1G|--copy-size
+|--dir||directory
+|--report||--report
+|--report|$work/reports|is a directory
+|--report|$work/no-such-dir/r.json|$work/no-such-dir
+EOF
+  unchanged "absurd parameters" "$d" ""
+  if [ ! -e "$work/reports/x.json" ]; then ok "absurd parameters: no report written"
+  else fail "absurd parameters: a report was written"; fi
+}
+
+# Decided: the files are anonymous and stay valid, so R1 measures on to the
+# end and says the directory went; the copy loop, which creates a file per
+# copy, stops with an error naming the directory. Nothing is recreated.
+row_directory_removed() {
+  local d=$work/doomed pid
+  mkdir "$d"
+  timeout -k 5 60 "$cli" run --dir "$d" --size 512M --duration 3 --report "$work/reports/doomed.json" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 20
+  rmdir "$d"
+  wait "$pid" 2>/dev/null; rc=$?
+  expect "directory removed during R1" 0 "$d" "was removed during the run"
+  if python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["notes"]["target_directory_removed"] == "true"' "$work/reports/doomed.json"
+  then ok "directory removed: the report notes it"; else fail "directory removed: no note in the report"; fi
+
+  mkdir "$d"
+  timeout -k 5 60 "$cli" run --scenario R2 --dir "$d" --copy-size 8M --calibration 0.5 --duration 10 \
+    --report "$work/reports/doomed2.json" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 20
+  rmdir "$d"
+  wait "$pid" 2>/dev/null; rc=$?
+  # shellcheck disable=SC1111 # the message quotes the path with “ ”
+  expect "directory removed during R2 (copy loop)" 1 "Creating a file in “$d”"
+  if [ ! -e "$d" ]; then ok "directory removed: not recreated"; else fail "directory removed: $d is back"; fi
+}
+
+# SIGINT and SIGTERM stop with a summary and a report; SIGKILL leaves no file
+# either (O_TMPFILE); R1 and R3 (five threads writing).
+row_signals() {
+  local d=$work/target-signals scenario sig pid start took size
+  mkdir "$d"
+  for scenario in R1 R3; do
+    for sig in INT TERM KILL; do
+      rm -f "$work/reports/sig.json"
+      # --size is the main load's: R1's writer, each of R3's writers.
+      size=1G; [ "$scenario" = R3 ] && size=128M
+      timeout -k 5 60 "$cli" run --scenario "$scenario" --dir "$d" --size "$size" --duration 60 \
+        --report "$work/reports/sig.json" >"$work/last" 2>&1 &
+      pid=$!; bg_pids+=("$pid")
+      wait_for "$work/last" "fsync time:" 20
+      sleep 0.5
+      start=$(date +%s%N)
+      kill -"$sig" "$(pgrep -P "$pid" -f resprobe-cli | head -1)"
+      wait "$pid" 2>/dev/null; rc=$?
+      took=$(( ($(date +%s%N) - start) / 1000000 ))
+      if [ "$sig" = KILL ]; then
+        if [ "$rc" -eq 137 ] && [ ! -e "$work/reports/sig.json" ]; then ok "SIGKILL during $scenario: killed, no report"
+        else fail "SIGKILL during $scenario: exit $rc"; fi
+      else
+        expect "SIG$sig during $scenario (stopped in ${took} ms)" 0 "Stopping" "Summary" "Report saved"
+        if [ "$took" -lt 3000 ]; then ok "SIG$sig during $scenario: exit within 3 s"; else fail "SIG$sig during $scenario took ${took} ms"; fi
+      fi
+      unchanged "SIG$sig during $scenario" "$d" ""
+    done
+  done
+}
+
+# Ctrl-C while preparing (the CPU benchmark calibrates for 3 s): a quick stop
+# and no made-up "100 % lost" from a benchmark that never ran under load.
+row_stop_while_preparing() {
+  local d=$work/target-prep pid
+  mkdir "$d"
+  timeout -k 5 60 "$cli" run --scenario R2 --dir "$d" --copy-size 16M --duration 30 \
+    --report "$work/reports/prep.json" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "Preparing" 20
+  sleep 1
+  kill -INT "$(pgrep -P "$pid" -f resprobe-cli | head -1)"
+  wait "$pid" 2>/dev/null; rc=$?
+  expect "SIGINT while preparing R2" 0 "Report saved"
+  if ! grep -q "under load" "$work/last"; then ok "SIGINT while preparing: no CPU benchmark verdict"
+  else fail "SIGINT while preparing: $(grep "under load" "$work/last")"; fi
+  unchanged "SIGINT while preparing" "$d" ""
+}
+
+# kill -9 of resprobe-cli: its command load dies with it.
+row_command_load_killed() {
+  local d=$work/target-cmd marker="4242.$$" pid left
+  mkdir "$d"
+  timeout -k 5 60 "$cli" run --dir "$d" --probe none --duration 30 --report "$work/reports/cmd.json" \
+    -- sleep "$marker" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "# Scenario" 20
+  sleep 0.3
+  kill -9 "$(pgrep -P "$pid" -f resprobe-cli | head -1)"
+  wait "$pid" 2>/dev/null
+  sleep 0.5
+  left=$(pgrep -f "sleep $marker")
+  if [ -z "$left" ]; then ok "SIGKILL with a command load: the command died too"
+  else fail "SIGKILL with a command load: left running: $left"; kill -9 $left; fi
+  unchanged "SIGKILL with a command load" "$d" ""
+}
+
+# Corrupt reports for `show`: a clear message naming the file, no crash, no
+# hang (a FIFO would block a plain open()), nothing written.
+row_corrupt_report() {
+  local dir=$work/corrupt before f
+  if ! "$cli" show --help >/dev/null 2>&1; then
+    skip "corrupt report: resprobe-cli has no show command; rp_report_load() is covered by tests/test-report.c (/report/load/*)"
+    return
+  fi
+  mkdir "$dir"
+  : >"$dir/empty.json"
+  printf '{"format": "resprobe-report", "version": 1, "series": {"fsync_latency"' >"$dir/truncated.json"
+  head -c 4096 /dev/urandom >"$dir/garbage.json"
+  printf '{"hello": "world"}' >"$dir/not-a-report.json"
+  printf '{"format": "resprobe-report", "version": 99}' >"$dir/future.json"
+  printf '{"format": "resprobe-report", "version": 1, "series": {"fsync_latency": {"unit": "s", "samples": [[0, "NaN"], [1e308, -1e308]]}}}' >"$dir/odd-numbers.json"
+  mkfifo "$dir/fifo.json"
+  mkdir "$dir/directory.json"
+  before=$(listing "$dir")
+  for f in empty truncated garbage not-a-report future odd-numbers fifo directory missing; do
+    run_cli show "$dir/$f.json"
+    if [ "$rc" -ge 1 ] && [ "$rc" -le 2 ] && grep -qF "$dir/$f.json" "$work/last"; then
+      ok "corrupt report $f: exit $rc: $(head -1 "$work/last")"
+    else
+      fail "corrupt report $f: exit $rc: $(head -3 "$work/last")"
+    fi
+  done
+  unchanged "corrupt reports" "$dir" "$before"
+}
+
+# The files the engine creates: 0600 whatever the umask, already unlinked, of
+# every load and probe that writes (writer, parallel writers, copy loop, fsync
+# and cold-read probes), looked at through /proc/PID/fd in the middle of a run.
+row_file_modes() {
+  local d=$work/target-modes pid modes
+  mkdir "$d"
+  (umask 000; exec timeout -k 5 60 "$cli" run --dir "$d" --load seq-writer,parallel-writers,copy-loop \
+     --probe fsync,cold-read --size 256M --file-size 16M --copy-size 8M --duration 4 \
+     --report "$work/reports/modes.json") >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 30
+  modes=$(fd_modes "$(pgrep -P "$pid" -f resprobe-cli | head -1)" "$d")
+  if [ "${modes%% *}" -ge 8 ] && [ "$modes" = "${modes%% *}" ]; then ok "file modes: ${modes%% *} open files under umask 000, all 0600 and unlinked"
+  else fail "file modes: $modes"; fi
+  if [ -z "$(ls -A "$d")" ]; then ok "file modes: no name in the target during the run"
+  else fail "file modes: visible: $(ls -A "$d")"; fi
+  wait "$pid" 2>/dev/null; rc=$?
+  expect "file modes run" 0 "Report saved"
+}
+
+# The command load runs argv, never a shell: quoting, $VAR, $(…), `…` and ;
+# reach the program as they are.
+row_command_without_shell() {
+  local d=$work/target-shell
+  mkdir "$d"
+  run_cli run --dir "$d" --probe none --duration 1 --report "$work/reports/shell.json" \
+    -- echo '$HOME' '$(touch pwned1)' '`touch pwned2`' ';' touch pwned3
+  expect "command load after --" 0 "Command: exit 0"
+  run_cli run --dir "$d" --probe none --duration 1 --report "$work/reports/shell2.json" \
+    --command 'echo $HOME; touch pwned4 && touch pwned5'
+  expect "command load with --command" 0 "Command: exit 0"
+  if python3 - "$work/reports/shell.json" "$work/reports/shell2.json" <<'PY'
+import json, sys
+tails = [json.load(open(f))["notes"]["command_output_tail"] for f in sys.argv[1:]]
+assert tails[0] == "$HOME $(touch pwned1) `touch pwned2` ; touch pwned3\n", tails[0]
+assert tails[1] == "$HOME; touch pwned4 && touch pwned5\n", tails[1]
+PY
+  then ok "command load: the arguments arrived literally"; else fail "command load: output tails"; fi
+  unchanged "command load without a shell" "$d" ""
+}
+
+# A report from a stranger names a command and a directory: showing,
+# comparing and exporting it must never run the command nor touch the directory.
+row_report_runs_nothing() {
+  local d=$work/target-evil marker=$work/pwned-by-report report=$work/reports/evil.json before
+  if ! "$cli" show --help >/dev/null 2>&1; then
+    skip "hostile report: resprobe-cli has no show command"
+    return
+  fi
+  mkdir "$d"
+  run_cli run --dir "$d" --probe none --duration 1 --report "$report" -- true
+  python3 - "$report" "$marker" "$d" <<'PY'
+import json, sys
+path, marker, directory = sys.argv[1:]
+r = json.load(open(path))
+r["scenario"]["loads"] = ["command", "seq-writer", "copy-loop"]
+r["scenario"]["command_argv"] = ["/bin/sh", "-c", "touch " + marker]
+r["scenario"]["directory"] = directory
+json.dump(r, open(path, "w"))
+PY
+  before=$(listing "$d")
+  run_cli show "$report"
+  expect "hostile report: show" 0
+  run_cli compare "$report" "$report"
+  expect "hostile report: compare" 0
+  run_cli export "$report" --output "$work/reports/evil.txt"
+  expect "hostile report: export" 0
+  if [ ! -e "$marker" ]; then ok "hostile report: its command never ran"
+  else fail "hostile report: its command ran"; fi
+  unchanged "hostile report" "$d" "$before"
+}
+
+# matrix changes mounts and schedulers: without root it refuses, creating nothing.
+row_matrix_needs_root() {
+  local area=$work
+  if [ "$is_root" -eq 1 ]; then
+    area=$nobody_area
+    mkdir -m 1777 "$area/matrix-images"
+    timeout -k 5 60 "${as_nobody[@]}" "$nobody_cli" matrix --dir "$area/matrix-images" \
+      --reports "$area/matrix-reports" >"$work/last" 2>&1
+  else
+    mkdir "$area/matrix-images"
+    timeout -k 5 60 "$cli" matrix --dir "$area/matrix-images" --reports "$area/matrix-reports" >"$work/last" 2>&1
+  fi
+  rc=$?
+  expect "matrix without root" 1 "root"
+  if [ -z "$(ls -A "$area/matrix-images")" ] && [ ! -e "$area/matrix-reports" ]; then ok "matrix without root: nothing created"
+  else fail "matrix without root: created $(ls -A "$area"/matrix-* 2>&1)"; fi
+}
+
+# ---------------------------------------------------------------------------
+# The table: function, what it needs (root, a command), why it would skip.
+ROWS=(
+  "row_missing_directory||"
+  "row_file_instead_of_directory||"
+  "row_unwritable_directory||"
+  "row_read_only_fs|root mkfs.ext3|a loop mount needs root"
+  "row_full_fs_start_check|root mkfs.ext3|a loop mount needs root"
+  "row_enospc_during_run|root mkfs.ext4 fallocate|a loop mount needs root"
+  "row_size_over_free_space||"
+  "row_tmpfs||"
+  "row_fuse|root fuse2fs /dev/fuse|mounting fuse2fs needs root and the fuse2fs package (build-aux/install-deps.sh); FUSE detection is also covered by tests/test-sysinfo.c's fuse fixture"
+  "row_absurd_parameters||"
+  "row_directory_removed||"
+  "row_signals||"
+  "row_stop_while_preparing||"
+  "row_command_load_killed||"
+  "row_corrupt_report||"
+  "row_file_modes||"
+  "row_command_without_shell||"
+  "row_report_runs_nothing||"
+  "row_matrix_needs_root||"
+)
+
+for entry in "${ROWS[@]}"; do
+  IFS='|' read -r row needs why <<<"$entry"
+  missing=""
+  for need in $needs; do
+    case "$need" in
+      root) [ "$is_root" -eq 1 ] || missing="$missing root" ;;
+      /*) [ -e "$need" ] || missing="$missing $need" ;;
+      *) command -v "$need" >/dev/null || missing="$missing $need" ;;
+    esac
+  done
+  # Without root, /dev/shm stands in for a tmpfs of our own, if it is one.
+  if [ "$row" = row_tmpfs ] && [ "$is_root" -eq 0 ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" != tmpfs ]; then
+    missing=" root"; why="no tmpfs of our own without root, and /dev/shm is not tmpfs"
+  fi
+  if [ -n "$missing" ]; then
+    skip "${row#row_}: needs$missing: $why"
+    rows_skipped=$((rows_skipped + 1))
+    continue
+  fi
+  rows_run=$((rows_run + 1))
+  "$row"
+done
+
+# Across all rows: no engine file under any name, no run of ours still going.
+stray=$(find "$work" -name '.resprobe-*' -o -name '.fuse_hidden*' 2>/dev/null)
+if [ -z "$stray" ]; then ok "no engine file left anywhere"; else fail "left: $stray"; fi
+if ! pgrep -f "resprobe-cli run --dir $work" >/dev/null; then ok "no resprobe-cli run left running"
+else fail "still running: $(pgrep -af "resprobe-cli run --dir $work")"; fi
+no_leftover_mounts "all rows"
+
+echo "1..$n"
+if [ "$rows_run" -eq 0 ]; then
+  echo "SKIP: every row needs root"
+  exit 77
+fi
+[ "$failures" -eq 0 ]
