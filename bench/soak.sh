@@ -20,9 +20,9 @@ xvfb-run -a -s "-screen 0 1280x800x24" \
   >/dev/null 2>"$work/stderr" &
 pid=$!
 # xvfb-run is a shell: find the application beneath it.
+app=
 for _ in $(seq 50); do
-  app=$(pgrep -P "$pid" -f resprobe || true)
-  [ -z "$app" ] && app=$(pgrep -f "$gui --dir $work/target" | head -n1 || true)
+  app=$(pgrep -n -f "^$gui --dir $work/target" || true)
   [ -n "$app" ] && break
   sleep 0.2
 done
