@@ -42,6 +42,13 @@ typedef struct {
   double      cache_t1;
   guint       cache_length;
   double      cache_last_t;
+
+  /* RP_PLOT_CDF: the finite values of the first sorted_length points,
+   * sorted. And the width of the label in the legend. */
+  double     *sorted;
+  guint       n_sorted;
+  guint       sorted_length;
+  double      label_width;
 } Entry;
 
 typedef struct {
@@ -76,6 +83,7 @@ struct _RpPlot
   char            *unit;
   char            *placeholder;
   gboolean         log_y;
+  RpPlotMode       mode;
   double           t_start;
   double           t_end;
   double           y_min;
@@ -100,6 +108,7 @@ struct _RpPlot
   double           width;
   double           height;
   gboolean         legend_below;
+  guint            legend_lines;
   double           area_x;
   double           area_y;
   double           area_w;
@@ -142,6 +151,7 @@ entry_free (gpointer data)
 
   g_clear_object (&entry->series);
   g_free (entry->columns);
+  g_free (entry->sorted);
   g_free (entry->name);
   g_free (entry->label);
   g_free (entry);
@@ -435,6 +445,42 @@ rp_plot_set_log_y (RpPlot   *self,
 }
 
 /**
+ * rp_plot_get_mode:
+ *
+ * Returns: what the plot shows of its series
+ */
+RpPlotMode
+rp_plot_get_mode (RpPlot *self)
+{
+  g_return_val_if_fail (RP_IS_PLOT (self), RP_PLOT_TIMELINE);
+  return self->mode;
+}
+
+/**
+ * rp_plot_set_mode:
+ * @mode: a timeline (the default) or the distribution of the values
+ *
+ * A distribution (%RP_PLOT_CDF) answers "which run made saving a file slow
+ * more often": one curve per series, from the share of samples at or below
+ * each value, on a log axis of the values.
+ */
+void
+rp_plot_set_mode (RpPlot     *self,
+                  RpPlotMode  mode)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (mode == RP_PLOT_TIMELINE || mode == RP_PLOT_CDF);
+
+  if (self->mode == mode)
+    return;
+  self->mode = mode;
+  /* The columns of one mode mean nothing in the other. */
+  for (guint i = 0; i < self->entries->len; i++)
+    ((Entry *) g_ptr_array_index (self->entries, i))->n_columns = 0;
+  rp_plot_changed (self);
+}
+
+/**
  * rp_plot_set_time_range:
  * @t_start: session time at the left edge, seconds
  * @t_end: session time at the right edge; not greater than @t_start: fit the data
@@ -547,6 +593,9 @@ rp_plot_bind_series (RpPlot     *self,
   g_set_object (&entry->series, series);
   entry->n_columns = 0;
   g_clear_pointer (&entry->columns, g_free);
+  g_clear_pointer (&entry->sorted, g_free);
+  entry->n_sorted = 0;
+  entry->sorted_length = 0;
   /* The legend lists the bound series. */
   rp_plot_changed (self);
 }
@@ -620,6 +669,23 @@ rp_plot_add_threshold (RpPlot     *self,
   g_return_if_fail (RP_IS_PLOT (self));
 
   g_array_append_val (self->thresholds, threshold);
+  rp_plot_changed (self);
+}
+
+/**
+ * rp_plot_clear_thresholds:
+ *
+ * Removes the reference lines added with rp_plot_add_threshold(), e.g. when
+ * the user hides the response-time limits.
+ */
+void
+rp_plot_clear_thresholds (RpPlot *self)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  if (self->thresholds->len == 0)
+    return;
+  g_array_set_size (self->thresholds, 0);
   rp_plot_changed (self);
 }
 
@@ -900,6 +966,154 @@ data_time_range (RpPlot *self,
   return TRUE;
 }
 
+/* ---- the distribution (RP_PLOT_CDF) ---- */
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* The finite values of the entry's series, sorted; sorted again only when
+ * the series has grown. */
+static gboolean
+entry_sort (Entry *entry)
+{
+  guint n = 0, kept = 0;
+
+  if (entry->series == NULL)
+    return FALSE;
+  if (entry->sorted != NULL && rp_series_get_length (entry->series) == entry->sorted_length)
+    return entry->n_sorted > 0;
+
+  g_free (entry->sorted);
+  entry->sorted = rp_series_copy_values (entry->series, &n);
+  for (guint i = 0; i < n; i++)
+    if (isfinite (entry->sorted[i]))
+      entry->sorted[kept++] = entry->sorted[i];
+  if (kept > 0)
+    qsort (entry->sorted, kept, sizeof (double), compare_doubles);
+  entry->n_sorted = kept;
+  entry->sorted_length = n;
+  return kept > 0;
+}
+
+/* How many of @n sorted values are at most @x. */
+static guint
+count_at_most (const double *sorted,
+               guint         n,
+               double        x)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (sorted[mid] <= x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The x axis of a distribution, in decades (log10 of the values): from the
+ * smallest positive value to the largest of all series and thresholds, whole
+ * decades, at least two and at most six (below that is the resolution of
+ * the clock, and it would squash the part that matters). */
+static void
+cdf_range (RpPlot *self,
+           double *out_lo,
+           double *out_hi)
+{
+  double lo = INFINITY, hi = -INFINITY;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+      guint first;
+
+      if (!entry_sort (entry))
+        continue;
+      first = count_at_most (entry->sorted, entry->n_sorted, 0);
+      if (first < entry->n_sorted)
+        {
+          lo = MIN (lo, entry->sorted[first]);
+          hi = MAX (hi, entry->sorted[entry->n_sorted - 1]);
+        }
+    }
+  for (guint i = 0; i < self->thresholds->len; i++)
+    {
+      double value = g_array_index (self->thresholds, Threshold, i).value;
+
+      if (value > 0)
+        {
+          lo = MIN (lo, value);
+          hi = MAX (hi, value);
+        }
+    }
+  if (!isfinite (lo))
+    {
+      lo = g_strcmp0 (self->unit, "s") == 0 ? 1e-3 : 1;
+      hi = lo * 1000;
+    }
+  *out_hi = ceil (log10 (hi) - 1e-9);
+  *out_lo = floor (log10 (lo) + 1e-9);
+  *out_lo = MAX (*out_lo, *out_hi - 6);
+  if (*out_hi - *out_lo < 2)
+    *out_lo = *out_hi - 2;
+}
+
+/* One column per pixel of the log axis [10^lo, 10^hi]: the share of values
+ * at most its left edge (min) and its right edge (max, mean), so that the
+ * bars of draw_line() draw the steps of the curve. Columns before the first
+ * sample and after the last stay empty: each curve runs from its smallest
+ * value (rising from 0) to its largest (reaching 1). */
+static const RpColumn *
+entry_cdf (Entry  *entry,
+           double  lo,
+           double  hi,
+           guint   n_columns)
+{
+  guint n, k;
+  double share;
+
+  if (!entry_sort (entry))
+    return NULL;
+  n = entry->n_sorted;
+  if (entry->columns != NULL && entry->n_columns == n_columns && entry->cache_t0 == lo &&
+      entry->cache_t1 == hi && entry->cache_length == n)
+    return entry->columns;
+
+  g_free (entry->columns);
+  entry->columns = g_new0 (RpColumn, n_columns);
+  entry->n_columns = n_columns;
+  entry->cache_t0 = lo;
+  entry->cache_t1 = hi;
+  entry->cache_length = n;
+
+  k = count_at_most (entry->sorted, n, pow (10, lo));
+  share = (double) k / n;
+  for (guint c = 0; c < n_columns; c++)
+    {
+      double right = pow (10, lo + (hi - lo) * (c + 1) / n_columns);
+      guint k_left = k;
+      double share_right;
+
+      while (k < n && entry->sorted[k] <= right)
+        k++;
+      share_right = (double) k / n;
+      if (share_right > 0 && share < 1)
+        entry->columns[c] = (RpColumn) { MAX (1, k - k_left), share, share_right, share_right };
+      share = share_right;
+    }
+  return entry->columns;
+}
+
 /* ------------------------------------------------------------------------- */
 /* Drawing */
 
@@ -984,6 +1198,13 @@ set_bold (PangoLayout *layout,
 /* The width reserved for y labels: the widest label the unit can produce, so
  * that charts of one unit line up and the plot area (hence the decimation
  * cache) keeps its width while the data grows. */
+/* The unit of the y axis: the values', or shares of them for a distribution. */
+static const char *
+y_unit (RpPlot *self)
+{
+  return self->mode == RP_PLOT_CDF ? "ratio" : self->unit;
+}
+
 static double
 measure_gutter (RpPlot      *self,
                 PangoLayout *layout)
@@ -992,21 +1213,22 @@ measure_gutter (RpPlot      *self,
   static const char *samples_b[] = { "0000 MiB" };
   static const char *samples_bs[] = { "0000 MiB/s" };
   static const char *samples_ratio[] = { "100%" };
+  const char *unit = y_unit (self);
   const char **samples;
   guint n;
   double width = 0;
 
-  if (g_strcmp0 (self->unit, "s") == 0)
+  if (g_strcmp0 (unit, "s") == 0)
     samples = samples_s, n = G_N_ELEMENTS (samples_s);
-  else if (g_strcmp0 (self->unit, "B") == 0)
+  else if (g_strcmp0 (unit, "B") == 0)
     samples = samples_b, n = G_N_ELEMENTS (samples_b);
-  else if (g_strcmp0 (self->unit, "B/s") == 0)
+  else if (g_strcmp0 (unit, "B/s") == 0)
     samples = samples_bs, n = G_N_ELEMENTS (samples_bs);
-  else if (g_strcmp0 (self->unit, "ratio") == 0)
+  else if (g_strcmp0 (unit, "ratio") == 0)
     samples = samples_ratio, n = G_N_ELEMENTS (samples_ratio);
   else
     {
-      g_autofree char *sample = g_strdup_printf ("000 k%s", self->unit ? self->unit : "");
+      g_autofree char *sample = g_strdup_printf ("000 k%s", unit ? unit : "");
 
       return layout_width (layout, sample);
     }
@@ -1057,11 +1279,12 @@ measure_texts (RpPlot            *self,
     {
       Entry *entry = g_ptr_array_index (self->entries, i);
 
+      entry->label_width = layout_width (layout, entry->label);
       if (!in_legend (self, entry))
         continue;
       if (self->legend_width > 0)
         self->legend_width += LEGEND_GAP;
-      self->legend_width += SWATCH + PAD + layout_width (layout, entry->label);
+      self->legend_width += SWATCH + PAD + entry->label_width;
     }
   set_bold (layout, TRUE);
   self->title_width = self->title ? layout_width (layout, self->title) : 0;
@@ -1129,6 +1352,14 @@ compute_y_scale (RpPlot *self)
 
   for (guint c = 0; c < self->n_columns; c++)
     self->stack[c] = 0;
+
+  if (self->mode == RP_PLOT_CDF)
+    {
+      /* Shares, always the whole 0..1. */
+      for (guint i = 0; i < self->entries->len; i++)
+        self->has_data |= self->columns[i] != NULL;
+      return (Scale) { 0, 1, FALSE };
+    }
 
   for (guint i = 0; i < self->entries->len; i++)
     {
@@ -1231,6 +1462,40 @@ update_frame_serial (RpPlot            *self,
     }
 }
 
+/* Where the next legend item goes: on this line, or at the start of the
+ * next when it would cross the right edge (only below the title). */
+static gboolean
+legend_wraps (RpPlot *self,
+              double  x,
+              Entry  *entry)
+{
+  return self->legend_below && x > PAD &&
+         x + SWATCH + PAD + entry->label_width > self->width - PAD;
+}
+
+/* Lines of the legend below the title, as draw_legend() wraps it. */
+static guint
+legend_line_count (RpPlot *self)
+{
+  double x = PAD;
+  guint lines = 1;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+
+      if (!in_legend (self, entry))
+        continue;
+      if (legend_wraps (self, x, entry))
+        {
+          lines++;
+          x = PAD;
+        }
+      x += SWATCH + PAD + entry->label_width + LEGEND_GAP;
+    }
+  return lines;
+}
+
 /**
  * rp_plot_prepare:
  * @width: width of the chart in device units
@@ -1271,25 +1536,38 @@ rp_plot_prepare (RpPlot            *self,
   self->width = width;
   self->height = height;
 
-  /* Title and legend on one line when both fit, else the legend below. */
+  /* Title and legend on one line when both fit, else the legend below,
+   * wrapped (a comparison of eight runs has long labels). */
   self->legend_below = self->entries->len > 0 &&
     PAD + self->title_width + 3 * LEGEND_GAP + self->legend_width > width - PAD;
-  header = PAD + self->line_height * (self->legend_below ? 2 : 1) + (self->legend_below ? 2 : 0);
+  self->legend_lines = self->legend_below ? legend_line_count (self) : 0;
+  header = PAD + self->line_height * (1 + self->legend_lines) + 2 * self->legend_lines;
 
   self->area_x = PAD + self->gutter_width + TICK_GAP;
   self->area_y = header + PAD + self->line_height / 2;
   self->area_w = MAX (1, floor (width - self->area_x - PAD - self->time_label_width / 2));
   self->area_h = MAX (1, height - self->area_y - PAD - self->line_height - TICK_GAP / 2);
 
-  data_time_range (self, &self->drawn_t0, &self->drawn_t1);
+  /* A distribution keeps its x range, in decades, where a timeline keeps
+   * its time range. */
+  if (self->mode == RP_PLOT_CDF)
+    cdf_range (self, &self->drawn_t0, &self->drawn_t1);
+  else
+    data_time_range (self, &self->drawn_t0, &self->drawn_t1);
   self->n_columns = (guint) self->area_w;
   g_free (self->columns);
   g_free (self->stack);
   self->columns = g_new0 (const RpColumn *, MAX (1, self->entries->len));
   self->stack = g_new0 (double, self->n_columns);
   for (guint i = 0; i < self->entries->len; i++)
-    self->columns[i] = entry_decimate (g_ptr_array_index (self->entries, i),
-                                       self->drawn_t0, self->drawn_t1, self->n_columns);
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+
+      if (self->mode == RP_PLOT_CDF)
+        self->columns[i] = entry_cdf (entry, self->drawn_t0, self->drawn_t1, self->n_columns);
+      else
+        self->columns[i] = entry_decimate (entry, self->drawn_t0, self->drawn_t1, self->n_columns);
+    }
 
   self->has_data = FALSE;
   self->drawn_y = compute_y_scale (self);
@@ -1311,10 +1589,16 @@ draw_legend (Draw   *d,
     {
       Entry *entry = g_ptr_array_index (self->entries, i);
       const RpRgba *color = &d->style->palette[entry->color];
-      double cy = y + self->line_height / 2;
+      double cy;
 
       if (!in_legend (self, entry))
         continue;
+      if (legend_wraps (self, x, entry))
+        {
+          x = PAD;
+          y += self->line_height + 2;
+        }
+      cy = y + self->line_height / 2;
       if (entry->mark == RP_PLOT_STACKED_AREA)
         {
           cairo_rectangle (d->cr, x, round (cy - SWATCH / 2), SWATCH, SWATCH);
@@ -1329,7 +1613,7 @@ draw_legend (Draw   *d,
         }
       set_source (d->cr, &d->style->foreground, 1);
       show_text (d, entry->label, x + SWATCH + PAD, y, 0);
-      x += SWATCH + PAD + layout_width (d->layout, entry->label) + LEGEND_GAP;
+      x += SWATCH + PAD + entry->label_width + LEGEND_GAP;
     }
 }
 
@@ -1361,7 +1645,7 @@ linear_ticks (RpPlot      *self,
 {
   guint max_ticks = CLAMP ((guint) (self->area_h / 36), 2, 8);
   double magnitude = MAX (fabs (scale->lo), fabs (scale->hi));
-  double step = display_step (self->unit, (scale->hi - scale->lo) / max_ticks, magnitude);
+  double step = display_step (y_unit (self), (scale->hi - scale->lo) / max_ticks, magnitude);
   guint n = 0;
 
   for (double v = ceil (scale->lo / step) * step; v <= scale->hi + step * 1e-6 && n < MAX_TICKS; v += step)
@@ -1408,12 +1692,79 @@ draw_y_axis (Draw *d)
       if (!self->has_data)
         continue;
       if (scale->log)
-        label = format_tick (self->unit, ticks[i], ticks[i], ticks[i]);
+        label = format_tick (y_unit (self), ticks[i], ticks[i], ticks[i]);
       else
-        label = format_tick (self->unit, ticks[i], MAX (fabs (scale->lo), fabs (scale->hi)), step);
+        label = format_tick (y_unit (self), ticks[i], MAX (fabs (scale->lo), fabs (scale->hi)), step);
       set_source (d->cr, &d->style->foreground, 0.7);
       show_text (d, label, self->area_x - TICK_GAP, y - self->line_height / 2, 1);
     }
+}
+
+/* The base line is stronger than the grid: it is where zero (or the floor
+ * of a log axis) sits. */
+static void
+draw_base_line (Draw *d)
+{
+  RpPlot *self = d->plot;
+  double base = self->area_y + self->area_h;
+
+  set_source (d->cr, &d->style->foreground, 0.3);
+  cairo_move_to (d->cr, self->area_x, round (base) + 0.5);
+  cairo_line_to (d->cr, self->area_x + self->area_w, round (base) + 0.5);
+  cairo_stroke (d->cr);
+}
+
+/* RP_PLOT_CDF: where a value sits on the log axis of the last prepare. */
+static double
+value_to_x (RpPlot *self,
+            double  value)
+{
+  double f = value > 0 ? (log10 (value) - self->drawn_t0) / (self->drawn_t1 - self->drawn_t0) : -0.01;
+
+  return self->area_x + CLAMP (f, -0.01, 1.01) * self->area_w;
+}
+
+static void
+draw_vertical_grid_line (Draw   *d,
+                         double  x,
+                         double  alpha)
+{
+  RpPlot *self = d->plot;
+
+  set_source (d->cr, &d->style->grid, alpha);
+  cairo_move_to (d->cr, round (x) + 0.5, self->area_y);
+  cairo_line_to (d->cr, round (x) + 0.5, self->area_y + self->area_h);
+  cairo_stroke (d->cr);
+}
+
+/* The value axis of a distribution: a labelled line per decade (every other
+ * one when they crowd), fainter lines at 2 … 9 × 10^k where there is room. */
+static void
+draw_value_axis (Draw *d)
+{
+  RpPlot *self = d->plot;
+  double base = self->area_y + self->area_h;
+  double decade = self->area_w / MAX (self->drawn_t1 - self->drawn_t0, 1);
+  int every = decade < self->time_label_width + LEGEND_GAP ? 2 : 1;
+  int first = (int) ceil (self->drawn_t0 - 1e-9), last = (int) floor (self->drawn_t1 + 1e-9);
+
+  cairo_set_line_width (d->cr, 1);
+  for (int k = first; k <= last; k++)
+    {
+      double value = pow (10, k);
+      double x = value_to_x (self, value);
+      g_autofree char *label = NULL;
+
+      draw_vertical_grid_line (d, x, 1);
+      for (int m = 2; m <= 9 && k < last && decade >= 60; m++)
+        draw_vertical_grid_line (d, value_to_x (self, m * value), 0.4);
+      if ((last - k) % every != 0)
+        continue;
+      label = format_tick (self->unit, value, value, value);
+      set_source (d->cr, &d->style->foreground, 0.7);
+      show_text (d, label, round (x) + 0.5, base + TICK_GAP / 2, 0.5);
+    }
+  draw_base_line (d);
 }
 
 static void
@@ -1424,6 +1775,12 @@ draw_x_axis (Draw *d)
   double label_width = self->time_label_width + 2 * LEGEND_GAP;
   double step = time_step ((t1 - t0) * label_width / MAX (self->area_w, 1));
   double base = self->area_y + self->area_h;
+
+  if (self->mode == RP_PLOT_CDF)
+    {
+      draw_value_axis (d);
+      return;
+    }
 
   cairo_set_line_width (d->cr, 1);
   for (double t = ceil (t0 / step - 1e-9) * step; t <= t1 + step * 1e-6; t += step)
@@ -1440,13 +1797,7 @@ draw_x_axis (Draw *d)
       set_source (d->cr, &d->style->foreground, 0.7);
       show_text (d, label, x, base + TICK_GAP / 2, 0.5);
     }
-
-  /* The base line is stronger than the grid: it is where zero (or the floor
-   * of a log axis) sits. */
-  set_source (d->cr, &d->style->foreground, 0.3);
-  cairo_move_to (d->cr, self->area_x, round (base) + 0.5);
-  cairo_line_to (d->cr, self->area_x + self->area_w, round (base) + 0.5);
-  cairo_stroke (d->cr);
+  draw_base_line (d);
 }
 
 static int
@@ -1462,6 +1813,44 @@ compare_thresholds_descending (gconstpointer a,
  * where that would leave the plot area or cover the label of a higher one
  * (on a log axis, 0.1 s and 1 s are one short decade apart); a label that
  * fits nowhere is left out (the y axis names the value anyway). */
+/* RP_PLOT_CDF: the thresholds are values, hence vertical lines, labelled
+ * at the bottom right of the line, where the curves of slow runs rarely are
+ * (they rise late and end high). */
+static void
+draw_value_thresholds (Draw *d)
+{
+  static const double dash[] = { 4, 3 };
+  RpPlot *self = d->plot;
+  double label_y = self->area_y + self->area_h - self->line_height - 2;
+
+  cairo_save (d->cr);
+  cairo_set_line_width (d->cr, 1);
+  cairo_set_dash (d->cr, dash, G_N_ELEMENTS (dash), 0);
+  for (guint i = 0; i < self->thresholds->len; i++)
+    {
+      Threshold *threshold = &g_array_index (self->thresholds, Threshold, i);
+      double x = round (value_to_x (self, threshold->value)) + 0.5;
+      double width;
+
+      /* A limit at the right end of the axis (1 s, often) is drawn too. */
+      if (threshold->value <= 0 || x < self->area_x || x > self->area_x + self->area_w + 1)
+        continue;
+      set_source (d->cr, &d->style->threshold, 0.7);
+      cairo_move_to (d->cr, x, self->area_y);
+      cairo_line_to (d->cr, x, self->area_y + self->area_h);
+      cairo_stroke (d->cr);
+      if (threshold->label == NULL)
+        continue;
+      width = layout_width (d->layout, threshold->label);
+      set_source (d->cr, &d->style->threshold, 1);
+      if (x + 3 + width <= self->area_x + self->area_w)
+        show_text (d, threshold->label, x + 3, label_y, 0);
+      else
+        show_text (d, threshold->label, x - 3, label_y, 1);
+    }
+  cairo_restore (d->cr);
+}
+
 static void
 draw_thresholds (Draw *d)
 {
@@ -1469,6 +1858,12 @@ draw_thresholds (Draw *d)
   RpPlot *self = d->plot;
   g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
   double free_from = self->area_y;
+
+  if (self->mode == RP_PLOT_CDF)
+    {
+      draw_value_thresholds (d);
+      return;
+    }
 
   for (guint i = 0; i < self->thresholds->len; i++)
     g_ptr_array_add (sorted, &g_array_index (self->thresholds, Threshold, i));
@@ -1672,7 +2067,8 @@ draw_line (Draw           *d,
     return;
 
   set_source (d->cr, &d->style->palette[entry->color], 1);
-  if (spacing < BAR_SPACING)
+  /* A distribution is a staircase: bars at every column, never dots. */
+  if (spacing < BAR_SPACING || self->mode == RP_PLOT_CDF)
     {
       path_line_bars (d, columns);
       cairo_fill (d->cr);
@@ -2077,7 +2473,8 @@ rp_plot_draw (RpPlot            *self,
  * rp_plot_read_at:
  * @x: pointer x in the coordinates of the last rp_plot_draw()
  * @y: pointer y, likewise
- * @out_t: (out) (optional): the session time under @x
+ * @out_t: (out) (optional): the session time under @x; for %RP_PLOT_CDF the
+ *   value under @x (the readouts are then shares at or below it)
  * @out_readouts: (element-type RpPlotReadout): cleared, then filled with one
  *   readout per series that has points near @x (stacked series: at @x)
  *
@@ -2105,6 +2502,8 @@ rp_plot_read_at (RpPlot *self,
 
   if (out_t != NULL)
     *out_t = self->drawn_t0 + (x - self->area_x) / self->area_w * (self->drawn_t1 - self->drawn_t0);
+  if (out_t != NULL && self->mode == RP_PLOT_CDF)
+    *out_t = pow (10, *out_t);
 
   for (guint i = 0; i < self->entries->len; i++)
     {

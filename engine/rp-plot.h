@@ -64,6 +64,21 @@ typedef enum {
 } RpPlotMark;
 
 /**
+ * RpPlotMode:
+ * @RP_PLOT_TIMELINE: x is the session time, y the values (the default)
+ * @RP_PLOT_CDF: the distribution of each series' values: x is the value on a
+ *   log axis (decades of the plot's unit), y the share of samples at or below
+ *   it, 0 to 1; thresholds are vertical lines. The time range and the log-y
+ *   setting do not apply. For comparing runs: one series per run.
+ *
+ * What a plot shows of its series.
+ */
+typedef enum {
+  RP_PLOT_TIMELINE,
+  RP_PLOT_CDF,
+} RpPlotMode;
+
+/**
  * RpPlotReadout:
  * @label: the series' legend label
  * @color: its colour index in the style's palette
@@ -100,6 +115,9 @@ void        rp_plot_set_unit           (RpPlot      *self,
 gboolean    rp_plot_get_log_y          (RpPlot      *self);
 void        rp_plot_set_log_y          (RpPlot      *self,
                                         gboolean     log_y);
+RpPlotMode  rp_plot_get_mode           (RpPlot      *self);
+void        rp_plot_set_mode           (RpPlot      *self,
+                                        RpPlotMode   mode);
 void        rp_plot_set_time_range     (RpPlot      *self,
                                         double       t_start,
                                         double       t_end);
@@ -120,6 +138,7 @@ guint64     rp_plot_count_points       (RpPlot      *self);
 void        rp_plot_add_threshold      (RpPlot      *self,
                                         double       value,
                                         const char  *label);
+void        rp_plot_clear_thresholds   (RpPlot      *self);
 void        rp_plot_set_placeholder    (RpPlot      *self,
                                         const char  *text);
 void        rp_plot_set_hover          (RpPlot      *self,

@@ -119,6 +119,10 @@ test_probes_record (void)
   g_assert_true (rp_ui_probes_get_running (probes));
 
   spin (1600);
+  /* The first simulated save is due after a second; on a loaded machine (tests
+   * in parallel) its write and fsync may take a while longer. */
+  for (guint waited = 0; series_length (session, RP_SERIES_MAIN_THREAD_SAVE) == 0 && waited < 8000; waited += 100)
+    spin (100);
   rp_ui_probes_stop (probes);
   g_assert_false (rp_ui_probes_get_running (probes));
 

@@ -3,9 +3,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <locale.h>
 
 #include "rp-application.h"
+#include "rp-i18n.h"
 
 int
 main (int   argc,
@@ -13,10 +13,10 @@ main (int   argc,
 {
   g_autoptr(RpApplication) application = NULL;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  rp_i18n_init ();
+  /* The name notifications and the session manager show. */
+  /* TRANSLATORS: the application's name, as in its desktop entry */
+  g_set_application_name (_("Responsiveness Probe"));
 
   application = rp_application_new ();
   return g_application_run (G_APPLICATION (application), argc, argv);

@@ -7,7 +7,10 @@
 #include <signal.h>
 
 #include "rp-application.h"
+#include "rp-compare-window.h"
 #include "rp-gui-resources.h"
+#include "rp-preferences-window.h"
+#include "rp-report-io.h"
 #include "rp-scenario.h"
 #include "rp-units.h"
 #include "rp-window.h"
@@ -39,6 +42,9 @@ static const GOptionEntry option_entries[] = {
     N_("Save the JSON report to FILE when the run finishes, then quit"), N_("FILE") },
   { "screenshot-on-exit", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, NULL,
     N_("Save a PNG of the window to FILE when the run finishes, then quit"), N_("FILE") },
+  /* Reports: one shows as a finished run, two to eight are compared. */
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
+    NULL, N_("[REPORT.json…]") },
   G_OPTION_ENTRY_NULL
 };
 
@@ -122,6 +128,55 @@ lookup_file (GApplicationCommandLine *command_line,
   return NULL;
 }
 
+/* Two to eight reports (or too many, which the window explains) open in a
+ * comparison window of their own; one in an idle main window. */
+static void
+open_reports (RpApplication *self,
+              GFile *const  *files,
+              guint          n_files,
+              GFile         *screenshot)
+{
+  RpWindow *window;
+
+  if (n_files >= RP_COMPARE_MIN_REPORTS)
+    {
+      RpCompareWindow *compare = rp_compare_window_new (GTK_APPLICATION (self));
+
+      rp_compare_window_set_exit_screenshot (compare, screenshot);
+      gtk_window_present (GTK_WINDOW (compare));
+      rp_compare_window_open_files (compare, files, n_files);
+      return;
+    }
+  window = find_idle_window (self);
+  if (window == NULL)
+    window = rp_window_new (GTK_APPLICATION (self));
+  gtk_window_present (GTK_WINDOW (window));
+  rp_window_open_files (window, files, n_files);
+}
+
+static GPtrArray *
+lookup_report_files (GApplicationCommandLine *command_line,
+                     GVariantDict            *options)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree const char **paths = NULL;
+
+  if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &paths))
+    for (guint i = 0; paths[i] != NULL; i++)
+      g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line, paths[i]));
+  return files;
+}
+
+/* The desktop (a file manager, `gapplication launch`) opening reports. */
+static void
+rp_application_open (GApplication  *application,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  open_reports (RP_APPLICATION (application), files, (guint) MAX (n_files, 0), NULL);
+}
+
 static int
 rp_application_command_line (GApplication            *application,
                              GApplicationCommandLine *command_line)
@@ -131,9 +186,17 @@ rp_application_command_line (GApplication            *application,
   g_autoptr(GFile) directory = lookup_file (command_line, options, "dir");
   g_autoptr(GFile) report = lookup_file (command_line, options, "report-on-exit");
   g_autoptr(GFile) screenshot = lookup_file (command_line, options, "screenshot-on-exit");
+  g_autoptr(GPtrArray) reports = lookup_report_files (command_line, options);
   const char *text = NULL;
-  RpWindow *window = find_idle_window (self);
+  RpWindow *window;
 
+  if (reports->len >= RP_COMPARE_MIN_REPORTS)
+    {
+      open_reports (self, (GFile *const *) reports->pdata, reports->len, screenshot);
+      return 0;
+    }
+
+  window = find_idle_window (self);
   if (window == NULL)
     window = rp_window_new (GTK_APPLICATION (self));
 
@@ -154,7 +217,9 @@ rp_application_command_line (GApplication            *application,
   rp_window_set_exit_outputs (window, report, screenshot);
 
   gtk_window_present (GTK_WINDOW (window));
-  if (g_variant_dict_contains (options, "start"))
+  if (reports->len == 1)
+    rp_window_open_files (window, (GFile *const *) reports->pdata, 1);
+  else if (g_variant_dict_contains (options, "start"))
     rp_window_start (window);
   return 0;
 }
@@ -198,39 +263,77 @@ on_quit_signal (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+#define HOMEPAGE_URL "https://github.com/resprobe/resprobe"
+#define ISSUES_URL   HOMEPAGE_URL "/issues"
+
 static void
 about_activated (GSimpleAction *action,
                  GVariant      *parameter,
                  gpointer       user_data)
 {
   GtkApplication *application = user_data;
-  static const char *developers[] = { "The Responsiveness Probe authors", NULL };
+  AdwAboutWindow *about = ADW_ABOUT_WINDOW (adw_about_window_new ());
+  const char *developers[] = { _("The Responsiveness Probe authors"), NULL };
 
-  adw_show_about_window (gtk_application_get_active_window (application),
-                         "application-name", _("Responsiveness Probe"),
-                         "application-icon", APP_ID,
-                         "version", PACKAGE_VERSION,
-                         "comments", _("Measures how unresponsive the desktop gets while the disk is busy"),
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "developers", developers,
-                         NULL);
+  gtk_window_set_transient_for (GTK_WINDOW (about), gtk_application_get_active_window (application));
+  adw_about_window_set_application_name (about, _("Responsiveness Probe"));
+  adw_about_window_set_application_icon (about, APP_ID);
+  adw_about_window_set_version (about, PACKAGE_VERSION);
+  adw_about_window_set_developer_name (about, _("The Responsiveness Probe authors"));
+  adw_about_window_set_developers (about, developers);
+  adw_about_window_set_comments (about, _("Measures how unresponsive the desktop gets while the disk is busy: "
+                                          "fsync and write() latency, this window’s own delays, the CPU time "
+                                          "I/O takes, and the configuration that explains them."));
+  adw_about_window_set_license_type (about, GTK_LICENSE_GPL_3_0);
+  adw_about_window_set_copyright (about, _("© 2026 The Responsiveness Probe authors"));
+  adw_about_window_set_website (about, HOMEPAGE_URL);
+  adw_about_window_set_issue_url (about, ISSUES_URL);
+  /* TRANSLATORS: your name and e-mail address, one translator per line */
+  adw_about_window_set_translator_credits (about, _("translator-credits"));
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+preferences_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  GtkApplication *application = user_data;
+  g_autoptr(GSettings) settings = rp_application_new_settings ();
+  RpPreferencesWindow *preferences;
+
+  /* Without the schema there is nothing to edit; the action is disabled
+   * then (startup()), but a remote activation could still come. */
+  if (settings == NULL)
+    return;
+  preferences = rp_preferences_window_new (settings);
+  gtk_window_set_transient_for (GTK_WINDOW (preferences), gtk_application_get_active_window (application));
+  gtk_window_present (GTK_WINDOW (preferences));
 }
 
 static const GActionEntry app_actions[] = {
   { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
   { "about", about_activated, NULL, NULL, NULL, { 0 } },
+  { "preferences", preferences_activated, NULL, NULL, NULL, { 0 } },
 };
 
 static void
 rp_application_startup (GApplication *application)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *preferences_accels[] = { "<Control>comma", NULL };
+  g_autoptr(GSettings) settings = NULL;
+  GAction *preferences;
 
   G_APPLICATION_CLASS (rp_application_parent_class)->startup (application);
 
   g_action_map_add_action_entries (G_ACTION_MAP (application), app_actions,
                                    G_N_ELEMENTS (app_actions), application);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.preferences", preferences_accels);
+  settings = rp_application_new_settings ();
+  preferences = g_action_map_lookup_action (G_ACTION_MAP (application), "preferences");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (preferences), settings != NULL);
   gtk_window_set_default_icon_name (APP_ID);
   g_unix_signal_add (SIGINT, on_quit_signal, application);
   g_unix_signal_add (SIGTERM, on_quit_signal, application);
@@ -243,6 +346,7 @@ rp_application_class_init (RpApplicationClass *klass)
 
   application_class->handle_local_options = rp_application_handle_local_options;
   application_class->command_line = rp_application_command_line;
+  application_class->open = rp_application_open;
   application_class->activate = rp_application_activate;
   application_class->startup = rp_application_startup;
 
@@ -270,7 +374,29 @@ rp_application_new (void)
 {
   return g_object_new (RP_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/resprobe/Resprobe",
                        NULL);
+}
+
+/**
+ * rp_application_new_settings:
+ *
+ * The application's settings, if its schema is installed. Run from the build
+ * tree without `GSETTINGS_SCHEMA_DIR` it is not, and g_settings_new() would
+ * abort: the windows then work with their defaults and remember nothing.
+ *
+ * Returns: (transfer full) (nullable): io.github.resprobe.Resprobe, or %NULL
+ */
+GSettings *
+rp_application_new_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
 }

@@ -12,6 +12,7 @@ G_BEGIN_DECLS
 #define RP_TYPE_APPLICATION (rp_application_get_type ())
 G_DECLARE_FINAL_TYPE (RpApplication, rp_application, RP, APPLICATION, AdwApplication)
 
-RpApplication *rp_application_new (void);
+RpApplication *rp_application_new          (void);
+GSettings     *rp_application_new_settings (void);
 
 G_END_DECLS

@@ -271,6 +271,12 @@ append_readout (GString             *markup,
   g_string_append_printf (markup, "\n<span foreground=\"#%02x%02x%02x\">●</span> %s: ",
                           (guint) (color->red * 255), (guint) (color->green * 255),
                           (guint) (color->blue * 255), label);
+  if (rp_plot_get_mode (self->plot) == RP_PLOT_CDF)
+    {
+      /* TRANSLATORS: the share of samples at or below the value under the pointer */
+      g_string_append_printf (markup, _("%.0f %%"), readout->max * 100);
+      return;
+    }
   if (readout->n > 1 && readout->max > readout->min)
     {
       g_autofree char *min = rp_plot_format_value (self->plot, readout->min);
@@ -303,8 +309,17 @@ rp_chart_view_query_tooltip (GtkWidget  *widget,
 
   rp_chart_view_get_style (self, &style, &font);
   markup = g_string_new (NULL);
-  /* TRANSLATORS: the time under the pointer, seconds since the start */
-  g_string_append_printf (markup, _("<b>%.1f s</b>"), t);
+  if (rp_plot_get_mode (self->plot) == RP_PLOT_CDF)
+    {
+      g_autofree char *value = rp_plot_format_value (self->plot, t);
+
+      /* TRANSLATORS: a distribution's tooltip: which share of the samples
+       * was at most the value under the pointer, e.g. "≤ 12 ms" */
+      g_string_append_printf (markup, _("<b>at most %s</b>"), value);
+    }
+  else
+    /* TRANSLATORS: the time under the pointer, seconds since the start */
+    g_string_append_printf (markup, _("<b>%.1f s</b>"), t);
   for (guint i = 0; i < readouts->len; i++)
     append_readout (markup, self, &style, &g_array_index (readouts, RpPlotReadout, i));
   gtk_tooltip_set_markup (tooltip, markup->str);

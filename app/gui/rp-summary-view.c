@@ -164,17 +164,18 @@ make_verdict (Summary *summary)
 }
 
 /* Runs in a GTask thread: the report copies the series and sorts their values
- * for percentiles, which takes milliseconds on a long run. */
+ * for percentiles, which takes milliseconds on a long run. The task data is
+ * a session, or a report (one opened from a file). */
 static void
 refresh_in_thread (GTask        *task,
                    gpointer      source_object,
                    gpointer      task_data,
                    GCancellable *cancellable)
 {
-  RpSession *session = task_data;
   Summary *summary = g_new0 (Summary, 1);
 
-  summary->report = rp_report_new_from_session (session);
+  summary->report = RP_IS_REPORT (task_data) ? g_object_ref (task_data)
+                                             : rp_report_new_from_session (task_data);
   for (guint i = 0; i < N_PROBES; i++)
     summary->present[i] = rp_report_get_stats (summary->report, probes[i].series, &summary->stats[i]);
   summary->severity = judge (summary);
@@ -280,6 +281,25 @@ on_refreshed (GObject      *object,
  * shows its statistics and verdict, unless a later refresh was started
  * meanwhile (its result wins).
  */
+static void
+start_refresh (RpSummaryView       *self,
+               GObject             *source,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data)
+{
+  GTask *outer, *inner;
+
+  outer = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (outer, rp_summary_view_refresh_async);
+
+  inner = g_task_new (self, cancellable, on_refreshed, outer);
+  g_object_set_data (G_OBJECT (inner), "rp-generation", GUINT_TO_POINTER (++self->generation));
+  g_task_set_task_data (inner, g_object_ref (source), g_object_unref);
+  g_task_run_in_thread (inner, refresh_in_thread);
+  g_object_unref (inner);
+}
+
 void
 rp_summary_view_refresh_async (RpSummaryView       *self,
                                RpSession           *session,
@@ -287,19 +307,33 @@ rp_summary_view_refresh_async (RpSummaryView       *self,
                                GAsyncReadyCallback  callback,
                                gpointer             user_data)
 {
-  GTask *outer, *inner;
-
   g_return_if_fail (RP_IS_SUMMARY_VIEW (self));
   g_return_if_fail (RP_IS_SESSION (session));
 
-  outer = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (outer, rp_summary_view_refresh_async);
+  start_refresh (self, G_OBJECT (session), cancellable, callback, user_data);
+}
 
-  inner = g_task_new (self, cancellable, on_refreshed, outer);
-  g_object_set_data (G_OBJECT (inner), "rp-generation", GUINT_TO_POINTER (++self->generation));
-  g_task_set_task_data (inner, g_object_ref (session), g_object_unref);
-  g_task_run_in_thread (inner, refresh_in_thread);
-  g_object_unref (inner);
+/**
+ * rp_summary_view_show_report_async:
+ * @report: a finished run's report, e.g. one opened from a file
+ * @cancellable: (nullable): to give up waiting
+ * @callback: receives @report; finish with rp_summary_view_refresh_finish()
+ *
+ * Like rp_summary_view_refresh_async() for a report that exists already:
+ * its statistics and verdict are computed on a worker thread, then shown
+ * (unless a later refresh was started meanwhile).
+ */
+void
+rp_summary_view_show_report_async (RpSummaryView       *self,
+                                   RpReport            *report,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_return_if_fail (RP_IS_SUMMARY_VIEW (self));
+  g_return_if_fail (RP_IS_REPORT (report));
+
+  start_refresh (self, G_OBJECT (report), cancellable, callback, user_data);
 }
 
 /**

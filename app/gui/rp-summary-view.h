@@ -37,6 +37,11 @@ void        rp_summary_view_refresh_async  (RpSummaryView        *self,
                                             GCancellable         *cancellable,
                                             GAsyncReadyCallback   callback,
                                             gpointer              user_data);
+void        rp_summary_view_show_report_async (RpSummaryView     *self,
+                                            RpReport             *report,
+                                            GCancellable         *cancellable,
+                                            GAsyncReadyCallback   callback,
+                                            gpointer              user_data);
 RpReport   *rp_summary_view_refresh_finish (RpSummaryView        *self,
                                             GAsyncResult         *result,
                                             GError              **error);

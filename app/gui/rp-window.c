@@ -5,8 +5,10 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "rp-application.h"
 #include "rp-chart-view.h"
 #include "rp-plot.h"
+#include "rp-plot-catalog.h"
 #include "rp-report.h"
 #include "rp-scenario.h"
 #include "rp-session.h"
@@ -15,61 +17,17 @@
 #include "rp-ui-probes.h"
 #include "rp-units.h"
 #include "rp-window.h"
+#include "rp-window-private.h"
 
 /* How often the elapsed time, the progress and the summary are refreshed. */
 #define STATUS_PERIOD_S 1
 /* After the run, how long to let the last frame paint before the screenshot. */
 #define SCREENSHOT_DELAY_MS 400
-
-typedef struct {
-  const char *name;
-  const char *label;
-  RpPlotMark  mark;
-} SeriesSpec;
-
-typedef struct {
-  const char *title;
-  const char *unit;
-  gboolean    log_y;
-  gboolean    limits;
-  gboolean    optional;
-  int         column;
-  int         row;
-  int         width;
-  SeriesSpec  series[6];
-} ChartSpec;
-
-/* The charts, in grid positions. Each lists every series it can show; the
- * legend names those the run has. The latency of disk calls is the headline
- * measurement of the reports (R1, R3, R4) and gets the full width; an
- * optional chart is shown only when its series exist. */
-static const ChartSpec chart_specs[] = {
-  { N_("Disk call latency"), "s", TRUE, TRUE, FALSE, 0, 0, 2,
-    { { "fsync_latency", N_("fsync"), RP_PLOT_LINE },
-      { "fsync_pwrite_latency", N_("1 MiB write before fsync"), RP_PLOT_LINE },
-      { "write_latency", N_("write()"), RP_PLOT_LINE },
-      { "writers_fsync_latency", N_("fsync after write()"), RP_PLOT_LINE },
-      { "cold_read_latency", N_("cold read"), RP_PLOT_LINE },
-      { "app_start_latency", N_("program start"), RP_PLOT_LINE } } },
-  { N_("This window"), "s", TRUE, TRUE, FALSE, 0, 1, 1,
-    { { RP_SERIES_MAINLOOP_LATENESS, N_("main loop"), RP_PLOT_LINE },
-      { RP_SERIES_FRAME_INTERVAL, N_("frames"), RP_PLOT_LINE },
-      { RP_SERIES_INPUT_LATENCY, N_("input"), RP_PLOT_LINE },
-      { RP_SERIES_WAKEUP_LATENCY, N_("wake-up"), RP_PLOT_LINE } } },
-  { N_("CPU time"), "ratio", FALSE, FALSE, FALSE, 1, 1, 1,
-    { { "cpu_user", N_("user"), RP_PLOT_STACKED_AREA },
-      { "cpu_system", N_("system"), RP_PLOT_STACKED_AREA },
-      { "cpu_iowait", N_("iowait"), RP_PLOT_STACKED_AREA },
-      { "psi_io_some", N_("I/O pressure"), RP_PLOT_LINE } } },
-  { N_("Throughput"), "B/s", FALSE, FALSE, FALSE, 0, 2, 1,
-    { { "writer_throughput", N_("writer"), RP_PLOT_LINE },
-      { "copy_throughput", N_("copy"), RP_PLOT_LINE } } },
-  { N_("Dirty and writeback memory"), "B", FALSE, FALSE, FALSE, 1, 2, 1,
-    { { "dirty_bytes", N_("dirty"), RP_PLOT_LINE },
-      { "writeback_bytes", N_("writeback"), RP_PLOT_LINE } } },
-  { N_("CPU benchmark"), "ops/s", FALSE, FALSE, TRUE, 0, 3, 2,
-    { { "cpu_bench_rate", N_("work units per second"), RP_PLOT_LINE } } },
-};
+/* A run at least this long that ends while the window is in the background
+ * gets a desktop notification: the user has gone to do something else. */
+#define NOTIFY_MIN_RUN_S 60
+/* The id of that notification: a new one replaces the previous one. */
+#define NOTIFICATION_ID "run-finished"
 
 struct _RpWindow
 {
@@ -100,13 +58,15 @@ struct _RpWindow
 
   GSettings            *settings;
   char                 *directory;
-  GPtrArray            *plots;
+  GPtrArray            *plots;   /* RpPlot, by catalog index */
+  GPtrArray            *views;   /* RpChartView, likewise */
   gboolean              simulate_save;
 
   RpSession            *session;
   RpUiProbes           *probes;
   gboolean              stop_requested;
   GApplication         *holding;
+  guint                 inhibit_cookie;
   gboolean              close_when_finished;
   guint                 status_id;
   gboolean              summary_busy;
@@ -114,12 +74,18 @@ struct _RpWindow
 
   GFile                *exit_report;
   GFile                *exit_screenshot;
+
+  /* A report opened from a file (rp-window-reports.c), shown as a finished
+   * run while there is no session: rp_window_show_report(). */
+  RpReport             *loaded_report;
+  GFile                *loaded_file;
 };
 
 G_DEFINE_FINAL_TYPE (RpWindow, rp_window, ADW_TYPE_APPLICATION_WINDOW)
 
 enum {
   PROP_0,
+  PROP_DIRECTORY,
   PROP_SIMULATE_SAVE,
   PROP_BUSY,
   N_PROPS
@@ -351,6 +317,8 @@ on_form_changed (RpWindow *self)
   update_ui (self);
 }
 
+/* Starting a run remembers its form: the next window starts from it. The
+ * simulation toggle is not stored here: its default is a preference. */
 static void
 save_settings (RpWindow *self)
 {
@@ -362,105 +330,177 @@ save_settings (RpWindow *self)
   g_settings_set_string (self->settings, "duration", gtk_editable_get_text (GTK_EDITABLE (self->duration_entry)));
 }
 
-static void
-load_settings (RpWindow *self)
+/* The "scenario" key holds a preset id; the combo row an index. */
+static gboolean
+scenario_index_from_id (GValue   *value,
+                        GVariant *variant,
+                        gpointer  user_data)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_autofree char *scenario = NULL;
-  g_autofree char *directory = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *duration = NULL;
+  guint n_presets;
+  const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
+  const char *id = g_variant_get_string (variant, NULL);
 
-  /* Run from the build tree without GSETTINGS_SCHEMA_DIR, the schema is not
-   * installed: work with the defaults rather than abort in g_settings_new(). */
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL)
+  for (guint i = 0; i < n_presets; i++)
+    if (g_ascii_strcasecmp (presets[i].id, id) == 0)
+      {
+        g_value_set_uint (value, i);
+        return TRUE;
+      }
+  /* An unknown id (a preset of another version): keep the selection. */
+  return FALSE;
+}
+
+static GVariant *
+scenario_id_from_index (const GValue       *value,
+                        const GVariantType *expected_type,
+                        gpointer            user_data)
+{
+  guint n_presets;
+  const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
+  guint index = g_value_get_uint (value);
+
+  return index < n_presets ? g_variant_new_string (presets[index].id) : NULL;
+}
+
+/**
+ * rp_window_bind_scenario_setting:
+ * @settings: the application's settings
+ * @row: a combo row listing the presets in the order of rp_scenario_list_presets()
+ * @flags: how to bind
+ *
+ * Binds the "scenario" key (a preset id) to the row's selection. Shared with
+ * the Preferences window.
+ */
+void
+rp_window_bind_scenario_setting (GSettings          *settings,
+                                 AdwComboRow        *row,
+                                 GSettingsBindFlags  flags)
+{
+  g_return_if_fail (G_IS_SETTINGS (settings));
+  g_return_if_fail (ADW_IS_COMBO_ROW (row));
+
+  g_settings_bind_with_mapping (settings, "scenario", row, "selected", flags,
+                                scenario_index_from_id, scenario_id_from_index,
+                                NULL, NULL);
+}
+
+/* The charts of latencies (the catalog gives them the limit lines and a log
+ * axis), as opposed to rates, sizes and shares. */
+static gboolean
+is_latency_plot (RpPlot *plot)
+{
+  return g_str_equal (rp_plot_get_unit (plot), "s");
+}
+
+/* The limit lines can be hidden (Preferences); the log axis is bound to each
+ * latency plot's "log-y" property in bind_settings(). */
+static void
+apply_limit_lines (RpWindow *self)
+{
+  gboolean show = self->settings == NULL ||
+                  g_settings_get_boolean (self->settings, "show-limit-lines");
+
+  for (guint i = 0; i < self->plots->len; i++)
+    {
+      RpPlot *plot = g_ptr_array_index (self->plots, i);
+
+      if (!is_latency_plot (plot))
+        continue;
+      rp_plot_clear_thresholds (plot);
+      if (!show)
+        continue;
+      /* TRANSLATORS: labels of the response-time limit lines */
+      rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
+      rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
+    }
+}
+
+/* The window follows the settings as they change (G_SETTINGS_BIND_GET), so
+ * that a change in Preferences shows at once; the form is written back only
+ * when a run starts (save_settings()), and the window size as it changes. */
+static void
+bind_settings (RpWindow *self)
+{
+  self->settings = rp_application_new_settings ();
+  /* Run from the build tree without GSETTINGS_SCHEMA_DIR: the defaults. */
+  if (self->settings == NULL)
     return;
 
-  self->settings = g_settings_new (APP_ID);
   g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
 
-  scenario = g_settings_get_string (self->settings, "scenario");
-  directory = g_settings_get_string (self->settings, "directory");
-  size = g_settings_get_string (self->settings, "size");
-  duration = g_settings_get_string (self->settings, "duration");
-  rp_window_set_scenario (self, scenario);
-  rp_window_set_directory (self, *directory ? directory : NULL);
-  rp_window_set_size_text (self, size);
-  rp_window_set_duration_text (self, duration);
+  rp_window_bind_scenario_setting (self->settings, self->scenario_row, G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "directory", self, "directory", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "size", self->size_entry, "text", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "duration", self->duration_entry, "text", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "simulate-save", self, "simulate-save", G_SETTINGS_BIND_GET);
+
+  for (guint i = 0; i < self->plots->len; i++)
+    if (is_latency_plot (g_ptr_array_index (self->plots, i)))
+      g_settings_bind (self->settings, "log-scale-latency",
+                       g_ptr_array_index (self->plots, i), "log-y", G_SETTINGS_BIND_GET);
+  g_signal_connect_object (self->settings, "changed::show-limit-lines",
+                           G_CALLBACK (apply_limit_lines), self, G_CONNECT_SWAPPED);
 }
 
 /* ------------------------------------------------------------------------- */
 /* Charts */
 
+/* The charts of the catalog (engine/rp-plot-catalog.c), the same as in the
+ * exported reports, at the catalog's places in a two-column grid. An optional
+ * chart (writer threads, CPU benchmark) shows once one of its series exists;
+ * a hidden one takes no room in the grid. */
 static void
 build_charts (RpWindow *self)
 {
-  self->plots = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n_plots = rp_plot_catalog_get_n_plots ();
 
-  for (guint i = 0; i < G_N_ELEMENTS (chart_specs); i++)
+  self->plots = g_ptr_array_new_full (n_plots, g_object_unref);
+  self->views = g_ptr_array_new_full (n_plots, NULL);
+
+  for (guint i = 0; i < n_plots; i++)
     {
-      const ChartSpec *spec = &chart_specs[i];
-      RpPlot *plot = rp_plot_new (_(spec->title), spec->unit);
+      RpPlotPlacement placement;
+      RpPlot *plot = rp_plot_catalog_new_plot (i, &placement);
       GtkWidget *view;
 
-      rp_plot_set_log_y (plot, spec->log_y);
       rp_plot_set_placeholder (plot, _("Waiting for data…"));
-      if (g_str_equal (spec->unit, "ratio"))
-        rp_plot_set_y_range (plot, 0, 1);
-      if (spec->limits)
-        {
-          /* TRANSLATORS: labels of the response-time limit lines */
-          rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
-          rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
-        }
-      for (guint k = 0; k < G_N_ELEMENTS (spec->series) && spec->series[k].name; k++)
-        rp_plot_add_series (plot, spec->series[k].name, _(spec->series[k].label), spec->series[k].mark);
-
       view = rp_chart_view_new (plot);
       gtk_widget_add_css_class (view, "card");
       gtk_widget_set_hexpand (view, TRUE);
-      gtk_widget_set_visible (view, !spec->optional);
-      gtk_grid_attach (self->chart_grid, view, spec->column, spec->row, spec->width, 1);
+      gtk_widget_set_visible (view, !placement.optional);
+      g_object_set_data (G_OBJECT (view), "rp-optional", GINT_TO_POINTER (placement.optional));
+      gtk_grid_attach (self->chart_grid, view, placement.column, placement.row, placement.width, 1);
       g_ptr_array_add (self->plots, plot);
+      g_ptr_array_add (self->views, view);
     }
 }
 
-static GtkWidget *
-chart_view_at (RpWindow *self,
-               guint     index)
-{
-  const ChartSpec *spec = &chart_specs[index];
-
-  return gtk_grid_get_child_at (self->chart_grid, spec->column, spec->row);
-}
-
-/* Binds what the session has now; series appear as workers and probes start.
- * An optional chart shows once one of its series exists. */
+/* Binds the series there are now (a running session's, or a loaded
+ * report's); series appear as workers and probes start. */
 static void
 bind_series (RpWindow *self)
 {
+  g_autoptr(GPtrArray) series = self->session ? rp_session_get_series (self->session) : NULL;
+  gboolean complete = session_state (self) >= RP_SESSION_RUNNING;
+
+  if (self->session == NULL && self->loaded_report != NULL)
+    {
+      series = g_ptr_array_ref (rp_report_get_series (self->loaded_report));
+      complete = TRUE;
+    }
+
   for (guint i = 0; i < self->plots->len; i++)
     {
       RpPlot *plot = g_ptr_array_index (self->plots, i);
-      gboolean any = FALSE;
+      GtkWidget *view = g_ptr_array_index (self->views, i);
+      gboolean any = rp_plot_catalog_bind (i, plot, series);
 
-      for (guint k = 0; k < rp_plot_get_n_series (plot); k++)
-        {
-          const char *name = rp_plot_get_series_name (plot, k);
-          RpSeries *series = self->session ? rp_session_lookup_series (self->session, name) : NULL;
-
-          rp_plot_bind_series (plot, name, series);
-          any |= series != NULL;
-        }
-      if (chart_specs[i].optional)
-        gtk_widget_set_visible (chart_view_at (self, i), any);
+      if (g_object_get_data (G_OBJECT (view), "rp-optional") != NULL)
+        gtk_widget_set_visible (view, any);
       /* Once the workers run, a series that is missing will not come. */
-      rp_plot_set_placeholder (plot, !any && session_state (self) >= RP_SESSION_RUNNING
+      rp_plot_set_placeholder (plot, !any && complete
                                      ? _("Not measured in this scenario")
                                      : _("Waiting for data…"));
     }
@@ -476,6 +516,8 @@ chart_time_end (RpWindow *self)
   double elapsed = self->session ? rp_session_get_elapsed (self->session) : 0;
   double duration = self->session ? rp_session_get_scenario (self->session)->duration : 0;
 
+  if (self->session == NULL && self->loaded_report != NULL)
+    return MAX (rp_report_get_duration (self->loaded_report), 1);
   if (session_state (self) == RP_SESSION_FINISHED)
     return MAX (elapsed, 1);
   if (duration > 0)
@@ -537,6 +579,8 @@ show_sysinfo (RpWindow *self)
   g_autofree char *details = NULL;
   g_autofree char *joined = NULL;
 
+  if (sysinfo == NULL && self->session == NULL && self->loaded_report != NULL)
+    sysinfo = rp_report_get_sysinfo (self->loaded_report);
   if (sysinfo == NULL)
     {
       gtk_label_set_text (self->details_label, "");
@@ -627,6 +671,20 @@ set_run_button (RpWindow   *self,
   gtk_spinner_set_spinning (self->run_spinner, spinning);
 }
 
+/* An opened report: its file, and how long the run was. */
+static char *
+loaded_subtitle (RpWindow *self)
+{
+  g_autofree char *name = self->loaded_file ? g_file_get_basename (self->loaded_file) : NULL;
+  g_autofree char *duration = format_seconds (rp_report_get_duration (self->loaded_report));
+
+  if (name == NULL || !g_utf8_validate (name, -1, NULL))
+    /* TRANSLATORS: window subtitle of an opened report, e.g. "Report · 20 s" */
+    return g_strdup_printf (_("Report · %s"), duration);
+  /* TRANSLATORS: window subtitle of an opened report, e.g. "run.json · 20 s" */
+  return g_strdup_printf (_("%s · %s"), name, duration);
+}
+
 static void
 update_ui (RpWindow *self)
 {
@@ -668,6 +726,8 @@ update_ui (RpWindow *self)
           /* TRANSLATORS: window subtitle after a run, e.g. "Finished after 20 s" */
           subtitle = g_strdup_printf (_("Finished after %s"), elapsed);
         }
+      else if (self->loaded_report != NULL)
+        subtitle = loaded_subtitle (self);
       break;
     }
 
@@ -677,8 +737,7 @@ update_ui (RpWindow *self)
                                  (state == RP_SESSION_STARTING || state == RP_SESSION_RUNNING) &&
                                  !self->stop_requested);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !busy);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-report",
-                                 !busy && rp_summary_view_get_report (self->summary_view) != NULL);
+  rp_window_reports_update (self, busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->run_group), !busy);
   update_progress (self);
 }
@@ -689,21 +748,26 @@ show_verdict (RpWindow *self)
   const char *headline = rp_summary_view_get_headline (self->summary_view);
   const char *verdict = rp_summary_view_get_verdict (self->summary_view);
   const GError *error = self->session ? rp_session_get_error (self->session) : NULL;
+  const char *failure = error ? error->message : NULL;
   static const char *classes[] = { NULL, "success", "warning", "error", "error" };
   RpSeverity severity = rp_summary_view_get_severity (self->summary_view);
+
+  /* An opened report of a failed run says so as the run did. */
+  if (self->session == NULL && self->loaded_report != NULL)
+    failure = rp_report_get_error_message (self->loaded_report);
 
   /* The headline takes the colour of its response-time band. */
   for (guint i = 1; i < G_N_ELEMENTS (classes); i++)
     gtk_widget_remove_css_class (GTK_WIDGET (self->headline_label), classes[i]);
-  if (error != NULL)
+  if (failure != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->headline_label), "error");
   else if (severity < G_N_ELEMENTS (classes) && classes[severity] != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->headline_label), classes[severity]);
 
   gtk_label_set_text (self->headline_label, headline ? headline : _("Measuring…"));
-  if (error != NULL)
+  if (failure != NULL)
     {
-      g_autofree char *text = g_strdup_printf (_("The run stopped early: %s"), error->message);
+      g_autofree char *text = g_strdup_printf (_("The run stopped early: %s"), failure);
 
       gtk_label_set_text (self->headline_label, _("Run Failed"));
       gtk_label_set_text (self->verdict_label, text);
@@ -773,6 +837,21 @@ on_session_state (RpSession  *session,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/* Suspend would stop the run (and the machine would report nothing); a
+ * screen saver or screen lock would stop the frame clock. The inhibitor
+ * lives exactly as long as the hold on the application. */
+static void
+inhibit_session (RpWindow *self)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  self->inhibit_cookie =
+    gtk_application_inhibit (application, GTK_WINDOW (self),
+                             GTK_APPLICATION_INHIBIT_SUSPEND | GTK_APPLICATION_INHIBIT_IDLE,
+                             /* TRANSLATORS: shown by the desktop, e.g. when the user tries to suspend */
+                             _("Measuring desktop responsiveness under disk load"));
+}
+
 static void
 release_application (RpWindow *self)
 {
@@ -780,6 +859,10 @@ release_application (RpWindow *self)
 
   if (application == NULL)
     return;
+  /* 0 when no session manager or portal granted it. */
+  if (self->inhibit_cookie != 0)
+    gtk_application_uninhibit (GTK_APPLICATION (application), self->inhibit_cookie);
+  self->inhibit_cookie = 0;
   g_application_release (application);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
@@ -865,6 +948,43 @@ on_screenshot_due (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* A long run that ends while the user is elsewhere: tell them, with the
+ * verdict, so that they need not keep looking. Not when they closed the
+ * window (they no longer care) or when the window has the focus. */
+static void
+notify_if_unattended (RpWindow *self)
+{
+  g_autoptr(GNotification) notification = NULL;
+  const GError *error = rp_session_get_error (self->session);
+  const char *headline = rp_summary_view_get_headline (self->summary_view);
+  GApplication *application = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+  if (application == NULL || self->close_when_finished ||
+      rp_session_get_elapsed (self->session) < NOTIFY_MIN_RUN_S ||
+      gtk_window_is_active (GTK_WINDOW (self)))
+    return;
+
+  notification = g_notification_new (error ? _("Run Failed") : _("Run Finished"));
+  if (error != NULL)
+    g_notification_set_body (notification, error->message);
+  else if (headline != NULL)
+    g_notification_set_body (notification, headline);
+  /* Clicking it activates the application, which presents this window. */
+  g_application_send_notification (application, NOTIFICATION_ID, notification);
+}
+
+/* Once the user is back, the notification has served its purpose. */
+static void
+on_is_active_changed (RpWindow   *self,
+                      GParamSpec *pspec,
+                      gpointer    user_data)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (application != NULL && gtk_window_is_active (GTK_WINDOW (self)))
+    g_application_withdraw_notification (G_APPLICATION (application), NOTIFICATION_ID);
+}
+
 static void
 on_final_summary (GObject      *object,
                   GAsyncResult *result,
@@ -877,6 +997,7 @@ on_final_summary (GObject      *object,
   self->summary_busy = FALSE;
   report = rp_summary_view_refresh_finish (RP_SUMMARY_VIEW (object), result, &error);
   show_verdict (self);
+  notify_if_unattended (self);
   release_application (self);
   update_ui (self);
 
@@ -1009,6 +1130,8 @@ rp_window_start (RpWindow *self)
   save_settings (self);
 
   reset_session (self);
+  g_clear_object (&self->loaded_report);
+  g_clear_object (&self->loaded_file);
   self->session = rp_session_new (scenario);
   g_signal_connect_object (self->session, "updated", G_CALLBACK (on_session_updated), self, 0);
   g_signal_connect_object (self->session, "finished", G_CALLBACK (on_session_finished), self, 0);
@@ -1028,6 +1151,8 @@ rp_window_start (RpWindow *self)
    * removed, even if the window closes. */
   self->holding = G_APPLICATION (g_object_ref (gtk_window_get_application (GTK_WINDOW (self))));
   g_application_hold (self->holding);
+  inhibit_session (self);
+  g_application_withdraw_notification (self->holding, NOTIFICATION_ID);
 
   rp_session_start_async (self->session, NULL, on_session_started, g_object_ref (self));
   update_ui (self);
@@ -1114,86 +1239,102 @@ choose_folder_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
-static const char *
-format_for_file (GFile *file)
-{
-  g_autofree char *name = g_file_get_basename (file);
+/* ------------------------------------------------------------------------- */
+/* Reports (the actions are in rp-window-reports.c) */
 
-  if (g_str_has_suffix (name, ".txt"))
-    return "text";
-  if (g_str_has_suffix (name, ".csv"))
-    return "csv";
-  return "json";
+/**
+ * rp_window_show_toast:
+ * @text: a short message
+ */
+void
+rp_window_show_toast (RpWindow   *self,
+                      const char *text)
+{
+  g_return_if_fail (RP_IS_WINDOW (self));
+
+  /* A worker may finish after the window was destroyed. */
+  if (self->toast_overlay != NULL)
+    show_toast (self, text);
+}
+
+/**
+ * rp_window_get_report:
+ *
+ * Returns: (transfer none) (nullable): the report shown: the last summary
+ *   of the run, or the opened report
+ */
+RpReport *
+rp_window_get_report (RpWindow *self)
+{
+  g_return_val_if_fail (RP_IS_WINDOW (self), NULL);
+  return rp_summary_view_get_report (self->summary_view);
+}
+
+/**
+ * rp_window_get_scripted:
+ *
+ * Returns: whether a script drives the window (rp_window_set_exit_outputs()):
+ *   errors then go to stderr and the window closes
+ */
+gboolean
+rp_window_get_scripted (RpWindow *self)
+{
+  g_return_val_if_fail (RP_IS_WINDOW (self), FALSE);
+  return self->exit_report != NULL || self->exit_screenshot != NULL;
 }
 
 static void
-save_report_in_thread (GTask        *task,
-                       gpointer      source_object,
-                       gpointer      task_data,
-                       GCancellable *cancellable)
+on_report_summary (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
 {
-  RpReport *report = g_object_get_data (G_OBJECT (task), "report");
-  GFile *file = task_data;
-  GError *error = NULL;
+  g_autoptr(RpWindow) self = user_data;
+  g_autoptr(RpReport) report = NULL;
 
-  if (!rp_report_save (report, file, format_for_file (file), &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
+  self->summary_busy = FALSE;
+  report = rp_summary_view_refresh_finish (RP_SUMMARY_VIEW (object), result, NULL);
+  /* A run started meanwhile: this report is gone from the window. */
+  if (report == NULL || report != self->loaded_report)
+    return;
+  show_verdict (self);
+  update_ui (self);
+  if (rp_window_get_scripted (self))
+    g_timeout_add_full (G_PRIORITY_DEFAULT, SCREENSHOT_DELAY_MS, on_screenshot_due,
+                        g_object_ref (self), g_object_unref);
 }
 
-static void
-on_report_saved (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+/**
+ * rp_window_show_report:
+ * @report: a loaded report
+ * @file: (nullable): the file it came from, named in the subtitle
+ *
+ * Shows @report as a finished run: charts, verdict, summary, system. Start
+ * starts a new run (and forgets the report). A running window keeps its run.
+ */
+void
+rp_window_show_report (RpWindow *self,
+                       RpReport *report,
+                       GFile    *file)
 {
-  RpWindow *self = RP_WINDOW (object);
-  g_autoptr(GError) error = NULL;
+  g_return_if_fail (RP_IS_WINDOW (self));
+  g_return_if_fail (RP_IS_REPORT (report));
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    show_toast (self, error->message);
-  else
-    show_toast (self, _("Report saved"));
-}
+  if (rp_window_get_busy (self))
+    return;
+  reset_session (self);
+  g_set_object (&self->loaded_report, report);
+  g_set_object (&self->loaded_file, file);
 
-static void
-on_report_file_chosen (GtkNativeDialog *dialog,
-                       int              response,
-                       RpWindow        *self)
-{
-  RpReport *report = rp_summary_view_get_report (self->summary_view);
+  rp_summary_view_clear (self->summary_view);
+  show_sysinfo (self);
+  show_verdict (self);
+  refresh_charts (self);
+  gtk_stack_set_visible_child_name (self->content_stack, "charts");
+  update_ui (self);
 
-  if (response == GTK_RESPONSE_ACCEPT && report != NULL)
-    {
-      GFile *file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      GTask *task = g_task_new (self, NULL, on_report_saved, NULL);
-
-      g_task_set_task_data (task, file, g_object_unref);
-      g_object_set_data_full (G_OBJECT (task), "report", g_object_ref (report), g_object_unref);
-      g_task_run_in_thread (task, save_report_in_thread);
-      g_object_unref (task);
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
-static void
-save_report_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  RpWindow *self = RP_WINDOW (widget);
-  GtkFileChooserNative *dialog;
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *name = g_date_time_format (now, "resprobe-%Y%m%d-%H%M%S.json");
-
-  dialog = gtk_file_chooser_native_new (_("Save Report"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Save"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_report_file_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  self->summary_busy = TRUE;
+  rp_summary_view_show_report_async (self->summary_view, report, NULL,
+                                     on_report_summary, g_object_ref (self));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -1234,6 +1375,9 @@ rp_window_finalize (GObject *object)
   RpWindow *self = RP_WINDOW (object);
 
   g_clear_pointer (&self->plots, g_ptr_array_unref);
+  g_clear_pointer (&self->views, g_ptr_array_unref);
+  g_clear_object (&self->loaded_report);
+  g_clear_object (&self->loaded_file);
   g_clear_pointer (&self->directory, g_free);
   g_clear_object (&self->exit_report);
   g_clear_object (&self->exit_screenshot);
@@ -1251,6 +1395,9 @@ rp_window_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_DIRECTORY:
+      g_value_set_string (value, self->directory);
+      break;
     case PROP_SIMULATE_SAVE:
       g_value_set_boolean (value, self->simulate_save);
       break;
@@ -1273,6 +1420,9 @@ rp_window_set_property (GObject      *object,
 
   switch (prop_id)
     {
+    case PROP_DIRECTORY:
+      rp_window_set_directory (self, g_value_get_string (value));
+      break;
     case PROP_SIMULATE_SAVE:
       simulate_save = g_value_get_boolean (value);
       if (self->simulate_save == simulate_save)
@@ -1300,6 +1450,15 @@ rp_window_class_init (RpWindowClass *klass)
   object_class->set_property = rp_window_set_property;
   window_class->close_request = rp_window_close_request;
 
+  /**
+   * RpWindow:directory:
+   *
+   * The folder to test; %NULL (or empty, as stored in the settings) for the
+   * default, ~/.cache/resprobe.
+   */
+  properties[PROP_DIRECTORY] =
+    g_param_spec_string ("directory", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /**
    * RpWindow:simulate-save:
    *
@@ -1341,19 +1500,26 @@ rp_window_class_init (RpWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.start", NULL, start_action);
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
   gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
-  gtk_widget_class_install_action (widget_class, "win.save-report", NULL, save_report_action);
   gtk_widget_class_install_property_action (widget_class, "win.simulate-save", "simulate-save");
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.start", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK, "win.start", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_period, GDK_CONTROL_MASK, "win.stop", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.choose-folder", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save-report", NULL);
+  /* Ctrl+O is Open, as everywhere; the folder is one Shift away. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.choose-folder", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+  rp_window_reports_class_init (widget_class);
 }
 
-static GListModel *
-create_scenario_model (void)
+/**
+ * rp_window_create_scenario_model:
+ *
+ * Returns: (transfer full): the translated titles of the presets, in the
+ *   order of rp_scenario_list_presets(), for a combo row
+ */
+GListModel *
+rp_window_create_scenario_model (void)
 {
   GtkStringList *list = gtk_string_list_new (NULL);
   guint n_presets;
@@ -1367,15 +1533,18 @@ create_scenario_model (void)
 static void
 rp_window_init (RpWindow *self)
 {
-  g_autoptr(GListModel) scenarios = create_scenario_model ();
+  g_autoptr(GListModel) scenarios = rp_window_create_scenario_model ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
   adw_combo_row_set_model (self->scenario_row, scenarios);
   build_charts (self);
+  rp_window_reports_init (self);
   update_folder_row (self);
-  load_settings (self);
+  bind_settings (self);
+  apply_limit_lines (self);
 
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
   g_signal_connect_object (self->scenario_row, "notify::selected",
                            G_CALLBACK (on_form_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->size_entry, "changed",
@@ -1405,7 +1574,7 @@ rp_window_new (GtkApplication *application)
 
 /**
  * rp_window_set_directory:
- * @directory: (nullable): the folder to test; %NULL: the default
+ * @directory: (nullable): the folder to test; %NULL or empty: the default
  */
 void
 rp_window_set_directory (RpWindow   *self,
@@ -1413,9 +1582,14 @@ rp_window_set_directory (RpWindow   *self,
 {
   g_return_if_fail (RP_IS_WINDOW (self));
 
+  if (directory != NULL && *directory == '\0')
+    directory = NULL;
+  if (g_strcmp0 (self->directory, directory) == 0)
+    return;
   g_free (self->directory);
   self->directory = g_strdup (directory);
   update_folder_row (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRECTORY]);
 }
 
 /**

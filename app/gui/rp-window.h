@@ -24,5 +24,13 @@ void      rp_window_set_exit_outputs  (RpWindow       *self,
                                        GFile          *screenshot);
 void      rp_window_start             (RpWindow       *self);
 void      rp_window_stop              (RpWindow       *self);
+void      rp_window_open_files        (RpWindow       *self,
+                                       GFile   *const *files,
+                                       guint           n_files);
+
+GListModel *rp_window_create_scenario_model (void);
+void      rp_window_bind_scenario_setting (GSettings          *settings,
+                                           AdwComboRow        *row,
+                                           GSettingsBindFlags  flags);
 
 G_END_DECLS

@@ -1,0 +1,843 @@
+/* rp-compare-view.c: 2 to 8 reports side by side: configuration, results, overlaid fsync charts. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "rp-chart-view.h"
+#include "rp-compare-view.h"
+#include "rp-stats.h"
+#include "rp-units.h"
+
+/* The settings the reporters of SCENARIOS.md compared by hand (ext3 against
+ * ext4, ordered against writeback, CFQ against deadline, dirty_ratio …), by
+ * their rp_sysinfo_get_fields() keys. The sysctl names stay untranslated:
+ * they are what one types. */
+static const struct {
+  const char *key;
+  const char *label;
+  gboolean    translate;
+} settings[] = {
+  { "fs_type", N_("File system"), TRUE },
+  { "journal_mode", N_("Journal mode"), TRUE },
+  { "mount_options", N_("Mount options"), TRUE },
+  { "scheduler", N_("I/O scheduler"), TRUE },
+  { "whole_disk", N_("Disk"), TRUE },
+  { "rotational", N_("Rotational disk"), TRUE },
+  { "raid_level", N_("RAID level"), TRUE },
+  { "kernel_release", N_("Kernel"), TRUE },
+  { "machine", N_("Machine"), TRUE },
+  { "distribution", N_("Distribution"), TRUE },
+  { "cpu_count", N_("CPUs"), TRUE },
+  { "ram_bytes", N_("RAM"), TRUE },
+  { "dirty_ratio", "vm.dirty_ratio", FALSE },
+  { "dirty_background_ratio", "vm.dirty_background_ratio", FALSE },
+  { "dirty_bytes", "vm.dirty_bytes", FALSE },
+  { "dirty_background_bytes", "vm.dirty_background_bytes", FALSE },
+  { "dirty_expire_centisecs", "vm.dirty_expire_centisecs", FALSE },
+  { "dirty_writeback_centisecs", "vm.dirty_writeback_centisecs", FALSE },
+  { "wbt_lat_usec", "wbt_lat_usec", FALSE },
+};
+
+typedef enum {
+  METRIC_LATENCY,  /* seconds, lower is better */
+  METRIC_COUNT,    /* stalls, lower is better */
+  METRIC_RATE,     /* bytes per second, higher is better */
+} MetricKind;
+
+typedef enum {
+  STAT_P50,
+  STAT_P99,
+  STAT_MAX,
+  STAT_OVER_INSTANT,
+  STAT_OVER_FLOW,
+  STAT_MEAN,
+} StatField;
+
+/* Differences smaller than this (relative) are noise, not better or worse. */
+#define NOTABLE_CHANGE 0.1
+
+struct _RpCompareView
+{
+  GtkWidget   parent_instance;
+
+  GtkGrid    *config_grid;
+  GtkGrid    *results_grid;
+  GtkBox     *charts_box;
+
+  GPtrArray  *reports;
+  char      **labels;
+  guint       n_differences;
+  RpPlot     *cdf_plot;
+  RpPlot     *timeline_plot;
+};
+
+G_DEFINE_FINAL_TYPE (RpCompareView, rp_compare_view, GTK_TYPE_WIDGET)
+
+/* ------------------------------------------------------------------------- */
+/* Labels and plots (no widgets: also used on worker threads for exports) */
+
+static char *
+label_from_sysinfo (const RpSysinfo *sysinfo)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  if (sysinfo->fs_type != NULL)
+    g_ptr_array_add (parts, g_strdup (sysinfo->fs_type));
+  /* "ordered (default)": the label says what the mode is, the table how. */
+  if (sysinfo->journal_mode != NULL)
+    g_ptr_array_add (parts, g_strndup (sysinfo->journal_mode, strcspn (sysinfo->journal_mode, " (")));
+  if (sysinfo->scheduler != NULL)
+    g_ptr_array_add (parts, g_strdup (sysinfo->scheduler));
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (" ", (char **) parts->pdata);
+}
+
+static char *
+file_stem (GFile *file)
+{
+  g_autofree char *name = file ? g_file_get_basename (file) : NULL;
+
+  if (name == NULL || !g_utf8_validate (name, -1, NULL))
+    return NULL;
+  if (g_str_has_suffix (name, ".json"))
+    name[strlen (name) - strlen (".json")] = '\0';
+  return g_steal_pointer (&name);
+}
+
+static gboolean
+label_is_shared (char  **labels,
+                 guint   n,
+                 guint   index)
+{
+  for (guint j = 0; j < n; j++)
+    if (j != index && g_strcmp0 (labels[j], labels[index]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * rp_compare_make_labels:
+ * @reports: (element-type RpReport): the runs
+ * @files: (array) (nullable): the file of each report, or %NULL
+ *
+ * A short name per run for legends: what the reporters compared, file
+ * system, journal mode and I/O scheduler ("ext3 ordered mq-deadline"); where
+ * two runs share it, the file name (or the run number) tells them apart.
+ *
+ * Returns: (transfer full): a %NULL-terminated array, one label per report
+ */
+char **
+rp_compare_make_labels (GPtrArray    *reports,
+                        GFile *const *files)
+{
+  guint n;
+  char **labels, **unique;
+
+  g_return_val_if_fail (reports != NULL, NULL);
+
+  n = reports->len;
+  labels = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      labels[i] = label_from_sysinfo (rp_report_get_sysinfo (g_ptr_array_index (reports, i)));
+      if (*labels[i] == '\0')
+        {
+          g_free (labels[i]);
+          /* TRANSLATORS: the label of a run without a known configuration */
+          labels[i] = g_strdup_printf (_("Run %u"), i + 1);
+        }
+    }
+
+  unique = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *stem = files ? file_stem (files[i]) : NULL;
+
+      if (!label_is_shared (labels, n, i))
+        unique[i] = g_strdup (labels[i]);
+      else if (stem != NULL)
+        unique[i] = g_strdup_printf ("%s · %s", labels[i], stem);
+      else
+        unique[i] = g_strdup_printf (_("%s · run %u"), labels[i], i + 1);
+    }
+  /* The same file twice: only the number is left. */
+  for (guint i = 0; i < n; i++)
+    if (label_is_shared (unique, n, i))
+      {
+        char *numbered = g_strdup_printf ("%s #%u", unique[i], i + 1);
+
+        g_free (labels[i]);
+        labels[i] = numbered;
+      }
+    else
+      {
+        g_free (labels[i]);
+        labels[i] = g_strdup (unique[i]);
+      }
+  g_strfreev (unique);
+  return labels;
+}
+
+/**
+ * rp_compare_new_plot:
+ * @reports: (element-type RpReport): the runs
+ * @labels: a legend label per report (rp_compare_make_labels())
+ * @mode: %RP_PLOT_CDF: the distribution of fsync latency; %RP_PLOT_TIMELINE:
+ *   fsync latency over time, every run from its start
+ *
+ * The overlay of one run's fsync latency per series, in the run's colour
+ * (the order of @reports), with the 0.1 s and 1 s limits. Uses no widget,
+ * so that a worker thread can draw it into a file (rp_plot_save()).
+ *
+ * Returns: (transfer full): the plot
+ */
+RpPlot *
+rp_compare_new_plot (GPtrArray         *reports,
+                     const char *const *labels,
+                     RpPlotMode         mode)
+{
+  RpPlot *plot;
+  double t_end = 0;
+
+  g_return_val_if_fail (reports != NULL, NULL);
+  g_return_val_if_fail (labels != NULL, NULL);
+
+  if (mode == RP_PLOT_CDF)
+    plot = rp_plot_new (_("fsync latency distribution: share of calls at most this long"), "s");
+  else
+    plot = rp_plot_new (_("fsync latency over time, from the start of each run"), "s");
+  rp_plot_set_mode (plot, mode);
+  rp_plot_set_log_y (plot, TRUE);
+  /* TRANSLATORS: labels of the response-time limit lines */
+  rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
+  rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
+  rp_plot_set_placeholder (plot, _("None of the reports has fsync samples"));
+
+  for (guint i = 0; i < reports->len; i++)
+    {
+      RpReport *report = g_ptr_array_index (reports, i);
+      g_autofree char *name = g_strdup_printf ("run-%u", i);
+
+      rp_plot_add_series (plot, name, labels[i], RP_PLOT_LINE);
+      rp_plot_bind_series (plot, name, rp_report_lookup_series (report, RP_SERIES_FSYNC_LATENCY));
+      t_end = MAX (t_end, rp_report_get_duration (report));
+    }
+  if (mode == RP_PLOT_TIMELINE && t_end > 0)
+    rp_plot_set_time_range (plot, 0, t_end);
+  return plot;
+}
+
+/* Size of an exported chart: as wide as the report's images, half as tall. */
+#define CHART_WIDTH  1200
+#define CHART_HEIGHT 560
+
+/**
+ * rp_compare_save_plot:
+ * @reports: (element-type RpReport): the runs
+ * @labels: a legend label per report
+ * @mode: which chart (see rp_compare_new_plot())
+ * @file: a local file; replaced atomically if it exists (ask first)
+ * @format: "png", "svg" or "pdf"
+ * @error: %RP_ERROR_INVALID_ARGUMENT for a remote file, or rp_plot_save()'s
+ *
+ * Draws the chart into a file with the same code as on screen, in the
+ * light style. Blocks on I/O: call it from a worker thread in a GUI.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_compare_save_plot (GPtrArray         *reports,
+                      const char *const *labels,
+                      RpPlotMode         mode,
+                      GFile             *file,
+                      const char        *format,
+                      GError           **error)
+{
+  g_autoptr(RpPlot) plot = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *partial = NULL;
+  RpPlotStyle style;
+
+  g_return_val_if_fail (reports != NULL, FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (format != NULL, FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Cannot save the chart to “%s”: choose a folder on this computer"), name);
+      return FALSE;
+    }
+  plot = rp_compare_new_plot (reports, labels, mode);
+  rp_plot_style_init_default (&style, FALSE);
+  /* Drawn next to the target, then renamed over it: never half a file. */
+  partial = g_strdup_printf ("%s.%08x.part", path, g_random_int ());
+  if (!rp_plot_save (plot, partial, format, CHART_WIDTH, CHART_HEIGHT, &style, error))
+    {
+      g_unlink (partial);
+      return FALSE;
+    }
+  if (g_rename (partial, path) != 0)
+    {
+      int saved_errno = errno;
+
+      g_unlink (partial);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot save the chart to “%s”: %s"), path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Tables */
+
+static void
+clear_grid (GtkGrid *grid)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (grid))) != NULL)
+    gtk_grid_remove (grid, child);
+}
+
+/* The first column: names of settings and results, whole. */
+static GtkWidget *
+new_row_label (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0.0);
+  gtk_widget_add_css_class (label, "rp-cell");
+  return label;
+}
+
+static GtkWidget *
+new_cell (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+  PangoAttrList *attrs;
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_yalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  /* "rw,relatime,di-scard": a hyphen would read as part of the value. */
+  attrs = pango_attr_list_new ();
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  gtk_label_set_attributes (GTK_LABEL (label), attrs);
+  pango_attr_list_unref (attrs);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "rp-cell");
+  return label;
+}
+
+/* Row 0 of a table: each run's colour (as in the charts), label and file. */
+static void
+attach_header (RpCompareView *self,
+               GtkGrid       *grid,
+               GFile *const  *files)
+{
+  GtkWidget *corner = new_cell ("");
+
+  gtk_widget_add_css_class (corner, "rp-header");
+  gtk_grid_attach (grid, corner, 0, 0, 1, 1);
+  for (guint r = 0; r < self->reports->len; r++)
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+      GtkWidget *title = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      GtkWidget *swatch = gtk_label_new ("●");
+      GtkWidget *label = gtk_label_new (self->labels[r]);
+      g_autofree char *swatch_class = g_strdup_printf ("rp-run-%u", r % 8 + 1);
+      g_autofree char *name = files && files[r] ? g_file_get_basename (files[r]) : NULL;
+
+      gtk_widget_add_css_class (swatch, swatch_class);
+      gtk_widget_add_css_class (label, "heading");
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 20);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_box_append (GTK_BOX (title), swatch);
+      gtk_box_append (GTK_BOX (title), label);
+      gtk_box_append (GTK_BOX (box), title);
+      if (name != NULL && g_utf8_validate (name, -1, NULL))
+        {
+          GtkWidget *file_label = gtk_label_new (name);
+
+          gtk_label_set_xalign (GTK_LABEL (file_label), 0);
+          gtk_label_set_ellipsize (GTK_LABEL (file_label), PANGO_ELLIPSIZE_MIDDLE);
+          gtk_label_set_max_width_chars (GTK_LABEL (file_label), 22);
+          gtk_widget_set_tooltip_text (file_label, name);
+          gtk_widget_add_css_class (file_label, "caption");
+          gtk_widget_add_css_class (file_label, "dim-label");
+          gtk_box_append (GTK_BOX (box), file_label);
+        }
+      gtk_widget_add_css_class (box, "rp-cell");
+      gtk_widget_add_css_class (box, "rp-header");
+      gtk_widget_set_hexpand (box, TRUE);
+      gtk_grid_attach (grid, box, r + 1, 0, 1, 1);
+    }
+}
+
+static const char *
+field_value (GPtrArray  *fields,
+             const char *key)
+{
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const RpSysinfoField *field = g_ptr_array_index (fields, i);
+
+      if (g_strcmp0 (field->key, key) == 0)
+        return field->value;
+    }
+  return _("unknown");
+}
+
+static void
+highlight_row (GtkGrid *grid,
+               int      row,
+               guint    n_columns)
+{
+  for (guint c = 0; c < n_columns; c++)
+    {
+      GtkWidget *cell = gtk_grid_get_child_at (grid, c, row);
+
+      if (cell != NULL)
+        gtk_widget_add_css_class (cell, "rp-differs");
+    }
+}
+
+/* Rows of the run itself: what ran, how long, when. */
+enum {
+  RUN_SCENARIO,
+  RUN_DURATION,
+  RUN_STARTED,
+  N_RUN_ROWS
+};
+
+static char *
+run_row_text (RpReport *report,
+              guint     which)
+{
+  g_autoptr(GDateTime) local = NULL;
+
+  switch (which)
+    {
+    case RUN_SCENARIO:
+      return rp_scenario_describe (rp_report_get_scenario (report));
+    case RUN_DURATION:
+      /* TRANSLATORS: the duration of a run, in seconds */
+      return g_strdup_printf (_("%.0f s"), rp_report_get_duration (report));
+    case RUN_STARTED:
+    default:
+      local = g_date_time_to_local (rp_report_get_created (report));
+      return g_date_time_format (local, "%Y-%m-%d %H:%M");
+    }
+}
+
+/* The scenario and the date first: a comparison of different scenarios
+ * compares the loads as much as the configuration. A scenario common to
+ * all runs (the usual case; its description is long) is written once,
+ * across the columns; different ones are highlighted. Dates differ by
+ * nature and are not. */
+static void
+fill_run_rows (RpCompareView *self,
+               int           *row)
+{
+  const char *labels[N_RUN_ROWS] = { N_("Scenario"), N_("Duration"), N_("Started") };
+  guint n = self->reports->len;
+
+  for (guint k = 0; k < N_RUN_ROWS; k++, (*row)++)
+    {
+      g_auto(GStrv) texts = g_new0 (char *, n + 1);
+      gboolean differs = FALSE;
+
+      gtk_grid_attach (self->config_grid, new_row_label (_(labels[k])), 0, *row, 1, 1);
+      for (guint r = 0; r < n; r++)
+        {
+          texts[r] = run_row_text (g_ptr_array_index (self->reports, r), k);
+          differs |= g_strcmp0 (texts[r], texts[0]) != 0;
+        }
+      if (k == RUN_SCENARIO && !differs)
+        {
+          gtk_grid_attach (self->config_grid, new_cell (texts[0]), 1, *row, n, 1);
+          continue;
+        }
+      for (guint r = 0; r < n; r++)
+        gtk_grid_attach (self->config_grid, new_cell (texts[r]), r + 1, *row, 1, 1);
+      if (k == RUN_SCENARIO && differs)
+        highlight_row (self->config_grid, *row, n + 1);
+    }
+}
+
+static void
+fill_config (RpCompareView *self,
+             GFile *const  *files)
+{
+  g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  guint n = self->reports->len;
+  int row = 1;
+
+  clear_grid (self->config_grid);
+  attach_header (self, self->config_grid, files);
+  fill_run_rows (self, &row);
+
+  for (guint r = 0; r < n; r++)
+    g_ptr_array_add (fields, rp_sysinfo_get_fields (rp_report_get_sysinfo (g_ptr_array_index (self->reports, r))));
+
+  self->n_differences = 0;
+  for (guint s = 0; s < G_N_ELEMENTS (settings); s++, row++)
+    {
+      const char *first = field_value (g_ptr_array_index (fields, 0), settings[s].key);
+      gboolean differs = FALSE;
+      GtkWidget *label = new_row_label (settings[s].translate ? _(settings[s].label) : settings[s].label);
+
+      gtk_grid_attach (self->config_grid, label, 0, row, 1, 1);
+      for (guint r = 0; r < n; r++)
+        {
+          const char *value = field_value (g_ptr_array_index (fields, r), settings[s].key);
+
+          gtk_grid_attach (self->config_grid, new_cell (value), r + 1, row, 1, 1);
+          differs |= g_strcmp0 (value, first) != 0;
+        }
+      if (differs)
+        {
+          highlight_row (self->config_grid, row, n + 1);
+          self->n_differences++;
+        }
+    }
+}
+
+/* The writer's throughput: the sequential writer's, else the copy loop's. */
+static RpSeries *
+throughput_series (RpReport *report)
+{
+  RpSeries *series = rp_report_lookup_series (report, RP_SERIES_WRITER_THROUGHPUT);
+
+  if (series == NULL || rp_series_get_length (series) == 0)
+    series = rp_report_lookup_series (report, "copy_throughput");
+  return series;
+}
+
+/* NAN when the report lacks the series or its samples. Statistics are
+ * cached by the report; rp-report-io.c computed them on its worker. */
+static double
+metric_value (RpReport   *report,
+              const char *series_name,
+              StatField   field)
+{
+  RpSeries *series = series_name ? rp_report_lookup_series (report, series_name) : throughput_series (report);
+  RpStats stats;
+
+  if (series == NULL || !rp_report_get_stats (report, rp_series_get_name (series), &stats) || stats.n == 0)
+    return NAN;
+  switch (field)
+    {
+    case STAT_P50: return stats.p50;
+    case STAT_P99: return stats.p99;
+    case STAT_MAX: return stats.max;
+    case STAT_OVER_INSTANT: return (double) stats.over_instant;
+    case STAT_OVER_FLOW: return (double) stats.over_flow;
+    case STAT_MEAN:
+    default:
+      return stats.mean;
+    }
+}
+
+static char *
+format_metric (MetricKind kind,
+               double     value)
+{
+  if (kind == METRIC_COUNT)
+    return g_strdup_printf ("%.0f", value);
+  if (kind == METRIC_RATE)
+    return rp_format_rate (value);
+  return rp_format_latency (value);
+}
+
+/* The change from run 1, as the CLI's comparison writes it, and whether it
+ * is notably better (> 0), worse (< 0) or about the same (0). */
+static char *
+format_change (MetricKind  kind,
+               double      base,
+               double      value,
+               int        *out_verdict)
+{
+  double relative = base != 0 ? (value - base) / base : (value > base ? INFINITY : -INFINITY);
+  int direction = kind == METRIC_RATE ? 1 : -1;
+
+  *out_verdict = 0;
+  if (value == base)
+    return g_strdup ("=");
+  if (fabs (relative) >= NOTABLE_CHANGE)
+    *out_verdict = (value > base ? 1 : -1) * direction;
+  if (kind == METRIC_COUNT)
+    return g_strdup_printf ("%+.0f", value - base);
+  if (base != 0)
+    return g_strdup_printf ("%+.0f %%", relative * 100);
+  return g_strdup (value > base ? "+" : "−");
+}
+
+static GtkWidget *
+new_metric_cell (MetricKind kind,
+                 double     base,
+                 double     value,
+                 gboolean   first)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  g_autofree char *text = isnan (value) ? g_strdup ("–") : format_metric (kind, value);
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_box_append (GTK_BOX (box), label);
+  if (!first && !isnan (value) && !isnan (base))
+    {
+      int verdict;
+      g_autofree char *change = format_change (kind, base, value, &verdict);
+      GtkWidget *change_label = gtk_label_new (change);
+
+      gtk_widget_add_css_class (change_label, "caption");
+      gtk_widget_add_css_class (change_label, "numeric");
+      gtk_widget_add_css_class (change_label, verdict > 0 ? "success" : verdict < 0 ? "error" : "dim-label");
+      gtk_label_set_xalign (GTK_LABEL (change_label), 0);
+      gtk_box_append (GTK_BOX (box), change_label);
+    }
+  gtk_widget_add_css_class (box, "rp-cell");
+  return box;
+}
+
+static void
+add_metric_row (RpCompareView *self,
+                int           *row,
+                const char    *label,
+                const char    *series_name,
+                StatField      field,
+                MetricKind     kind)
+{
+  guint n = self->reports->len;
+  double base = metric_value (g_ptr_array_index (self->reports, 0), series_name, field);
+  gboolean any = FALSE;
+
+  for (guint r = 0; r < n; r++)
+    any |= !isnan (metric_value (g_ptr_array_index (self->reports, r), series_name, field));
+  if (!any)
+    return;
+
+  gtk_grid_attach (self->results_grid, new_row_label (label), 0, *row, 1, 1);
+  for (guint r = 0; r < n; r++)
+    {
+      double value = metric_value (g_ptr_array_index (self->reports, r), series_name, field);
+
+      gtk_grid_attach (self->results_grid, new_metric_cell (kind, base, value, r == 0), r + 1, *row, 1, 1);
+    }
+  (*row)++;
+}
+
+static void
+fill_results (RpCompareView *self,
+              GFile *const  *files)
+{
+  /* TRANSLATORS: table rows: how many fsync calls took longer than 0.1 s, 1 s */
+  const char *fsync_instant = _("fsync stalls over 0.1 s");
+  const char *fsync_flow = _("fsync stalls over 1 s");
+  int row = 1;
+
+  clear_grid (self->results_grid);
+  attach_header (self, self->results_grid, files);
+  add_metric_row (self, &row, _("fsync median"), RP_SERIES_FSYNC_LATENCY, STAT_P50, METRIC_LATENCY);
+  add_metric_row (self, &row, _("fsync 99th percentile"), RP_SERIES_FSYNC_LATENCY, STAT_P99, METRIC_LATENCY);
+  add_metric_row (self, &row, _("fsync worst"), RP_SERIES_FSYNC_LATENCY, STAT_MAX, METRIC_LATENCY);
+  add_metric_row (self, &row, fsync_instant, RP_SERIES_FSYNC_LATENCY, STAT_OVER_INSTANT, METRIC_COUNT);
+  add_metric_row (self, &row, fsync_flow, RP_SERIES_FSYNC_LATENCY, STAT_OVER_FLOW, METRIC_COUNT);
+  add_metric_row (self, &row, _("write() worst"), RP_SERIES_WRITE_LATENCY, STAT_MAX, METRIC_LATENCY);
+  add_metric_row (self, &row, _("Main loop worst"), RP_SERIES_MAINLOOP_LATENESS, STAT_MAX, METRIC_LATENCY);
+  add_metric_row (self, &row, _("Main loop stalls over 0.1 s"), RP_SERIES_MAINLOOP_LATENESS,
+                  STAT_OVER_INSTANT, METRIC_COUNT);
+  add_metric_row (self, &row, _("Writer throughput"), NULL, STAT_MEAN, METRIC_RATE);
+  if (row == 1)
+    {
+      GtkWidget *none = new_cell (_("None of the reports has fsync, write() or main-loop samples."));
+
+      gtk_grid_attach (self->results_grid, none, 0, row, self->reports->len + 1, 1);
+    }
+}
+
+/* ------------------------------------------------------------------------- */
+/* Charts */
+
+static void
+fill_charts (RpCompareView *self)
+{
+  GtkWidget *child;
+  RpPlot *plots[2];
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->charts_box))) != NULL)
+    gtk_box_remove (self->charts_box, child);
+  g_clear_object (&self->cdf_plot);
+  g_clear_object (&self->timeline_plot);
+
+  self->cdf_plot = rp_compare_new_plot (self->reports, (const char *const *) self->labels, RP_PLOT_CDF);
+  self->timeline_plot = rp_compare_new_plot (self->reports, (const char *const *) self->labels,
+                                             RP_PLOT_TIMELINE);
+  plots[0] = self->cdf_plot;
+  plots[1] = self->timeline_plot;
+  for (guint i = 0; i < G_N_ELEMENTS (plots); i++)
+    {
+      GtkWidget *view = rp_chart_view_new (plots[i]);
+
+      gtk_widget_add_css_class (view, "card");
+      gtk_widget_set_size_request (view, -1, 320);
+      gtk_box_append (self->charts_box, view);
+    }
+}
+
+/* ------------------------------------------------------------------------- */
+/* GObject */
+
+static void
+rp_compare_view_dispose (GObject *object)
+{
+  RpCompareView *self = RP_COMPARE_VIEW (object);
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_COMPARE_VIEW);
+  /* The scrolled window is not bound: unparent it as the template's root. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_pointer (&self->reports, g_ptr_array_unref);
+  g_clear_pointer (&self->labels, g_strfreev);
+  g_clear_object (&self->cdf_plot);
+  g_clear_object (&self->timeline_plot);
+
+  G_OBJECT_CLASS (rp_compare_view_parent_class)->dispose (object);
+}
+
+static void
+rp_compare_view_class_init (RpCompareViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rp_compare_view_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/resprobe/Resprobe/rp-compare-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RpCompareView, config_grid);
+  gtk_widget_class_bind_template_child (widget_class, RpCompareView, results_grid);
+  gtk_widget_class_bind_template_child (widget_class, RpCompareView, charts_box);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "rpcompareview");
+}
+
+static void
+rp_compare_view_init (RpCompareView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/**
+ * rp_compare_view_new:
+ *
+ * Returns: (transfer floating): an empty comparison
+ */
+GtkWidget *
+rp_compare_view_new (void)
+{
+  return g_object_new (RP_TYPE_COMPARE_VIEW, NULL);
+}
+
+/**
+ * rp_compare_view_set_reports:
+ * @reports: (element-type RpReport): 2 to 8 reports (one works too), in the
+ *   order of their colours
+ * @files: (array) (nullable): the file of each report, shown under its label
+ *
+ * Shows the configuration of each run with the settings that differ
+ * highlighted, the results side by side (changes relative to the first
+ * run), and the fsync latency of every run overlaid: its distribution on a
+ * log axis and its course from the start of each run.
+ */
+void
+rp_compare_view_set_reports (RpCompareView *self,
+                             GPtrArray     *reports,
+                             GFile *const  *files)
+{
+  g_return_if_fail (RP_IS_COMPARE_VIEW (self));
+  g_return_if_fail (reports != NULL && reports->len > 0);
+
+  g_clear_pointer (&self->reports, g_ptr_array_unref);
+  g_clear_pointer (&self->labels, g_strfreev);
+  self->reports = g_ptr_array_new_full (reports->len, g_object_unref);
+  for (guint i = 0; i < reports->len; i++)
+    g_ptr_array_add (self->reports, g_object_ref (g_ptr_array_index (reports, i)));
+  self->labels = rp_compare_make_labels (reports, files);
+
+  fill_config (self, files);
+  fill_results (self, files);
+  fill_charts (self);
+}
+
+/**
+ * rp_compare_view_get_reports:
+ *
+ * Returns: (transfer none) (element-type RpReport) (nullable): the reports shown
+ */
+GPtrArray *
+rp_compare_view_get_reports (RpCompareView *self)
+{
+  g_return_val_if_fail (RP_IS_COMPARE_VIEW (self), NULL);
+  return self->reports;
+}
+
+/**
+ * rp_compare_view_get_label:
+ * @index: a report's index
+ *
+ * Returns: (transfer none) (nullable): the legend label of the run
+ */
+const char *
+rp_compare_view_get_label (RpCompareView *self,
+                           guint          index)
+{
+  g_return_val_if_fail (RP_IS_COMPARE_VIEW (self), NULL);
+
+  if (self->labels == NULL || index >= g_strv_length (self->labels))
+    return NULL;
+  return self->labels[index];
+}
+
+/**
+ * rp_compare_view_get_n_differences:
+ *
+ * Returns: how many settings of the configuration table differ (and are
+ *   highlighted)
+ */
+guint
+rp_compare_view_get_n_differences (RpCompareView *self)
+{
+  g_return_val_if_fail (RP_IS_COMPARE_VIEW (self), 0);
+  return self->n_differences;
+}
+
+/**
+ * rp_compare_view_get_plot:
+ * @mode: which chart: the distribution or the timeline
+ *
+ * Returns: (transfer none) (nullable): the plot of that chart
+ */
+RpPlot *
+rp_compare_view_get_plot (RpCompareView *self,
+                          RpPlotMode     mode)
+{
+  g_return_val_if_fail (RP_IS_COMPARE_VIEW (self), NULL);
+  return mode == RP_PLOT_CDF ? self->cdf_plot : self->timeline_plot;
+}

@@ -1,0 +1,536 @@
+/* rp-compare-window.c: a window comparing 2 to 8 reports. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rp-compare-window.h"
+#include "rp-report-io.h"
+
+/* After the reports show, how long to let the charts paint before the
+ * screenshot of --screenshot-on-exit. */
+#define SCREENSHOT_DELAY_MS 500
+
+struct _RpCompareWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* template children */
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  GtkStack             *stack;
+  AdwStatusPage        *error_page;
+  RpCompareView        *compare_view;
+
+  GPtrArray            *files;
+  char                 *error_message;
+  GFile                *exit_screenshot;
+  GCancellable         *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (RpCompareWindow, rp_compare_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void
+show_toast (RpCompareWindow *self,
+            const char      *text)
+{
+  AdwToast *toast = adw_toast_new (text);
+
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+set_have_reports (RpCompareWindow *self,
+                  gboolean         have)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-comparison", have);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-chart", have);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Scripts and tests: --screenshot-on-exit */
+
+static GdkTexture *
+render_window (RpCompareWindow *self)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  graphene_rect_t bounds;
+
+  gdk_paintable_snapshot (paintable, snapshot,
+                          gtk_widget_get_width (GTK_WIDGET (self)),
+                          gtk_widget_get_height (GTK_WIDGET (self)));
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL || renderer == NULL)
+    return NULL;
+  gsk_render_node_get_bounds (node, &bounds);
+  return gsk_renderer_render_texture (renderer, node, &bounds);
+}
+
+static void
+write_png_in_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  RpCompareWindow *self = source_object;
+  GdkTexture *texture = task_data;
+  g_autofree char *path = g_file_get_path (self->exit_screenshot);
+
+  if (texture == NULL || path == NULL || !gdk_texture_save_to_png (texture, path))
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
+                             _("Could not write the screenshot “%s”"), path ? path : "");
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_screenshot_written (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    g_printerr ("resprobe: %s\n", error->message);
+  gtk_window_destroy (GTK_WINDOW (object));
+}
+
+static gboolean
+on_screenshot_due (gpointer user_data)
+{
+  RpCompareWindow *self = user_data;
+  g_autoptr(GTask) task = g_task_new (self, NULL, on_screenshot_written, NULL);
+
+  g_task_set_task_data (task, render_window (self), g_object_unref);
+  g_task_run_in_thread (task, write_png_in_thread);
+  return G_SOURCE_REMOVE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Loading */
+
+static void
+show_error (RpCompareWindow *self,
+            const char      *message)
+{
+  g_autofree char *escaped = g_markup_escape_text (message, -1);
+
+  g_free (self->error_message);
+  self->error_message = g_strdup (message);
+  adw_status_page_set_description (self->error_page, escaped);
+  gtk_stack_set_visible_child_name (self->stack, "error");
+  adw_window_title_set_subtitle (self->window_title, "");
+  set_have_reports (self, FALSE);
+  if (self->exit_screenshot != NULL)
+    {
+      g_printerr ("resprobe: %s\n", message);
+      gtk_window_destroy (GTK_WINDOW (self));
+    }
+}
+
+static void
+on_loaded (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(RpCompareWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) reports = rp_report_io_load_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (reports == NULL)
+    {
+      show_error (self, error->message);
+      return;
+    }
+  rp_compare_window_set_reports (self, reports, (GFile *const *) self->files->pdata);
+}
+
+/**
+ * rp_compare_window_open_files:
+ * @files: (array length=n_files): 2 to 8 JSON reports
+ * @n_files: how many
+ *
+ * Loads the reports on a worker thread, then compares them; a file that
+ * does not load is shown in the window, named, with the reason.
+ */
+void
+rp_compare_window_open_files (RpCompareWindow *self,
+                              GFile *const    *files,
+                              guint            n_files)
+{
+  g_return_if_fail (RP_IS_COMPARE_WINDOW (self));
+  g_return_if_fail (files != NULL || n_files == 0);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_ptr_array_set_size (self->files, 0);
+  for (guint i = 0; i < n_files; i++)
+    g_ptr_array_add (self->files, g_object_ref (files[i]));
+
+  if (n_files < RP_COMPARE_MIN_REPORTS || n_files > RP_COMPARE_MAX_REPORTS)
+    {
+      g_autofree char *message =
+        /* TRANSLATORS: %u: how many reports were given */
+        g_strdup_printf (ngettext ("A comparison shows 2 to 8 reports; %u was given.",
+                                   "A comparison shows 2 to 8 reports; %u were given.", n_files),
+                         n_files);
+
+      show_error (self, message);
+      return;
+    }
+
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  set_have_reports (self, FALSE);
+  self->cancellable = g_cancellable_new ();
+  rp_report_io_load_async (files, n_files, self->cancellable, on_loaded, g_object_ref (self));
+}
+
+/**
+ * rp_compare_window_set_reports:
+ * @reports: (element-type RpReport): 2 to 8 loaded reports
+ * @files: (array) (nullable): the file of each report
+ *
+ * Shows the comparison of @reports (see rp_compare_view_set_reports()).
+ */
+void
+rp_compare_window_set_reports (RpCompareWindow *self,
+                               GPtrArray       *reports,
+                               GFile *const    *files)
+{
+  g_autofree char *subtitle = NULL;
+
+  g_return_if_fail (RP_IS_COMPARE_WINDOW (self));
+  g_return_if_fail (reports != NULL && reports->len > 0);
+
+  if (files != NULL && files != (GFile *const *) self->files->pdata)
+    {
+      g_ptr_array_set_size (self->files, 0);
+      for (guint i = 0; i < reports->len; i++)
+        g_ptr_array_add (self->files, g_object_ref (files[i]));
+    }
+  rp_compare_view_set_reports (self->compare_view, reports, files);
+  /* TRANSLATORS: window subtitle, e.g. "3 reports" */
+  subtitle = g_strdup_printf (ngettext ("%u report", "%u reports", reports->len), reports->len);
+  adw_window_title_set_subtitle (self->window_title, subtitle);
+  gtk_stack_set_visible_child_name (self->stack, "compare");
+  set_have_reports (self, TRUE);
+
+  if (self->exit_screenshot != NULL)
+    g_timeout_add_full (G_PRIORITY_DEFAULT, SCREENSHOT_DELAY_MS, on_screenshot_due,
+                        g_object_ref (self), g_object_unref);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Actions */
+
+static void
+compare_text_in_thread (GTask        *task,
+                        gpointer      source_object,
+                        gpointer      task_data,
+                        GCancellable *cancellable)
+{
+  g_task_return_pointer (task, rp_report_compare_text (task_data), g_free);
+}
+
+static void
+on_compare_text (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  RpCompareWindow *self = RP_COMPARE_WINDOW (source);
+  g_autofree char *text = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (text == NULL)
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+  show_toast (self, _("Comparison copied"));
+}
+
+/* The text of `resprobe-cli compare`, for a bug tracker. */
+static void
+copy_comparison_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  RpCompareWindow *self = RP_COMPARE_WINDOW (widget);
+  GPtrArray *reports = rp_compare_view_get_reports (self->compare_view);
+  g_autoptr(GTask) task = NULL;
+
+  if (reports == NULL)
+    return;
+  task = g_task_new (self, NULL, on_compare_text, NULL);
+  g_task_set_task_data (task, g_ptr_array_ref (reports), (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, compare_text_in_thread);
+}
+
+typedef struct {
+  GPtrArray  *reports;
+  char      **labels;
+  GFile      *file;
+  char       *format;
+  gboolean    replace;
+} ChartJob;
+
+static void
+chart_job_free (gpointer data)
+{
+  ChartJob *job = data;
+
+  g_clear_pointer (&job->reports, g_ptr_array_unref);
+  g_clear_pointer (&job->labels, g_strfreev);
+  g_clear_object (&job->file);
+  g_free (job->format);
+  g_free (job);
+}
+
+static void
+save_chart_in_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  ChartJob *job = task_data;
+  GError *error = NULL;
+
+  if (!job->replace && g_file_query_exists (job->file, NULL))
+    {
+      g_autofree char *name = g_file_get_parse_name (job->file);
+
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                               _("A file named “%s” already exists: choose another name"), name);
+      return;
+    }
+  if (!rp_compare_save_plot (job->reports, (const char *const *) job->labels, RP_PLOT_CDF,
+                             job->file, job->format, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_chart_saved (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  RpCompareWindow *self = RP_COMPARE_WINDOW (source);
+  ChartJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (job->file);
+
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("Saved “%s”"), name);
+
+      show_toast (self, text);
+      return;
+    }
+  {
+    g_autofree char *heading = g_strdup_printf (_("Could Not Save “%s”"), name);
+    GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, error->message);
+
+    adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+    gtk_window_present (GTK_WINDOW (dialog));
+  }
+}
+
+static void
+on_chart_file_chosen (GtkNativeDialog *dialog,
+                      int              response,
+                      RpCompareWindow *self)
+{
+  g_autoptr(GFile) chosen = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (chosen != NULL)
+    {
+      /* (transfer none) */
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GTask) task = g_task_new (self, NULL, on_chart_saved, NULL);
+      GPtrArray *reports = rp_compare_view_get_reports (self->compare_view);
+      ChartJob *job = g_new0 (ChartJob, 1);
+      const char *format = rp_report_io_resolve_format (chosen, filter, "png", &job->file);
+
+      /* Only images: "run.json" here is a PNG called run.json.png. */
+      if (g_strcmp0 (format, "png") != 0 && g_strcmp0 (format, "svg") != 0 && g_strcmp0 (format, "pdf") != 0)
+        {
+          g_autofree char *name = g_file_get_basename (chosen);
+          g_autofree char *png = g_strdup_printf ("%s.png", name);
+          g_autoptr(GFile) parent = g_file_get_parent (chosen);
+
+          g_clear_object (&job->file);
+          job->file = parent ? g_file_get_child (parent, png) : g_file_new_for_path (png);
+          format = "png";
+        }
+      job->reports = g_ptr_array_ref (reports);
+      job->labels = g_new0 (char *, reports->len + 1);
+      for (guint i = 0; i < reports->len; i++)
+        job->labels[i] = g_strdup (rp_compare_view_get_label (self->compare_view, i));
+      job->format = g_strdup (format);
+      /* The chooser asked about replacing the name it returned, no other. */
+      job->replace = g_file_equal (job->file, chosen);
+      g_task_set_task_data (task, job, chart_job_free);
+      g_task_run_in_thread (task, save_chart_in_thread);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+add_image_filter (GtkFileChooser *chooser,
+                  const char     *format,
+                  const char     *label)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *name = g_strdup_printf (_("%s (*.%s)"), label, format);
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_suffix (filter, format);
+  g_object_set_data (G_OBJECT (filter), "rp-format", (gpointer) format);
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+/* The distribution chart in a file, drawn by the same code as on screen.
+ * GTK 4's file choosers ask before replacing a file. */
+static void
+export_chart_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  RpCompareWindow *self = RP_COMPARE_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  if (rp_compare_view_get_reports (self->compare_view) == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Export Distribution Chart"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  add_image_filter (GTK_FILE_CHOOSER (dialog), "png", _("PNG image"));
+  add_image_filter (GTK_FILE_CHOOSER (dialog), "svg", _("SVG image"));
+  add_image_filter (GTK_FILE_CHOOSER (dialog), "pdf", _("PDF document"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "resprobe-fsync-comparison.png");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_chart_file_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ------------------------------------------------------------------------- */
+/* GObject */
+
+static void
+rp_compare_window_dispose (GObject *object)
+{
+  RpCompareWindow *self = RP_COMPARE_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_COMPARE_WINDOW);
+
+  G_OBJECT_CLASS (rp_compare_window_parent_class)->dispose (object);
+}
+
+static void
+rp_compare_window_finalize (GObject *object)
+{
+  RpCompareWindow *self = RP_COMPARE_WINDOW (object);
+
+  g_clear_pointer (&self->files, g_ptr_array_unref);
+  g_clear_pointer (&self->error_message, g_free);
+  g_clear_object (&self->exit_screenshot);
+
+  G_OBJECT_CLASS (rp_compare_window_parent_class)->finalize (object);
+}
+
+static void
+rp_compare_window_class_init (RpCompareWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = rp_compare_window_dispose;
+  object_class->finalize = rp_compare_window_finalize;
+
+  g_type_ensure (RP_TYPE_COMPARE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/resprobe/Resprobe/rp-compare-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, error_page);
+  gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, compare_view);
+
+  gtk_widget_class_install_action (widget_class, "win.copy-comparison", NULL, copy_comparison_action);
+  gtk_widget_class_install_action (widget_class, "win.export-chart", NULL, export_chart_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.copy-comparison", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-chart", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+}
+
+static void
+rp_compare_window_init (RpCompareWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->files = g_ptr_array_new_with_free_func (g_object_unref);
+  set_have_reports (self, FALSE);
+}
+
+/**
+ * rp_compare_window_new:
+ * @application: the application
+ *
+ * Returns: (transfer full): a new window, showing "Loading…" until
+ *   rp_compare_window_open_files() or rp_compare_window_set_reports()
+ */
+RpCompareWindow *
+rp_compare_window_new (GtkApplication *application)
+{
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+
+  return g_object_new (RP_TYPE_COMPARE_WINDOW, "application", application, NULL);
+}
+
+/**
+ * rp_compare_window_set_exit_screenshot:
+ * @screenshot: (nullable): where to save a PNG of the window once the
+ *   comparison shows
+ *
+ * For scripts and tests: the window then closes itself; if the reports do
+ * not load, it prints the error on stderr and closes.
+ */
+void
+rp_compare_window_set_exit_screenshot (RpCompareWindow *self,
+                                       GFile           *screenshot)
+{
+  g_return_if_fail (RP_IS_COMPARE_WINDOW (self));
+  g_set_object (&self->exit_screenshot, screenshot);
+}
+
+/**
+ * rp_compare_window_get_view:
+ *
+ * Returns: (transfer none): the comparison
+ */
+RpCompareView *
+rp_compare_window_get_view (RpCompareWindow *self)
+{
+  g_return_val_if_fail (RP_IS_COMPARE_WINDOW (self), NULL);
+  return self->compare_view;
+}
+
+/**
+ * rp_compare_window_get_error:
+ *
+ * Returns: (transfer none) (nullable): the message shown when the reports
+ *   did not load
+ */
+const char *
+rp_compare_window_get_error (RpCompareWindow *self)
+{
+  g_return_val_if_fail (RP_IS_COMPARE_WINDOW (self), NULL);
+  return self->error_message;
+}

@@ -1,0 +1,442 @@
+/* rp-report-io.c: reports from and to files on worker threads, and the file choosers for them. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "rp-report-export.h"
+#include "rp-report-io.h"
+
+/* ------------------------------------------------------------------------- */
+/* Loading */
+
+/* The engine's read errors name the file; its parse errors ("Key “version”:
+ * …") do not, and a user who opened three files must know which one. */
+static void
+propagate_naming_file (GError **error,
+                       GError  *local_error,
+                       GFile   *file)
+{
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  if (strstr (local_error->message, name) != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return;
+    }
+  g_set_error (error, local_error->domain, local_error->code,
+               /* TRANSLATORS: “file name”: the reason, e.g. "Key “version”: missing" */
+               _("Cannot open the report “%s”: %s"), name, local_error->message);
+  g_error_free (local_error);
+}
+
+/* Statistics are computed once per series and kept by the report: sorting
+ * the samples here, on the worker, keeps the main thread from doing it when
+ * a view asks for percentiles. */
+static void
+compute_stats (RpReport *report)
+{
+  GPtrArray *series = rp_report_get_series (report);
+
+  for (guint i = 0; i < series->len; i++)
+    {
+      RpStats stats;
+
+      rp_report_get_stats (report, rp_series_get_name (g_ptr_array_index (series, i)), &stats);
+    }
+}
+
+/**
+ * rp_report_io_load:
+ * @files: (array length=n_files): JSON reports
+ * @n_files: how many
+ * @cancellable: (nullable): to give up between files
+ * @error: the first file that does not load, named in the message, with
+ *   the reason (%RP_ERROR_IO, %RP_ERROR_REPORT), or %G_IO_ERROR_CANCELLED
+ *
+ * Loads every report, in order, and computes its statistics. Blocks on I/O:
+ * this is what rp_report_io_load_async() runs on a worker thread.
+ *
+ * Returns: (transfer container) (element-type RpReport) (nullable): the
+ *   reports, or %NULL with @error set
+ */
+GPtrArray *
+rp_report_io_load (GFile *const *files,
+                   guint         n_files,
+                   GCancellable *cancellable,
+                   GError      **error)
+{
+  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_return_val_if_fail (files != NULL || n_files == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      GError *local_error = NULL;
+      RpReport *report;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      report = rp_report_load (files[i], &local_error);
+      if (report == NULL)
+        {
+          propagate_naming_file (error, local_error, files[i]);
+          return NULL;
+        }
+      compute_stats (report);
+      g_ptr_array_add (reports, report);
+    }
+  return g_steal_pointer (&reports);
+}
+
+static void
+load_in_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  GPtrArray *files = task_data;
+  GError *error = NULL;
+  GPtrArray *reports = rp_report_io_load ((GFile *const *) files->pdata, files->len, cancellable, &error);
+
+  if (reports == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reports, (GDestroyNotify) g_ptr_array_unref);
+}
+
+/**
+ * rp_report_io_load_async:
+ * @files: (array length=n_files): JSON reports
+ * @n_files: how many
+ * @cancellable: (nullable): to give up
+ * @callback: called on the thread-default main context of the caller
+ *
+ * rp_report_io_load() on a worker thread: a report of a long run is tens of
+ * megabytes to read and parse, and the disk may be busy.
+ */
+void
+rp_report_io_load_async (GFile *const        *files,
+                         guint                n_files,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  GPtrArray *copy = g_ptr_array_new_full (n_files, g_object_unref);
+
+  g_return_if_fail (files != NULL || n_files == 0);
+
+  for (guint i = 0; i < n_files; i++)
+    g_ptr_array_add (copy, g_object_ref (files[i]));
+  g_task_set_source_tag (task, rp_report_io_load_async);
+  g_task_set_task_data (task, copy, (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, load_in_thread);
+}
+
+/**
+ * rp_report_io_load_finish:
+ *
+ * Returns: (transfer container) (element-type RpReport) (nullable): the
+ *   reports in the order of the files, or %NULL with @error set
+ */
+GPtrArray *
+rp_report_io_load_finish (GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == rp_report_io_load_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Saving */
+
+typedef struct {
+  RpReport *report;
+  GFile    *file;
+  char     *format;
+  gboolean  replace;
+} SaveData;
+
+static void
+save_data_free (gpointer data)
+{
+  SaveData *save = data;
+
+  g_clear_object (&save->report);
+  g_clear_object (&save->file);
+  g_free (save->format);
+  g_free (save);
+}
+
+static void
+save_in_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  SaveData *save = task_data;
+  GError *error = NULL;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* The check is I/O too (a stat while the disk is busy takes seconds). */
+  if (!save->replace && g_file_query_exists (save->file, cancellable))
+    {
+      g_autofree char *name = g_file_get_parse_name (save->file);
+
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                               _("A file named “%s” already exists"), name);
+      return;
+    }
+  if (!rp_report_save (save->report, save->file, save->format, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * rp_report_io_save_async:
+ * @report: the report to write
+ * @file: where; replaced atomically if it exists (ask first)
+ * @format: as rp_report_save() takes it, e.g. from rp_report_io_resolve_format()
+ * @replace: %FALSE: fail with %G_IO_ERROR_EXISTS if @file exists (a name
+ *   the file chooser did not confirm); %TRUE: replace it
+ * @cancellable: (nullable): to give up before writing
+ * @callback: called on the thread-default main context of the caller
+ *
+ * rp_report_save() on a worker thread: writing blocks while the disk is
+ * busy (the very situation this program measures), and the PNG, SVG and
+ * PDF exports draw every chart first.
+ */
+void
+rp_report_io_save_async (RpReport            *report,
+                         GFile               *file,
+                         const char          *format,
+                         gboolean             replace,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  SaveData *save;
+
+  g_return_if_fail (RP_IS_REPORT (report));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (format != NULL);
+
+  save = g_new0 (SaveData, 1);
+  save->report = g_object_ref (report);
+  save->file = g_object_ref (file);
+  save->format = g_strdup (format);
+  save->replace = replace;
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, rp_report_io_save_async);
+  g_task_set_task_data (task, save, save_data_free);
+  g_task_run_in_thread (task, save_in_thread);
+}
+
+/**
+ * rp_report_io_save_finish:
+ * @error: from rp_report_save()
+ *
+ * Returns: %TRUE if the file was written
+ */
+gboolean
+rp_report_io_save_finish (GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == rp_report_io_save_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------- */
+/* File choosers */
+
+static const RpReportFormat *
+lookup_format (const char *format)
+{
+  guint n_formats;
+  const RpReportFormat *formats = rp_report_list_formats (&n_formats);
+
+  for (guint i = 0; i < n_formats; i++)
+    if (g_ascii_strcasecmp (formats[i].format, format) == 0)
+      return &formats[i];
+  return NULL;
+}
+
+/**
+ * rp_report_io_suggest_name:
+ * @report: (nullable): the report; %NULL: now
+ * @format: a format of rp_report_list_formats()
+ *
+ * Returns: (transfer full): a file name from the start of the run in local
+ *   time, e.g. "resprobe-20240501-100000.pdf", so that exports of one run
+ *   sort together
+ */
+char *
+rp_report_io_suggest_name (RpReport   *report,
+                           const char *format)
+{
+  const RpReportFormat *known = lookup_format (format);
+  g_autoptr(GDateTime) local = NULL;
+  g_autofree char *stem = NULL;
+
+  g_return_val_if_fail (report == NULL || RP_IS_REPORT (report), NULL);
+  g_return_val_if_fail (known != NULL, NULL);
+
+  local = report ? g_date_time_to_local (rp_report_get_created (report)) : g_date_time_new_now_local ();
+  stem = g_date_time_format (local, "resprobe-%Y%m%d-%H%M%S");
+  return g_strdup_printf ("%s.%s", stem, known->extension);
+}
+
+static GtkFileFilter *
+new_format_filter (const RpReportFormat *format)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+  /* TRANSLATORS: a file type in the save dialog, e.g. "PDF report (*.pdf)" */
+  g_autofree char *name = g_strdup_printf (_("%s (*.%s)"), format->label, format->extension);
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_suffix (filter, format->extension);
+  /* Static strings of the format table: no copy needed. */
+  g_object_set_data (G_OBJECT (filter), "rp-format", (gpointer) format->format);
+  return filter;
+}
+
+/**
+ * rp_report_io_new_save_dialog:
+ * @parent: (nullable): the window it belongs to
+ * @report: the report to save, for the suggested name
+ * @json_only: %TRUE: "Save Report" (the re-importable JSON); %FALSE:
+ *   "Export" with a filter per format of rp_report_list_formats(), PDF first
+ *   selected
+ *
+ * A save dialog. GTK 4 has no overwrite-confirmation switch any more: its
+ * own chooser and the portal's both ask before replacing an existing file,
+ * which is the behaviour gtk_file_chooser_set_do_overwrite_confirmation()
+ * used to turn on. A name typed without a known extension gets one from
+ * rp_report_io_resolve_format(); that name was not confirmed, so the caller
+ * asks itself if it exists.
+ *
+ * Returns: (transfer full): the dialog, not shown
+ */
+GtkFileChooserNative *
+rp_report_io_new_save_dialog (GtkWindow *parent,
+                              RpReport  *report,
+                              gboolean   json_only)
+{
+  const char *preferred = json_only ? "json" : "pdf";
+  GtkFileChooserNative *dialog;
+  GtkFileChooser *chooser;
+  guint n_formats;
+  const RpReportFormat *formats = rp_report_list_formats (&n_formats);
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (RP_IS_REPORT (report), NULL);
+
+  dialog = gtk_file_chooser_native_new (json_only ? _("Save Report") : _("Export Report"), parent,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        json_only ? _("_Save") : _("_Export"), _("_Cancel"));
+  chooser = GTK_FILE_CHOOSER (dialog);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  for (guint i = 0; i < n_formats; i++)
+    {
+      g_autoptr(GtkFileFilter) filter = NULL;
+
+      if (json_only && !g_str_equal (formats[i].format, "json"))
+        continue;
+      filter = new_format_filter (&formats[i]);
+      gtk_file_chooser_add_filter (chooser, filter);
+      if (g_str_equal (formats[i].format, preferred))
+        gtk_file_chooser_set_filter (chooser, filter);
+    }
+  name = rp_report_io_suggest_name (report, preferred);
+  gtk_file_chooser_set_current_name (chooser, name);
+  return dialog;
+}
+
+/**
+ * rp_report_io_new_open_dialog:
+ * @parent: (nullable): the window it belongs to
+ *
+ * Returns: (transfer full): a dialog to choose one or more JSON reports
+ *   (one shows as a finished run, two to eight are compared), not shown
+ */
+GtkFileChooserNative *
+rp_report_io_new_open_dialog (GtkWindow *parent)
+{
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) reports = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  dialog = gtk_file_chooser_native_new (_("Open Reports"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+
+  gtk_file_filter_set_name (reports, _("Reports (*.json)"));
+  gtk_file_filter_add_suffix (reports, "json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), reports);
+  gtk_file_filter_set_name (all, _("All Files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), reports);
+  return dialog;
+}
+
+/**
+ * rp_report_io_resolve_format:
+ * @chosen: the file the user chose
+ * @filter: (nullable): the filter selected in the dialog
+ * @fallback: the format when neither the name nor the filter tells
+ * @out_file: (out) (transfer full): @chosen, or @chosen with the format's
+ *   extension appended when its name has no known extension
+ *
+ * The format of a save: the extension of the chosen name wins (rp_report_
+ * format_for_filename(): "run.svg" is SVG whatever the filter); without one,
+ * the selected filter's format, then @fallback, and the name gets its
+ * extension.
+ *
+ * Returns: the format, as rp_report_save() takes it
+ */
+const char *
+rp_report_io_resolve_format (GFile          *chosen,
+                             GtkFileFilter  *filter,
+                             const char     *fallback,
+                             GFile         **out_file)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *with_extension = NULL;
+  g_autoptr(GFile) parent = NULL;
+  const RpReportFormat *known;
+  const char *format;
+
+  g_return_val_if_fail (G_IS_FILE (chosen), NULL);
+  g_return_val_if_fail (fallback != NULL && lookup_format (fallback) != NULL, NULL);
+  g_return_val_if_fail (out_file != NULL, NULL);
+
+  name = g_file_get_basename (chosen);
+  format = name ? rp_report_format_for_filename (name) : NULL;
+  if (format != NULL)
+    {
+      *out_file = g_object_ref (chosen);
+      return format;
+    }
+
+  format = filter ? g_object_get_data (G_OBJECT (filter), "rp-format") : NULL;
+  known = lookup_format (format ? format : fallback);
+  parent = g_file_get_parent (chosen);
+  with_extension = g_strdup_printf ("%s.%s", name ? name : "report", known->extension);
+  *out_file = parent ? g_file_get_child (parent, with_extension) : g_file_new_for_path (with_extension);
+  return known->format;
+}

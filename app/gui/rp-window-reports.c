@@ -1,0 +1,477 @@
+/* rp-window-reports.c: the window's report actions: open (and drop), save, export, copy summary. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "rp-compare-window.h"
+#include "rp-report-io.h"
+#include "rp-window-private.h"
+
+/* Every file operation runs on a worker thread (rp-report-io.c); the main
+ * thread only shows dialogs and their outcome. A report in a bug tracker
+ * comes from a stranger: a file that does not load is a message naming the
+ * file and the reason, never a crash. */
+
+static void
+show_message (RpWindow   *self,
+              const char *heading,
+              const char *body)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* A window closed while its worker ran: its widgets are gone. */
+static gboolean
+window_gone (RpWindow *self)
+{
+  return gtk_window_get_application (GTK_WINDOW (self)) == NULL;
+}
+
+static char *
+file_display_name (GFile *file)
+{
+  char *basename = g_file_get_basename (file);
+
+  /* The basename is enough for a message: the user just chose the file. */
+  if (basename != NULL && g_utf8_validate (basename, -1, NULL))
+    return basename;
+  g_free (basename);
+  return g_file_get_parse_name (file);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Open */
+
+typedef struct {
+  RpWindow  *window;
+  GPtrArray *files;
+} OpenJob;
+
+static void
+open_job_free (OpenJob *job)
+{
+  g_clear_object (&job->window);
+  g_clear_pointer (&job->files, g_ptr_array_unref);
+  g_free (job);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenJob, open_job_free)
+
+static void
+show_open_error (RpWindow     *self,
+                 const GError *error)
+{
+  /* Scripts and tests (--screenshot-on-exit): the terminal, then quit. */
+  if (rp_window_get_scripted (self))
+    {
+      g_printerr ("resprobe: %s\n", error->message);
+      gtk_window_destroy (GTK_WINDOW (self));
+      return;
+    }
+  show_message (self, _("Could Not Open the Report"), error->message);
+}
+
+/* One report in a window: this one, or a new one if this one is running
+ * (the run goes on; the report is not lost either). */
+static void
+show_in_window (RpWindow *self,
+                RpReport *report,
+                GFile    *file)
+{
+  RpWindow *target = self;
+
+  if (rp_window_get_busy (self))
+    {
+      target = rp_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+      gtk_window_present (GTK_WINDOW (target));
+    }
+  rp_window_show_report (target, report, file);
+}
+
+static void
+on_reports_loaded (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(OpenJob) job = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) reports = rp_report_io_load_finish (result, &error);
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (job->window));
+  RpCompareWindow *compare;
+
+  if (application == NULL)
+    return;
+  if (reports == NULL)
+    {
+      show_open_error (job->window, error);
+      return;
+    }
+  if (reports->len == 1)
+    {
+      show_in_window (job->window, g_ptr_array_index (reports, 0), g_ptr_array_index (job->files, 0));
+      return;
+    }
+  compare = rp_compare_window_new (application);
+  rp_compare_window_set_reports (compare, reports, (GFile *const *) job->files->pdata);
+  gtk_window_present (GTK_WINDOW (compare));
+}
+
+/**
+ * rp_window_open_files:
+ * @files: (array length=n_files): JSON reports
+ * @n_files: how many: one is shown in this window as a finished run (in a
+ *   new window if this one is running); two to eight are compared in a new
+ *   window
+ *
+ * Loads the reports on a worker thread; a file that does not load is shown
+ * in a dialog that names it and says why.
+ */
+void
+rp_window_open_files (RpWindow     *self,
+                      GFile *const *files,
+                      guint         n_files)
+{
+  OpenJob *job;
+
+  g_return_if_fail (RP_IS_WINDOW (self));
+  g_return_if_fail (files != NULL || n_files == 0);
+
+  if (n_files == 0)
+    return;
+  if (n_files > RP_COMPARE_MAX_REPORTS)
+    {
+      g_autofree char *body =
+        /* TRANSLATORS: %u: how many files the user chose or dropped */
+        g_strdup_printf (ngettext ("A comparison shows 2 to 8 reports; %u was chosen.",
+                                   "A comparison shows 2 to 8 reports; %u were chosen.", n_files),
+                         n_files);
+      g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, body);
+
+      show_open_error (self, error);
+      return;
+    }
+
+  job = g_new0 (OpenJob, 1);
+  job->window = g_object_ref (self);
+  job->files = g_ptr_array_new_full (n_files, g_object_unref);
+  for (guint i = 0; i < n_files; i++)
+    g_ptr_array_add (job->files, g_object_ref (files[i]));
+  rp_report_io_load_async (files, n_files, NULL, on_reports_loaded, job);
+}
+
+static void
+on_open_response (GtkNativeDialog *dialog,
+                  int              response,
+                  RpWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) chosen = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      guint n = g_list_model_get_n_items (chosen);
+      g_autoptr(GPtrArray) files = g_ptr_array_new_full (n, g_object_unref);
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (files, g_list_model_get_item (chosen, i));
+      rp_window_open_files (self, (GFile *const *) files->pdata, files->len);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  GtkFileChooserNative *dialog = rp_report_io_new_open_dialog (GTK_WINDOW (widget));
+
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), widget);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* Dropping files does what Open does. */
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         RpWindow      *self)
+{
+  GdkFileList *list = g_value_get_boxed (value);
+  g_autoptr(GSList) files = list ? gdk_file_list_get_files (list) : NULL;
+  g_autoptr(GPtrArray) array = g_ptr_array_new ();
+
+  for (GSList *l = files; l != NULL; l = l->next)
+    g_ptr_array_add (array, l->data);
+  if (array->len == 0)
+    return FALSE;
+  rp_window_open_files (self, (GFile *const *) array->pdata, array->len);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Save and export */
+
+typedef struct {
+  RpWindow *window;
+  RpReport *report;
+  GFile    *file;
+  char     *format;
+} SaveJob;
+
+static void
+save_job_free (SaveJob *job)
+{
+  g_clear_object (&job->window);
+  g_clear_object (&job->report);
+  g_clear_object (&job->file);
+  g_free (job->format);
+  g_free (job);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveJob, save_job_free)
+
+static void start_save (SaveJob  *job,
+                        gboolean  replace);
+
+static void
+on_replace_response (AdwMessageDialog *dialog,
+                     const char       *response,
+                     SaveJob          *job)
+{
+  if (g_str_equal (response, "replace"))
+    start_save (job, TRUE);
+  else
+    save_job_free (job);
+}
+
+/* The name got its extension after the file chooser confirmed it (see
+ * rp_report_io_new_save_dialog()): ask here, as the chooser would have. */
+static void
+ask_replace (SaveJob *job)
+{
+  g_autofree char *name = file_display_name (job->file);
+  g_autofree char *heading = g_strdup_printf (_("Replace “%s”?"), name);
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (job->window), heading,
+                                              _("A file with this name already exists. "
+                                                "Replacing it overwrites its contents."));
+
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "replace", _("_Replace"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "replace",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_replace_response), job);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+on_saved (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(SaveJob) job = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = file_display_name (job->file);
+  gboolean saved = rp_report_io_save_finish (result, &error);
+
+  if (window_gone (job->window))
+    {
+      /* Nowhere to show it; the terminal may be watched. */
+      if (!saved)
+        g_printerr ("resprobe: %s\n", error->message);
+      return;
+    }
+  if (saved)
+    {
+      /* TRANSLATORS: a notification after saving, e.g. "Saved “run.pdf”" */
+      g_autofree char *text = g_strdup_printf (_("Saved “%s”"), name);
+
+      rp_window_show_toast (job->window, text);
+    }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
+    {
+      ask_replace (g_steal_pointer (&job));
+    }
+  else
+    {
+      /* TRANSLATORS: a dialog heading; the body says why */
+      g_autofree char *heading = g_strdup_printf (_("Could Not Save “%s”"), name);
+
+      show_message (job->window, heading, error->message);
+    }
+}
+
+static void
+start_save (SaveJob  *job,
+            gboolean  replace)
+{
+  rp_report_io_save_async (job->report, job->file, job->format, replace, NULL, on_saved, job);
+}
+
+static void
+on_save_response (GtkNativeDialog *dialog,
+                  int              response,
+                  RpWindow        *self)
+{
+  RpReport *report = g_object_get_data (G_OBJECT (dialog), "rp-report");
+  gboolean json_only = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "rp-json-only"));
+  g_autoptr(GFile) chosen = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (chosen != NULL)
+    {
+      /* (transfer none) */
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+      SaveJob *job = g_new0 (SaveJob, 1);
+
+      job->window = g_object_ref (self);
+      job->report = g_object_ref (report);
+      job->format = g_strdup (rp_report_io_resolve_format (chosen, filter, json_only ? "json" : "pdf",
+                                                           &job->file));
+      /* The chooser confirmed replacing the name it returned, no other. */
+      start_save (job, g_file_equal (job->file, chosen));
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+show_save_dialog (RpWindow *self,
+                  gboolean  json_only)
+{
+  RpReport *report = rp_window_get_report (self);
+  GtkFileChooserNative *dialog;
+
+  if (report == NULL)
+    return;
+  dialog = rp_report_io_new_save_dialog (GTK_WINDOW (self), report, json_only);
+  /* The report as it is now: a new run may start while the dialog is open. */
+  g_object_set_data_full (G_OBJECT (dialog), "rp-report", g_object_ref (report), g_object_unref);
+  g_object_set_data (G_OBJECT (dialog), "rp-json-only", GINT_TO_POINTER (json_only));
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+save_report_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  show_save_dialog (RP_WINDOW (widget), TRUE);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  show_save_dialog (RP_WINDOW (widget), FALSE);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Copy summary */
+
+static void
+summary_text_in_thread (GTask        *task,
+                        gpointer      source_object,
+                        gpointer      task_data,
+                        GCancellable *cancellable)
+{
+  /* Statistics of series the summary view does not show (every writer
+   * thread's) are computed here the first time: millions of samples. */
+  g_task_return_pointer (task, rp_report_to_summary_text (task_data), g_free);
+}
+
+static void
+on_summary_text (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  RpWindow *self = RP_WINDOW (source);
+  g_autofree char *text = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (text == NULL || window_gone (self))
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+  rp_window_show_toast (self, _("Summary copied"));
+}
+
+static void
+copy_summary_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  RpReport *report = rp_window_get_report (RP_WINDOW (widget));
+  g_autoptr(GTask) task = NULL;
+
+  if (report == NULL)
+    return;
+  task = g_task_new (widget, NULL, on_summary_text, NULL);
+  g_task_set_task_data (task, g_object_ref (report), g_object_unref);
+  g_task_run_in_thread (task, summary_text_in_thread);
+}
+
+/* ------------------------------------------------------------------------- */
+
+/**
+ * rp_window_reports_class_init:
+ *
+ * Installs win.open (Ctrl+O), win.save-report (Ctrl+S, JSON),
+ * win.export (Ctrl+E, every format) and win.copy-summary (Ctrl+Shift+C).
+ */
+void
+rp_window_reports_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.save-report", NULL, save_report_action);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-summary", NULL, copy_summary_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save-report", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.copy-summary", NULL);
+}
+
+/**
+ * rp_window_reports_init:
+ *
+ * Makes the window a drop target for report files.
+ */
+void
+rp_window_reports_init (RpWindow *self)
+{
+  GtkDropTarget *target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+
+  g_signal_connect_object (target, "drop", G_CALLBACK (on_drop), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
+}
+
+/**
+ * rp_window_reports_update:
+ * @busy: whether a run is in progress
+ *
+ * Saving, exporting and copying need a finished run or an opened report;
+ * opening is always possible (a running window opens a new one).
+ */
+void
+rp_window_reports_update (RpWindow *self,
+                          gboolean  busy)
+{
+  gboolean have_report = !busy && rp_window_get_report (self) != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-report", have_report);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", have_report);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-summary", have_report);
+}

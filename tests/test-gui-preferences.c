@@ -1,0 +1,279 @@
+/* test-gui-preferences.c: the Preferences window edits the settings, and the main window follows them. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <adwaita.h>
+
+#include "rp-application.h"
+#include "rp-chart-view.h"
+#include "rp-preferences-window.h"
+#include "rp-scenario.h"
+#include "rp-window.h"
+
+static GtkApplication *application;
+
+/* Every descendant of @widget of type @type, in tree order. */
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect (child, type, out);
+}
+
+static GPtrArray *
+find_all (gpointer widget,
+          GType    type)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (widget), type, out);
+  return out;
+}
+
+static GSettings *
+fresh_settings (void)
+{
+  GSettings *settings = rp_application_new_settings ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_assert_nonnull (settings);
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    g_settings_reset (settings, keys[i]);
+  return settings;
+}
+
+static guint
+preset_index (const char *id)
+{
+  guint n_presets;
+  const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
+
+  for (guint i = 0; i < n_presets; i++)
+    if (g_str_equal (presets[i].id, id))
+      return i;
+  g_assert_not_reached ();
+}
+
+static void
+apply (AdwEntryRow *row,
+       const char  *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (row), text);
+  g_signal_emit_by_name (row, "apply");
+}
+
+static void
+test_preferences_edit_settings (void)
+{
+  g_autoptr(GSettings) settings = fresh_settings ();
+  RpPreferencesWindow *preferences = rp_preferences_window_new (settings);
+  g_autoptr(GPtrArray) switches = find_all (preferences, GTK_TYPE_SWITCH);
+  g_autoptr(GPtrArray) combos = find_all (preferences, ADW_TYPE_COMBO_ROW);
+  g_autoptr(GPtrArray) entries = find_all (preferences, ADW_TYPE_ENTRY_ROW);
+  g_autofree char *size = NULL;
+  g_autofree char *duration = NULL;
+  g_autofree char *scenario = NULL;
+  guint n_presets;
+  const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
+
+  /* Simulation default, logarithmic axis, limit lines. */
+  g_assert_cmpuint (switches->len, ==, 3);
+  g_assert_false (gtk_switch_get_active (switches->pdata[0]));
+  g_assert_true (gtk_switch_get_active (switches->pdata[1]));
+  g_assert_true (gtk_switch_get_active (switches->pdata[2]));
+  gtk_switch_set_active (switches->pdata[0], TRUE);
+  gtk_switch_set_active (switches->pdata[1], FALSE);
+  gtk_switch_set_active (switches->pdata[2], FALSE);
+  g_assert_true (g_settings_get_boolean (settings, "simulate-save"));
+  g_assert_false (g_settings_get_boolean (settings, "log-scale-latency"));
+  g_assert_false (g_settings_get_boolean (settings, "show-limit-lines"));
+
+  /* The scenario row shows and stores preset ids. */
+  g_assert_cmpuint (combos->len, ==, 1);
+  g_assert_cmpuint (adw_combo_row_get_selected (combos->pdata[0]), ==, preset_index ("R1"));
+  g_assert_cmpuint (n_presets, >=, 3);
+  adw_combo_row_set_selected (combos->pdata[0], 2);
+  scenario = g_settings_get_string (settings, "scenario");
+  g_assert_cmpstr (scenario, ==, presets[2].id);
+  g_settings_set_string (settings, "scenario", "passive");
+  g_assert_cmpuint (adw_combo_row_get_selected (combos->pdata[0]), ==, preset_index ("passive"));
+
+  /* Size and duration: a bad value is refused, marked and not stored. */
+  g_assert_cmpuint (entries->len, ==, 2);
+  g_assert_cmpstr (gtk_editable_get_text (entries->pdata[0]), ==, "4G");
+  apply (entries->pdata[0], "12 parsecs");
+  size = g_settings_get_string (settings, "size");
+  g_assert_cmpstr (size, ==, "4G");
+  g_assert_true (gtk_widget_has_css_class (entries->pdata[0], "error"));
+  apply (entries->pdata[0], "512 M");
+  g_clear_pointer (&size, g_free);
+  size = g_settings_get_string (settings, "size");
+  g_assert_cmpstr (size, ==, "512 M");
+  g_assert_false (gtk_widget_has_css_class (entries->pdata[0], "error"));
+
+  apply (entries->pdata[1], "soon");
+  duration = g_settings_get_string (settings, "duration");
+  g_assert_cmpstr (duration, ==, "60");
+  apply (entries->pdata[1], "2m");
+  g_clear_pointer (&duration, g_free);
+  duration = g_settings_get_string (settings, "duration");
+  g_assert_cmpstr (duration, ==, "2m");
+  /* An empty duration means "until the load is done". */
+  apply (entries->pdata[1], "");
+  g_clear_pointer (&duration, g_free);
+  duration = g_settings_get_string (settings, "duration");
+  g_assert_cmpstr (duration, ==, "");
+
+  /* A run stores its values meanwhile: the window shows them. */
+  g_settings_set_string (settings, "size", "1G");
+  g_assert_cmpstr (gtk_editable_get_text (entries->pdata[0]), ==, "1G");
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+/* Counts the window's latency charts (unit "s") and how many of them have a
+ * logarithmic axis. */
+static guint
+count_log_plots (RpWindow *window,
+                 guint    *out_n_latency)
+{
+  g_autoptr(GPtrArray) views = find_all (window, RP_TYPE_CHART_VIEW);
+  guint n = 0;
+
+  *out_n_latency = 0;
+  g_assert_cmpuint (views->len, >=, 4);
+  for (guint i = 0; i < views->len; i++)
+    {
+      RpPlot *plot = rp_chart_view_get_plot (views->pdata[i]);
+
+      if (!g_str_equal (rp_plot_get_unit (plot), "s"))
+        continue;
+      *out_n_latency += 1;
+      n += rp_plot_get_log_y (plot);
+    }
+  return n;
+}
+
+static void
+test_window_follows_settings (void)
+{
+  g_autoptr(GSettings) settings = fresh_settings ();
+  RpWindow *window = rp_window_new (application);
+  gboolean simulate_save = TRUE;
+  g_autofree char *directory = NULL;
+  guint n_latency = 0;
+
+  g_object_get (window, "simulate-save", &simulate_save, NULL);
+  g_assert_false (simulate_save);
+  g_settings_set_boolean (settings, "simulate-save", TRUE);
+  g_object_get (window, "simulate-save", &simulate_save, NULL);
+  g_assert_true (simulate_save);
+
+  g_settings_set_string (settings, "directory", "/var/tmp");
+  g_object_get (window, "directory", &directory, NULL);
+  g_assert_cmpstr (directory, ==, "/var/tmp");
+  g_clear_pointer (&directory, g_free);
+  /* Empty in the settings: the default folder. */
+  g_settings_set_string (settings, "directory", "");
+  g_object_get (window, "directory", &directory, NULL);
+  g_assert_null (directory);
+
+  /* The latency charts (disk calls, this window, …) follow the log-axis option. */
+  g_assert_cmpuint (count_log_plots (window, &n_latency), ==, n_latency);
+  g_assert_cmpuint (n_latency, >=, 2);
+  g_settings_set_boolean (settings, "log-scale-latency", FALSE);
+  g_assert_cmpuint (count_log_plots (window, &n_latency), ==, 0);
+  g_settings_set_boolean (settings, "log-scale-latency", TRUE);
+  g_assert_cmpuint (count_log_plots (window, &n_latency), ==, n_latency);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  g_assert_not_reached ();
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_run_stores_form (void)
+{
+  g_autoptr(GSettings) settings = fresh_settings ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *target = g_dir_make_tmp ("test-gui-preferences-XXXXXX", &error);
+  RpWindow *window = rp_window_new (application);
+  g_autofree char *scenario = NULL;
+  g_autofree char *directory = NULL;
+  g_autofree char *duration = NULL;
+  guint timeout_id;
+
+  g_assert_no_error (error);
+  g_assert_true (rp_window_set_scenario (window, "passive"));
+  rp_window_set_directory (window, target);
+  rp_window_set_duration_text (window, "1");
+  gtk_window_present (GTK_WINDOW (window));
+  rp_window_start (window);
+  g_assert_true (rp_window_get_busy (window));
+
+  timeout_id = g_timeout_add_seconds (60, on_timeout, NULL);
+  while (rp_window_get_busy (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+
+  scenario = g_settings_get_string (settings, "scenario");
+  directory = g_settings_get_string (settings, "directory");
+  duration = g_settings_get_string (settings, "duration");
+  g_assert_cmpstr (scenario, ==, "passive");
+  g_assert_cmpstr (directory, ==, target);
+  g_assert_cmpstr (duration, ==, "1");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  /* Nothing left behind: rmdir fails on a non-empty folder. */
+  g_assert_cmpint (g_rmdir (target), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* No session bus: never autolaunch one. */
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", FALSE);
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display; run under xvfb-run\n");
+      return 77;
+    }
+  adw_init ();
+
+  /* Windows need a registered application (its startup ran). */
+  application = GTK_APPLICATION (rp_application_new ());
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_COMMAND_LINE);
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/preferences/edit-settings", test_preferences_edit_settings);
+  g_test_add_func ("/preferences/window-follows-settings", test_window_follows_settings);
+  g_test_add_func ("/preferences/run-stores-form", test_run_stores_form);
+
+  status = g_test_run ();
+  g_object_unref (application);
+  return status;
+}
