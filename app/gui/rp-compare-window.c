@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rp-gui-util.h"
 #include "rp-compare-window.h"
 #include "rp-report-io.h"
 
@@ -51,25 +52,6 @@ set_have_reports (RpCompareWindow *self,
 /* ------------------------------------------------------------------------- */
 /* Scripts and tests: --screenshot-on-exit */
 
-static GdkTexture *
-render_window (RpCompareWindow *self)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
-  graphene_rect_t bounds;
-
-  gdk_paintable_snapshot (paintable, snapshot,
-                          gtk_widget_get_width (GTK_WIDGET (self)),
-                          gtk_widget_get_height (GTK_WIDGET (self)));
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL || renderer == NULL)
-    return NULL;
-  gsk_render_node_get_bounds (node, &bounds);
-  return gsk_renderer_render_texture (renderer, node, &bounds);
-}
-
 static void
 write_png_in_thread (GTask        *task,
                      gpointer      source_object,
@@ -105,7 +87,7 @@ on_screenshot_due (gpointer user_data)
   RpCompareWindow *self = user_data;
   g_autoptr(GTask) task = g_task_new (self, NULL, on_screenshot_written, NULL);
 
-  g_task_set_task_data (task, render_window (self), g_object_unref);
+  g_task_set_task_data (task, rp_gui_render_widget (GTK_WIDGET (self)), g_object_unref);
   g_task_run_in_thread (task, write_png_in_thread);
   return G_SOURCE_REMOVE;
 }

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "rp-gui-util.h"
 #include "rp-application.h"
 #include "rp-chart-view.h"
 #include "rp-plot.h"
@@ -911,26 +912,6 @@ on_outputs_saved (GObject      *object,
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
-/* What the window shows, as a texture: the same rendering as on screen. */
-static GdkTexture *
-render_window (RpWindow *self)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
-  graphene_rect_t bounds;
-
-  gdk_paintable_snapshot (paintable, snapshot,
-                          gtk_widget_get_width (GTK_WIDGET (self)),
-                          gtk_widget_get_height (GTK_WIDGET (self)));
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL || renderer == NULL)
-    return NULL;
-  gsk_render_node_get_bounds (node, &bounds);
-  return gsk_renderer_render_texture (renderer, node, &bounds);
-}
-
 static gboolean
 on_screenshot_due (gpointer user_data)
 {
@@ -941,7 +922,7 @@ on_screenshot_due (gpointer user_data)
   if (report != NULL)
     g_object_set_data_full (G_OBJECT (task), "report", g_object_ref (report), g_object_unref);
   if (self->exit_screenshot != NULL)
-    g_object_set_data_full (G_OBJECT (task), "texture", render_window (self), g_object_unref);
+    g_object_set_data_full (G_OBJECT (task), "texture", rp_gui_render_widget (GTK_WIDGET (self)), g_object_unref);
   /* Writing files is I/O: off the main thread, then close. */
   g_task_run_in_thread (task, save_outputs_in_thread);
   g_object_unref (task);

@@ -1,0 +1,41 @@
+/* rp-gui-util.c: small GTK helpers that several windows share. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "rp-gui-util.h"
+
+/**
+ * rp_gui_render_widget:
+ * @widget: a realized widget in a native (a window)
+ *
+ * Renders what @widget shows, with the window's own renderer, so that a
+ * screenshot for scripts and tests (--screenshot-on-exit) is exactly the
+ * screen. Must be called on the main thread; saving the texture can then
+ * happen on a worker.
+ *
+ * Returns: (transfer full) (nullable): the texture, or %NULL when the widget
+ *   has nothing to draw or no renderer yet
+ */
+GdkTexture *
+rp_gui_render_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderer *renderer;
+  graphene_rect_t bounds;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot,
+                          gtk_widget_get_width (widget),
+                          gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL || renderer == NULL)
+    return NULL;
+  gsk_render_node_get_bounds (node, &bounds);
+  return gsk_renderer_render_texture (renderer, node, &bounds);
+}

@@ -1,0 +1,11 @@
+/* rp-gui-util.h: small GTK helpers that several windows share. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+GdkTexture *rp_gui_render_widget (GtkWidget *widget);
+
+G_END_DECLS
