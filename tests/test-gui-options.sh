@@ -29,6 +29,8 @@ expect_usage_error "--duration" --duration soon
 expect_usage_error "--duration" --duration 0
 expect_usage_error "nope" --scenario nope
 expect_usage_error "--dir" --dir /nonexistent/resprobe-test
+# An option GApplication itself rejects: the same status 2 and a pointer to --help.
+expect_usage_error "--help" --bogus
 
 version=$("$gui" --version 2>&1)
 if [[ "$version" == resprobe\ * ]]; then

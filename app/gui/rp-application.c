@@ -339,11 +339,34 @@ rp_application_startup (GApplication *application)
   g_unix_signal_add (SIGTERM, on_quit_signal, application);
 }
 
+/* GApplication rejects an unknown option itself, with exit status 1 and a
+ * bare message. The project's convention (and the man page) is status 2 for
+ * bad command-line values, with a pointer to --help, as resprobe-cli does.
+ * The default handler only returns TRUE with status 1 when parsing failed
+ * (registration errors are not fatal here: without a session bus the app
+ * runs unregistered). */
+static gboolean
+rp_application_local_command_line (GApplication   *application,
+                                   char         ***arguments,
+                                   int            *exit_status)
+{
+  gboolean handled;
+
+  handled = G_APPLICATION_CLASS (rp_application_parent_class)->local_command_line (application, arguments, exit_status);
+  if (handled && *exit_status == EXIT_FAILURE)
+    {
+      g_printerr (_("Run “%s --help” for the options.\n"), g_get_prgname ());
+      *exit_status = 2;
+    }
+  return handled;
+}
+
 static void
 rp_application_class_init (RpApplicationClass *klass)
 {
   GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
 
+  application_class->local_command_line = rp_application_local_command_line;
   application_class->handle_local_options = rp_application_handle_local_options;
   application_class->command_line = rp_application_command_line;
   application_class->open = rp_application_open;
