@@ -244,33 +244,6 @@ show_text (Pen          *pen,
   return layout_height (layout);
 }
 
-/* "ext4 on /dev/sda2 · journal ordered · I/O scheduler mq-deadline ·
- * rotational disk · Linux 6.1.0 · x86_64": the line the window shows too. */
-static char *
-describe_target (const RpSysinfo *sysinfo)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-  const char *unknown = _("unknown");
-
-  /* TRANSLATORS: e.g. "ext4 on /dev/sda2" */
-  g_string_append_printf (text, _("%s on %s"),
-                          sysinfo->fs_type ? sysinfo->fs_type : unknown,
-                          sysinfo->source_device ? sysinfo->source_device : unknown);
-  if (sysinfo->journal_mode != NULL)
-    g_string_append_printf (text, _(" · journal %s"), sysinfo->journal_mode);
-  if (sysinfo->scheduler != NULL)
-    g_string_append_printf (text, _(" · I/O scheduler %s"), sysinfo->scheduler);
-  if (sysinfo->rotational == 1)
-    g_string_append (text, _(" · rotational disk"));
-  else if (sysinfo->rotational == 0)
-    g_string_append (text, _(" · solid-state or virtual disk"));
-  if (sysinfo->kernel_release != NULL)
-    g_string_append_printf (text, _(" · Linux %s"), sysinfo->kernel_release);
-  if (sysinfo->machine != NULL)
-    g_string_append_printf (text, " · %s", sysinfo->machine);
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
-
 static char *
 describe_run (RpReport *self)
 {
@@ -406,7 +379,7 @@ draw_image_header (Pen      *pen,
 {
   const RpRgba *fg = &pen->style->foreground;
   g_autofree char *run = describe_run (self);
-  g_autofree char *target = describe_target (rp_report_get_sysinfo (self));
+  g_autofree char *target = rp_sysinfo_describe (rp_report_get_sysinfo (self));
   g_autofree char *scenario = rp_scenario_describe (rp_report_get_scenario (self));
   g_autofree char *verdict = rp_report_get_verdict (self);
   const char *error_message = rp_report_get_error_message (self);
@@ -865,7 +838,7 @@ doc_title (Doc *doc)
 {
   const RpRgba *fg = &doc->pen.style->foreground;
   g_autofree char *run = describe_run (doc->report);
-  g_autofree char *target = describe_target (rp_report_get_sysinfo (doc->report));
+  g_autofree char *target = rp_sysinfo_describe (rp_report_get_sysinfo (doc->report));
   const char *error_message = rp_report_get_error_message (doc->report);
 
   doc_paragraph (doc, _("Responsiveness Probe report"), 2.0, TRUE, fg, 1);

@@ -1270,3 +1270,38 @@ rp_sysinfo_new_from_json (JsonNode  *node,
   make_strings_valid (self);
   return g_steal_pointer (&self);
 }
+
+/**
+ * rp_sysinfo_describe:
+ * @sysinfo: a snapshot
+ *
+ * The one-line summary of the target's storage stack that the window and the
+ * exported images show, e.g. "ext4 on /dev/sda2 · journal ordered · I/O
+ * scheduler mq-deadline · rotational disk · Linux 6.1.0 · x86_64".
+ *
+ * Returns: (transfer full): translated text
+ */
+char *
+rp_sysinfo_describe (const RpSysinfo *sysinfo)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  const char *unknown = _("unknown");
+
+  /* TRANSLATORS: e.g. "ext4 on /dev/sda2" */
+  g_string_append_printf (text, _("%s on %s"),
+                          sysinfo->fs_type ? sysinfo->fs_type : unknown,
+                          sysinfo->source_device ? sysinfo->source_device : unknown);
+  if (sysinfo->journal_mode != NULL)
+    g_string_append_printf (text, _(" · journal %s"), sysinfo->journal_mode);
+  if (sysinfo->scheduler != NULL)
+    g_string_append_printf (text, _(" · I/O scheduler %s"), sysinfo->scheduler);
+  if (sysinfo->rotational == 1)
+    g_string_append (text, _(" · rotational disk"));
+  else if (sysinfo->rotational == 0)
+    g_string_append (text, _(" · solid-state or virtual disk"));
+  if (sysinfo->kernel_release != NULL)
+    g_string_append_printf (text, _(" · Linux %s"), sysinfo->kernel_release);
+  if (sysinfo->machine != NULL)
+    g_string_append_printf (text, " · %s", sysinfo->machine);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}

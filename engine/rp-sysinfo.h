@@ -75,6 +75,7 @@ RpSysinfo *rp_sysinfo_copy            (const RpSysinfo  *self);
 void       rp_sysinfo_free            (RpSysinfo        *self);
 GPtrArray *rp_sysinfo_get_fields      (const RpSysinfo  *self);
 char     **rp_sysinfo_get_warnings    (const RpSysinfo  *self);
+char      *rp_sysinfo_describe        (const RpSysinfo  *self);
 JsonNode  *rp_sysinfo_to_json         (const RpSysinfo  *self);
 RpSysinfo *rp_sysinfo_new_from_json   (JsonNode         *node,
                                        GError          **error);

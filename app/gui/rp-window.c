@@ -549,29 +549,6 @@ refresh_charts (RpWindow *self)
 /* ------------------------------------------------------------------------- */
 /* Status */
 
-static char *
-describe_target (const RpSysinfo *sysinfo)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-  const char *unknown = _("unknown");
-
-  /* TRANSLATORS: e.g. "ext4 on /dev/sda2" */
-  g_string_append_printf (text, _("%s on %s"),
-                          sysinfo->fs_type ? sysinfo->fs_type : unknown,
-                          sysinfo->source_device ? sysinfo->source_device : unknown);
-  if (sysinfo->journal_mode != NULL)
-    g_string_append_printf (text, _(" · journal %s"), sysinfo->journal_mode);
-  if (sysinfo->scheduler != NULL)
-    g_string_append_printf (text, _(" · I/O scheduler %s"), sysinfo->scheduler);
-  if (sysinfo->rotational == 1)
-    g_string_append (text, _(" · rotational disk"));
-  else if (sysinfo->rotational == 0)
-    g_string_append (text, _(" · solid-state or virtual disk"));
-  if (sysinfo->kernel_release != NULL)
-    g_string_append_printf (text, _(" · Linux %s"), sysinfo->kernel_release);
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
-
 static void
 show_sysinfo (RpWindow *self)
 {
@@ -588,7 +565,7 @@ show_sysinfo (RpWindow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->warning_label), FALSE);
       return;
     }
-  details = describe_target (sysinfo);
+  details = rp_sysinfo_describe (sysinfo);
   gtk_label_set_text (self->details_label, details);
 
   warnings = rp_sysinfo_get_warnings (sysinfo);
