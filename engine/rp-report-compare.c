@@ -110,39 +110,61 @@ add_setting_rows (GPtrArray *rows,
     }
 }
 
-typedef enum {
-  METRIC_LATENCY,
-  METRIC_COUNT,
-  METRIC_RATE,
-} MetricKind;
+/* A change of at least this fraction is worth a colour in the window. */
+#define NOTABLE_CHANGE 0.1
 
-/* Relative change for latencies and rates (what "twice as slow" means), the
- * plain difference for counts. */
-static char *
-format_delta (MetricKind kind,
-              double     base,
-              double     value)
+/**
+ * rp_report_format_change:
+ * @kind: what the value measures
+ * @base: the value of the first report
+ * @value: the value of this report
+ * @out_verdict: (out) (optional): 1 notably better, -1 notably worse (a change
+ *   of 10 % or more, in the direction that matters for @kind), 0 otherwise
+ *
+ * The relative change for latencies and rates (what "twice as slow" means),
+ * the plain difference for counts: "=", "+12 %", "-3". Used by the CLI's
+ * comparison table and the window's comparison view alike.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+rp_report_format_change (RpMetricKind  kind,
+                         double        base,
+                         double        value,
+                         int          *out_verdict)
 {
   g_autofree char *magnitude = NULL;
+  double relative = base != 0 ? (value - base) / base : (value > base ? INFINITY : -INFINITY);
+  int direction = kind == RP_METRIC_RATE ? 1 : -1;
 
+  if (out_verdict != NULL)
+    *out_verdict = value != base && fabs (relative) >= NOTABLE_CHANGE
+                   ? (value > base ? 1 : -1) * direction : 0;
   if (value == base)
     return g_strdup ("=");
-  if (kind == METRIC_COUNT)
+  if (kind == RP_METRIC_COUNT)
     return g_strdup_printf ("%+.0f", value - base);
   if (base != 0)
-    return g_strdup_printf ("%+.0f %%", (value - base) / base * 100);
-  magnitude = kind == METRIC_RATE ? rp_format_rate (fabs (value - base))
-                                  : rp_format_latency (fabs (value - base));
+    return g_strdup_printf ("%+.0f %%", relative * 100);
+  magnitude = kind == RP_METRIC_RATE ? rp_format_rate (fabs (value - base))
+                                     : rp_format_latency (fabs (value - base));
   return g_strdup_printf ("%s%s", value >= base ? "+" : "-", magnitude);
 }
 
-static char *
-format_metric (MetricKind kind,
-               double     value)
+/**
+ * rp_report_format_metric:
+ * @kind: what @value measures
+ * @value: seconds, a count, or bytes per second
+ *
+ * Returns: (transfer full): e.g. "10.86 s", "7", "24.0 MiB/s"
+ */
+char *
+rp_report_format_metric (RpMetricKind kind,
+                         double       value)
 {
-  if (kind == METRIC_COUNT)
+  if (kind == RP_METRIC_COUNT)
     return g_strdup_printf ("%.0f", value);
-  if (kind == METRIC_RATE)
+  if (kind == RP_METRIC_RATE)
     return rp_format_rate (value);
   return rp_format_latency (value);
 }
@@ -202,7 +224,7 @@ add_metric_row (GPtrArray  *rows,
                 const char *label,
                 const char *series_name,
                 guint       which,
-                MetricKind  kind)
+                RpMetricKind  kind)
 {
   CompareRow *row = compare_row_new (label, reports->len);
   double base = metric_value (g_ptr_array_index (reports, 0), series_name, which);
@@ -220,12 +242,12 @@ add_metric_row (GPtrArray  *rows,
           continue;
         }
       any = TRUE;
-      text = format_metric (kind, value);
+      text = rp_report_format_metric (kind, value);
       if (r == 0 || isnan (base))
         row->cells[r] = g_steal_pointer (&text);
       else
         {
-          delta = format_delta (kind, base, value);
+          delta = rp_report_format_change (kind, base, value, NULL);
           row->cells[r] = g_strdup_printf ("%s (%s)", text, delta);
         }
     }
@@ -249,16 +271,16 @@ add_metric_rows (GPtrArray *rows,
   /* TRANSLATORS: a table row: how often the desktop's main loop was late by more than e.g. "0.1 s" */
   g_autofree char *loop_instant = g_strdup_printf (_("Main loop > %s"), instant);
 
-  add_metric_row (rows, reports, _("fsync p50"), RP_SERIES_FSYNC_LATENCY, 0, METRIC_LATENCY);
-  add_metric_row (rows, reports, _("fsync p99"), RP_SERIES_FSYNC_LATENCY, 1, METRIC_LATENCY);
-  add_metric_row (rows, reports, _("fsync max"), RP_SERIES_FSYNC_LATENCY, 2, METRIC_LATENCY);
-  add_metric_row (rows, reports, fsync_instant, RP_SERIES_FSYNC_LATENCY, 3, METRIC_COUNT);
-  add_metric_row (rows, reports, fsync_flow, RP_SERIES_FSYNC_LATENCY, 4, METRIC_COUNT);
-  add_metric_row (rows, reports, fsync_attention, RP_SERIES_FSYNC_LATENCY, 5, METRIC_COUNT);
-  add_metric_row (rows, reports, _("write() max"), RP_SERIES_WRITE_LATENCY, 2, METRIC_LATENCY);
-  add_metric_row (rows, reports, _("Main loop max"), RP_SERIES_MAINLOOP_LATENESS, 2, METRIC_LATENCY);
-  add_metric_row (rows, reports, loop_instant, RP_SERIES_MAINLOOP_LATENESS, 3, METRIC_COUNT);
-  add_metric_row (rows, reports, _("Writer throughput"), NULL, 6, METRIC_RATE);
+  add_metric_row (rows, reports, _("fsync p50"), RP_SERIES_FSYNC_LATENCY, 0, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, _("fsync p99"), RP_SERIES_FSYNC_LATENCY, 1, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, _("fsync max"), RP_SERIES_FSYNC_LATENCY, 2, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, fsync_instant, RP_SERIES_FSYNC_LATENCY, 3, RP_METRIC_COUNT);
+  add_metric_row (rows, reports, fsync_flow, RP_SERIES_FSYNC_LATENCY, 4, RP_METRIC_COUNT);
+  add_metric_row (rows, reports, fsync_attention, RP_SERIES_FSYNC_LATENCY, 5, RP_METRIC_COUNT);
+  add_metric_row (rows, reports, _("write() max"), RP_SERIES_WRITE_LATENCY, 2, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, _("Main loop max"), RP_SERIES_MAINLOOP_LATENESS, 2, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, loop_instant, RP_SERIES_MAINLOOP_LATENESS, 3, RP_METRIC_COUNT);
+  add_metric_row (rows, reports, _("Writer throughput"), NULL, 6, RP_METRIC_RATE);
 }
 
 static void

@@ -68,6 +68,24 @@ gboolean          rp_report_save             (RpReport      *self,
                                               const char    *format,
                                               GError       **error);
 
+/**
+ * RpMetricKind:
+ * @RP_METRIC_LATENCY: seconds, lower is better
+ * @RP_METRIC_COUNT: a number of stalls, lower is better
+ * @RP_METRIC_RATE: bytes per second, higher is better
+ */
+typedef enum {
+  RP_METRIC_LATENCY,
+  RP_METRIC_COUNT,
+  RP_METRIC_RATE,
+} RpMetricKind;
+
+char             *rp_report_format_metric    (RpMetricKind   kind,
+                                              double         value);
+char             *rp_report_format_change    (RpMetricKind   kind,
+                                              double         base,
+                                              double         value,
+                                              int           *out_verdict);
 char             *rp_report_compare_text     (GPtrArray     *reports);
 
 G_END_DECLS

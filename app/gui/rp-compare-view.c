@@ -44,12 +44,6 @@ static const struct {
 };
 
 typedef enum {
-  METRIC_LATENCY,  /* seconds, lower is better */
-  METRIC_COUNT,    /* stalls, lower is better */
-  METRIC_RATE,     /* bytes per second, higher is better */
-} MetricKind;
-
-typedef enum {
   STAT_P50,
   STAT_P99,
   STAT_MAX,
@@ -57,9 +51,6 @@ typedef enum {
   STAT_OVER_FLOW,
   STAT_MEAN,
 } StatField;
-
-/* Differences smaller than this (relative) are noise, not better or worse. */
-#define NOTABLE_CHANGE 0.1
 
 struct _RpCompareView
 {
@@ -553,48 +544,14 @@ metric_value (RpReport   *report,
     }
 }
 
-static char *
-format_metric (MetricKind kind,
-               double     value)
-{
-  if (kind == METRIC_COUNT)
-    return g_strdup_printf ("%.0f", value);
-  if (kind == METRIC_RATE)
-    return rp_format_rate (value);
-  return rp_format_latency (value);
-}
-
-/* The change from run 1, as the CLI's comparison writes it, and whether it
- * is notably better (> 0), worse (< 0) or about the same (0). */
-static char *
-format_change (MetricKind  kind,
-               double      base,
-               double      value,
-               int        *out_verdict)
-{
-  double relative = base != 0 ? (value - base) / base : (value > base ? INFINITY : -INFINITY);
-  int direction = kind == METRIC_RATE ? 1 : -1;
-
-  *out_verdict = 0;
-  if (value == base)
-    return g_strdup ("=");
-  if (fabs (relative) >= NOTABLE_CHANGE)
-    *out_verdict = (value > base ? 1 : -1) * direction;
-  if (kind == METRIC_COUNT)
-    return g_strdup_printf ("%+.0f", value - base);
-  if (base != 0)
-    return g_strdup_printf ("%+.0f %%", relative * 100);
-  return g_strdup (value > base ? "+" : "−");
-}
-
 static GtkWidget *
-new_metric_cell (MetricKind kind,
+new_metric_cell (RpMetricKind kind,
                  double     base,
                  double     value,
                  gboolean   first)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  g_autofree char *text = isnan (value) ? g_strdup ("–") : format_metric (kind, value);
+  g_autofree char *text = isnan (value) ? g_strdup ("–") : rp_report_format_metric (kind, value);
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -603,7 +560,7 @@ new_metric_cell (MetricKind kind,
   if (!first && !isnan (value) && !isnan (base))
     {
       int verdict;
-      g_autofree char *change = format_change (kind, base, value, &verdict);
+      g_autofree char *change = rp_report_format_change (kind, base, value, &verdict);
       GtkWidget *change_label = gtk_label_new (change);
 
       gtk_widget_add_css_class (change_label, "caption");
@@ -622,7 +579,7 @@ add_metric_row (RpCompareView *self,
                 const char    *label,
                 const char    *series_name,
                 StatField      field,
-                MetricKind     kind)
+                RpMetricKind     kind)
 {
   guint n = self->reports->len;
   double base = metric_value (g_ptr_array_index (self->reports, 0), series_name, field);
@@ -654,16 +611,16 @@ fill_results (RpCompareView *self,
 
   clear_grid (self->results_grid);
   attach_header (self, self->results_grid, files);
-  add_metric_row (self, &row, _("fsync median"), RP_SERIES_FSYNC_LATENCY, STAT_P50, METRIC_LATENCY);
-  add_metric_row (self, &row, _("fsync 99th percentile"), RP_SERIES_FSYNC_LATENCY, STAT_P99, METRIC_LATENCY);
-  add_metric_row (self, &row, _("fsync worst"), RP_SERIES_FSYNC_LATENCY, STAT_MAX, METRIC_LATENCY);
-  add_metric_row (self, &row, fsync_instant, RP_SERIES_FSYNC_LATENCY, STAT_OVER_INSTANT, METRIC_COUNT);
-  add_metric_row (self, &row, fsync_flow, RP_SERIES_FSYNC_LATENCY, STAT_OVER_FLOW, METRIC_COUNT);
-  add_metric_row (self, &row, _("write() worst"), RP_SERIES_WRITE_LATENCY, STAT_MAX, METRIC_LATENCY);
-  add_metric_row (self, &row, _("Main loop worst"), RP_SERIES_MAINLOOP_LATENESS, STAT_MAX, METRIC_LATENCY);
+  add_metric_row (self, &row, _("fsync median"), RP_SERIES_FSYNC_LATENCY, STAT_P50, RP_METRIC_LATENCY);
+  add_metric_row (self, &row, _("fsync 99th percentile"), RP_SERIES_FSYNC_LATENCY, STAT_P99, RP_METRIC_LATENCY);
+  add_metric_row (self, &row, _("fsync worst"), RP_SERIES_FSYNC_LATENCY, STAT_MAX, RP_METRIC_LATENCY);
+  add_metric_row (self, &row, fsync_instant, RP_SERIES_FSYNC_LATENCY, STAT_OVER_INSTANT, RP_METRIC_COUNT);
+  add_metric_row (self, &row, fsync_flow, RP_SERIES_FSYNC_LATENCY, STAT_OVER_FLOW, RP_METRIC_COUNT);
+  add_metric_row (self, &row, _("write() worst"), RP_SERIES_WRITE_LATENCY, STAT_MAX, RP_METRIC_LATENCY);
+  add_metric_row (self, &row, _("Main loop worst"), RP_SERIES_MAINLOOP_LATENESS, STAT_MAX, RP_METRIC_LATENCY);
   add_metric_row (self, &row, _("Main loop stalls over 0.1 s"), RP_SERIES_MAINLOOP_LATENESS,
-                  STAT_OVER_INSTANT, METRIC_COUNT);
-  add_metric_row (self, &row, _("Writer throughput"), NULL, STAT_MEAN, METRIC_RATE);
+                  STAT_OVER_INSTANT, RP_METRIC_COUNT);
+  add_metric_row (self, &row, _("Writer throughput"), NULL, STAT_MEAN, RP_METRIC_RATE);
   if (row == 1)
     {
       GtkWidget *none = new_cell (_("None of the reports has fsync, write() or main-loop samples."));
