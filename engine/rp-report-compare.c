@@ -283,20 +283,29 @@ add_metric_rows (GPtrArray *rows,
   add_metric_row (rows, reports, _("Writer throughput"), NULL, 6, RP_METRIC_RATE);
 }
 
+/* A group of at most three runs side by side: the table of up to eight is
+ * printed as groups one below the other, so that every line fits. */
+typedef struct {
+  guint first;          /* index of the group's first run */
+  guint n;              /* runs in the group */
+  gsize label_width;    /* columns */
+  gsize cell_width;     /* columns */
+} CompareGroup;
+
+#define GROUP_MAX_RUNS 3
+
 static void
-append_compare_row (GString          *out,
-                    const CompareRow *row,
-                    gsize             label_width,
-                    gsize             cell_width,
-                    guint             n_reports)
+append_compare_row (GString            *out,
+                    const CompareRow   *row,
+                    const CompareGroup *group)
 {
-  g_autoptr(GPtrArray) label_lines = rp_text_wrap_lines (row->label, label_width);
-  g_autofree GPtrArray **cell_lines = g_new0 (GPtrArray *, n_reports);
+  g_autoptr(GPtrArray) label_lines = rp_text_wrap_lines (row->label, group->label_width);
+  g_autofree GPtrArray **cell_lines = g_new0 (GPtrArray *, group->n);
   guint height = label_lines->len;
 
-  for (guint r = 0; r < n_reports; r++)
+  for (guint r = 0; r < group->n; r++)
     {
-      cell_lines[r] = rp_text_wrap_lines (row->cells[r], cell_width);
+      cell_lines[r] = rp_text_wrap_lines (row->cells[group->first + r], group->cell_width);
       height = MAX (height, cell_lines[r]->len);
     }
   for (guint line = 0; line < height; line++)
@@ -305,46 +314,69 @@ append_compare_row (GString          *out,
 
       g_string_append (out, line == 0 && row->differs ? "* " : "  ");
       rp_text_append_padded (out, line < label_lines->len ? g_ptr_array_index (label_lines, line) : "",
-                             label_width, FALSE);
-      for (guint r = 0; r < n_reports; r++)
+                             group->label_width, FALSE);
+      for (guint r = 0; r < group->n; r++)
         {
           g_string_append (out, "  ");
           rp_text_append_padded (out, line < cell_lines[r]->len ? g_ptr_array_index (cell_lines[r], line) : "",
-                                 cell_width, FALSE);
+                                 group->cell_width, FALSE);
         }
       while (out->len > start && out->str[out->len - 1] == ' ')
         g_string_truncate (out, out->len - 1);
       g_string_append_c (out, '\n');
     }
-  for (guint r = 0; r < n_reports; r++)
+  for (guint r = 0; r < group->n; r++)
     g_ptr_array_unref (cell_lines[r]);
 }
 
-/* Column widths: up to three runs share 80 columns, wrapping long cells;
- * more runs get columns as wide as their content (up to 24), wider than 80. */
+/* Column widths of a group sharing 80 columns, long cells wrapped. Cells are
+ * padded to columns (so that they align on a terminal), so room is kept for
+ * what their "µs" or "ä" take beyond their columns (rp_text_length()): an
+ * upper bound for every wrapped line, whose extra is at most its cell's. */
 static void
-compute_compare_widths (GPtrArray *rows,
-                        guint      n_reports,
-                        gsize     *out_label_width,
-                        gsize     *out_cell_width)
+compute_compare_widths (GPtrArray    *rows,
+                        CompareGroup *group)
 {
-  gsize label_width = 0, cell_width = 0;
+  gsize label_width = 0, cell_width = 0, label_extra = 0, cell_extra = 0;
+  gsize room;
 
   for (guint i = 0; i < rows->len; i++)
     {
       const CompareRow *row = g_ptr_array_index (rows, i);
 
       label_width = MAX (label_width, rp_text_width (row->label));
-      for (guint r = 0; r < n_reports; r++)
-        cell_width = MAX (cell_width, rp_text_width (row->cells[r]));
+      label_extra = MAX (label_extra, rp_text_length (row->label) - rp_text_width (row->label));
+      for (guint r = group->first; r < group->first + group->n; r++)
+        {
+          cell_width = MAX (cell_width, rp_text_width (row->cells[r]));
+          cell_extra = MAX (cell_extra, rp_text_length (row->cells[r]) - rp_text_width (row->cells[r]));
+        }
     }
   label_width = MIN (label_width, 22);
-  if (n_reports <= 3)
-    cell_width = MIN (cell_width, (RP_TEXT_WIDTH - 2 - label_width) / n_reports - 2);
-  else
-    cell_width = MIN (cell_width, 24);
-  *out_label_width = label_width;
-  *out_cell_width = MAX (cell_width, 8);
+  room = (RP_TEXT_WIDTH - 2 - label_width - label_extra) / group->n;
+  group->label_width = label_width;
+  /* The wrapping needs 8; so much extra would take a stranger's report. */
+  group->cell_width = CLAMP (MIN (cell_width, room - 2 - MIN (cell_extra, room - 10)), 8, room - 2);
+}
+
+/* Groups of at most three runs, as even as can be: 4 runs are 2 + 2, 5 are
+ * 3 + 2, 8 are 3 + 3 + 2. */
+static GArray *
+compare_groups (GPtrArray *rows,
+                guint      n_reports)
+{
+  guint n_groups = (n_reports + GROUP_MAX_RUNS - 1) / GROUP_MAX_RUNS;
+  guint per_group = (n_reports + n_groups - 1) / n_groups;
+  GArray *groups = g_array_new (FALSE, TRUE, sizeof (CompareGroup));
+
+  for (guint first = 0; first < n_reports; first += per_group)
+    {
+      CompareGroup group = { first, MIN (per_group, n_reports - first), 0, 0 };
+
+      compute_compare_widths (rows, &group);
+      g_array_append_val (groups, group);
+    }
+  return groups;
 }
 
 static void
@@ -365,6 +397,22 @@ append_compare_legend (GString   *out,
     }
 }
 
+static void
+append_compare_group (GString            *out,
+                      GPtrArray          *settings,
+                      GPtrArray          *metrics,
+                      const CompareGroup *group)
+{
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < settings->len; i++)
+    append_compare_row (out, g_ptr_array_index (settings, i), group);
+  g_string_append_c (out, '\n');
+  if (metrics->len == 0)
+    rp_text_append_wrapped (out, "  ", "  ", _("None of the reports has fsync, write() or main-loop samples."));
+  for (guint i = 0; i < metrics->len; i++)
+    append_compare_row (out, g_ptr_array_index (metrics, i), group);
+}
+
 /**
  * rp_report_compare_text:
  * @reports: (element-type RpReport): two or more reports (one works too)
@@ -374,8 +422,9 @@ append_compare_legend (GString   *out,
  * machine, RAM, dirty_* sysctls), rows that differ marked with "*"; then
  * fsync p50/p99/max and stall counts, write() and main-loop results where
  * measured, and the writer's mean throughput, each with its change relative
- * to the first report. At most 80 columns for up to three reports (long
- * cells wrap); wider for more.
+ * to the first report. At most 80 columns a line (long cells wrap; more
+ * than three reports make several tables of two or three runs, one below
+ * the other), at most 80 bytes in Latin-script languages.
  *
  * Returns: (transfer full): translated text
  */
@@ -385,9 +434,9 @@ rp_report_compare_text (GPtrArray *reports)
   g_autoptr(GPtrArray) settings = g_ptr_array_new_with_free_func (compare_row_free);
   g_autoptr(GPtrArray) metrics = g_ptr_array_new_with_free_func (compare_row_free);
   g_autoptr(GPtrArray) all = g_ptr_array_new ();
+  g_autoptr(GArray) groups = NULL;
   g_autofree char *title = NULL;
   CompareRow *header;
-  gsize label_width, cell_width;
   GString *out;
 
   g_return_val_if_fail (reports != NULL && reports->len > 0, NULL);
@@ -402,22 +451,15 @@ rp_report_compare_text (GPtrArray *reports)
   add_metric_rows (metrics, reports);
   g_ptr_array_extend (all, settings, NULL, NULL);
   g_ptr_array_extend (all, metrics, NULL, NULL);
-  compute_compare_widths (all, reports->len, &label_width, &cell_width);
+  groups = compare_groups (all, reports->len);
 
   out = g_string_new (NULL);
   title = g_strdup_printf (ngettext ("Comparison of %u report", "Comparison of %u reports",
                                      reports->len), reports->len);
   rp_text_append_heading (out, title, '=');
   append_compare_legend (out, reports);
-
-  g_string_append_c (out, '\n');
-  for (guint i = 0; i < settings->len; i++)
-    append_compare_row (out, g_ptr_array_index (settings, i), label_width, cell_width, reports->len);
-  g_string_append_c (out, '\n');
-  if (metrics->len == 0)
-    rp_text_append_wrapped (out, "  ", "  ", _("None of the reports has fsync, write() or main-loop samples."));
-  for (guint i = 0; i < metrics->len; i++)
-    append_compare_row (out, g_ptr_array_index (metrics, i), label_width, cell_width, reports->len);
+  for (guint g = 0; g < groups->len; g++)
+    append_compare_group (out, settings, metrics, &g_array_index (groups, CompareGroup, g));
 
   g_string_append_c (out, '\n');
   rp_text_append_wrapped (out, "", "", _("* marks settings that differ. Changes in parentheses are "

@@ -4,11 +4,9 @@
 
 #include "rp-report.h"
 #include "rp-stats.h"
+#include "rp-text.h"
 
 G_BEGIN_DECLS
-
-/* Bug trackers and mail show 80 columns without wrapping. */
-#define RP_TEXT_WIDTH 80
 
 struct _RpReport
 {
@@ -48,26 +46,10 @@ GHashTable *rp_report_notes_new         (void);
 GPtrArray  *rp_report_notes_sorted_keys (GHashTable *notes);
 guint64     rp_report_count_samples     (RpReport   *self);
 
-/* rp-report-text.c: text helpers, also for the comparison and error messages */
-gsize       rp_text_width               (const char *text);
-char       *rp_text_shorten             (const char *text);
-GPtrArray  *rp_text_wrap_lines          (const char *text,
-                                         gsize       width);
-void        rp_text_append_wrapped      (GString    *out,
-                                         const char *first_prefix,
-                                         const char *next_prefix,
-                                         const char *text);
-void        rp_text_append_padded       (GString    *out,
-                                         const char *text,
-                                         gsize       width,
-                                         gboolean    right);
-void        rp_text_append_heading      (GString    *out,
-                                         const char *title,
-                                         char        underline);
+/* rp-report-text.c: units as the text shows them, also for the comparison and the PDF */
 char       *rp_text_format_limit        (double      seconds);
 char       *rp_text_format_duration     (double      seconds);
 char       *rp_text_format_created      (GDateTime  *created);
-char       *rp_text_sanitize            (const char *text);
 char       *rp_text_format_value        (const char *unit,
                                          double      value);
 

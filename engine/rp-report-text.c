@@ -68,156 +68,6 @@ format_double (char   *buffer,
   return buffer;
 }
 
-gsize
-rp_text_width (const char *text)
-{
-  return g_utf8_strlen (text, -1);
-}
-
-/* Control characters (ANSI escapes, tabs, carriage returns) from a stranger's
- * report must not reach a terminal or break the layout; newlines stay. */
-static char *
-sanitize_text (const char *text)
-{
-  g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
-  GString *out = g_string_sized_new (strlen (valid));
-
-  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (c == '\n')
-        g_string_append_c (out, '\n');
-      else if (g_unichar_iscntrl (c))
-        g_string_append_c (out, ' ');
-      else
-        g_string_append_unichar (out, c);
-    }
-  return g_string_free (out, FALSE);
-}
-
-/* Long or hostile strings quoted in an error message stay short and printable. */
-char *
-rp_text_shorten (const char *text)
-{
-  g_autofree char *clean = sanitize_text (text);
-
-  if (g_utf8_strlen (clean, -1) <= 40)
-    return g_steal_pointer (&clean);
-  return g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (clean, 40) - clean), clean);
-}
-
-static gboolean
-is_break_after (gunichar c)
-{
-  return c == ' ' || c == ',' || c == ';' || c == '/';
-}
-
-/* Splits @text into lines of at most @width columns, preferring to break
- * after a space or a comma (mount options have no spaces), hard-breaking a
- * run with neither. Newlines in @text start new lines. */
-GPtrArray *
-rp_text_wrap_lines (const char *text,
-                    gsize       width)
-{
-  g_autofree char *clean = sanitize_text (text);
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  const char *p = clean;
-
-  width = MAX (width, 8);
-  for (;;)
-    {
-      const char *q = p;
-      const char *end;
-      const char *brk = NULL;
-      gsize cols = 0;
-      char *line;
-
-      while (*q != '\0' && *q != '\n' && cols < width)
-        {
-          gunichar c = g_utf8_get_char (q);
-
-          q = g_utf8_next_char (q);
-          cols++;
-          if (is_break_after (c))
-            brk = q;
-        }
-      if (*q == '\0' || *q == '\n' || *q == ' ')
-        end = q;
-      else
-        end = brk != NULL ? brk : q;
-
-      line = g_strndup (p, (gsize) (end - p));
-      g_strchomp (line);
-      g_ptr_array_add (lines, line);
-
-      p = end;
-      if (*p == '\n')
-        p++;
-      else
-        while (*p == ' ')
-          p++;
-      if (*p == '\0')
-        break;
-    }
-  return lines;
-}
-
-/* Appends @text wrapped to RP_TEXT_WIDTH: the first line after @first_prefix,
- * the others after @next_prefix. */
-void
-rp_text_append_wrapped (GString    *out,
-                        const char *first_prefix,
-                        const char *next_prefix,
-                        const char *text)
-{
-  gsize prefix = MAX (rp_text_width (first_prefix), rp_text_width (next_prefix));
-  g_autoptr(GPtrArray) lines = rp_text_wrap_lines (text, RP_TEXT_WIDTH > prefix + 20 ? RP_TEXT_WIDTH - prefix : 20);
-
-  for (guint i = 0; i < lines->len; i++)
-    {
-      gsize start = out->len;
-
-      g_string_append (out, i == 0 ? first_prefix : next_prefix);
-      g_string_append (out, g_ptr_array_index (lines, i));
-      /* No trailing blanks when a line (or the value) is empty. */
-      while (out->len > start && out->str[out->len - 1] == ' ')
-        g_string_truncate (out, out->len - 1);
-      g_string_append_c (out, '\n');
-    }
-}
-
-void
-rp_text_append_padded (GString    *out,
-                       const char *text,
-                       gsize       width,
-                       gboolean    right)
-{
-  gsize w = rp_text_width (text);
-
-  if (right)
-    for (gsize i = w; i < width; i++)
-      g_string_append_c (out, ' ');
-  g_string_append (out, text);
-  if (!right)
-    for (gsize i = w; i < width; i++)
-      g_string_append_c (out, ' ');
-}
-
-void
-rp_text_append_heading (GString    *out,
-                        const char *title,
-                        char        underline)
-{
-  gsize w = rp_text_width (title);
-
-  g_string_append (out, title);
-  g_string_append_c (out, '\n');
-  for (gsize i = 0; i < MIN (w, RP_TEXT_WIDTH); i++)
-    g_string_append_c (out, underline);
-  g_string_append_c (out, '\n');
-}
-
 static void
 append_label_value (GString    *out,
                     const char *label,
@@ -231,7 +81,7 @@ append_label_value (GString    *out,
   while (rp_text_width (prefix->str) < label_width + 2)
     g_string_append_c (prefix, ' ');
   indent = g_strnfill (label_width + 2, ' ');
-  if (rp_text_width (prefix->str) > RP_TEXT_WIDTH - 20)
+  if (rp_text_length (prefix->str) > RP_TEXT_WIDTH - 20)
     {
       /* A very long (translated) label gets the value on the line below. */
       rp_text_append_wrapped (out, "", "", label);
@@ -255,6 +105,8 @@ static char *
 format_value (const char *unit,
               double      value)
 {
+  g_autofree char *clean_unit = NULL;
+
   if (!isfinite (value))
     return g_strdup ("-");
   if ((unit_is (unit, "B") || unit_is (unit, "B/s")) && value < 0)
@@ -273,16 +125,13 @@ format_value (const char *unit,
     return g_strdup_printf ("%.1f %%", value * 100);
   if (unit == NULL || *unit == '\0')
     return g_strdup_printf ("%.4g", value);
-  return g_strdup_printf ("%.4g %s", value, unit);
+  /* A unit from a stranger's report goes into a table cell: one line. */
+  clean_unit = rp_text_sanitize (unit);
+  g_strdelimit (clean_unit, "\n", ' ');
+  return g_strdup_printf ("%.4g %s", value, clean_unit);
 }
 
-/* The same cleaning and units for the other renderings of a report (PDF). */
-char *
-rp_text_sanitize (const char *text)
-{
-  return sanitize_text (text);
-}
-
+/* The same units for the other renderings of a report (PDF). */
 char *
 rp_text_format_value (const char *unit,
                       double      value)
@@ -524,100 +373,6 @@ append_text_scenario (GString  *out,
     }
 }
 
-/* A table of the summary: a name column, then right-aligned value columns. */
-typedef struct {
-  guint       n_columns;
-  const char *header[8];
-  GPtrArray  *rows;       /* char ** of n_columns cells */
-} Table;
-
-static gsize
-table_values_width (const Table *table,
-                    gsize       *widths)
-{
-  gsize total = 0;
-
-  for (guint c = 0; c < table->n_columns; c++)
-    {
-      widths[c] = rp_text_width (table->header[c]);
-      for (guint r = 0; r < table->rows->len; r++)
-        widths[c] = MAX (widths[c], rp_text_width (((char **) g_ptr_array_index (table->rows, r))[c]));
-      if (c > 0)
-        total += 2 + widths[c];
-    }
-  return total;
-}
-
-static void
-append_table_row (GString           *out,
-                  const char *const *cells,
-                  guint              n_columns,
-                  const gsize       *widths)
-{
-  gsize start = out->len;
-
-  for (guint c = 0; c < n_columns; c++)
-    {
-      if (c > 0)
-        g_string_append (out, "  ");
-      rp_text_append_padded (out, cells[c], widths[c], c > 0);
-    }
-  while (out->len > start && out->str[out->len - 1] == ' ')
-    g_string_truncate (out, out->len - 1);
-  g_string_append_c (out, '\n');
-}
-
-/* Too wide even with names on their own lines (long translations, huge
- * counts): each series gets a name line and a wrapped "key value" line. */
-static void
-append_table_blocks (GString     *out,
-                     const Table *table)
-{
-  for (guint r = 0; r < table->rows->len; r++)
-    {
-      char **cells = g_ptr_array_index (table->rows, r);
-      g_autoptr(GString) values = g_string_new (NULL);
-
-      rp_text_append_wrapped (out, "", "  ", cells[0]);
-      for (guint c = 1; c < table->n_columns; c++)
-        g_string_append_printf (values, "%s%s %s", c > 1 ? ", " : "", table->header[c], cells[c]);
-      rp_text_append_wrapped (out, "  ", "  ", values->str);
-    }
-}
-
-/* The name column gets what the values leave of 80 columns; a longer name
- * goes on a line of its own above its values. */
-static void
-append_table (GString     *out,
-              const Table *table)
-{
-  gsize widths[G_N_ELEMENTS (table->header)];
-  gsize values = table_values_width (table, widths);
-
-  if (table->rows->len == 0)
-    return;
-  if (values + 8 > RP_TEXT_WIDTH)
-    {
-      append_table_blocks (out, table);
-      return;
-    }
-  widths[0] = MIN (widths[0], RP_TEXT_WIDTH - values);
-  append_table_row (out, table->header, table->n_columns, widths);
-  for (guint r = 0; r < table->rows->len; r++)
-    {
-      char **cells = g_ptr_array_index (table->rows, r);
-
-      if (rp_text_width (cells[0]) > widths[0])
-        {
-          g_autofree char *name = g_steal_pointer (&cells[0]);
-
-          rp_text_append_wrapped (out, "", "  ", name);
-          cells[0] = g_strdup ("");
-        }
-      append_table_row (out, (const char *const *) cells, table->n_columns, widths);
-    }
-}
-
 static char *
 format_count (guint64 count)
 {
@@ -633,7 +388,7 @@ summary_cells (RpSeries      *series,
   const char *unit = rp_series_get_unit (series);
   GPtrArray *cells = g_ptr_array_new ();
 
-  g_ptr_array_add (cells, sanitize_text (rp_series_get_name (series)));
+  g_ptr_array_add (cells, rp_text_sanitize (rp_series_get_name (series)));
   g_ptr_array_add (cells, format_count (stats->n));
   g_ptr_array_add (cells, format_value (unit, stats->p50));
   g_ptr_array_add (cells, format_value (unit, stats->p90));
@@ -658,10 +413,10 @@ append_text_summary (GString  *out,
   g_autofree char *over_flow = g_strdup_printf ("> %s", flow);
   g_autoptr(GPtrArray) latency_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   g_autoptr(GPtrArray) other_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  Table latencies = {
-    8, { _("Latency"), "n", "p50", "p90", "p99", _("max"), over_instant, over_flow }, latency_rows,
+  const char *latency_header[] = {
+    _("Latency"), "n", "p50", "p90", "p99", _("max"), over_instant, over_flow,
   };
-  Table others = { 6, { _("Series"), "n", "p50", "p90", "p99", _("max") }, other_rows };
+  const char *other_header[] = { _("Series"), "n", "p50", "p90", "p99", _("max") };
 
   for (guint i = 0; i < self->series->len; i++)
     {
@@ -681,10 +436,10 @@ append_text_summary (GString  *out,
       rp_text_append_wrapped (out, "", "", _("No samples were recorded."));
       return;
     }
-  append_table (out, &latencies);
+  rp_text_append_table (out, G_N_ELEMENTS (latency_header), latency_header, latency_rows);
   if (latency_rows->len > 0 && other_rows->len > 0)
     g_string_append_c (out, '\n');
-  append_table (out, &others);
+  rp_text_append_table (out, G_N_ELEMENTS (other_header), other_header, other_rows);
 }
 
 /* Exactly the output of the fsync-tester of kernel bug 12309, so that the

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "rp-error.h"
 #include "rp-units.h"
@@ -185,25 +186,55 @@ rp_parse_count (const char  *text,
   return TRUE;
 }
 
+/* GLib puts a no-break space between number and unit (U+00A0, or what its
+ * translation chose, e.g. U+202F), and a translator may do the same. Units
+ * go to terminals, mail and bug trackers, where that space is two bytes
+ * that `grep '1.0 MiB'` does not match and byte-counting tools see as two
+ * columns: a plain space instead. Takes @text. */
+static char *
+plain_spaces (char *text)
+{
+  GString *plain = g_string_sized_new (strlen (text));
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_type (c) == G_UNICODE_SPACE_SEPARATOR)
+        g_string_append_c (plain, ' ');
+      else
+        g_string_append_unichar (plain, c);
+    }
+  g_free (text);
+  return g_string_free (plain, FALSE);
+}
+
+static char *
+format_bytes (guint64 bytes)
+{
+  return plain_spaces (g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS));
+}
+
 /**
  * rp_format_size:
  * @bytes: a size in bytes
  *
- * Formats with binary (IEC) units, as the parser reads them: "1.5 GiB".
+ * Formats with binary (IEC) units, as the parser reads them, and a plain
+ * space: "1.5 GiB".
  *
  * Returns: (transfer full): the text
  */
 char *
 rp_format_size (guint64 bytes)
 {
-  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+  return format_bytes (bytes);
 }
 
 /**
  * rp_format_rate:
  * @bytes_per_second: a throughput
  *
- * Returns: (transfer full): e.g. "24.0 MiB/s"
+ * Returns: (transfer full): e.g. "24.0 MiB/s", with a plain space
  */
 char *
 rp_format_rate (double bytes_per_second)
@@ -212,21 +243,13 @@ rp_format_rate (double bytes_per_second)
 
   if (!isfinite (bytes_per_second) || bytes_per_second < 0)
     bytes_per_second = 0;
-  size = g_format_size_full ((guint64) bytes_per_second, G_FORMAT_SIZE_IEC_UNITS);
+  size = format_bytes ((guint64) bytes_per_second);
   /* TRANSLATORS: a throughput, e.g. "24.0 MiB/s" */
-  return g_strdup_printf (_("%s/s"), size);
+  return plain_spaces (g_strdup_printf (_("%s/s"), size));
 }
 
-/**
- * rp_format_latency:
- * @seconds: a duration
- *
- * Chooses µs, ms or s so that three significant digits show.
- *
- * Returns: (transfer full): e.g. "842 µs", "12.3 ms", "10.9 s"
- */
-char *
-rp_format_latency (double seconds)
+static char *
+format_latency (double seconds)
 {
   if (!isfinite (seconds))
     return g_strdup ("–");
@@ -239,4 +262,19 @@ rp_format_latency (double seconds)
   if (seconds < 1)
     return g_strdup_printf (_("%.0f ms"), seconds * 1e3);
   return g_strdup_printf (_("%.2f s"), seconds);
+}
+
+/**
+ * rp_format_latency:
+ * @seconds: a duration
+ *
+ * Chooses µs, ms or s so that three significant digits show; a plain space
+ * before the unit.
+ *
+ * Returns: (transfer full): e.g. "842 µs", "12.3 ms", "10.9 s"
+ */
+char *
+rp_format_latency (double seconds)
+{
+  return plain_spaces (format_latency (seconds));
 }

@@ -101,6 +101,19 @@ lines=$(grep -cE '^fsync time: [0-9]+\.[0-9]{4}$' <<<"$out")
 if [ "$lines" -ge 3 ]; then ok "short run printed $lines fsync-tester lines"; else fail "only $lines fsync lines: $out"; fi
 if grep -q "File system" <<<"$out"; then ok "header names the file system"; else fail "no header: $out"; fi
 if grep -q "fsync latency" <<<"$out"; then ok "summary table printed"; else fail "no summary: $out"; fi
+# Text for bug trackers: lines of at most 80 bytes, as mawk's length() counts in
+# the C locale, and plain spaces (g_format_size()'s no-break space is two bytes
+# that `grep '1.0 MiB'` does not match). The path of the saved report may be long.
+check_text() {
+  local what=$1 text=$2 long
+  long=$(grep -v '^Report saved to ' <<<"$text" | LC_ALL=C awk 'length($0) > 80 { print length($0) ": " $0 }')
+  if [ -z "$long" ] && ! LC_ALL=C grep -q $'\xc2\xa0' <<<"$text"; then
+    ok "$what: lines of at most 80 bytes, no no-break space"
+  else fail "$what: ${long:-a no-break space}"; fi
+}
+check_text "run output" "$out"
+if grep -qF '1.0 MiB' <<<"$out"; then ok "run output: grep '1.0 MiB' finds the probe size"
+else fail "run output: no '1.0 MiB': $out"; fi
 if python3 - "$work/r.json" "$lines" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -130,10 +143,10 @@ assert open(d + "/r.png", "rb").read(8) == b"\x89PNG\r\n\x1a\n"
 assert ET.parse(d + "/r.svg").getroot().tag == "{http://www.w3.org/2000/svg}svg"
 assert open(d + "/r.pdf", "rb").read(5) == b"%PDF-"
 assert open(d + "/r.csv").readline() == "series,t_seconds,value\n"
-long = [l for l in open(d + "/r.txt", encoding="utf-8").read().splitlines() if len(l) > 80]
+long = [l for l in open(d + "/r.txt", "rb").read().splitlines() if len(l) > 80]
 assert not long, long
 PY
-then ok "export: PNG signature, SVG parses, PDF header, CSV header, text within 80 columns"
+then ok "export: PNG signature, SVG parses, PDF header, CSV header, text within 80 bytes a line"
 else fail "export: file checks"; fi
 if command -v pdftoppm >/dev/null; then
   if pdftoppm -png -r 30 -singlefile "$exp/r.pdf" "$work/page" && [ -s "$work/page.png" ]; then
@@ -171,15 +184,27 @@ out=$("$cli" show "$work/r.json" 2>&1); rc=$?
 shown=$(grep -cE '^fsync time: [0-9]+\.[0-9]{4}$' <<<"$out")
 if [ "$rc" -eq 0 ] && [ "$shown" -eq "$lines" ]; then ok "show prints the $shown fsync-tester lines"
 else fail "show: exit $rc, $shown of $lines fsync lines"; fi
+check_text "show" "$out"
+if grep -qF 'fsync probe 1.0 MiB every' <<<"$out"; then ok "show: grep '1.0 MiB' finds the probe size"
+else fail "show: no '1.0 MiB' with a plain space"; fi
+check_text "sysinfo" "$("$cli" sysinfo "$target" 2>&1)"
+check_text "scenarios" "$("$cli" scenarios 2>&1)"
 printf '{"format" : "resprobe-report", "version" : 1, "series" : {' >"$work/truncated.json"
 echo "not json" >"$work/garbage.json"
 check_usage "show of a truncated report" "truncated.json" show "$work/truncated.json"
 check_usage "show without a file" "show" show
 
 out=$("$cli" compare "$work/r.json" "$work/r3.json" 2>&1); rc=$?
+# A long path wraps after a '/': joined again, the list names the files.
 if [ "$rc" -eq 0 ] && grep -q "Comparison of 2 reports" <<<"$out" && grep -q "fsync p50" <<<"$out" &&
-   grep -q "File system" <<<"$out" && grep -q "Run 2: $work/r3.json" <<<"$out"; then
+   grep -q "File system" <<<"$out" && sed -z 's|/\n *|/|g' <<<"$out" | grep -q "Run 2: $work/r3.json"; then
   ok "compare prints a table of 2 runs"; else fail "compare: exit $rc: $out"; fi
+check_text "compare" "$out"
+# Five runs: two tables one below the other, each within 80 bytes a line.
+out=$("$cli" compare "$work/r.json" "$work/r3.json" "$work/r.json" "$work/r3.json" "$work/r.json" 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -qE '^ +Run 4 +Run 5$' <<<"$out"; then ok "compare of five runs: runs 4 and 5 in a second table"
+else fail "compare of five: exit $rc: $out"; fi
+check_text "compare of five" "$out"
 check_usage "compare of one report" "2 to 8" compare "$work/r.json"
 check_usage "compare of nine reports" "got 9" compare "$work/r.json" "$work/r.json" "$work/r.json" \
   "$work/r.json" "$work/r.json" "$work/r.json" "$work/r.json" "$work/r.json" "$work/r.json"

@@ -68,10 +68,13 @@ run_cli() {
   rc=$?
 }
 
-# expect ROW RC NEEDLE…: the last run's exit code and message.
+# expect ROW RC NEEDLE…: the last run's exit code and message. The CLI wraps
+# its text to 80 columns ("# " header lines go on after "#   "), so a needle
+# is looked for in the output with its lines joined.
 expect() {
-  local row=$1 want=$2 missing="" msg pattern; shift 2
-  for needle in "$@"; do grep -qF -- "$needle" "$work/last" || missing="$missing «$needle»"; done
+  local row=$1 want=$2 missing="" msg pattern flat; shift 2
+  flat=$(sed -z 's/\n#\? */ /g' "$work/last")
+  for needle in "$@"; do grep -qF -- "$needle" <<<"$flat" || missing="$missing «$needle»"; done
   for pattern in "^resprobe-cli: " "run ended early" "Warning:" "was removed" ""; do
     msg=$(grep -m1 -E -- "${pattern:-.}" "$work/last") && [ -n "$pattern" ] && break
   done

@@ -3,9 +3,11 @@
 # test-gui-compare.sh: `resprobe FILE…` under Xvfb. Two reports (a real short run of
 # resprobe-cli, and the same run relabelled ext3 data=writeback) open the comparison
 # window; one report opens in the main window like a finished run and saves back to
-# the same summary; a truncated report, a bad one among good ones and nine reports
-# give a message naming the problem, not a crash. The windows are kept as PNGs in
-# the build dir (gui-compare-window.png, gui-report-window.png).
+# the same summary; a truncated report and nine reports give a message naming the
+# problem, not a crash. A bad report among good ones blocks nothing: the good ones
+# are compared (or the one left is shown) and the bad one is named. The windows are
+# kept as PNGs in the build dir (gui-compare-window.png, gui-report-window.png,
+# gui-compare-partial-window.png).
 set -uo pipefail
 
 gui=${RESPROBE_GUI:?RESPROBE_GUI must point at the resprobe binary}
@@ -46,7 +48,7 @@ open(os.path.join(work, "truncated.json"), "w").write(text[: len(text) // 2])
 MAKE
 
 export RP_WORK="$work" RP_GUI="$gui" RP_OUT="$out"
-rm -f "$out/gui-compare-window.png" "$out/gui-report-window.png"
+rm -f "$out/gui-compare-window.png" "$out/gui-report-window.png" "$out/gui-compare-partial-window.png"
 
 # Inside the X server: each case runs resprobe to its end; the comparison case also
 # looks for the window by its title while it is up.
@@ -75,7 +77,9 @@ echo $? >"$RP_WORK/compare.status"
 run_case single --screenshot-on-exit "$RP_OUT/gui-report-window.png" \
   --report-on-exit "$RP_WORK/resaved.json" "$RP_WORK/a.json"
 run_case truncated --screenshot-on-exit "$RP_WORK/none.png" "$RP_WORK/truncated.json"
-run_case mixed --screenshot-on-exit "$RP_WORK/none.png" "$RP_WORK/a.json" "$RP_WORK/truncated.json"
+run_case mixed --screenshot-on-exit "$RP_WORK/mixed.png" "$RP_WORK/a.json" "$RP_WORK/truncated.json"
+run_case partial --screenshot-on-exit "$RP_OUT/gui-compare-partial-window.png" \
+  "$RP_WORK/a.json" "$RP_WORK/truncated.json" "$RP_WORK/b.json"
 run_case nine --screenshot-on-exit "$RP_WORK/none.png" $(for i in $(seq 9); do echo "$RP_WORK/a.json"; done)
 INNER
 
@@ -142,11 +146,16 @@ else:
 
 # Bad input: a message naming the file and the reason, a normal exit.
 truncated = os.path.join(work, "truncated.json")
-for case in ("truncated", "mixed"):
+for case in ("truncated", "mixed", "partial"):
     stderr = read(case + ".stderr")
     check(read(case + ".status") == "0", "%s: exit status 0, not a crash (%s)" % (case, read(case + ".status", "missing")))
     check(truncated in stderr and "truncated?" in stderr, "%s: the message names the file and why: %r" % (case, stderr))
     check(clean(stderr), "%s: no warnings on stderr" % case)
+# ... and what did load still shows: the one report alone, the two compared.
+png = os.path.join(work, "mixed.png")
+check(os.path.exists(png) and png_size(png)[0] >= 800, "mixed: the good report shows (%s)" % png)
+png = os.path.join(out, "gui-compare-partial-window.png")
+check(os.path.exists(png) and png_size(png)[0] >= 600, "partial: the two good reports are compared (%s)" % png)
 stderr = read("nine.stderr")
 check(read("nine.status") == "0" and "2 to 8" in stderr, "nine: explained (%r)" % stderr)
 check(not os.path.exists(os.path.join(work, "none.png")), "bad input: no screenshot of nothing")

@@ -225,19 +225,24 @@ save (RpReport   *report,
   return ok;
 }
 
-static GPtrArray *
+static RpReportIoLoaded *
 load (GFile *const *files,
-      guint         n_files,
-      GError      **error)
+      guint         n_files)
 {
   Wait wait = { 0 };
-  GPtrArray *reports;
+  g_autoptr(GError) error = NULL;
+  RpReportIoLoaded *loaded;
 
   rp_report_io_load_async (files, n_files, NULL, on_done, &wait);
   g_assert_true (spin_until (wait_done, &wait, 30));
-  reports = rp_report_io_load_finish (wait.result, error);
+  loaded = rp_report_io_load_finish (wait.result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (loaded);
+  g_assert_cmpuint (loaded->reports->len + loaded->errors->len, ==, n_files);
+  g_assert_cmpuint (loaded->files->len, ==, loaded->reports->len);
+  g_assert_cmpuint (loaded->failed->len, ==, loaded->errors->len);
   g_object_unref (wait.result);
-  return reports;
+  return loaded;
 }
 
 static void
@@ -289,10 +294,10 @@ test_save_every_format (void)
                      memcmp (contents, signatures[i][1], strlen (signatures[i][1])) == 0);
       if (g_str_equal (formats[i].format, "json"))
         {
-          g_autoptr(GPtrArray) reloaded = load (&file, 1, &error);
+          g_autoptr(RpReportIoLoaded) reloaded = load (&file, 1);
 
-          g_assert_no_error (error);
-          assert_same_stats (report, g_ptr_array_index (reloaded, 0));
+          g_assert_cmpuint (reloaded->reports->len, ==, 1);
+          assert_same_stats (report, g_ptr_array_index (reloaded->reports, 0));
         }
       if (g_str_equal (formats[i].format, "txt"))
         g_assert_nonnull (strstr (contents, "fsync time: "));
@@ -347,7 +352,8 @@ test_resolve_format (void)
 }
 
 /* Reports from strangers: every bad file is an error naming it and saying
- * why, never a crash; a bad file among good ones is the one named. */
+ * why, never a crash; a bad file among good ones is the one named, and the
+ * good ones still load, in order. */
 static void
 test_load_errors (void)
 {
@@ -375,18 +381,32 @@ test_load_errors (void)
     {
       g_autoptr(GFile) bad = work_file (cases[i].name);
       g_autofree char *path = g_file_get_path (bad);
-      GFile *files[2] = { good, bad };
-      g_autoptr(GPtrArray) reports = NULL;
+      GFile *files[3] = { good, bad, good };
+      g_autoptr(RpReportIoLoaded) loaded = NULL;
+      g_autoptr(RpReportIoLoaded) none = NULL;
+      g_autofree char *described = NULL;
+      const GError *reason;
 
       if (cases[i].length != -2)
         write_text (cases[i].name, cases[i].contents, cases[i].length);
-      reports = load (files, 2, &error);
-      g_test_message ("%s: %s", cases[i].name, error ? error->message : "(loaded)");
-      g_assert_null (reports);
-      g_assert_nonnull (error);
-      g_assert_nonnull (strstr (error->message, path));
-      g_assert_nonnull (strstr (error->message, cases[i].reason));
-      g_clear_error (&error);
+      loaded = load (files, 3);
+      g_assert_cmpuint (loaded->reports->len, ==, 2);
+      g_assert_true (g_file_equal (g_ptr_array_index (loaded->files, 1), good));
+      g_assert_cmpuint (loaded->errors->len, ==, 1);
+      g_assert_true (g_file_equal (g_ptr_array_index (loaded->failed, 0), bad));
+      reason = g_ptr_array_index (loaded->errors, 0);
+      g_test_message ("%s: %s", cases[i].name, reason->message);
+      g_assert_nonnull (strstr (reason->message, path));
+      g_assert_nonnull (strstr (reason->message, cases[i].reason));
+
+      /* Nothing loads: the description has every file and reason. */
+      files[0] = bad;
+      files[2] = bad;
+      none = load (files + 1, 2);
+      g_assert_cmpuint (none->reports->len, ==, 0);
+      described = rp_report_io_describe_errors (none);
+      g_assert_nonnull (strstr (described, path));
+      g_assert_nonnull (strstr (strstr (described, "\n\n"), path));
     }
 }
 
@@ -629,8 +649,8 @@ compare_settled (gpointer data)
          rp_compare_view_get_reports (rp_compare_window_get_view (window)) != NULL;
 }
 
-/* Two files from the main window open a comparison window; a bad one among
- * them is named there; too few or too many are explained. */
+/* Two files from the main window open a comparison window; with no good one
+ * the bad ones are named there; too few or too many are explained. */
 static void
 test_compare_open (void)
 {
@@ -639,11 +659,13 @@ test_compare_open (void)
   g_autoptr(GFile) a = work_file ("open-ordered.json");
   g_autoptr(GFile) b = work_file ("open-writeback.json");
   g_autoptr(GFile) bad = work_file ("open-bad.json");
+  g_autoptr(GFile) bad2 = work_file ("open-bad-2.json");
   g_autofree char *bad_path = g_file_get_path (bad);
+  g_autofree char *bad2_path = g_file_get_path (bad2);
   g_autoptr(GPtrArray) before = list_toplevels ();
   g_autoptr(GError) error = NULL;
   GFile *pair[] = { a, b };
-  GFile *mixed[] = { a, bad };
+  GFile *both_bad[] = { bad, bad2 };
   GFile *nine[9];
   RpWindow *window = rp_window_new (application);
   RpCompareWindow *compare;
@@ -651,6 +673,7 @@ test_compare_open (void)
   g_assert_true (save (ordered, a, "json", TRUE, &error));
   g_assert_true (save (writeback, b, "json", TRUE, &error));
   write_text ("open-bad.json", "{\"format\": \"something else\", \"version\": 1}", -1);
+  write_text ("open-bad-2.json", "", 0);
 
   gtk_window_present (GTK_WINDOW (window));
   g_ptr_array_add (before, window);
@@ -663,12 +686,14 @@ test_compare_open (void)
   g_assert_null (rp_window_get_report (window));
   gtk_window_destroy (GTK_WINDOW (compare));
 
+  /* Nothing to compare: both files named, with their reasons. */
   compare = rp_compare_window_new (application);
-  rp_compare_window_open_files (compare, mixed, 2);
+  rp_compare_window_open_files (compare, both_bad, 2);
   g_assert_true (spin_until (compare_settled, compare, 30));
   g_test_message ("%s", rp_compare_window_get_error (compare));
   g_assert_nonnull (strstr (rp_compare_window_get_error (compare), bad_path));
   g_assert_nonnull (strstr (rp_compare_window_get_error (compare), "not a Responsiveness Probe report"));
+  g_assert_nonnull (strstr (rp_compare_window_get_error (compare), bad2_path));
 
   for (guint i = 0; i < G_N_ELEMENTS (nine); i++)
     nine[i] = a;
@@ -677,6 +702,128 @@ test_compare_open (void)
   rp_compare_window_open_files (compare, pair, 1);
   g_assert_nonnull (strstr (rp_compare_window_get_error (compare), "2 to 8"));
   gtk_window_destroy (GTK_WINDOW (compare));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The toast naming the file that did not load, over the reports that did;
+ * its Details button shows the file with the reason. */
+static void
+assert_failure_toast (GtkWindow  *window,
+                      const char *title,
+                      const char *path,
+                      const char *reason)
+{
+  g_autoptr(GPtrArray) before = list_toplevels ();
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  GtkLabel *label = find_label (window, title);
+  GtkWidget *details = NULL;
+  GtkWindow *dialog;
+  const char *body;
+
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_get_ancestor (GTK_WIDGET (label), ADW_TYPE_TOAST_OVERLAY) != NULL);
+  collect (GTK_WIDGET (window), GTK_TYPE_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_button_get_label (g_ptr_array_index (buttons, i)), "_Details") == 0)
+      details = g_ptr_array_index (buttons, i);
+  g_assert_nonnull (details);
+  g_signal_emit_by_name (details, "clicked");
+  dialog = wait_for_toplevel (ADW_TYPE_MESSAGE_DIALOG, before);
+  body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+  g_test_message ("%s: %s", adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), body);
+  g_assert_nonnull (strstr (body, path));
+  g_assert_nonnull (strstr (body, reason));
+  gtk_window_destroy (dialog);
+}
+
+static gboolean
+is_gone (gpointer data)
+{
+  GtkWindow **window = data;
+
+  return *window == NULL;
+}
+
+/* One unreadable file among several blocks nothing: the main window compares
+ * the two good ones, the comparison window too; with one good one left, it
+ * shows in a main window. Each time a toast names the bad file, and its
+ * Details say why. Screenshot: tests/gui-compare-partial.png. */
+static void
+test_open_partial (void)
+{
+  g_autoptr(RpReport) ordered = make_report ("ordered", 0.5);
+  g_autoptr(RpReport) writeback = make_report ("writeback", 0.02);
+  g_autoptr(GFile) a = work_file ("partial-ordered.json");
+  g_autoptr(GFile) b = work_file ("partial-writeback.json");
+  g_autoptr(GFile) bad = work_file ("partial & bad.json");
+  g_autofree char *bad_path = g_file_get_path (bad);
+  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                           "gui-compare-partial.png", NULL);
+  g_autoptr(GPtrArray) before = list_toplevels ();
+  g_autoptr(GError) error = NULL;
+  GFile *three[] = { a, bad, b };
+  GFile *two[] = { bad, b };
+  RpWindow *window = rp_window_new (application);
+  RpCompareWindow *compare;
+  GtkWindow *compare_alive;
+  RpWindow *single;
+
+  g_assert_true (save (ordered, a, "json", TRUE, &error));
+  g_assert_true (save (writeback, b, "json", TRUE, &error));
+  write_text ("partial & bad.json", "{\"format\": \"resprobe-report\", \"version\": 1,", -1);
+  gtk_window_present (GTK_WINDOW (window));
+  g_ptr_array_add (before, window);
+
+  /* From the main window (Open, drop): a comparison of the two good ones. */
+  rp_window_open_files (window, three, G_N_ELEMENTS (three));
+  compare = RP_COMPARE_WINDOW (wait_for_toplevel (RP_TYPE_COMPARE_WINDOW, before));
+  g_assert_true (spin_until (compare_settled, compare, 30));
+  g_assert_null (rp_compare_window_get_error (compare));
+  g_assert_cmpuint (rp_compare_view_get_reports (rp_compare_window_get_view (compare))->len, ==, 2);
+  g_assert_null (rp_window_get_report (window));
+  assert_failure_toast (GTK_WINDOW (compare), "Could not open “partial & bad.json”", bad_path, "truncated");
+  gtk_window_destroy (GTK_WINDOW (compare));
+
+  /* The comparison window itself (`resprobe a.json bad.json b.json`). */
+  compare = rp_compare_window_new (application);
+  gtk_window_set_default_size (GTK_WINDOW (compare), 1200, 900);
+  gtk_window_present (GTK_WINDOW (compare));
+  rp_compare_window_open_files (compare, three, G_N_ELEMENTS (three));
+  g_assert_true (spin_until (compare_settled, compare, 30));
+  g_assert_null (rp_compare_window_get_error (compare));
+  g_assert_cmpuint (rp_compare_view_get_reports (rp_compare_window_get_view (compare))->len, ==, 2);
+  spin (800);
+  {
+    g_autoptr(GdkTexture) texture = render (GTK_WIDGET (compare));
+
+    g_assert_true (gdk_texture_save_to_png (texture, png));
+    g_test_message ("the comparison with a toast: %s", png);
+  }
+  assert_failure_toast (GTK_WINDOW (compare), "Could not open “partial & bad.json”", bad_path, "truncated");
+  gtk_window_destroy (GTK_WINDOW (compare));
+
+  /* One good one left: it shows alone in a main window; the comparison
+   * window goes away. */
+  g_clear_pointer (&before, g_ptr_array_unref);
+  before = list_toplevels ();
+  compare = rp_compare_window_new (application);
+  compare_alive = GTK_WINDOW (compare);
+  g_object_add_weak_pointer (G_OBJECT (compare), (gpointer *) &compare_alive);
+  g_ptr_array_add (before, compare);
+  gtk_window_present (GTK_WINDOW (compare));
+  rp_compare_window_open_files (compare, two, G_N_ELEMENTS (two));
+  single = RP_WINDOW (wait_for_toplevel (RP_TYPE_WINDOW, before));
+  g_assert_true (spin_until (window_has_report, single, 30));
+  g_assert_true (spin_until (is_gone, &compare_alive, 30));
+  assert_same_stats (writeback, rp_window_get_report (single));
+  assert_failure_toast (GTK_WINDOW (single), "Could not open “partial & bad.json”", bad_path, "truncated");
+  gtk_window_destroy (GTK_WINDOW (single));
+
+  /* And from the main window: the good one shows there. */
+  rp_window_open_files (window, two, G_N_ELEMENTS (two));
+  g_assert_true (spin_until (window_has_report, window, 30));
+  assert_same_stats (writeback, rp_window_get_report (window));
+  assert_failure_toast (GTK_WINDOW (window), "Could not open “partial & bad.json”", bad_path, "truncated");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -822,6 +969,7 @@ main (int   argc,
   g_test_add_func ("/gui-reports/window-bad-file", test_window_bad_file);
   g_test_add_func ("/gui-reports/compare-view", test_compare_view);
   g_test_add_func ("/gui-reports/compare-open", test_compare_open);
+  g_test_add_func ("/gui-reports/open-partial", test_open_partial);
   g_test_add_func ("/gui-reports/window-drop", test_window_drop);
   g_test_add_func ("/gui-reports/application-open", test_application_open);
   status = g_test_run ();

@@ -5,6 +5,8 @@
 # - the desktop entry validates, its Exec names an installed executable and its Icon an
 #   installed hicolor icon (plus the symbolic one);
 # - the metainfo validates and names the desktop entry and both installed binaries;
+# - the MIME type of report files is installed, opened by the desktop entry and
+#   provided by the metainfo;
 # - the schema, the man pages and a .mo file for every language of po/LINGUAS are there,
 #   and the desktop entry and metainfo carry the translations;
 # - under Xvfb, `gio launch` of the installed desktop entry starts the installed
@@ -94,6 +96,21 @@ if os.path.isfile(metainfo):
         check(os.access(os.path.join(bin_dir, name), os.X_OK), "the binary %s is installed" % name)
     langs = {e.get("{http://www.w3.org/XML/1998/namespace}lang") for e in tree.iter("summary")}
     check("pt_BR" in langs and "de" in langs, "the metainfo is translated (%s)" % sorted(l for l in langs if l))
+
+# Report files: their MIME type, named after the application (Flatpak exports only
+# such files), and the desktop entry and metainfo that open and provide it.
+mime = os.path.join(share, "mime", "packages", app_id + ".xml")
+check(os.path.isfile(mime), "the MIME type of reports is installed (%s)" % mime)
+if os.path.isfile(mime) and os.path.isfile(desktop):
+    ns = "{http://www.freedesktop.org/standards/shared-mime-info}"
+    types = [t.get("type") for t in ET.parse(mime).getroot().iter(ns + "mime-type")]
+    mime_types = [t for t in section.get("MimeType", "").split(";") if t]
+    check(types != [] and types == mime_types, "the desktop entry opens it (MimeType=%s, %s)" % (mime_types, types))
+    check(any(c.get("{http://www.w3.org/XML/1998/namespace}lang") == "de" for c in ET.parse(mime).getroot().iter(ns + "comment")),
+          "its description is translated")
+    if os.path.isfile(metainfo):
+        check([m.text for m in ET.parse(metainfo).getroot().iter("mediatype")] == types,
+              "the metainfo provides it")
 
 schema = os.path.join(share, "glib-2.0", "schemas", app_id + ".gschema.xml")
 check(os.path.isfile(schema), "the GSettings schema is installed")

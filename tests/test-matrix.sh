@@ -67,6 +67,16 @@ if grep -q "^\* Journal mode" "$work/out" && grep -q "fsync max" "$work/out"; th
 else
   fail "comparison table: $(tail -30 "$work/out")"
 fi
+# Four cells: two tables of two runs, every line at most 80 bytes (mawk's length()
+# in the C locale), plain spaces: the table is pasted into bug trackers. The path of
+# the reports may be long.
+long=$(sed -n '/^Comparison of/,$p' "$work/out" | grep -v '^Reports and comparison.json saved in ' |
+  LC_ALL=C awk 'length($0) > 80')
+if grep -qE '^ +Run 3 +Run 4$' "$work/out" && [ -z "$long" ] && ! LC_ALL=C grep -q $'\xc2\xa0' "$work/out"; then
+  ok "comparison table: lines of at most 80 bytes"
+else
+  fail "comparison table too wide: ${long:-$(sed -n '/^Comparison of/,$p' "$work/out" | head -30)}"
+fi
 
 # Ctrl-C in the middle of a cell: everything is undone.
 "$cli" matrix --fs ext3 --journal ordered --scheduler none,bfq --size 1G --image-size 3G \

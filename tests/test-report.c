@@ -14,6 +14,7 @@
 #include "rp-error.h"
 #include "rp-report.h"
 #include "rp-sysinfo-private.h"
+#include "rp-text.h"
 
 /* The first fsync sample of make_report() as json-glib writes it: one number
  * a line, 17 significant digits. */
@@ -378,6 +379,10 @@ test_json_unsorted_samples (void)
   g_assert_cmpfloat (rp_report_get_duration (loaded), >=, 100.0);
 }
 
+/* The text of these (English, Latin-script) reports fits in @width bytes a
+ * line, as mawk's length() and `wc -L` in the C locale count, not only in
+ * @width columns; and its spaces are plain ones, so that `grep '1.0 MiB'`
+ * finds "1.0 MiB". */
 static void
 assert_lines_fit (const char *text,
                   gsize       width)
@@ -386,10 +391,13 @@ assert_lines_fit (const char *text,
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      if (g_utf8_strlen (lines[i], -1) > (glong) width)
-        g_error ("line %u is %ld columns wide: “%s”", i + 1, g_utf8_strlen (lines[i], -1), lines[i]);
+      if (strlen (lines[i]) > width)
+        g_error ("line %u is %zu bytes long: “%s”", i + 1, strlen (lines[i]), lines[i]);
       g_assert_true (g_utf8_validate (lines[i], -1, NULL));
       g_assert_null (strchr (lines[i], '\t'));
+      for (const char *p = lines[i]; *p != '\0'; p = g_utf8_next_char (p))
+        if (g_unichar_type (g_utf8_get_char (p)) == G_UNICODE_SPACE_SEPARATOR && *p != ' ')
+          g_error ("line %u has U+%04X, not a plain space: “%s”", i + 1, g_utf8_get_char (p), lines[i]);
     }
 }
 
@@ -428,10 +436,84 @@ test_text (void)
   /* The summary lists series with samples, in their units. */
   g_assert_nonnull (strstr (text, "writer_throughput"));
   g_assert_nonnull (strstr (text, "MiB/s"));
-  /* g_format_size() puts a no-break space before the unit. */
-  g_assert_nonnull (strstr (text, "1.5\xc2\xa0GiB"));
+  /* A plain space before the unit (g_format_size() puts a no-break one). */
+  g_assert_nonnull (strstr (text, "1.5 GiB"));
   g_assert_nonnull (strstr (text, "100.0 %"));
   g_assert_null (strstr (text, "cold_read_latency"));
+}
+
+/* Latencies in µs (2 bytes, 1 column) fill the value columns and names too
+ * long for theirs: every line still fits 80 bytes, not only 80 columns,
+ * and the columns still line up on a terminal. */
+static void
+test_text_bytes (void)
+{
+  static const double tiny[] = { 0.000412, 0.000842, 0.000951, 0.000733, 0.000999 };
+  static const double sizes[] = { 1 << 20, 1536.0 * (1 << 20) };
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *summary = NULL;
+  g_auto(GStrv) lines = NULL;
+  gsize p50_column = 0;
+
+  g_ptr_array_add (series, make_series ("fsync_latency_of_the_probe_on_the_slow_disk_x", "s",
+                                        tiny, G_N_ELEMENTS (tiny), 0, 1));
+  g_ptr_array_add (series, make_series ("write_latency_of_writer_thread_number_twelve", "s",
+                                        tiny, G_N_ELEMENTS (tiny), 0, 1));
+  g_ptr_array_add (series, make_series ("short", "s", tiny, G_N_ELEMENTS (tiny), 0, 1));
+  g_ptr_array_add (series, make_series ("dirty_bytes", "B", sizes, G_N_ELEMENTS (sizes), 0, 1));
+  report = rp_report_new (NULL, scenario, series, NULL);
+  text = rp_report_to_text (report);
+  summary = rp_report_to_summary_text (report);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+
+  assert_lines_fit (text, 80);
+  assert_lines_fit (summary, 80);
+  g_assert_nonnull (strstr (text, "1.0 MiB"));
+  g_assert_nonnull (strstr (text, "1.5 GiB"));
+  g_assert_nonnull (strstr (text, "842 µs"));
+  /* Right-aligned in columns: every "µs" of the p50 column ends where the
+   * header "p50" does, as a terminal shows them. */
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *p50 = strstr (lines[i], "p50");
+
+      if (g_str_has_prefix (lines[i], "Latency") && p50 != NULL)
+        p50_column = g_utf8_pointer_to_offset (lines[i], p50) + 3;
+      else if (p50_column > 0 && strstr (lines[i], "µs") != NULL)
+        {
+          const char *end = g_utf8_offset_to_pointer (lines[i], (glong) p50_column - 2);
+
+          g_assert_true (g_str_has_prefix (end, "µs"));
+        }
+    }
+  g_assert_cmpuint (p50_column, >, 0);
+}
+
+/* Wrapping keeps a number with its unit where it can ("every 0.5 s", not
+ * "every 0.5" and "s" on the next line), and counts "µ" as the 2 bytes it
+ * is; a run without any break is still cut. */
+static void
+test_text_wrap (void)
+{
+  g_autoptr(GPtrArray) units = rp_text_wrap_lines ("system sampler every 0.5 s; writer 1.0 MiB", 24);
+  g_autoptr(GPtrArray) micro = rp_text_wrap_lines ("µµµµµµµµµµ µµµµ", 20);
+  g_autoptr(GPtrArray) digits = rp_text_wrap_lines ("1 2 3 4 5 6 7 8 9 10 11 12", 10);
+
+  g_assert_cmpuint (units->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (units, 0), ==, "system sampler every");
+  g_assert_cmpstr (g_ptr_array_index (units, 1), ==, "0.5 s; writer 1.0 MiB");
+  g_assert_cmpuint (micro->len, ==, 2);
+  g_assert_cmpuint (strlen (g_ptr_array_index (micro, 0)), ==, 20);
+  g_assert_cmpuint (rp_text_width (g_ptr_array_index (micro, 0)), ==, 10);
+  g_assert_cmpuint (rp_text_length ("µs"), ==, 3);
+  g_assert_cmpuint (rp_text_length ("отчёт"), ==, 5);
+  for (guint i = 0; i < digits->len; i++)
+    g_assert_cmpuint (strlen (g_ptr_array_index (digits, i)), <=, 10);
 }
 
 /* The decimal point of the fsync lines, the JSON and the CSV stays a '.'. */
@@ -963,8 +1045,18 @@ test_compare (void)
   g_ptr_array_add (five, ordered);
   g_ptr_array_add (five, writeback);
   wide = rp_report_compare_text (five);
+  if (g_test_verbose ())
+    g_printerr ("%s", wide);
   g_assert_nonnull (strstr (wide, "Run 5"));
-  assert_lines_fit (wide, 2 + 22 + 5 * (2 + 24));
+  /* Two tables, runs 1 to 3 and 4 and 5, one below the other: 80 columns
+   * for a bug tracker however many runs. */
+  assert_lines_fit (wide, 80);
+  g_assert_true (g_regex_match_simple ("^ +Run 1 +Run 2 +Run 3$", wide, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +Run 4 +Run 5$", wide, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* File system +ext3 +ext4 +unknown$", wide, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* File system +ext3 +ext4$", wide, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  fsync max +10\\.86 s \\(=\\) +1\\.92 s \\(-82 %\\)$", wide,
+                                       G_REGEX_MULTILINE, 0));
 }
 
 /* A session that never ran still gives a complete (empty) report. */
@@ -1052,6 +1144,8 @@ main (int   argc,
   g_test_add_func ("/report/json/unsorted-samples", test_json_unsorted_samples);
   g_test_add_func ("/report/text", test_text);
   g_test_add_func ("/report/text/locale", test_text_locale);
+  g_test_add_func ("/report/text/bytes", test_text_bytes);
+  g_test_add_func ("/report/text/wrap", test_text_wrap);
   g_test_add_func ("/report/verdict", test_verdict);
   g_test_add_func ("/report/csv", test_csv);
   g_test_add_func ("/report/save", test_save);

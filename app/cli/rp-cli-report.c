@@ -9,6 +9,7 @@
 #include "rp-error.h"
 #include "rp-report.h"
 #include "rp-report-export.h"
+#include "rp-text.h"
 
 #define COMPARE_MIN 2
 #define COMPARE_MAX 8
@@ -254,6 +255,7 @@ rp_cli_compare (int    argc,
 {
   g_autoptr(GOptionContext) context = g_option_context_new (_("A.json B.json…"));
   g_autoptr(GPtrArray) reports = NULL;
+  g_autoptr(GString) files = NULL;
   g_autofree char *text = NULL;
 
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -277,9 +279,16 @@ rp_cli_compare (int    argc,
   if (reports == NULL)
     return RP_CLI_EXIT_USAGE;
   text = rp_report_compare_text (reports);
-  g_print ("%s\n%s\n", text, _("Files:"));
+  files = g_string_new (NULL);
   for (int i = 1; i < argc; i++)
-    /* TRANSLATORS: which file is which column of the comparison, e.g. "Run 1: a.json" */
-    g_print (_("  Run %d: %s\n"), i, argv[i]);
+    {
+      /* TRANSLATORS: which file is which column of the comparison, e.g. "Run 1: a.json" */
+      g_autofree char *line = g_strdup_printf (_("  Run %d: %s\n"), i, argv[i]);
+
+      /* A long path wraps after a '/', like every line of the comparison. */
+      g_strchomp (line);
+      rp_text_append_wrapped (files, "", "      ", line);
+    }
+  g_print ("%s\n%s\n%s", text, _("Files:"), files->str);
   return RP_CLI_EXIT_OK;
 }

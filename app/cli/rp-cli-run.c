@@ -15,6 +15,7 @@
 #include "rp-error.h"
 #include "rp-report.h"
 #include "rp-session.h"
+#include "rp-text.h"
 #include "rp-units.h"
 
 /* Without a terminal, progress goes out as a line this often instead of a
@@ -351,6 +352,18 @@ scenario_from_options (const RunOptions  *options,
   return g_steal_pointer (&scenario);
 }
 
+/* "# Label: value", wrapped to 80 columns like the text report: the lines
+ * before the fsync lines are pasted into bug trackers with them. */
+static void
+append_header_line (GString    *out,
+                    const char *label,
+                    const char *value)
+{
+  g_autofree char *line = g_strdup_printf ("%s: %s", label, value);
+
+  rp_text_append_wrapped (out, "# ", "#   ", line);
+}
+
 static void
 print_header (RpSession *session)
 {
@@ -362,19 +375,26 @@ print_header (RpSession *session)
   g_autoptr(GPtrArray) fields = rp_sysinfo_get_fields (sysinfo);
   g_auto(GStrv) warnings = rp_sysinfo_get_warnings (sysinfo);
   g_autofree char *description = rp_scenario_describe (rp_session_get_scenario (session));
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *title = g_strdup_printf ("%s %s", _("Responsiveness Probe"), PACKAGE_VERSION);
 
-  g_print ("# %s %s\n", _("Responsiveness Probe"), PACKAGE_VERSION);
+  rp_text_append_wrapped (out, "# ", "# ", title);
   for (guint k = 0; k < G_N_ELEMENTS (header_keys); k++)
     for (guint i = 0; i < fields->len; i++)
       {
         const RpSysinfoField *field = g_ptr_array_index (fields, i);
 
         if (g_str_equal (field->key, header_keys[k]))
-          g_print ("# %s: %s\n", field->label, field->value);
+          append_header_line (out, field->label, field->value);
       }
-  g_print ("# %s: %s\n", _("Scenario"), description);
+  append_header_line (out, _("Scenario"), description);
   for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
-    g_print ("# %s %s\n", _("Warning:"), warnings[i]);
+    {
+      g_autofree char *line = g_strdup_printf ("%s %s", _("Warning:"), warnings[i]);
+
+      rp_text_append_wrapped (out, "# ", "#   ", line);
+    }
+  g_print ("%s", out->str);
 }
 
 /* New fsync samples, exactly as fsync-tester printed them. */
@@ -490,24 +510,30 @@ on_signal (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* A row of the summary table: label, n, p50, p90, p99, max, > 0.1 s, > 1 s. */
 static void
-print_latency_row (RpReport   *report,
-                   const char *name,
-                   const char *label)
+add_latency_row (GPtrArray  *rows,
+                 RpReport   *report,
+                 const char *name,
+                 const char *label)
 {
   RpSeries *series = rp_report_lookup_series (report, name);
   RpStats stats;
-  g_autofree char *p50 = NULL, *p90 = NULL, *p99 = NULL, *max = NULL;
+  char **cells;
 
   if (series == NULL || rp_series_get_length (series) == 0)
     return;
   rp_series_compute_stats (series, &stats);
-  p50 = rp_format_latency (stats.p50);
-  p90 = rp_format_latency (stats.p90);
-  p99 = rp_format_latency (stats.p99);
-  max = rp_format_latency (stats.max);
-  g_print ("%-18s %6" G_GUINT64_FORMAT " %10s %10s %10s %10s %7" G_GUINT64_FORMAT " %6" G_GUINT64_FORMAT "\n",
-           label, stats.n, p50, p90, p99, max, stats.over_instant, stats.over_flow);
+  cells = g_new0 (char *, 9);
+  cells[0] = g_strdup (label);
+  cells[1] = g_strdup_printf ("%" G_GUINT64_FORMAT, stats.n);
+  cells[2] = rp_format_latency (stats.p50);
+  cells[3] = rp_format_latency (stats.p90);
+  cells[4] = rp_format_latency (stats.p99);
+  cells[5] = rp_format_latency (stats.max);
+  cells[6] = g_strdup_printf ("%" G_GUINT64_FORMAT, stats.over_instant);
+  cells[7] = g_strdup_printf ("%" G_GUINT64_FORMAT, stats.over_flow);
+  g_ptr_array_add (rows, cells);
 }
 
 static double
@@ -527,9 +553,10 @@ series_mean (RpReport   *report,
  * what the reporters compared. The series hold the longest call of every
  * 0.1 s (see rp-parallel-writers.c), so n counts windows, not calls. */
 static void
-print_writer_rows (RpReport *report)
+add_writer_rows (GPtrArray *rows,
+                 RpReport  *report)
 {
-  print_latency_row (report, "write_latency", _("write() max/0.1s"));
+  add_latency_row (rows, report, "write_latency", _("write() max/0.1s"));
   for (guint i = 0; ; i++)
     {
       g_autofree char *name = g_strdup_printf ("write_latency_%u", i);
@@ -539,9 +566,9 @@ print_writer_rows (RpReport *report)
         break;
       /* TRANSLATORS: a row of the summary table: write() latency of writer thread N */
       label = g_strdup_printf (_("write() #%u"), i);
-      print_latency_row (report, name, label);
+      add_latency_row (rows, report, name, label);
     }
-  print_latency_row (report, "writers_fsync_latency", _("fsync after write"));
+  add_latency_row (rows, report, "writers_fsync_latency", _("fsync after write"));
 }
 
 static double
@@ -553,9 +580,19 @@ note_double (GHashTable *notes,
   return value != NULL ? g_ascii_strtod (value, NULL) : NAN;
 }
 
+/* A line of the summary, wrapped to 80 columns. Takes @line. */
 static void
-print_copy_line (RpReport   *report,
-                 GHashTable *notes)
+append_line (GString *out,
+             char    *line)
+{
+  g_strchomp (line);
+  rp_text_append_wrapped (out, "", "  ", line);
+  g_free (line);
+}
+
+static void
+append_copy_line (GString    *out,
+                  GHashTable *notes)
 {
   const char *count = g_hash_table_lookup (notes, "copy_count");
   double bytes = note_double (notes, "copy_bytes_total");
@@ -568,11 +605,13 @@ print_copy_line (RpReport   *report,
   source = rp_format_size ((guint64) note_double (notes, "copy_source_bytes"));
   rate = rp_format_rate (bytes / seconds);
   /* TRANSLATORS: e.g. "Copy loop: 3 copies of 1.0 GiB done, 3.4 GiB in 20.0 s, 174.1 MiB/s" */
-  g_print (_("Copy loop: %s copies of %s done, %s in %.1f s, %s\n"), count, source, size, seconds, rate);
+  append_line (out, g_strdup_printf (_("Copy loop: %s copies of %s done, %s in %.1f s, %s\n"),
+                                     count, source, size, seconds, rate));
 }
 
 static void
-print_cpu_bench_line (GHashTable *notes)
+append_cpu_bench_line (GString    *out,
+                       GHashTable *notes)
 {
   double alone = note_double (notes, "cpu_bench_baseline_rate");
   double loaded = note_double (notes, "cpu_bench_rate_under_load");
@@ -581,12 +620,13 @@ print_cpu_bench_line (GHashTable *notes)
   if (isnan (alone) || isnan (loaded))
     return;
   /* TRANSLATORS: e.g. "CPU benchmark: 2400 ops/s alone, 1800 ops/s under load: 25.0 % lost" */
-  g_print (_("CPU benchmark: %.0f ops/s alone, %.0f ops/s under load: %.1f %% lost\n"),
-           alone, loaded, isnan (loss) ? 0 : loss);
+  append_line (out, g_strdup_printf (_("CPU benchmark: %.0f ops/s alone, %.0f ops/s under load: %.1f %% lost\n"),
+                                     alone, loaded, isnan (loss) ? 0 : loss));
 }
 
 static void
-print_command_line (GHashTable *notes)
+append_command_line (GString    *out,
+                     GHashTable *notes)
 {
   const char *status = g_hash_table_lookup (notes, "command_exit_status");
   const char *stopped = g_hash_table_lookup (notes, "command_stopped");
@@ -594,32 +634,41 @@ print_command_line (GHashTable *notes)
   if (status == NULL)
     return;
   if (g_strcmp0 (stopped, "true") == 0)
-    g_print (_("Command: %s (stopped with the run)\n"), status);
+    append_line (out, g_strdup_printf (_("Command: %s (stopped with the run)\n"), status));
   else
-    g_print (_("Command: %s\n"), status);
+    append_line (out, g_strdup_printf (_("Command: %s\n"), status));
 }
 
 static void
-print_load_lines (RpReport *report)
+append_load_lines (GString  *out,
+                   RpReport *report)
 {
   GHashTable *notes = rp_report_get_notes (report);
   const char *writers_bytes = g_hash_table_lookup (notes, "writers_bytes_total");
 
-  print_copy_line (report, notes);
-  print_cpu_bench_line (notes);
+  append_copy_line (out, notes);
+  append_cpu_bench_line (out, notes);
   if (writers_bytes != NULL)
     {
       g_autofree char *size = rp_format_size (g_ascii_strtoull (writers_bytes, NULL, 10));
       const char *wraps = g_hash_table_lookup (notes, "writers_wraps");
 
-      g_print (_("Parallel writers: %s written, %s wrap-arounds\n"), size, wraps ? wraps : "0");
+      append_line (out, g_strdup_printf (_("Parallel writers: %s written, %s wrap-arounds\n"),
+                                         size, wraps ? wraps : "0"));
     }
-  print_command_line (notes);
+  append_command_line (out, notes);
 }
 
+/* The end of a run: a table of the latencies, the loads' totals, CPU and
+ * pressure, the verdict; every line at most 80 columns (and bytes, in
+ * Latin-script languages), as it is pasted into bug reports with the fsync
+ * lines above it. */
 static void
 print_summary (RpReport *report)
 {
+  const char *header[] = { _("Summary"), "n", "p50", "p90", "p99", "max", ">0.1 s", ">1 s" };
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_autoptr(GString) out = g_string_new ("\n");
   g_autofree char *verdict = rp_report_get_verdict (report);
   GHashTable *notes = rp_report_get_notes (report);
   const char *bytes_total = g_hash_table_lookup (notes, "writer_bytes_total");
@@ -629,13 +678,15 @@ print_summary (RpReport *report)
   double psi_some = series_mean (report, "psi_io_some");
   double psi_full = series_mean (report, "psi_io_full");
 
-  g_print ("\n%-18s %6s %10s %10s %10s %10s %7s %6s\n", _("Summary"), "n", "p50", "p90", "p99",
-           "max", ">0.1 s", ">1 s");
-  print_latency_row (report, "fsync_latency", _("fsync latency"));
-  print_latency_row (report, "fsync_pwrite_latency", _("probe write"));
-  print_writer_rows (report);
-  print_latency_row (report, "cold_read_latency", _("cold read"));
-  print_latency_row (report, "app_start_latency", _("app start"));
+  add_latency_row (rows, report, "fsync_latency", _("fsync latency"));
+  add_latency_row (rows, report, "fsync_pwrite_latency", _("probe write"));
+  add_writer_rows (rows, report);
+  add_latency_row (rows, report, "cold_read_latency", _("cold read"));
+  add_latency_row (rows, report, "app_start_latency", _("app start"));
+  if (rows->len > 0)
+    rp_text_append_table (out, G_N_ELEMENTS (header), header, rows);
+  else
+    rp_text_append_wrapped (out, "", "", _("Summary"));
 
   if (bytes_total != NULL && seconds != NULL && g_ascii_strtod (seconds, NULL) > 0)
     {
@@ -643,18 +694,20 @@ print_summary (RpReport *report)
       g_autofree char *size = rp_format_size (bytes);
       g_autofree char *rate = rp_format_rate ((double) bytes / g_ascii_strtod (seconds, NULL));
 
-      g_print (_("Writer: %s in %s s, %s\n"), size, seconds, rate);
+      append_line (out, g_strdup_printf (_("Writer: %s in %s s, %s\n"), size, seconds, rate));
     }
-  print_load_lines (report);
+  append_load_lines (out, report);
   if (iowait >= 0)
-    g_print (_("CPU (mean): system %.1f %%, iowait %.1f %%\n"), system * 100, iowait * 100);
+    append_line (out, g_strdup_printf (_("CPU (mean): system %.1f %%, iowait %.1f %%\n"),
+                                       system * 100, iowait * 100));
   if (psi_some >= 0)
-    g_print (_("I/O pressure (mean): some %.1f %%, full %.1f %%\n"),
-             psi_some * 100, MAX (psi_full, 0) * 100);
-  g_print ("%s\n", verdict);
+    append_line (out, g_strdup_printf (_("I/O pressure (mean): some %.1f %%, full %.1f %%\n"),
+                                       psi_some * 100, MAX (psi_full, 0) * 100));
+  rp_text_append_wrapped (out, "", "", verdict);
   if (g_hash_table_contains (notes, "target_directory_removed"))
-    g_print (_("The target directory “%s” was removed during the run; the measurement went on in the files already open.\n"),
-             rp_report_get_scenario (report)->directory);
+    append_line (out, g_strdup_printf (_("The target directory “%s” was removed during the run; the measurement went on in the files already open.\n"),
+                                       rp_report_get_scenario (report)->directory));
+  g_print ("%s", out->str);
   if (rp_report_get_error_message (report) != NULL)
     g_printerr (_("The run ended early: %s\n"), rp_report_get_error_message (report));
 }

@@ -6,6 +6,10 @@
 
 #include "rp-cli.h"
 #include "rp-scenario.h"
+#include "rp-text.h"
+
+/* The column of the descriptions, after "%-10s ". */
+#define INDENT "           "
 
 /**
  * rp_cli_scenarios:
@@ -23,6 +27,7 @@ rp_cli_scenarios (int    argc,
                   char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GString) out = g_string_new (NULL);
   const RpPresetInfo *presets;
   guint n_presets = 0;
 
@@ -35,15 +40,20 @@ rp_cli_scenarios (int    argc,
       return RP_CLI_EXIT_USAGE;
     }
 
+  /* Wrapped to 80 columns, the width of the rest of the CLI's text. */
   presets = rp_scenario_list_presets (&n_presets);
   for (guint i = 0; i < n_presets; i++)
     {
       g_autoptr(RpScenario) scenario = rp_scenario_new_preset (presets[i].id, NULL);
       g_autofree char *description = rp_scenario_describe (scenario);
+      g_autofree char *id = g_strdup_printf ("%-10s ", presets[i].id);
 
-      g_print ("%-10s %s\n", presets[i].id, _(presets[i].title));
-      g_print ("%-10s %s\n", "", description);
+      rp_text_append_wrapped (out, id, INDENT, _(presets[i].title));
+      rp_text_append_wrapped (out, INDENT, INDENT, description);
     }
-  g_print ("\n%s\n", _("Custom combinations: resprobe-cli run --load NAME --probe NAME … (see “resprobe-cli run --help”)."));
+  g_string_append_c (out, '\n');
+  rp_text_append_wrapped (out, "", "",
+                          _("Custom combinations: resprobe-cli run --load NAME --probe NAME … (see “resprobe-cli run --help”)."));
+  g_print ("%s", out->str);
   return RP_CLI_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 #include "rp-cli.h"
 #include "rp-error.h"
 #include "rp-sysinfo.h"
+#include "rp-text.h"
 
 static void
 print_text (const RpSysinfo *sysinfo)
@@ -14,14 +15,23 @@ print_text (const RpSysinfo *sysinfo)
   g_autoptr(GPtrArray) fields = rp_sysinfo_get_fields (sysinfo);
   g_auto(GStrv) warnings = rp_sysinfo_get_warnings (sysinfo);
 
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  /* 80 columns, long values (mount options) wrapped, as in the report. */
   for (guint i = 0; i < fields->len; i++)
     {
       const RpSysinfoField *field = g_ptr_array_index (fields, i);
+      g_autofree char *line = g_strdup_printf ("%s: %s", field->label, field->value);
 
-      g_print ("%s: %s\n", field->label, field->value);
+      rp_text_append_wrapped (out, "", "  ", line);
     }
   for (guint i = 0; warnings[i] != NULL; i++)
-    g_print ("%s %s\n", _("Warning:"), warnings[i]);
+    {
+      g_autofree char *line = g_strdup_printf ("%s %s", _("Warning:"), warnings[i]);
+
+      rp_text_append_wrapped (out, "", "  ", line);
+    }
+  g_print ("%s", out->str);
 }
 
 static void

@@ -7,6 +7,8 @@
 #include "rp-gui-util.h"
 #include "rp-compare-window.h"
 #include "rp-report-io.h"
+#include "rp-window.h"
+#include "rp-window-private.h"
 
 /* After the reports show, how long to let the charts paint before the
  * screenshot of --screenshot-on-exit. */
@@ -114,23 +116,49 @@ show_error (RpCompareWindow *self,
     }
 }
 
+/* One report left of those given: it shows in a main window like a finished
+ * run (which then takes the screenshot of a script), not compared with
+ * nothing. */
+static void
+show_single (RpCompareWindow        *self,
+             const RpReportIoLoaded *loaded)
+{
+  RpWindow *window = rp_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+
+  rp_window_set_exit_outputs (window, NULL, self->exit_screenshot);
+  gtk_window_present (GTK_WINDOW (window));
+  rp_window_show_report (window, g_ptr_array_index (loaded->reports, 0), g_ptr_array_index (loaded->files, 0));
+  rp_report_io_show_errors (GTK_WINDOW (window), loaded, self->exit_screenshot != NULL);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+/* The reports that loaded are compared (or one shown alone); the files that
+ * did not are named over them, or here if none loaded. */
 static void
 on_loaded (GObject      *source,
            GAsyncResult *result,
            gpointer      user_data)
 {
   g_autoptr(RpCompareWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) reports = rp_report_io_load_finish (result, &error);
+  g_autoptr(RpReportIoLoaded) loaded = rp_report_io_load_finish (result, NULL);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* Cancelled: other files replaced these, or the window closed. */
+  if (loaded == NULL || gtk_window_get_application (GTK_WINDOW (self)) == NULL)
     return;
-  if (reports == NULL)
+  if (loaded->reports->len == 0)
     {
-      show_error (self, error->message);
+      g_autofree char *message = rp_report_io_describe_errors (loaded);
+
+      show_error (self, message);
       return;
     }
-  rp_compare_window_set_reports (self, reports, (GFile *const *) self->files->pdata);
+  if (loaded->reports->len == 1)
+    {
+      show_single (self, loaded);
+      return;
+    }
+  rp_compare_window_set_reports (self, loaded->reports, (GFile *const *) loaded->files->pdata);
+  rp_report_io_show_errors (GTK_WINDOW (self), loaded, self->exit_screenshot != NULL);
 }
 
 /**
@@ -138,8 +166,11 @@ on_loaded (GObject      *source,
  * @files: (array length=n_files): 2 to 8 JSON reports
  * @n_files: how many
  *
- * Loads the reports on a worker thread, then compares them; a file that
- * does not load is shown in the window, named, with the reason.
+ * Loads the reports on a worker thread, then compares those that load. A
+ * file that does not is named, with the reason: in a toast over the
+ * comparison (or over the one report left, which then shows in a main
+ * window instead of this one), or on this window's error page if none
+ * loaded.
  */
 void
 rp_compare_window_open_files (RpCompareWindow *self,
@@ -280,15 +311,8 @@ save_chart_in_thread (GTask        *task,
   ChartJob *job = task_data;
   GError *error = NULL;
 
-  if (!job->replace && g_file_query_exists (job->file, NULL))
-    {
-      g_autofree char *name = g_file_get_parse_name (job->file);
-
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_EXISTS,
-                               _("A file named “%s” already exists: choose another name"), name);
-      return;
-    }
-  if (!rp_compare_save_plot (job->reports, (const char *const *) job->labels, RP_PLOT_CDF,
+  if (!rp_report_io_check_new_file (job->file, job->replace, cancellable, &error) ||
+      !rp_compare_save_plot (job->reports, (const char *const *) job->labels, RP_PLOT_CDF,
                              job->file, job->format, &error))
     g_task_return_error (task, error);
   else

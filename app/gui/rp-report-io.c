@@ -13,22 +13,20 @@
 
 /* The engine's read errors name the file; its parse errors ("Key “version”:
  * …") do not, and a user who opened three files must know which one. */
-static void
-propagate_naming_file (GError **error,
-                       GError  *local_error,
-                       GFile   *file)
+static GError *
+error_naming_file (GError *local_error,
+                   GFile  *file)
 {
   g_autofree char *name = g_file_get_parse_name (file);
+  GError *error;
 
   if (strstr (local_error->message, name) != NULL)
-    {
-      g_propagate_error (error, local_error);
-      return;
-    }
-  g_set_error (error, local_error->domain, local_error->code,
-               /* TRANSLATORS: “file name”: the reason, e.g. "Key “version”: missing" */
-               _("Cannot open the report “%s”: %s"), name, local_error->message);
+    return local_error;
+  error = g_error_new (local_error->domain, local_error->code,
+                       /* TRANSLATORS: “file name”: the reason, e.g. "Key “version”: missing" */
+                       _("Cannot open the report “%s”: %s"), name, local_error->message);
   g_error_free (local_error);
+  return error;
 }
 
 /* Statistics are computed once per series and kept by the report: sorting
@@ -48,30 +46,52 @@ compute_stats (RpReport *report)
 }
 
 /**
+ * rp_report_io_loaded_free:
+ * @loaded: (transfer full) (nullable): what rp_report_io_load() gave
+ */
+void
+rp_report_io_loaded_free (RpReportIoLoaded *loaded)
+{
+  if (loaded == NULL)
+    return;
+  g_clear_pointer (&loaded->reports, g_ptr_array_unref);
+  g_clear_pointer (&loaded->files, g_ptr_array_unref);
+  g_clear_pointer (&loaded->failed, g_ptr_array_unref);
+  g_clear_pointer (&loaded->errors, g_ptr_array_unref);
+  g_free (loaded);
+}
+
+/**
  * rp_report_io_load:
  * @files: (array length=n_files): JSON reports
  * @n_files: how many
  * @cancellable: (nullable): to give up between files
- * @error: the first file that does not load, named in the message, with
- *   the reason (%RP_ERROR_IO, %RP_ERROR_REPORT), or %G_IO_ERROR_CANCELLED
+ * @error: %G_IO_ERROR_CANCELLED only: a file that does not load is one of
+ *   the result's errors
  *
- * Loads every report, in order, and computes its statistics. Blocks on I/O:
- * this is what rp_report_io_load_async() runs on a worker thread.
+ * Loads every report it can, in order, and computes its statistics; for
+ * each file that does not load, an error naming the file with the reason
+ * (%RP_ERROR_IO, %RP_ERROR_REPORT). Blocks on I/O: this is what
+ * rp_report_io_load_async() runs on a worker thread.
  *
- * Returns: (transfer container) (element-type RpReport) (nullable): the
- *   reports, or %NULL with @error set
+ * Returns: (transfer full) (nullable): the reports and the errors, or %NULL
+ *   when cancelled
  */
-GPtrArray *
+RpReportIoLoaded *
 rp_report_io_load (GFile *const *files,
                    guint         n_files,
                    GCancellable *cancellable,
                    GError      **error)
 {
-  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReportIoLoaded) loaded = g_new0 (RpReportIoLoaded, 1);
 
   g_return_val_if_fail (files != NULL || n_files == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  loaded->reports = g_ptr_array_new_with_free_func (g_object_unref);
+  loaded->files = g_ptr_array_new_with_free_func (g_object_unref);
+  loaded->failed = g_ptr_array_new_with_free_func (g_object_unref);
+  loaded->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
   for (guint i = 0; i < n_files; i++)
     {
       GError *local_error = NULL;
@@ -82,13 +102,15 @@ rp_report_io_load (GFile *const *files,
       report = rp_report_load (files[i], &local_error);
       if (report == NULL)
         {
-          propagate_naming_file (error, local_error, files[i]);
-          return NULL;
+          g_ptr_array_add (loaded->failed, g_object_ref (files[i]));
+          g_ptr_array_add (loaded->errors, error_naming_file (local_error, files[i]));
+          continue;
         }
       compute_stats (report);
-      g_ptr_array_add (reports, report);
+      g_ptr_array_add (loaded->reports, report);
+      g_ptr_array_add (loaded->files, g_object_ref (files[i]));
     }
-  return g_steal_pointer (&reports);
+  return g_steal_pointer (&loaded);
 }
 
 static void
@@ -99,12 +121,13 @@ load_in_thread (GTask        *task,
 {
   GPtrArray *files = task_data;
   GError *error = NULL;
-  GPtrArray *reports = rp_report_io_load ((GFile *const *) files->pdata, files->len, cancellable, &error);
+  RpReportIoLoaded *loaded = rp_report_io_load ((GFile *const *) files->pdata, files->len,
+                                                cancellable, &error);
 
-  if (reports == NULL)
+  if (loaded == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, reports, (GDestroyNotify) g_ptr_array_unref);
+    g_task_return_pointer (task, loaded, (GDestroyNotify) rp_report_io_loaded_free);
 }
 
 /**
@@ -138,11 +161,12 @@ rp_report_io_load_async (GFile *const        *files,
 
 /**
  * rp_report_io_load_finish:
+ * @error: %G_IO_ERROR_CANCELLED only
  *
- * Returns: (transfer container) (element-type RpReport) (nullable): the
- *   reports in the order of the files, or %NULL with @error set
+ * Returns: (transfer full) (nullable): the reports that loaded and why the
+ *   others did not, or %NULL when cancelled
  */
-GPtrArray *
+RpReportIoLoaded *
 rp_report_io_load_finish (GAsyncResult  *result,
                           GError       **error)
 {
@@ -150,6 +174,138 @@ rp_report_io_load_finish (GAsyncResult  *result,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == rp_report_io_load_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Files that did not load: one path for the main and the comparison window */
+
+/**
+ * rp_report_io_display_name:
+ * @file: a file the user chose
+ *
+ * Returns: (transfer full): its name for a message: the basename is enough,
+ *   as the user just chose the file, unless it is not UTF-8
+ */
+char *
+rp_report_io_display_name (GFile *file)
+{
+  char *basename = g_file_get_basename (file);
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  if (basename != NULL && g_utf8_validate (basename, -1, NULL))
+    return basename;
+  g_free (basename);
+  return g_file_get_parse_name (file);
+}
+
+/**
+ * rp_report_io_describe_errors:
+ * @loaded: a result of rp_report_io_load()
+ *
+ * Returns: (transfer full) (nullable): each error (which names its file and
+ *   says why) in a paragraph of its own, or %NULL when every file loaded
+ */
+char *
+rp_report_io_describe_errors (const RpReportIoLoaded *loaded)
+{
+  g_autoptr(GStrvBuilder) messages = g_strv_builder_new ();
+  g_auto(GStrv) strv = NULL;
+
+  g_return_val_if_fail (loaded != NULL, NULL);
+
+  if (loaded->errors->len == 0)
+    return NULL;
+  for (guint i = 0; i < loaded->errors->len; i++)
+    g_strv_builder_add (messages, ((GError *) g_ptr_array_index (loaded->errors, i))->message);
+  strv = g_strv_builder_end (messages);
+  return g_strjoinv ("\n\n", strv);
+}
+
+static void
+on_details_clicked (AdwToast  *toast,
+                    GtkWindow *window)
+{
+  const char *heading = g_object_get_data (G_OBJECT (toast), "rp-heading");
+  const char *body = g_object_get_data (G_OBJECT (toast), "rp-body");
+  GtkWidget *dialog = adw_message_dialog_new (window, heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* "Could not open “bad.json”" (and how many others), for a toast. */
+static char *
+errors_title (const RpReportIoLoaded *loaded)
+{
+  GFile *first_failed = g_ptr_array_index (loaded->failed, 0);
+  guint others = loaded->failed->len - 1;
+  g_autofree char *name = rp_report_io_display_name (first_failed);
+  g_autofree char *text = NULL;
+
+  if (others == 0)
+    /* TRANSLATORS: a notification; the Details button says why */
+    text = g_strdup_printf (_("Could not open “%s”"), name);
+  else
+    /* TRANSLATORS: a notification, e.g. "Could not open “a.json” and 2 other files" */
+    text = g_strdup_printf (ngettext ("Could not open “%s” and %u other file",
+                                      "Could not open “%s” and %u other files", others),
+                            name, others);
+  return g_markup_escape_text (text, -1);
+}
+
+static char *
+errors_heading (const RpReportIoLoaded *loaded)
+{
+  guint n = loaded->errors->len;
+
+  if (n == 1)
+    return g_strdup (_("Could Not Open the Report"));
+  /* TRANSLATORS: a dialog heading; n is at least 2 */
+  return g_strdup_printf (ngettext ("Could Not Open %u Report", "Could Not Open %u Reports", n), n);
+}
+
+/**
+ * rp_report_io_show_errors:
+ * @window: the window showing the reports that did load: its content must
+ *   be an #AdwToastOverlay, as in both windows' templates
+ * @loaded: what rp_report_io_load() gave
+ * @scripted: a script drives the window (--screenshot-on-exit): the
+ *   messages go to stderr too
+ *
+ * The files that did not load while others did: a toast naming the (first)
+ * file, whose Details button shows every file with its reason. Nothing when
+ * every file loaded. A window showing none of them says so its own way,
+ * with rp_report_io_describe_errors().
+ */
+void
+rp_report_io_show_errors (GtkWindow              *window,
+                          const RpReportIoLoaded *loaded,
+                          gboolean                scripted)
+{
+  GtkWidget *content;
+  AdwToast *toast;
+  g_autofree char *title = NULL;
+
+  g_return_if_fail (ADW_IS_APPLICATION_WINDOW (window));
+  g_return_if_fail (loaded != NULL);
+
+  if (loaded->errors->len == 0)
+    return;
+  for (guint i = 0; scripted && i < loaded->errors->len; i++)
+    g_printerr ("resprobe: %s\n", ((GError *) g_ptr_array_index (loaded->errors, i))->message);
+
+  content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  g_return_if_fail (ADW_IS_TOAST_OVERLAY (content));
+  /* AdwToast titles are markup: a file may be called "a&b.json". */
+  title = errors_title (loaded);
+  toast = adw_toast_new (title);
+  adw_toast_set_timeout (toast, 10);
+  adw_toast_set_button_label (toast, _("_Details"));
+  g_object_set_data_full (G_OBJECT (toast), "rp-heading", errors_heading (loaded), g_free);
+  g_object_set_data_full (G_OBJECT (toast), "rp-body", rp_report_io_describe_errors (loaded), g_free);
+  g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_details_clicked), window, 0);
+  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (content), toast);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -173,6 +329,35 @@ save_data_free (gpointer data)
   g_free (save);
 }
 
+/**
+ * rp_report_io_check_new_file:
+ * @file: where a worker is about to write
+ * @replace: %TRUE: the user confirmed replacing @file (nothing to check)
+ * @cancellable: (nullable): to give up
+ * @error: %G_IO_ERROR_EXISTS naming @file
+ *
+ * For workers only: the check is I/O too (a stat while the disk is busy
+ * takes seconds).
+ *
+ * Returns: %TRUE if @file may be written
+ */
+gboolean
+rp_report_io_check_new_file (GFile         *file,
+                             gboolean       replace,
+                             GCancellable  *cancellable,
+                             GError       **error)
+{
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (replace || !g_file_query_exists (file, cancellable))
+    return TRUE;
+  name = g_file_get_parse_name (file);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("A file named “%s” already exists"), name);
+  return FALSE;
+}
+
 static void
 save_in_thread (GTask        *task,
                 gpointer      source_object,
@@ -187,16 +372,8 @@ save_in_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  /* The check is I/O too (a stat while the disk is busy takes seconds). */
-  if (!save->replace && g_file_query_exists (save->file, cancellable))
-    {
-      g_autofree char *name = g_file_get_parse_name (save->file);
-
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_EXISTS,
-                               _("A file named “%s” already exists"), name);
-      return;
-    }
-  if (!rp_report_save (save->report, save->file, save->format, &error))
+  if (!rp_report_io_check_new_file (save->file, save->replace, cancellable, &error) ||
+      !rp_report_save (save->report, save->file, save->format, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);

@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "rp-report.h"
 
@@ -12,7 +12,19 @@ G_BEGIN_DECLS
 #define RP_COMPARE_MIN_REPORTS 2
 #define RP_COMPARE_MAX_REPORTS 8
 
-GPtrArray            *rp_report_io_load              (GFile              *const *files,
+/* What rp_report_io_load() gives: the reports that loaded, and why the
+ * others did not. One bad file among several must not hide the good ones. */
+typedef struct {
+  GPtrArray *reports;   /* (element-type RpReport): in the order of the files */
+  GPtrArray *files;     /* (element-type GFile): the file of each report */
+  GPtrArray *failed;    /* (element-type GFile): the files that did not load */
+  GPtrArray *errors;    /* (element-type GError): why each of them did not, naming it */
+} RpReportIoLoaded;
+
+void                  rp_report_io_loaded_free       (RpReportIoLoaded          *loaded);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpReportIoLoaded, rp_report_io_loaded_free)
+
+RpReportIoLoaded     *rp_report_io_load              (GFile              *const *files,
                                                       guint                      n_files,
                                                       GCancellable              *cancellable,
                                                       GError                   **error);
@@ -21,9 +33,18 @@ void                  rp_report_io_load_async        (GFile              *const 
                                                       GCancellable              *cancellable,
                                                       GAsyncReadyCallback        callback,
                                                       gpointer                   user_data);
-GPtrArray            *rp_report_io_load_finish       (GAsyncResult              *result,
+RpReportIoLoaded     *rp_report_io_load_finish       (GAsyncResult              *result,
                                                       GError                   **error);
+char                 *rp_report_io_display_name      (GFile                     *file);
+char                 *rp_report_io_describe_errors   (const RpReportIoLoaded    *loaded);
+void                  rp_report_io_show_errors       (GtkWindow                 *window,
+                                                      const RpReportIoLoaded    *loaded,
+                                                      gboolean                   scripted);
 
+gboolean              rp_report_io_check_new_file    (GFile                     *file,
+                                                      gboolean                   replace,
+                                                      GCancellable              *cancellable,
+                                                      GError                   **error);
 void                  rp_report_io_save_async        (RpReport                  *report,
                                                       GFile                     *file,
                                                       const char                *format,

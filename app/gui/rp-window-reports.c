@@ -32,53 +32,27 @@ window_gone (RpWindow *self)
   return gtk_window_get_application (GTK_WINDOW (self)) == NULL;
 }
 
-static char *
-file_display_name (GFile *file)
-{
-  char *basename = g_file_get_basename (file);
-
-  /* The basename is enough for a message: the user just chose the file. */
-  if (basename != NULL && g_utf8_validate (basename, -1, NULL))
-    return basename;
-  g_free (basename);
-  return g_file_get_parse_name (file);
-}
-
 /* ------------------------------------------------------------------------- */
 /* Open */
 
-typedef struct {
-  RpWindow  *window;
-  GPtrArray *files;
-} OpenJob;
-
+/* No report to show: the reason in a dialog, or for scripts and tests
+ * (--screenshot-on-exit) on the terminal, then quit. */
 static void
-open_job_free (OpenJob *job)
+show_open_error (RpWindow   *self,
+                 const char *message)
 {
-  g_clear_object (&job->window);
-  g_clear_pointer (&job->files, g_ptr_array_unref);
-  g_free (job);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (OpenJob, open_job_free)
-
-static void
-show_open_error (RpWindow     *self,
-                 const GError *error)
-{
-  /* Scripts and tests (--screenshot-on-exit): the terminal, then quit. */
   if (rp_window_get_scripted (self))
     {
-      g_printerr ("resprobe: %s\n", error->message);
+      g_printerr ("resprobe: %s\n", message);
       gtk_window_destroy (GTK_WINDOW (self));
       return;
     }
-  show_message (self, _("Could Not Open the Report"), error->message);
+  show_message (self, _("Could Not Open the Report"), message);
 }
 
 /* One report in a window: this one, or a new one if this one is running
  * (the run goes on; the report is not lost either). */
-static void
+static RpWindow *
 show_in_window (RpWindow *self,
                 RpReport *report,
                 GFile    *file)
@@ -91,34 +65,43 @@ show_in_window (RpWindow *self,
       gtk_window_present (GTK_WINDOW (target));
     }
   rp_window_show_report (target, report, file);
+  return target;
 }
 
+/* What loaded shows (one report here, several compared in a new window);
+ * the files that did not load are named there, or here if none did. */
 static void
 on_reports_loaded (GObject      *source,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(OpenJob) job = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) reports = rp_report_io_load_finish (result, &error);
-  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (job->window));
-  RpCompareWindow *compare;
+  g_autoptr(RpWindow) self = user_data;
+  g_autoptr(RpReportIoLoaded) loaded = rp_report_io_load_finish (result, NULL);
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  gboolean scripted = rp_window_get_scripted (self);
+  GtkWindow *shown;
 
-  if (application == NULL)
+  if (application == NULL || loaded == NULL)
     return;
-  if (reports == NULL)
+  if (loaded->reports->len == 0)
     {
-      show_open_error (job->window, error);
+      g_autofree char *message = rp_report_io_describe_errors (loaded);
+
+      show_open_error (self, message);
       return;
     }
-  if (reports->len == 1)
+  if (loaded->reports->len == 1)
+    shown = GTK_WINDOW (show_in_window (self, g_ptr_array_index (loaded->reports, 0),
+                                        g_ptr_array_index (loaded->files, 0)));
+  else
     {
-      show_in_window (job->window, g_ptr_array_index (reports, 0), g_ptr_array_index (job->files, 0));
-      return;
+      RpCompareWindow *compare = rp_compare_window_new (application);
+
+      rp_compare_window_set_reports (compare, loaded->reports, (GFile *const *) loaded->files->pdata);
+      gtk_window_present (GTK_WINDOW (compare));
+      shown = GTK_WINDOW (compare);
     }
-  compare = rp_compare_window_new (application);
-  rp_compare_window_set_reports (compare, reports, (GFile *const *) job->files->pdata);
-  gtk_window_present (GTK_WINDOW (compare));
+  rp_report_io_show_errors (shown, loaded, scripted);
 }
 
 /**
@@ -128,16 +111,16 @@ on_reports_loaded (GObject      *source,
  *   new window if this one is running); two to eight are compared in a new
  *   window
  *
- * Loads the reports on a worker thread; a file that does not load is shown
- * in a dialog that names it and says why.
+ * Loads the reports on a worker thread. A file that does not load is named
+ * with the reason: in a toast over the reports that did (a comparison of
+ * those left if two or more, else the one in this window), or in a dialog
+ * if none did.
  */
 void
 rp_window_open_files (RpWindow     *self,
                       GFile *const *files,
                       guint         n_files)
 {
-  OpenJob *job;
-
   g_return_if_fail (RP_IS_WINDOW (self));
   g_return_if_fail (files != NULL || n_files == 0);
 
@@ -150,18 +133,12 @@ rp_window_open_files (RpWindow     *self,
         g_strdup_printf (ngettext ("A comparison shows 2 to 8 reports; %u was chosen.",
                                    "A comparison shows 2 to 8 reports; %u were chosen.", n_files),
                          n_files);
-      g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, body);
 
-      show_open_error (self, error);
+      show_open_error (self, body);
       return;
     }
 
-  job = g_new0 (OpenJob, 1);
-  job->window = g_object_ref (self);
-  job->files = g_ptr_array_new_full (n_files, g_object_unref);
-  for (guint i = 0; i < n_files; i++)
-    g_ptr_array_add (job->files, g_object_ref (files[i]));
-  rp_report_io_load_async (files, n_files, NULL, on_reports_loaded, job);
+  rp_report_io_load_async (files, n_files, NULL, on_reports_loaded, g_object_ref (self));
 }
 
 static void
@@ -255,7 +232,7 @@ on_replace_response (AdwMessageDialog *dialog,
 static void
 ask_replace (SaveJob *job)
 {
-  g_autofree char *name = file_display_name (job->file);
+  g_autofree char *name = rp_report_io_display_name (job->file);
   g_autofree char *heading = g_strdup_printf (_("Replace “%s”?"), name);
   GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (job->window), heading,
                                               _("A file with this name already exists. "
@@ -280,7 +257,7 @@ on_saved (GObject      *source,
 {
   g_autoptr(SaveJob) job = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = file_display_name (job->file);
+  g_autofree char *name = rp_report_io_display_name (job->file);
   gboolean saved = rp_report_io_save_finish (result, &error);
 
   if (window_gone (job->window))
