@@ -17,7 +17,8 @@
  *        the last frame (a running session): only new columns are decimated,
  *        but the data layer is still drawn whole.
  * The figure is the median over the frames; the driver compares 360 000
- * points (1 h) with 6 000 (1 min). */
+ * points (1 h) with 6 000 (1 min). A third argument names a PNG file for
+ * the last frame. */
 
 #define N_SERIES 4
 #define RATE     100.0
@@ -75,6 +76,36 @@ draw_once (RpPlot          *plot,
   return elapsed;
 }
 
+/* A cold frame: a range that differs from the last one in the last bit
+ * invalidates the decimation cache without changing what is drawn. Not
+ * inlined, nor draw_live(), so that a profile tells the two kinds of frame
+ * apart: valgrind --tool=callgrind --toggle-collect='draw_cold*'. */
+static G_NO_INLINE double
+draw_cold (RpPlot          *plot,
+           cairo_surface_t *surface,
+           int              width,
+           int              height,
+           double           t_end)
+{
+  rp_plot_set_time_range (plot, 0, t_end);
+  return draw_once (plot, surface, width, height);
+}
+
+/* A live frame: each series got one new point since the last frame. */
+static G_NO_INLINE double
+draw_live (RpPlot          *plot,
+           RpSeries       **series,
+           guint            index,
+           GRand           *rand,
+           cairo_surface_t *surface,
+           int              width,
+           int              height)
+{
+  for (guint s = 0; s < N_SERIES; s++)
+    rp_series_append (series[s], index / RATE, sample (rand, index));
+  return draw_once (plot, surface, width, height);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -94,7 +125,7 @@ main (int   argc,
     n_frames = (guint) g_ascii_strtoull (argv[2], NULL, 10);
   if (n_points == 0 || n_frames == 0)
     {
-      fprintf (stderr, "usage: %s [POINTS_PER_SERIES [FRAMES]]\n", argv[0]);
+      fprintf (stderr, "usage: %s [POINTS_PER_SERIES [FRAMES [PNG]]]\n", argv[0]);
       return 2;
     }
 
@@ -121,21 +152,12 @@ main (int   argc,
   draw_once (plot, surface, width, height);
 
   for (guint f = 0; f < n_frames; f++)
-    {
-      /* A range that differs in the last bit invalidates the decimation
-       * cache without changing what is drawn. */
-      rp_plot_set_time_range (plot, 0, t_end * (f % 2 ? 1 + 1e-12 : 1 - 1e-12));
-      cold[f] = draw_once (plot, surface, width, height);
-    }
+    cold[f] = draw_cold (plot, surface, width, height, t_end * (f % 2 ? 1 + 1e-12 : 1 - 1e-12));
 
   rp_plot_set_time_range (plot, 0, t_end);
   draw_once (plot, surface, width, height);
   for (guint f = 0; f < n_frames; f++)
-    {
-      for (guint s = 0; s < N_SERIES; s++)
-        rp_series_append (series[s], (n_points + f) / RATE, sample (rand, n_points + f));
-      live[f] = draw_once (plot, surface, width, height);
-    }
+    live[f] = draw_live (plot, series, n_points + f, rand, surface, width, height);
 
   /* median() sorts: [0] is then the minimum. */
   cold_median = median (cold, n_frames);
@@ -146,6 +168,10 @@ main (int   argc,
           "\"cold_ms\": %.4f, \"live_ms\": %.4f, \"cold_min_ms\": %.4f, \"live_min_ms\": %.4f}\n",
           n_points, N_SERIES, width, n_frames, cold_median * 1e3, live_median * 1e3,
           cold[0] * 1e3, live[0] * 1e3);
+
+  /* The last frame, to compare renderings before and after a change. */
+  if (argc > 3 && cairo_surface_write_to_png (surface, argv[3]) != CAIRO_STATUS_SUCCESS)
+    fprintf (stderr, "%s: could not write %s\n", argv[0], argv[3]);
 
   cairo_surface_destroy (surface);
   for (guint s = 0; s < N_SERIES; s++)

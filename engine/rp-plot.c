@@ -11,6 +11,7 @@
 
 #include "rp-error.h"
 #include "rp-plot.h"
+#include "rp-plot-private.h"
 #include "rp-units.h"
 
 /* Spacing in pixels (device units). Multiples of 6 as in the GNOME HIG. */
@@ -25,6 +26,15 @@
 /* How far (pixels) a hover looks sideways for the nearest sample. */
 #define HOVER_REACH 24
 #define MAX_TICKS   24
+/* Laid-out texts kept between frames (tick labels of a few ranges, the
+ * legend, the title); more than this and the cache starts over. */
+#define MAX_LAYOUTS 128
+
+typedef struct {
+  double   lo;
+  double   hi;
+  gboolean log;
+} Scale;
 
 typedef struct {
   char       *name;
@@ -42,6 +52,17 @@ typedef struct {
   double      cache_t1;
   guint       cache_length;
   double      cache_last_t;
+  /* Columns from this one on changed since entry_rows() last ran. */
+  guint       changed_from;
+
+  /* The pixel rows (top, bottom) of each column's maximum and minimum, for
+   * the scale and area in rows_*: y_to_pixel() takes a logarithm, and
+   * between two frames of a live run only the last columns change. */
+  double     *rows;
+  Scale       rows_scale;
+  double      rows_area_y;
+  double      rows_area_h;
+  guint       rows_n_columns;
 
   /* RP_PLOT_CDF: the finite values of the first sorted_length points,
    * sorted. And the width of the label in the legend. */
@@ -52,15 +73,14 @@ typedef struct {
 } Entry;
 
 typedef struct {
-  double  value;
-  char   *label;
+  double    value;
+  char     *label;
+  double    label_width;
+  /* Where rp_plot_prepare() put the label (left end, top), if anywhere. */
+  gboolean  label_shown;
+  double    label_x;
+  double    label_y;
 } Threshold;
-
-typedef struct {
-  double   lo;
-  double   hi;
-  gboolean log;
-} Scale;
 
 /* What the frame layer (everything but the data) looked like when it was last
  * prepared: when this changes, a cached frame is stale. Zeroed before being
@@ -72,6 +92,7 @@ typedef struct {
   double   t1;
   Scale    y;
   gboolean has_data;
+  guint    labels;
   RpRgba   colors[4 + RP_PLOT_PALETTE_SIZE];
 } FrameKey;
 
@@ -124,6 +145,21 @@ struct _RpPlot
   gboolean         frame_dirty;
   FrameKey         frame_key;
   guint            frame_serial;
+
+  /* Laid-out texts of the frame layer, regular and bold, by text, in the
+   * font layouts_font, on a context last updated for a target with these
+   * font options and matrix: tick labels repeat from frame to frame, and
+   * laying text out costs more than drawing it. */
+  PangoContext    *pango;
+  GHashTable      *layouts[2];
+  char            *layouts_font;
+  cairo_font_options_t *pango_options;
+  cairo_matrix_t   pango_matrix;
+
+  /* The dense data rasterised by hand on image targets (see Raster), kept
+   * for the next frame; and the tests' switch to the vector path. */
+  cairo_surface_t *layer;
+  gboolean         force_vector;
 };
 
 G_DEFINE_FINAL_TYPE (RpPlot, rp_plot, G_TYPE_OBJECT)
@@ -151,6 +187,7 @@ entry_free (gpointer data)
 
   g_clear_object (&entry->series);
   g_free (entry->columns);
+  g_free (entry->rows);
   g_free (entry->sorted);
   g_free (entry->name);
   g_free (entry->label);
@@ -199,6 +236,12 @@ rp_plot_finalize (GObject *object)
   g_clear_pointer (&self->metrics_font, g_free);
   g_clear_pointer (&self->columns, g_free);
   g_clear_pointer (&self->stack, g_free);
+  g_clear_object (&self->pango);
+  g_clear_pointer (&self->layouts[0], g_hash_table_unref);
+  g_clear_pointer (&self->layouts[1], g_hash_table_unref);
+  g_clear_pointer (&self->layouts_font, g_free);
+  g_clear_pointer (&self->pango_options, cairo_font_options_destroy);
+  g_clear_pointer (&self->layer, cairo_surface_destroy);
 
   G_OBJECT_CLASS (rp_plot_parent_class)->finalize (object);
 }
@@ -292,6 +335,8 @@ rp_plot_init (RpPlot *self)
   self->y_min = NAN;
   self->y_max = NAN;
   self->hover_x = -1;
+  for (guint i = 0; i < G_N_ELEMENTS (self->layouts); i++)
+    self->layouts[i] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
 
 static void
@@ -664,7 +709,7 @@ rp_plot_add_threshold (RpPlot     *self,
                        double      value,
                        const char *label)
 {
-  Threshold threshold = { value, g_strdup (label) };
+  Threshold threshold = { value, g_strdup (label), 0, FALSE, 0, 0 };
 
   g_return_if_fail (RP_IS_PLOT (self));
 
@@ -919,6 +964,7 @@ entry_decimate (Entry  *entry,
 
       first = (guint) CLAMP (floor (position), 0, n_columns - 1);
     }
+  entry->changed_from = MIN (entry->changed_from, first);
 
   rp_series_decimate (entry->series,
                       t0 + (t1 - t0) * first / n_columns, t1,
@@ -1095,6 +1141,7 @@ entry_cdf (Entry  *entry,
   entry->cache_t0 = lo;
   entry->cache_t1 = hi;
   entry->cache_length = n;
+  entry->changed_from = 0;
 
   k = count_at_most (entry->sorted, n, pow (10, lo));
   share = (double) k / n;
@@ -1126,11 +1173,16 @@ entry_cdf (Entry  *entry,
  * bars read as a line. Sparser series are stroked. */
 #define BAR_SPACING 4.0
 
+typedef struct _Raster Raster;
+
 typedef struct {
   RpPlot            *plot;
   cairo_t           *cr;
-  PangoLayout       *layout;
   const RpPlotStyle *style;
+  /* Texts: bold or regular (show_text()). */
+  gboolean           bold;
+  /* The data layer's dense bars, when rasterised by hand (see Raster). */
+  Raster            *raster;
 } Draw;
 
 static void
@@ -1152,18 +1204,14 @@ layout_width (PangoLayout *layout,
   return width;
 }
 
-/* Draws @text with its left end (xalign 0), centre (0.5) or right end (1) at @x. */
 static void
-show_text (Draw       *d,
-           const char *text,
-           double      x,
-           double      y,
-           double      xalign)
+set_font (PangoLayout *layout,
+          const char  *font)
 {
-  double width = layout_width (d->layout, text);
+  PangoFontDescription *description = pango_font_description_from_string (font);
 
-  cairo_move_to (d->cr, round (x - width * xalign), round (y));
-  pango_cairo_show_layout (d->cr, d->layout);
+  pango_layout_set_font_description (layout, description);
+  pango_font_description_free (description);
 }
 
 static PangoLayout *
@@ -1171,11 +1219,8 @@ create_layout (cairo_t           *cr,
                const RpPlotStyle *style)
 {
   PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *font;
 
-  font = pango_font_description_from_string (style->font ? style->font : "Sans 9");
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
+  set_font (layout, style->font ? style->font : "Sans 9");
   return layout;
 }
 
@@ -1193,6 +1238,104 @@ set_bold (PangoLayout *layout,
   pango_layout_set_attributes (layout, attrs);
   if (attrs != NULL)
     pango_attr_list_unref (attrs);
+}
+
+static void
+clear_layouts (RpPlot *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->layouts); i++)
+    g_hash_table_remove_all (self->layouts[i]);
+}
+
+/* Points the text cache at @cr's target and @style's font. The layouts of
+ * a changed font are dropped; those of a changed target (font options or
+ * transformation: a PDF after the screen) lay themselves out again, as
+ * Pango tracks the context. Only then: pango_cairo_update_context() marks
+ * the context changed at every call, which would lay every text out at
+ * every frame. A context belongs to the font map of one thread: a plot
+ * drawn by another thread starts over. */
+static void
+update_text_cache (RpPlot            *self,
+                   cairo_t           *cr,
+                   const RpPlotStyle *style)
+{
+  const char *font = style->font ? style->font : "Sans 9";
+  PangoFontMap *map = pango_cairo_font_map_get_default ();
+  cairo_font_options_t *options = cairo_font_options_create ();
+  cairo_font_options_t *cr_options = cairo_font_options_create ();
+  cairo_matrix_t matrix;
+
+  cairo_surface_get_font_options (cairo_get_target (cr), options);
+  cairo_get_font_options (cr, cr_options);
+  cairo_font_options_merge (options, cr_options);
+  cairo_font_options_destroy (cr_options);
+  cairo_get_matrix (cr, &matrix);
+
+  if (self->pango == NULL || pango_context_get_font_map (self->pango) != map ||
+      g_strcmp0 (self->layouts_font, font) != 0)
+    {
+      clear_layouts (self);
+      g_clear_object (&self->pango);
+      self->pango = pango_cairo_create_context (cr);
+      g_free (self->layouts_font);
+      self->layouts_font = g_strdup (font);
+    }
+  else if (!cairo_font_options_equal (options, self->pango_options) ||
+           memcmp (&matrix, &self->pango_matrix, sizeof matrix) != 0)
+    {
+      pango_cairo_update_context (cr, self->pango);
+    }
+  g_clear_pointer (&self->pango_options, cairo_font_options_destroy);
+  self->pango_options = options;
+  self->pango_matrix = matrix;
+}
+
+/* @text laid out in the current font, bold or not; owned by the cache. */
+static PangoLayout *
+cached_layout (RpPlot     *self,
+               const char *text,
+               gboolean    bold)
+{
+  GHashTable *layouts = self->layouts[bold ? 1 : 0];
+  PangoLayout *layout = g_hash_table_lookup (layouts, text);
+
+  if (layout != NULL)
+    return layout;
+  /* Ranges come and go (a live run steps through them): bound the cache. */
+  if (g_hash_table_size (layouts) >= MAX_LAYOUTS)
+    g_hash_table_remove_all (layouts);
+  layout = pango_layout_new (self->pango);
+  set_font (layout, self->layouts_font);
+  set_bold (layout, bold);
+  pango_layout_set_text (layout, text, -1);
+  g_hash_table_insert (layouts, g_strdup (text), layout);
+  return layout;
+}
+
+static double
+text_width (Draw       *d,
+            const char *text)
+{
+  int width;
+
+  pango_layout_get_pixel_size (cached_layout (d->plot, text, d->bold), &width, NULL);
+  return width;
+}
+
+/* Draws @text with its left end (xalign 0), centre (0.5) or right end (1) at @x. */
+static void
+show_text (Draw       *d,
+           const char *text,
+           double      x,
+           double      y,
+           double      xalign)
+{
+  PangoLayout *layout = cached_layout (d->plot, text, d->bold);
+  int width;
+
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  cairo_move_to (d->cr, round (x - width * xalign), round (y));
+  pango_cairo_show_layout (d->cr, layout);
 }
 
 /* The width reserved for y labels: the widest label the unit can produce, so
@@ -1285,6 +1428,12 @@ measure_texts (RpPlot            *self,
       if (self->legend_width > 0)
         self->legend_width += LEGEND_GAP;
       self->legend_width += SWATCH + PAD + entry->label_width;
+    }
+  for (guint i = 0; i < self->thresholds->len; i++)
+    {
+      Threshold *threshold = &g_array_index (self->thresholds, Threshold, i);
+
+      threshold->label_width = threshold->label ? layout_width (layout, threshold->label) : 0;
     }
   set_bold (layout, TRUE);
   self->title_width = self->title ? layout_width (layout, self->title) : 0;
@@ -1435,6 +1584,282 @@ compute_y_scale (RpPlot *self)
   return scale;
 }
 
+/* ---- where the labels of the thresholds go ---- */
+
+/* Room (pixels) kept free around a threshold label. */
+#define LABEL_MARGIN 4
+/* What a column of the label band holds (place_threshold_labels()). */
+#define BAND_DATA  1
+#define BAND_LABEL 2
+
+static int
+compare_thresholds_descending (gconstpointer a,
+                               gconstpointer b)
+{
+  double va = (*(Threshold * const *) a)->value, vb = (*(Threshold * const *) b)->value;
+
+  return va < vb ? 1 : va > vb ? -1 : 0;
+}
+
+/* The value drawn at pixel row @y: the inverse of y_to_pixel(). */
+static double
+pixel_to_value (RpPlot *self,
+                double  y)
+{
+  const Scale *scale = &self->drawn_y;
+  double v = scale->lo + (self->area_y + self->area_h - y) / self->area_h * (scale->hi - scale->lo);
+
+  return scale->log ? pow (10, v) : v;
+}
+
+static void
+mark_columns (RpPlot *self,
+              guint8 *band,
+              double  from,
+              double  to,
+              guint8  what)
+{
+  gint first = (gint) MAX (floor (from), 0), end = (gint) MIN (ceil (to), self->n_columns);
+
+  for (gint c = first; c < end; c++)
+    band[c] |= what;
+}
+
+/* Marks in @band the columns where a line series passes between the values
+ * @lo and @hi: a bar or a segment reaches from each filled column over the
+ * values of the previous one, and a bar is two columns wide. Compared as
+ * values, not pixels: no logarithm per column. Stacked areas never share a
+ * chart with limit lines. */
+static void
+mark_data (RpPlot *self,
+           guint8 *band,
+           double  lo,
+           double  hi)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+      const RpColumn *columns = self->columns[i];
+      gint previous = -1;
+
+      if (columns == NULL || entry->mark != RP_PLOT_LINE)
+        continue;
+      for (guint c = 0; c < self->n_columns; c++)
+        {
+          double min = columns[c].min, max = columns[c].max;
+
+          if (columns[c].n == 0)
+            continue;
+          if (previous >= 0)
+            {
+              min = MIN (min, columns[previous].min);
+              max = MAX (max, columns[previous].max);
+            }
+          if (max >= lo && min <= hi)
+            mark_columns (self, band, previous >= 0 ? (guint) previous : c, c + 2, BAND_DATA);
+          previous = c;
+        }
+    }
+}
+
+/* What lies in the rows of a label of @threshold whose top is at @label_y:
+ * data, and the labels placed before; marked once (band[n_columns] says
+ * so). The line of another threshold, or a label on the same rows, takes
+ * the whole band: two labels side by side would read as labels of one line. */
+static const guint8 *
+mark_band (RpPlot    *self,
+           guint8    *band,
+           double     label_y,
+           Threshold *threshold,
+           GPtrArray *placed)
+{
+  double top = label_y - LABEL_MARGIN, bottom = label_y + self->line_height + LABEL_MARGIN;
+
+  if (band[self->n_columns])
+    return band;
+  memset (band, 0, self->n_columns);
+  band[self->n_columns] = TRUE;
+  mark_data (self, band, pixel_to_value (self, bottom), pixel_to_value (self, top));
+  for (guint i = 0; i < self->thresholds->len; i++)
+    {
+      Threshold *other = &g_array_index (self->thresholds, Threshold, i);
+      double line = round (y_to_pixel (self, &self->drawn_y, other->value));
+
+      if (other != threshold && line >= label_y - 1 && line <= label_y + self->line_height)
+        mark_columns (self, band, 0, self->n_columns, BAND_LABEL);
+    }
+  for (guint i = 0; i < placed->len; i++)
+    {
+      Threshold *other = g_ptr_array_index (placed, i);
+      double left = other->label_x - self->area_x - LABEL_MARGIN;
+
+      if (other->label_y < label_y + self->line_height && other->label_y + self->line_height > label_y)
+        mark_columns (self, band, 0, self->n_columns, BAND_LABEL);
+      else if (other->label_y < bottom && other->label_y + self->line_height > top)
+        mark_columns (self, band, left, left + other->label_width + 2 * LABEL_MARGIN, BAND_LABEL);
+    }
+  return band;
+}
+
+static gboolean
+window_free (const guint8 *band,
+             gint          left,
+             gint          width,
+             gint          end,
+             guint8        what)
+{
+  if (left < 0 || left + width > end)
+    return FALSE;
+  for (gint c = left; c < left + width; c++)
+    if (band[c] & what)
+      return FALSE;
+  return TRUE;
+}
+
+/* The left column of the rightmost run of @width columns before @end free
+ * of @what. */
+static gint
+rightmost_free (const guint8 *band,
+                gint          width,
+                gint          end,
+                guint8        what)
+{
+  gint run = 0;
+
+  for (gint c = end; c-- > 0;)
+    {
+      run = band[c] & what ? 0 : run + 1;
+      if (run == width)
+        return c;
+    }
+  return -1;
+}
+
+/* Places the label of @threshold (label_shown: where it was) after those
+ * in @placed, with @bands as scratch (two bands of n_columns + 1). Best
+ * first: where it was, the rightmost place above or below the line free of
+ * data, free of labels. */
+static gboolean
+place_label (RpPlot    *self,
+             Threshold *threshold,
+             guint8    *bands,
+             GPtrArray *placed)
+{
+  static const guint8 avoid[] = { BAND_DATA | BAND_LABEL, BAND_LABEL };
+  double y = round (y_to_pixel (self, &self->drawn_y, threshold->value)) + 0.5;
+  double label_y[2] = { y - self->line_height - 1, y + 2 };
+  gint width = (gint) ceil (threshold->label_width) + 2 * LABEL_MARGIN;
+  /* The label's right end at the right end of the plot, PAD inside. */
+  gint end = MAX ((gint) self->n_columns - (gint) PAD + LABEL_MARGIN, 0);
+  gint was_at = (gint) (threshold->label_x - self->area_x) - LABEL_MARGIN, left;
+  guint8 *row[2] = { NULL, NULL };
+
+  /* What lies in a band is marked when first needed: a label that stays
+   * where it was only needs its own. */
+  for (guint b = 0; b < 2; b++)
+    if (label_y[b] >= self->area_y && label_y[b] + self->line_height <= self->area_y + self->area_h)
+      {
+        row[b] = bands + b * (self->n_columns + 1);
+        row[b][self->n_columns] = FALSE;
+      }
+
+  for (guint b = 0; b < 2; b++)
+    if (row[b] != NULL && threshold->label_shown && label_y[b] == threshold->label_y &&
+        window_free (mark_band (self, row[b], label_y[b], threshold, placed), was_at, width, end,
+                     BAND_DATA | BAND_LABEL))
+      return TRUE;
+
+  for (guint k = 0; k < G_N_ELEMENTS (avoid); k++)
+    for (guint b = 0; b < 2; b++)
+      {
+        if (row[b] == NULL)
+          continue;
+        left = rightmost_free (mark_band (self, row[b], label_y[b], threshold, placed), width, end, avoid[k]);
+        if (left >= 0)
+          {
+            threshold->label_x = self->area_x + left + LABEL_MARGIN;
+            threshold->label_y = label_y[b];
+            return TRUE;
+          }
+      }
+  return FALSE;
+}
+
+/* Threshold labels go where the data is not, so that they stay readable
+ * (the data layer is drawn over the frame): above the line, else below it;
+ * at the right end, else as far right as there is room. Where the data is
+ * everywhere, as far right as the other labels leave room, and the data
+ * leaves a hole for it (clip_label_holes()). A label keeps its place while
+ * that stays free, so that it does not hop as a live run grows; a label
+ * that fits nowhere is left out (the y axis names the value anyway). */
+static void
+place_threshold_labels (RpPlot *self)
+{
+  g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
+  g_autoptr(GPtrArray) placed = g_ptr_array_new ();
+  g_autofree guint8 *bands = g_new (guint8, 2 * (self->n_columns + 1));
+
+  for (guint i = 0; i < self->thresholds->len; i++)
+    g_ptr_array_add (sorted, &g_array_index (self->thresholds, Threshold, i));
+  g_ptr_array_sort (sorted, compare_thresholds_descending);
+
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      Threshold *threshold = g_ptr_array_index (sorted, i);
+
+      threshold->label_shown = threshold->label != NULL && self->mode != RP_PLOT_CDF &&
+                               place_label (self, threshold, bands, placed);
+      if (threshold->label_shown)
+        g_ptr_array_add (placed, threshold);
+    }
+}
+
+/* Clips the threshold labels out of the data layer: their boxes and the
+ * line next to them, a little wider, so that two labels one above the
+ * other share one hole, and one at the right end reaches the edge. One
+ * clip each: holes may overlap. */
+static void
+clip_label_holes (RpPlot  *self,
+                  cairo_t *cr)
+{
+  double right_edge = self->area_x + self->area_w;
+
+  for (guint i = 0; i < self->thresholds->len; i++)
+    {
+      Threshold *threshold = &g_array_index (self->thresholds, Threshold, i);
+      double line = round (y_to_pixel (self, &self->drawn_y, threshold->value));
+      double top = MIN (round (threshold->label_y), line) - 3;
+      double bottom = MAX (round (threshold->label_y) + self->line_height, line + 1) + 3;
+      double right = threshold->label_x + ceil (threshold->label_width) + 2;
+
+      if (!threshold->label_shown)
+        continue;
+      if (right_edge - right < PAD)
+        right = right_edge;
+      cairo_rectangle (cr, self->area_x, 0, self->area_w, self->height);
+      cairo_rectangle (cr, threshold->label_x - 2, top, right - threshold->label_x + 2, bottom - top);
+      cairo_set_fill_rule (cr, CAIRO_FILL_RULE_EVEN_ODD);
+      cairo_clip (cr);
+      cairo_set_fill_rule (cr, CAIRO_FILL_RULE_WINDING);
+    }
+}
+
+/* For the frame key: where the labels are. */
+static guint
+hash_labels (RpPlot *self)
+{
+  guint hash = 0;
+
+  for (guint i = 0; i < self->thresholds->len; i++)
+    {
+      Threshold *threshold = &g_array_index (self->thresholds, Threshold, i);
+
+      hash = hash * 31 + (threshold->label_shown ?
+                          ((guint) threshold->label_x << 16 ^ (guint) threshold->label_y) + 1 : 0);
+    }
+  return hash;
+}
+
 static void
 update_frame_serial (RpPlot            *self,
                      const RpPlotStyle *style)
@@ -1448,6 +1873,7 @@ update_frame_serial (RpPlot            *self,
   key.t1 = self->drawn_t1;
   key.y = self->drawn_y;
   key.has_data = self->has_data;
+  key.labels = hash_labels (self);
   key.colors[0] = style->foreground;
   key.colors[1] = style->grid;
   key.colors[2] = style->background;
@@ -1571,6 +1997,7 @@ rp_plot_prepare (RpPlot            *self,
 
   self->has_data = FALSE;
   self->drawn_y = compute_y_scale (self);
+  place_threshold_labels (self);
   self->prepared = TRUE;
   update_frame_serial (self, style);
   return self->frame_serial;
@@ -1624,10 +2051,10 @@ draw_header (Draw *d)
 
   if (self->title != NULL)
     {
-      set_bold (d->layout, TRUE);
+      d->bold = TRUE;
       set_source (d->cr, &d->style->foreground, 1);
       show_text (d, self->title, PAD, PAD, 0);
-      set_bold (d->layout, FALSE);
+      d->bold = FALSE;
     }
   if (self->entries->len == 0)
     return;
@@ -1800,19 +2227,6 @@ draw_x_axis (Draw *d)
   draw_base_line (d);
 }
 
-static int
-compare_thresholds_descending (gconstpointer a,
-                               gconstpointer b)
-{
-  double va = (*(Threshold * const *) a)->value, vb = (*(Threshold * const *) b)->value;
-
-  return va < vb ? 1 : va > vb ? -1 : 0;
-}
-
-/* Dashed lines at the thresholds. Labels go above their line, or below it
- * where that would leave the plot area or cover the label of a higher one
- * (on a log axis, 0.1 s and 1 s are one short decade apart); a label that
- * fits nowhere is left out (the y axis names the value anyway). */
 /* RP_PLOT_CDF: the thresholds are values, hence vertical lines, labelled
  * at the bottom right of the line, where the curves of slow runs rarely are
  * (they rise late and end high). */
@@ -1841,7 +2255,7 @@ draw_value_thresholds (Draw *d)
       cairo_stroke (d->cr);
       if (threshold->label == NULL)
         continue;
-      width = layout_width (d->layout, threshold->label);
+      width = text_width (d, threshold->label);
       set_source (d->cr, &d->style->threshold, 1);
       if (x + 3 + width <= self->area_x + self->area_w)
         show_text (d, threshold->label, x + 3, label_y, 0);
@@ -1851,13 +2265,13 @@ draw_value_thresholds (Draw *d)
   cairo_restore (d->cr);
 }
 
+/* Dashed lines at the thresholds, labelled where place_threshold_labels()
+ * found room. */
 static void
 draw_thresholds (Draw *d)
 {
   static const double dash[] = { 4, 3 };
   RpPlot *self = d->plot;
-  g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
-  double free_from = self->area_y;
 
   if (self->mode == RP_PLOT_CDF)
     {
@@ -1865,33 +2279,23 @@ draw_thresholds (Draw *d)
       return;
     }
 
-  for (guint i = 0; i < self->thresholds->len; i++)
-    g_ptr_array_add (sorted, &g_array_index (self->thresholds, Threshold, i));
-  g_ptr_array_sort (sorted, compare_thresholds_descending);
-
   cairo_save (d->cr);
   cairo_set_line_width (d->cr, 1);
   cairo_set_dash (d->cr, dash, G_N_ELEMENTS (dash), 0);
-  for (guint i = 0; i < sorted->len; i++)
+  for (guint i = 0; i < self->thresholds->len; i++)
     {
-      Threshold *threshold = g_ptr_array_index (sorted, i);
+      Threshold *threshold = &g_array_index (self->thresholds, Threshold, i);
       double y = round (y_to_pixel (self, &self->drawn_y, threshold->value)) + 0.5;
-      double label_y = y - self->line_height - 1;
 
       set_source (d->cr, &d->style->threshold, 0.7);
       cairo_move_to (d->cr, self->area_x, y);
       cairo_line_to (d->cr, self->area_x + self->area_w, y);
       cairo_stroke (d->cr);
 
-      if (threshold->label == NULL)
-        continue;
-      if (label_y < free_from)
-        label_y = y + 2;
-      if (label_y < free_from || label_y + self->line_height > self->area_y + self->area_h)
+      if (!threshold->label_shown)
         continue;
       set_source (d->cr, &d->style->threshold, 1);
-      show_text (d, threshold->label, self->area_x + self->area_w - PAD, label_y, 1);
-      free_from = label_y + self->line_height;
+      show_text (d, threshold->label, threshold->label_x, threshold->label_y, 0);
     }
   cairo_restore (d->cr);
 }
@@ -1923,7 +2327,6 @@ rp_plot_draw_frame (RpPlot            *self,
                     const RpPlotStyle *style)
 {
   RpPlotStyle default_style;
-  g_autoptr(PangoLayout) layout = NULL;
   Draw d;
 
   g_return_if_fail (RP_IS_PLOT (self));
@@ -1943,8 +2346,8 @@ rp_plot_draw_frame (RpPlot            *self,
       set_source (cr, &style->background, 1);
       cairo_paint (cr);
     }
-  layout = create_layout (cr, style);
-  d = (Draw) { self, cr, layout, style };
+  update_text_cache (self, cr, style);
+  d = (Draw) { self, cr, style, FALSE, NULL };
   draw_header (&d);
   draw_y_axis (&d);
   draw_x_axis (&d);
@@ -1974,15 +2377,415 @@ column_left (RpPlot *self,
   return self->area_x + floor (column * self->area_w / self->n_columns);
 }
 
+/* Dense series are pixel-aligned boxes: one per filled column. Cairo 1.16
+ * sends a path of several boxes through its Bentley-Ottmann tessellator
+ * (some 1 500 instructions a box, 5 000 boxes a frame for the window's
+ * chart of four latencies) although such boxes need no geometry at all. So
+ * on raster targets the boxes become spans of pixel columns, written by hand
+ * into a layer (an ARGB32 image of the plot area) that one cairo fill
+ * composites. Vector targets (PDF, SVG) keep the boxes: exports stay vectors.
+ *
+ * The pixels are premultiplied and blended as pixman blends, so that the
+ * layer gives the pixels that filling the boxes gave. Boxes of one series
+ * may share a pixel column (a bar is two pixels wide at least): the column
+ * is held back (pending_*) until it is complete, so that it is blended once,
+ * as the union that a fill paints. The spans of a batch of series are then
+ * written last series first, each under what is there: rows that a later
+ * opaque span covered (covered[], per column) are skipped, so that four
+ * overlapping latency series cost little more than one. */
+typedef struct {
+  int     x;
+  int     y0;
+  int     y1;
+  guint32 color;
+} Span;
+
+struct _Raster {
+  cairo_surface_t *surface;
+  guint32         *pixels;
+  int              stride;      /* in pixels */
+  int              x;           /* the layer's top-left corner, user units */
+  int              y;
+  int              width;
+  int              height;
+  gboolean         keep;        /* becomes RpPlot.layer afterwards */
+  guint32          color;       /* of the series being added, premultiplied */
+  int              pending_x;   /* -1: none; layer columns from here on */
+  int              pending_y0;
+  int              pending_y1;
+  Span            *spans;       /* the batch, in drawing order */
+  guint            n_spans;
+  guint            spans_size;
+  int             *covered;     /* per column: rows [y0, y1) already opaque */
+  int              dirty_x0;    /* what the batch wrote */
+  int              dirty_x1;
+  int              dirty_y0;
+  int              dirty_y1;
+};
+
+/* Whether what is drawn on @target ends up as pixels. GTK records the
+ * cairo nodes of widgets on recording surfaces the size of the node, and
+ * always rasterises them. An unbounded recording surface is the kind that
+ * is measured first and replayed anywhere, an SVG included
+ * (rp-report-export.c): vectors. */
+static gboolean
+target_is_raster (cairo_surface_t *target)
+{
+  cairo_rectangle_t extents;
+
+  switch ((int) cairo_surface_get_type (target))
+    {
+    case CAIRO_SURFACE_TYPE_IMAGE:
+      return TRUE;
+    case CAIRO_SURFACE_TYPE_RECORDING:
+      return cairo_recording_surface_get_extents (target, &extents);
+    default:
+      return FALSE;
+    }
+}
+
+/* Whether @cr maps user units to whole device pixels (integer scale, no
+ * rotation, whole-pixel offset) onto a raster target with OVER: then
+ * writing the boxes by hand gives what filling them gives, at the screen's
+ * scale too. */
+static gboolean
+raster_applies (RpPlot  *self,
+                cairo_t *cr)
+{
+  cairo_matrix_t m;
+
+  if (self->force_vector || cairo_get_operator (cr) != CAIRO_OPERATOR_OVER ||
+      !target_is_raster (cairo_get_target (cr)))
+    return FALSE;
+  cairo_get_matrix (cr, &m);
+  return m.xy == 0 && m.yx == 0 && m.xx == m.yy && m.xx >= 1 && m.xx == floor (m.xx) &&
+         m.x0 == floor (m.x0) && m.y0 == floor (m.y0) && self->area_x == floor (self->area_x);
+}
+
+/* Sets @r up over the columns and rows of @cr's clip, which
+ * rp_plot_draw_data() aligned to whole pixels. The surface comes with the
+ * first batch. */
+static gboolean
+raster_begin (RpPlot  *self,
+              cairo_t *cr,
+              Raster  *r)
+{
+  double x1, y1, x2, y2;
+
+  if (!raster_applies (self, cr))
+    return FALSE;
+  cairo_clip_extents (cr, &x1, &y1, &x2, &y2);
+  *r = (Raster) { NULL };
+  r->x = (int) floor (x1);
+  r->y = (int) floor (y1);
+  r->width = MAX ((int) ceil (x2) - r->x, 0);
+  r->height = MAX ((int) ceil (y2) - r->y, 0);
+  /* An image target reads the layer at once: it can be cleared and kept.
+   * A recording surface keeps what it was given. */
+  r->keep = cairo_surface_get_type (cairo_get_target (cr)) == CAIRO_SURFACE_TYPE_IMAGE;
+  r->pending_x = -1;
+  /* A span per column and series is typical: four series, no growing. */
+  r->spans_size = 4 * MAX (r->width, 1);
+  r->spans = g_new (Span, r->spans_size);
+  r->covered = g_new (int, 2 * MAX (r->width, 1));
+  return TRUE;
+}
+
+static gboolean
+raster_ensure_surface (RpPlot *self,
+                       Raster *r)
+{
+  if (r->surface != NULL)
+    return TRUE;
+  if (r->keep && self->layer != NULL &&
+      cairo_image_surface_get_width (self->layer) == r->width &&
+      cairo_image_surface_get_height (self->layer) == r->height)
+    r->surface = g_steal_pointer (&self->layer);
+  else
+    r->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, r->width, r->height);
+  if (cairo_surface_status (r->surface) != CAIRO_STATUS_SUCCESS)
+    {
+      g_clear_pointer (&r->surface, cairo_surface_destroy);
+      return FALSE;
+    }
+  /* Before writing: cairo may hold a snapshot of the pixels. */
+  cairo_surface_flush (r->surface);
+  r->pixels = (guint32 *) (gpointer) cairo_image_surface_get_data (r->surface);
+  r->stride = cairo_image_surface_get_stride (r->surface) / 4;
+  return TRUE;
+}
+
+/* @color premultiplied as cairo does for a solid source (16 bits, then the
+ * top 8): an opaque colour gives the pixels that a fill gives. */
+static void
+raster_set_color (Raster       *r,
+                  const RpRgba *rgba,
+                  double        alpha)
+{
+  double a = CLAMP (rgba->alpha * alpha, 0, 1);
+  guint red = (guint) (CLAMP (rgba->red, 0, 1) * a * 65535.0 + 0.5) >> 8;
+  guint green = (guint) (CLAMP (rgba->green, 0, 1) * a * 65535.0 + 0.5) >> 8;
+  guint blue = (guint) (CLAMP (rgba->blue, 0, 1) * a * 65535.0 + 0.5) >> 8;
+  guint opacity = (guint) (a * 65535.0 + 0.5) >> 8;
+
+  r->color = (guint32) opacity << 24 | red << 16 | green << 8 | blue;
+}
+
+/* @top OVER @below, premultiplied, rounded as pixman rounds. */
+static inline guint32
+over (guint32 top,
+      guint32 below)
+{
+  guint inverse_alpha = 255 - (top >> 24);
+  guint32 rb = (below & 0xff00ff) * inverse_alpha + 0x800080;
+  guint32 ag = ((below >> 8) & 0xff00ff) * inverse_alpha + 0x800080;
+
+  rb = ((rb + ((rb >> 8) & 0xff00ff)) >> 8) & 0xff00ff;
+  ag = (ag + ((ag >> 8) & 0xff00ff)) & 0xff00ff00;
+  return top + (rb | ag);
+}
+
+/* Rows @y0 to @y1 (exclusive) of the layer's column @x, under what is there. */
+static void
+raster_write_under (Raster  *r,
+                    int      x,
+                    int      y0,
+                    int      y1,
+                    guint32  color)
+{
+  /* Locals: a store through a guint32 pointer could change r->stride. */
+  gsize stride = r->stride;
+  guint32 *p = r->pixels + y0 * stride + x;
+
+  if (y0 >= y1)
+    return;
+  for (int y = y0; y < y1; y++, p += stride)
+    *p = *p == 0 ? color : over (*p, color);
+  r->dirty_x0 = MIN (r->dirty_x0, x);
+  r->dirty_x1 = MAX (r->dirty_x1, x + 1);
+  r->dirty_y0 = MIN (r->dirty_y0, y0);
+  r->dirty_y1 = MAX (r->dirty_y1, y1);
+}
+
+/* One span, under the spans of later series: the rows above and below what
+ * they made opaque. An opaque span extends that, while it stays one run. */
+static void
+raster_write_span (Raster     *r,
+                   const Span *span)
+{
+  int *covered = r->covered + 2 * span->x;
+
+  if (covered[0] >= covered[1])
+    {
+      raster_write_under (r, span->x, span->y0, span->y1, span->color);
+    }
+  else
+    {
+      raster_write_under (r, span->x, span->y0, MIN (span->y1, covered[0]), span->color);
+      raster_write_under (r, span->x, MAX (span->y0, covered[1]), span->y1, span->color);
+    }
+
+  if (span->color >> 24 == 255)
+    {
+      int c0 = covered[0], c1 = covered[1];
+      gboolean empty = c0 >= c1;
+      gboolean joins = !empty && span->y0 <= c1 && span->y1 >= c0;
+
+      if (joins)
+        covered[0] = MIN (c0, span->y0), covered[1] = MAX (c1, span->y1);
+      else if (empty || span->y1 - span->y0 > c1 - c0)
+        covered[0] = span->y0, covered[1] = span->y1;
+    }
+}
+
+static void
+raster_write_pending (Raster *r)
+{
+  Span span = { r->pending_x, MAX (r->pending_y0, 0), MIN (r->pending_y1, r->height), r->color };
+
+  if (r->pending_x >= 0 && r->pending_x < r->width && span.y0 < span.y1)
+    {
+      if (r->n_spans == r->spans_size)
+        r->spans = g_renew (Span, r->spans, r->spans_size *= 2);
+      r->spans[r->n_spans++] = span;
+    }
+  r->pending_x = -1;
+}
+
+/* A pixel-aligned box of the current series, in user units (whole
+ * numbers: line_bars() and draw_stacked() round them). */
+static void
+raster_add_box (Raster *r,
+                double  x,
+                double  y,
+                double  width,
+                double  height)
+{
+  int x0 = (int) x - r->x, x1 = (int) (x + width) - r->x;
+  int y0 = (int) y - r->y, y1 = (int) (y + height) - r->y;
+
+  for (int column = MAX (x0, 0); column < MIN (x1, r->width); column++)
+    {
+      /* Overlapping or touching the pending part of this column: one span. */
+      if (column == r->pending_x && y0 <= r->pending_y1 && y1 >= r->pending_y0)
+        {
+          r->pending_y0 = MIN (r->pending_y0, y0);
+          r->pending_y1 = MAX (r->pending_y1, y1);
+          continue;
+        }
+      raster_write_pending (r);
+      r->pending_x = column;
+      r->pending_y0 = y0;
+      r->pending_y1 = y1;
+    }
+}
+
+/* Writes the batch into the layer, composites it, and clears it: the next
+ * batch, or the next frame, start from a transparent layer. */
+static void
+raster_flush (RpPlot  *self,
+              Raster  *r,
+              cairo_t *cr)
+{
+  raster_write_pending (r);
+  if (r->n_spans == 0 || !raster_ensure_surface (self, r))
+    {
+      r->n_spans = 0;
+      return;
+    }
+
+  for (int x = 0; x < r->width; x++)
+    r->covered[2 * x] = r->covered[2 * x + 1] = 0;
+  r->dirty_x0 = r->dirty_y0 = G_MAXINT;
+  r->dirty_x1 = r->dirty_y1 = G_MININT;
+  for (guint i = r->n_spans; i-- > 0;)
+    raster_write_span (r, &r->spans[i]);
+  r->n_spans = 0;
+
+  cairo_surface_mark_dirty (r->surface);
+  cairo_save (cr);
+  cairo_set_source_surface (cr, r->surface, r->x, r->y);
+  /* Whole pixels when GTK replays the recording at a scale of 2. */
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_rectangle (cr, r->x + r->dirty_x0, r->y + r->dirty_y0,
+                   r->dirty_x1 - r->dirty_x0, r->dirty_y1 - r->dirty_y0);
+  cairo_fill (cr);
+  cairo_restore (cr);
+
+  if (r->keep)
+    {
+      for (int y = r->dirty_y0; y < r->dirty_y1; y++)
+        memset (r->pixels + (gsize) y * r->stride + r->dirty_x0, 0,
+                (gsize) (r->dirty_x1 - r->dirty_x0) * 4);
+      cairo_surface_mark_dirty (r->surface);
+    }
+  else
+    {
+      g_clear_pointer (&r->surface, cairo_surface_destroy);
+    }
+}
+
+static void
+raster_end (RpPlot  *self,
+            Raster  *r,
+            cairo_t *cr)
+{
+  raster_flush (self, r, cr);
+  if (r->surface != NULL)
+    {
+      g_clear_pointer (&self->layer, cairo_surface_destroy);
+      self->layer = g_steal_pointer (&r->surface);
+    }
+  g_free (r->spans);
+  g_free (r->covered);
+}
+
+/* Boxes of one series in one colour: written into the raster layer, or a
+ * path filled at bars_end(). */
+static void
+bars_begin (Draw         *d,
+            const RpRgba *color,
+            double        alpha)
+{
+  if (d->raster != NULL)
+    raster_set_color (d->raster, color, alpha);
+  else
+    set_source (d->cr, color, alpha);
+}
+
+static void
+bars_add (Draw   *d,
+          double  x,
+          double  y,
+          double  width,
+          double  height)
+{
+  if (d->raster != NULL)
+    raster_add_box (d->raster, x, y, width, height);
+  else
+    cairo_rectangle (d->cr, x, y, width, height);
+}
+
+static void
+bars_end (Draw *d)
+{
+  if (d->raster != NULL)
+    raster_write_pending (d->raster);
+  else
+    cairo_fill (d->cr);
+}
+
+/* Before anything drawn with cairo: what the layer holds goes first, so
+ * that series stay in their order. */
+static void
+vector_begin (Draw *d)
+{
+  if (d->raster != NULL)
+    raster_flush (d->plot, d->raster, d->cr);
+}
+
+/* The pixel rows of @entry's columns (see Entry.rows), brought up to date. */
+static const double *
+entry_rows (RpPlot         *self,
+            Entry          *entry,
+            const RpColumn *columns)
+{
+  const Scale *scale = &self->drawn_y;
+
+  if (entry->rows == NULL || entry->rows_n_columns != self->n_columns ||
+      entry->rows_area_y != self->area_y || entry->rows_area_h != self->area_h ||
+      entry->rows_scale.lo != scale->lo || entry->rows_scale.hi != scale->hi ||
+      entry->rows_scale.log != scale->log)
+    {
+      g_free (entry->rows);
+      entry->rows = g_new (double, 2 * self->n_columns);
+      entry->rows_n_columns = self->n_columns;
+      entry->rows_area_y = self->area_y;
+      entry->rows_area_h = self->area_h;
+      entry->rows_scale = *scale;
+      entry->changed_from = 0;
+    }
+  for (guint c = entry->changed_from; c < self->n_columns; c++)
+    if (columns[c].n > 0)
+      {
+        entry->rows[2 * c] = y_to_pixel (self, scale, columns[c].max);
+        entry->rows[2 * c + 1] = y_to_pixel (self, scale, columns[c].min);
+      }
+  entry->changed_from = self->n_columns;
+  return entry->rows;
+}
+
 /* Dense: one pixel-aligned box per filled column, from its maximum to its
  * minimum, stretched to meet the previous column's range (a jump becomes a
  * vertical bar, not a gap) and reaching right to the next filled column (a
  * missing column becomes a step, not a hole). All boxes go in one path. */
 static void
-path_line_bars (Draw           *d,
-                const RpColumn *columns)
+line_bars (Draw           *d,
+           Entry          *entry,
+           const RpColumn *columns)
 {
   RpPlot *self = d->plot;
+  const double *rows = entry_rows (self, entry, columns);
   double previous_top = 0, previous_bottom = 0;
   gboolean have_previous = FALSE;
   guint c = 0;
@@ -1991,8 +2794,7 @@ path_line_bars (Draw           *d,
     c++;
   while (c < self->n_columns)
     {
-      double top = y_to_pixel (self, &self->drawn_y, columns[c].max);
-      double bottom = y_to_pixel (self, &self->drawn_y, columns[c].min);
+      double top = rows[2 * c], bottom = rows[2 * c + 1];
       double x0 = column_left (self, c), x1, y0, y1;
       guint next = c + 1;
 
@@ -2000,19 +2802,18 @@ path_line_bars (Draw           *d,
         next++;
       x1 = next < self->n_columns ? column_left (self, next) : x0 + 1;
 
-      if (have_previous && bottom < previous_top)
-        bottom = previous_top;
-      if (have_previous && top > previous_bottom)
-        top = previous_bottom;
-      previous_top = y_to_pixel (self, &self->drawn_y, columns[c].max);
-      previous_bottom = y_to_pixel (self, &self->drawn_y, columns[c].min);
+      /* Stretched to the previous column's own range, not its stretched one. */
+      y0 = have_previous ? MIN (top, previous_bottom) : top;
+      y1 = have_previous ? MAX (bottom, previous_top) : bottom;
+      previous_top = top;
+      previous_bottom = bottom;
       have_previous = TRUE;
 
       /* Two pixels tall at least, as thick as a stroked line. */
-      y0 = floor (top - 0.5);
-      y1 = MAX (y0 + 2, ceil (bottom + 0.5));
+      y0 = floor (y0 - 0.5);
+      y1 = MAX (y0 + 2, ceil (y1 + 0.5));
       /* Two pixels wide at least, so that a one-sample stall shows. */
-      cairo_rectangle (d->cr, x0, y0, MAX (x1 - x0, 2), y1 - y0);
+      bars_add (d, x0, y0, MAX (x1 - x0, 2), y1 - y0);
       c = next;
     }
 }
@@ -2066,15 +2867,17 @@ draw_line (Draw           *d,
   if (filled == 0)
     return;
 
-  set_source (d->cr, &d->style->palette[entry->color], 1);
   /* A distribution is a staircase: bars at every column, never dots. */
   if (spacing < BAR_SPACING || self->mode == RP_PLOT_CDF)
     {
-      path_line_bars (d, columns);
-      cairo_fill (d->cr);
+      bars_begin (d, &d->style->palette[entry->color], 1);
+      line_bars (d, entry, columns);
+      bars_end (d);
       return;
     }
 
+  vector_begin (d);
+  set_source (d->cr, &d->style->palette[entry->color], 1);
   path_line_stroke (d, columns);
   cairo_set_line_width (d->cr, LINE_WIDTH);
   cairo_set_line_join (d->cr, CAIRO_LINE_JOIN_BEVEL);
@@ -2110,6 +2913,7 @@ draw_stacked (Draw           *d,
 
   if (self->area_w / filled < BAR_SPACING)
     {
+      bars_begin (d, color, 0.8);
       for (guint c = 0; c < self->n_columns; c++)
         {
           guint next = c + 1;
@@ -2125,13 +2929,13 @@ draw_stacked (Draw           *d,
           self->stack[c] += columns[c].mean;
           top = round (y_to_pixel (self, &self->drawn_y, self->stack[c]));
           if (bottom > top)
-            cairo_rectangle (d->cr, x0, top, MAX (x1 - x0, 1), bottom - top);
+            bars_add (d, x0, top, MAX (x1 - x0, 1), bottom - top);
         }
-      set_source (d->cr, color, 0.8);
-      cairo_fill (d->cr);
+      bars_end (d);
       return;
     }
 
+  vector_begin (d);
   for (guint c = 0; c < self->n_columns; c++)
     if (columns[c].n > 0)
       {
@@ -2253,6 +3057,7 @@ rp_plot_draw_data (RpPlot            *self,
                    const RpPlotStyle *style)
 {
   RpPlotStyle default_style;
+  Raster raster;
   Draw d;
 
   g_return_if_fail (RP_IS_PLOT (self));
@@ -2266,11 +3071,17 @@ rp_plot_draw_data (RpPlot            *self,
       style = &default_style;
     }
 
-  d = (Draw) { self, cr, NULL, style };
+  /* The plot area and a little more (bars are two pixels tall at least),
+   * to whole pixels: an aligned clip costs cairo nothing. Without the
+   * threshold labels, drawn in the frame below: where the data leaves them
+   * no room, they still show, on the background. */
   cairo_save (cr);
-  cairo_rectangle (cr, self->area_x, self->area_y - 4, self->area_w, self->area_h + 8);
+  cairo_rectangle (cr, self->area_x, floor (self->area_y - 4), self->area_w,
+                   ceil (self->area_y + self->area_h + 4) - floor (self->area_y - 4));
   cairo_clip (cr);
+  clip_label_holes (self, cr);
   cairo_new_path (cr);
+  d = (Draw) { self, cr, style, FALSE, raster_begin (self, cr, &raster) ? &raster : NULL };
 
   for (guint c = 0; c < self->n_columns; c++)
     self->stack[c] = 0;
@@ -2288,6 +3099,8 @@ rp_plot_draw_data (RpPlot            *self,
       if (self->columns[i] != NULL && entry->mark == RP_PLOT_LINE)
         draw_line (&d, entry, self->columns[i]);
     }
+  if (d.raster != NULL)
+    raster_end (self, d.raster, cr);
   cairo_restore (cr);
 }
 
@@ -2318,7 +3131,7 @@ rp_plot_draw_hover (RpPlot            *self,
       style = &default_style;
     }
 
-  d = (Draw) { self, cr, NULL, style };
+  d = (Draw) { self, cr, style, FALSE, NULL };
   cairo_save (cr);
   draw_hover (&d);
   cairo_restore (cr);
@@ -2439,6 +3252,22 @@ rp_plot_get_area (RpPlot *self,
   if (out_height)
     *out_height = self->area_h;
   return self->prepared;
+}
+
+/**
+ * rp_plot_set_force_vector:
+ * @force_vector: whether dense series are always filled as cairo boxes
+ *
+ * For tests: the vector path (which PDF and SVG take) on an image surface,
+ * to compare it with the layer that raster targets get.
+ */
+void
+rp_plot_set_force_vector (RpPlot   *self,
+                          gboolean  force_vector)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  self->force_vector = !!force_vector;
 }
 
 /**

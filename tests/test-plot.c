@@ -1,4 +1,5 @@
-/* test-plot.c: the chart renderer: drawing, decimation cost, hover readout, file export. */
+/* test-plot.c: the chart renderer: drawing, decimation cost, hover readout, file export,
+ * the raster path against the vector path, where threshold labels go. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -8,6 +9,7 @@
 #include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-plot.h"
+#include "rp-plot-private.h"
 
 #define WIDTH  800
 #define HEIGHT 240
@@ -215,6 +217,283 @@ test_plot_save (void)
   g_rmdir (dir);
 }
 
+/* ---- the raster path (image and GTK's recording surfaces) against the
+ * vector path (PDF, SVG) ---- */
+
+/* Ragged latency-like values (as bench-plot's) with a gap of a minute, so
+ * that bars meet jumps and step over empty columns. */
+static RpSeries *
+make_ragged_series (const char *name,
+                    guint       seed,
+                    double      rate,
+                    double      seconds)
+{
+  RpSeries *series = rp_series_new (name, "s", NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  guint n = (guint) (rate * seconds);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double t = i / rate;
+      double v = 1e-4 * (1 + 3 * -log (1 - g_rand_double (rand)));
+
+      if (t > seconds / 2 && t < seconds / 2 + 60)
+        continue;
+      if (i % 797 == seed)
+        v += 0.3 * g_rand_double (rand);
+      rp_series_append (series, t, v);
+    }
+  return series;
+}
+
+/* Four dense line series (the window's chart) and, in @stacked, three dense
+ * stacked areas under a dense line (the CPU chart). One series colour is
+ * translucent, so that a pixel column blended twice would show. */
+static RpPlot *
+make_dense_plot (gboolean      stacked,
+                 RpPlotStyle  *style,
+                 GPtrArray    *keep)
+{
+  static const char *lines[] = { "a", "b", "c", "d" };
+  static const char *areas[] = { "user", "system", "iowait" };
+  RpPlot *plot = rp_plot_new ("dense", stacked ? "ratio" : "s");
+
+  rp_plot_style_init_default (style, FALSE);
+  style->palette[1].alpha = 0.6;
+  if (stacked)
+    {
+      rp_plot_set_y_range (plot, 0, 1);
+      for (guint k = 0; k < G_N_ELEMENTS (areas); k++)
+        {
+          RpSeries *series = rp_series_new (areas[k], "ratio", NULL);
+
+          for (guint i = 0; i < 3000; i++)
+            rp_series_append (series, i * 0.5, 0.1 + 0.08 * (k + 1) * (1 + sin (i * 0.05 * (k + 1))));
+          rp_plot_add_series (plot, areas[k], NULL, RP_PLOT_STACKED_AREA);
+          rp_plot_bind_series (plot, areas[k], series);
+          g_ptr_array_add (keep, series);
+        }
+    }
+  for (guint k = 0; k < (stacked ? 1 : G_N_ELEMENTS (lines)); k++)
+    {
+      RpSeries *series = make_ragged_series (lines[k], k + 1, stacked ? 2 : 100, stacked ? 1500 : 600);
+
+      rp_plot_add_series (plot, lines[k], NULL, RP_PLOT_LINE);
+      rp_plot_bind_series (plot, lines[k], series);
+      g_ptr_array_add (keep, series);
+    }
+  if (!stacked)
+    {
+      rp_plot_set_log_y (plot, TRUE);
+      rp_plot_add_threshold (plot, 0.1, "0.1 s");
+    }
+  return plot;
+}
+
+/* Pixels of two images of the same size that differ by more than @tolerance
+ * in a channel. */
+static guint
+count_differences (cairo_surface_t *a,
+                   cairo_surface_t *b,
+                   guint            tolerance)
+{
+  int width = cairo_image_surface_get_width (a), height = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a) / 4;
+  const guint32 *pa, *pb;
+  guint n = 0;
+
+  g_assert_cmpint (width, ==, cairo_image_surface_get_width (b));
+  g_assert_cmpint (height, ==, cairo_image_surface_get_height (b));
+  cairo_surface_flush (a);
+  cairo_surface_flush (b);
+  pa = (const guint32 *) (gpointer) cairo_image_surface_get_data (a);
+  pb = (const guint32 *) (gpointer) cairo_image_surface_get_data (b);
+  for (int i = 0; i < height * stride; i++)
+    for (guint shift = 0; shift < 32; shift += 8)
+      if ((guint) ABS ((int) ((pa[i] >> shift) & 0xff) - (int) ((pb[i] >> shift) & 0xff)) > tolerance)
+        {
+          n++;
+          break;
+        }
+  return n;
+}
+
+static cairo_surface_t *
+draw_image (RpPlot            *plot,
+            const RpPlotStyle *style,
+            gboolean           force_vector)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+
+  rp_plot_set_force_vector (plot, force_vector);
+  rp_plot_draw (plot, cr, WIDTH, HEIGHT, style);
+  cairo_destroy (cr);
+  return surface;
+}
+
+/* The layer written by hand must give the pixels that cairo's fill of the
+ * boxes gives: the same picture on screen as in a PDF. */
+static void
+test_plot_raster_matches_vector (void)
+{
+  for (int stacked = 0; stacked <= 1; stacked++)
+    {
+      g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func (g_object_unref);
+      RpPlotStyle style;
+      g_autoptr(RpPlot) plot = make_dense_plot (stacked, &style, keep);
+      cairo_surface_t *vector = draw_image (plot, &style, TRUE);
+      cairo_surface_t *raster = draw_image (plot, &style, FALSE);
+      guint ink = count_ink (vector);
+      guint off = count_differences (vector, raster, 0), far = count_differences (vector, raster, 2);
+
+      g_test_message ("%s: %u pixels of ink, %u differ, %u by more than 2 levels",
+                      stacked ? "stacked" : "lines", ink, off, far);
+      /* Dense enough to take the bars; rounding may differ where translucent
+       * colours meet, nothing more. */
+      g_assert_cmpuint (ink, >, WIDTH * HEIGHT / 10);
+      g_assert_cmpuint (far, ==, 0);
+      g_assert_cmpuint (off, <=, ink / 100);
+
+      /* The next frame reuses the layer: it must start clean. */
+      cairo_surface_destroy (raster);
+      raster = draw_image (plot, &style, FALSE);
+      g_assert_cmpuint (count_differences (vector, raster, 2), ==, 0);
+      cairo_surface_destroy (vector);
+      cairo_surface_destroy (raster);
+    }
+}
+
+/* GTK records the data layer on a recording surface the size of a strip,
+ * then replays it at the screen's scale: a layer of pixels must come out as
+ * crisp as boxes drawn at that scale (whole device pixels, no blur). */
+static void
+test_plot_raster_scaled (void)
+{
+  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func (g_object_unref);
+  RpPlotStyle style;
+  g_autoptr(RpPlot) plot = make_dense_plot (FALSE, &style, keep);
+  cairo_surface_t *vector = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 2 * WIDTH, 2 * HEIGHT);
+  cairo_surface_t *replayed = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 2 * WIDTH, 2 * HEIGHT);
+  cairo_surface_t *recording;
+  cairo_t *cr;
+  double x, width;
+  guint far;
+
+  rp_plot_prepare (plot, WIDTH, HEIGHT, &style);
+  g_assert_true (rp_plot_get_area (plot, &x, NULL, &width, NULL));
+
+  rp_plot_set_force_vector (plot, TRUE);
+  cr = cairo_create (vector);
+  cairo_scale (cr, 2, 2);
+  rp_plot_draw_data (plot, cr, &style);
+  cairo_destroy (cr);
+
+  /* In two strips, as the widget draws it. */
+  rp_plot_set_force_vector (plot, FALSE);
+  for (int strip = 0; strip < 2; strip++)
+    {
+      double x0 = strip == 0 ? 0 : x + 100, x1 = strip == 0 ? x + 100 : WIDTH;
+
+      recording = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA,
+                                                  &(cairo_rectangle_t) { x0, 0, x1 - x0, HEIGHT });
+      cr = cairo_create (recording);
+      cairo_rectangle (cr, x0, 0, x1 - x0, HEIGHT);
+      cairo_clip (cr);
+      rp_plot_draw_data (plot, cr, &style);
+      cairo_destroy (cr);
+
+      cr = cairo_create (replayed);
+      cairo_scale (cr, 2, 2);
+      cairo_set_source_surface (cr, recording, 0, 0);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      cairo_surface_destroy (recording);
+    }
+
+  far = count_differences (vector, replayed, 2);
+  g_test_message ("scale 2: %u of %u ink pixels differ", far, count_ink (vector));
+  g_assert_cmpuint (far, <=, 4 * HEIGHT);
+  cairo_surface_destroy (vector);
+  cairo_surface_destroy (replayed);
+}
+
+/* ---- threshold labels ---- */
+
+/* The label of the 0.1 s line must not share a pixel with the data: it
+ * goes where the data leaves room, and where there is none (@crowded), the
+ * data leaves a hole for it. */
+static void
+check_threshold_label (gboolean crowded)
+{
+  g_autoptr(RpPlot) plot = rp_plot_new (NULL, "s");
+  g_autoptr(RpSeries) series = rp_series_new ("frame_interval", "s", NULL);
+  cairo_surface_t *frame = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_surface_t *data = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  const guint32 *pf, *pd;
+  RpPlotStyle style;
+  guint text = 0, shared = 0;
+  double threshold_y;
+  cairo_t *cr;
+  int stride;
+
+  /* Just below and just above the line at the right end, where the label
+   * used to go; on the left, far below it unless crowded. */
+  for (guint i = 0; i < 600; i++)
+    rp_series_append (series, i * 0.1, i < 400 && !crowded ? 1e-3 : (i % 2 ? 0.07 : 0.14));
+  rp_plot_add_series (plot, "frame_interval", "frames", RP_PLOT_LINE);
+  rp_plot_bind_series (plot, "frame_interval", series);
+  rp_plot_set_log_y (plot, TRUE);
+  rp_plot_add_threshold (plot, 0.1, "0.1 s");
+
+  /* Only the threshold shows in the frame: its line and its label. */
+  rp_plot_style_init_default (&style, FALSE);
+  style.foreground.alpha = style.grid.alpha = style.background.alpha = 0;
+  rp_plot_prepare (plot, WIDTH, HEIGHT, &style);
+  cr = cairo_create (frame);
+  rp_plot_draw_frame (plot, cr, &style);
+  cairo_destroy (cr);
+  cr = cairo_create (data);
+  rp_plot_draw_data (plot, cr, &style);
+  cairo_destroy (cr);
+
+  cairo_surface_flush (frame);
+  cairo_surface_flush (data);
+  pf = (const guint32 *) (gpointer) cairo_image_surface_get_data (frame);
+  pd = (const guint32 *) (gpointer) cairo_image_surface_get_data (data);
+  stride = cairo_image_surface_get_stride (frame) / 4;
+  /* The dashed line is the row with the most threshold pixels. */
+  threshold_y = 0;
+  for (int y = 0, best = 0; y < HEIGHT; y++)
+    {
+      int n = 0;
+
+      for (int x = 0; x < WIDTH; x++)
+        n += pf[y * stride + x] != 0;
+      if (n > best)
+        best = n, threshold_y = y;
+    }
+  for (int y = 0; y < HEIGHT; y++)
+    for (int x = 0; x < WIDTH; x++)
+      if (fabs (y - threshold_y) > 0.5 && pf[y * stride + x] != 0)
+        {
+          text++;
+          shared += pd[y * stride + x] != 0;
+        }
+  g_test_message ("%s: label of %u pixels, %u over data", crowded ? "crowded" : "room", text, shared);
+  g_assert_cmpuint (text, >, 20);
+  g_assert_cmpuint (shared, ==, 0);
+  cairo_surface_destroy (frame);
+  cairo_surface_destroy (data);
+}
+
+static void
+test_plot_threshold_label_avoids_data (void)
+{
+  check_threshold_label (FALSE);
+  check_threshold_label (TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -226,6 +505,9 @@ main (int   argc,
   g_test_add_func ("/plot/stacked-and-readout", test_plot_stacked_and_readout);
   g_test_add_func ("/plot/units", test_plot_units);
   g_test_add_func ("/plot/save", test_plot_save);
+  g_test_add_func ("/plot/raster-matches-vector", test_plot_raster_matches_vector);
+  g_test_add_func ("/plot/raster-scaled", test_plot_raster_scaled);
+  g_test_add_func ("/plot/threshold-label-avoids-data", test_plot_threshold_label_avoids_data);
 
   return g_test_run ();
 }
