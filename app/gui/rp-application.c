@@ -15,9 +15,19 @@
 #include "rp-units.h"
 #include "rp-window.h"
 
+/* The application's resources (the icons are elsewhere: see
+ * resprobe.gresource.xml). */
+#define RESOURCE_PATH "/io/github/resprobe/Resprobe"
+
 struct _RpApplication
 {
-  AdwApplication parent_instance;
+  AdwApplication  parent_instance;
+
+  /* style.css, and the ones that apply on top of it in the dark and in the
+   * high-contrast appearance (see load_styles()) */
+  GtkCssProvider *style;
+  GtkCssProvider *style_dark;
+  GtkCssProvider *style_hc;
 };
 
 G_DEFINE_FINAL_TYPE (RpApplication, rp_application, ADW_TYPE_APPLICATION)
@@ -317,20 +327,117 @@ static const GActionEntry app_actions[] = {
   { "preferences", preferences_activated, NULL, NULL, NULL, { 0 } },
 };
 
+/* What AdwApplication would do with the resource base path, which is unset
+ * (see rp_application_constructed()): style.css always, style-dark.css and
+ * style-hc.css on top of it while the appearance is dark or high-contrast, at
+ * the same priority and in the same order. */
+static void
+update_styles (RpApplication *self)
+{
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  GdkDisplay *display = gdk_display_get_default ();
+
+  gtk_style_context_remove_provider_for_display (display, GTK_STYLE_PROVIDER (self->style_dark));
+  gtk_style_context_remove_provider_for_display (display, GTK_STYLE_PROVIDER (self->style_hc));
+  if (adw_style_manager_get_dark (manager))
+    gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (self->style_dark),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  if (adw_style_manager_get_high_contrast (manager))
+    gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (self->style_hc),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static GtkCssProvider *
+new_style (const char *name)
+{
+  GtkCssProvider *provider = gtk_css_provider_new ();
+  g_autofree char *path = g_strconcat (RESOURCE_PATH "/", name, NULL);
+
+  gtk_css_provider_load_from_resource (provider, path);
+  return provider;
+}
+
+static void
+load_styles (RpApplication *self)
+{
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+
+  self->style = new_style ("style.css");
+  self->style_dark = new_style ("style-dark.css");
+  self->style_hc = new_style ("style-hc.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (self->style),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_signal_connect_object (manager, "notify::dark", G_CALLBACK (update_styles), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (manager, "notify::high-contrast", G_CALLBACK (update_styles), self, G_CONNECT_SWAPPED);
+  update_styles (self);
+}
+
+/* The shortcuts window is built the first time it is asked for (Ctrl+?, the
+ * menu), not with every window as GtkApplication would do with
+ * gtk/help-overlay.ui under the resource base path. */
+static void
+show_help_overlay_activated (GSimpleAction *action,
+                             GVariant      *parameter,
+                             gpointer       user_data)
+{
+  GtkApplicationWindow *window = user_data;
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (window);
+
+  if (overlay == NULL)
+    {
+      g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource (RESOURCE_PATH "/gtk/help-overlay.ui");
+
+      overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      /* Keeps our action: GTK adds its own only when there is none. */
+      gtk_application_window_set_help_overlay (window, overlay);
+    }
+  gtk_window_present (GTK_WINDOW (overlay));
+}
+
+static void
+on_window_added (GtkApplication *application,
+                 GtkWindow      *window)
+{
+  g_autoptr(GSimpleAction) action = NULL;
+
+  if (!GTK_IS_APPLICATION_WINDOW (window) ||
+      g_action_map_lookup_action (G_ACTION_MAP (window), "show-help-overlay") != NULL)
+    return;
+  action = g_simple_action_new ("show-help-overlay", NULL);
+  g_signal_connect_object (action, "activate", G_CALLBACK (show_help_overlay_activated), window, 0);
+  g_action_map_add_action (G_ACTION_MAP (window), G_ACTION (action));
+}
+
 static void
 rp_application_startup (GApplication *application)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *preferences_accels[] = { "<Control>comma", NULL };
+  static const char *help_overlay_accels[] = { "<Control>question", NULL };
+  RpApplication *self = RP_APPLICATION (application);
   g_autoptr(GSettings) settings = NULL;
   GAction *preferences;
 
+  /* What AdwApplication's startup does (GTK, then libadwaita; both are
+   * idempotent, so its own calls are no-ops), but in an order that costs
+   * less before the first frame: libadwaita before anything else asks for
+   * the icon theme. The icon theme is read on a worker thread
+   * from the moment it exists, and every resource path added once that
+   * reading has finished throws it away: it is read again on the main
+   * thread at the first icon, and every widget is restyled. libadwaita adds
+   * its path at once; we add none (the resource base path is unset). */
+  gtk_init ();
+  adw_init ();
+
   G_APPLICATION_CLASS (rp_application_parent_class)->startup (application);
+  load_styles (self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (application), app_actions,
                                    G_N_ELEMENTS (app_actions), application);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.preferences", preferences_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-help-overlay", help_overlay_accels);
+  g_signal_connect (application, "window-added", G_CALLBACK (on_window_added), NULL);
   settings = rp_application_new_settings ();
   preferences = g_action_map_lookup_action (G_ACTION_MAP (application), "preferences");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (preferences), settings != NULL);
@@ -361,10 +468,38 @@ rp_application_local_command_line (GApplication   *application,
   return handled;
 }
 
+/* No resource base path: GtkApplication would add its icons to the icon
+ * theme after libadwaita did (too late, see rp_application_startup()) and
+ * build a shortcuts window with every window; AdwApplication would load the
+ * style sheets. The application does these itself, when they are due. */
+static void
+rp_application_constructed (GObject *object)
+{
+  G_OBJECT_CLASS (rp_application_parent_class)->constructed (object);
+
+  g_application_set_resource_base_path (G_APPLICATION (object), NULL);
+}
+
+static void
+rp_application_dispose (GObject *object)
+{
+  RpApplication *self = RP_APPLICATION (object);
+
+  g_clear_object (&self->style);
+  g_clear_object (&self->style_dark);
+  g_clear_object (&self->style_hc);
+
+  G_OBJECT_CLASS (rp_application_parent_class)->dispose (object);
+}
+
 static void
 rp_application_class_init (RpApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
+
+  object_class->constructed = rp_application_constructed;
+  object_class->dispose = rp_application_dispose;
 
   application_class->local_command_line = rp_application_local_command_line;
   application_class->handle_local_options = rp_application_handle_local_options;
@@ -398,7 +533,6 @@ rp_application_new (void)
   return g_object_new (RP_TYPE_APPLICATION,
                        "application-id", APP_ID,
                        "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_HANDLES_OPEN,
-                       "resource-base-path", "/io/github/resprobe/Resprobe",
                        NULL);
 }
 
