@@ -26,6 +26,7 @@ struct _RpChartView
   gulong         changed_id;
   guint64        drawn_points;
   gboolean       hovering;
+  guint          redraw_id;
 
   /* The frame layer (texts, axes, grid), rendered once and reused while the
    * plot's frame serial stays the same; the data in strips, each reused
@@ -222,19 +223,45 @@ rp_chart_view_snapshot (GtkWidget   *widget,
   self->drawn_points = rp_plot_count_points (self->plot);
 }
 
+static gboolean
+on_redraw_due (gpointer user_data)
+{
+  RpChartView *self = user_data;
+
+  self->redraw_id = 0;
+  if (self->plot != NULL && rp_plot_count_points (self->plot) != self->drawn_points)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+  return G_SOURCE_REMOVE;
+}
+
 /**
  * rp_chart_view_refresh:
  *
- * Redraws if the plot's series got new points since the last draw. Cheaper
- * than a redraw of every chart at every update of the session.
+ * Redraws, once a second at most, if the plot's series got new points since
+ * the last draw. Changes of the plot itself (RpPlot::changed: time range,
+ * axis, thresholds) redraw at once.
  */
 void
 rp_chart_view_refresh (RpChartView *self)
 {
   g_return_if_fail (RP_IS_CHART_VIEW (self));
 
-  if (self->plot != NULL && rp_plot_count_points (self->plot) != self->drawn_points)
-    gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->plot == NULL || self->redraw_id != 0 ||
+      rp_plot_count_points (self->plot) == self->drawn_points)
+    return;
+  /* Live charts follow the rest of the window: the elapsed time, the
+   * progress and the summary change once a second, like a system monitor's
+   * graphs. Every repaint is main-thread time (which the main-loop probe
+   * measures as our own lateness) and, with the cairo renderer, a walk of
+   * the whole window's render tree: redrawing the charts whenever a worker
+   * reported (twice a second while only the system is sampled, up to 20
+   * times under load) made three repaints a second out of one. GLib fires
+   * the seconds timeouts of a process together, at the same point of each
+   * second (g_timeout_add_seconds()): with the window's status update, so
+   * that the whole window repaints in one frame. No sample is lost: the
+   * next draw shows all of them. */
+  self->redraw_id = g_timeout_add_seconds (1, on_redraw_due, self);
+  g_source_set_name_by_id (self->redraw_id, "[resprobe] chart redraw");
 }
 
 static void
@@ -359,6 +386,7 @@ rp_chart_view_dispose (GObject *object)
 {
   RpChartView *self = RP_CHART_VIEW (object);
 
+  g_clear_handle_id (&self->redraw_id, g_source_remove);
   rp_chart_view_set_plot (self, NULL);
   g_clear_pointer (&self->frame_node, gsk_render_node_unref);
   g_clear_pointer (&self->strips, g_array_unref);
@@ -472,7 +500,8 @@ rp_chart_view_get_plot (RpChartView *self)
 /**
  * rp_chart_view_set_plot:
  * @plot: (nullable): the plot to show; the view redraws when it emits
- *   RpPlot::changed, and the owner queues a draw when its series grow
+ *   RpPlot::changed, and the owner calls rp_chart_view_refresh() when its
+ *   series grow
  */
 void
 rp_chart_view_set_plot (RpChartView *self,

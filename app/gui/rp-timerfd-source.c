@@ -98,7 +98,8 @@ timespec_from_seconds (double seconds)
  *
  * A source that fires every @period on an absolute CLOCK_MONOTONIC schedule
  * starting one period from now. Set an #RpTimerfdFunc with
- * g_source_set_callback() (cast to #GSourceFunc) and attach it.
+ * g_source_set_callback() (cast to #GSourceFunc) and attach it. The source
+ * can recurse: its callback must not iterate the main context.
  *
  * Returns: (transfer full) (nullable): the source
  */
@@ -130,6 +131,14 @@ rp_timerfd_source_new (double   period,
   self->period = period;
   self->start = rp_clock_now ();
   self->tag = g_source_add_unix_fd (source, fd, G_IO_IN);
+  /* GLib blocks a source that cannot recurse while it dispatches it: it
+   * takes the source's fd out of the poll set and puts it back, and each
+   * change writes to the context's wake-up eventfd. At 100 Hz that is 200
+   * writes a second and 100 extra main-loop iterations (poll, the eventfd
+   * read, GDK's XPending, every source's prepare and check). A callback
+   * that does not iterate the main context, as it must not (see below),
+   * cannot recurse anyway. */
+  g_source_set_can_recurse (source, TRUE);
 
   spec.it_interval = timespec_from_seconds (period);
   spec.it_value = timespec_from_seconds (self->start + period);

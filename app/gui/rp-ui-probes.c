@@ -14,6 +14,11 @@
 #include "rp-timerfd-source.h"
 #include "rp-ui-probes.h"
 
+/* After gtk.h, which defines GDK_WINDOWING_X11 when GTK has that backend. */
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+
 /* A frame is late when it took more than this many refresh intervals. */
 #define LATE_FRAME_FACTOR 1.5
 /* How often the wake-up thread pokes the main context. */
@@ -66,6 +71,7 @@ struct _RpUiProbes
   gint64              refresh_us;
   guint64             n_frames;
   guint64             n_late_frames;
+  GdkSurface         *checked_surface;
 
   GtkEventController *input_controller;
   guint64             n_input_events;
@@ -212,6 +218,40 @@ collect_presentations (RpUiProbes    *self,
     }
 }
 
+/* Our tick callback keeps the frame clock running, and at the end of every
+ * frame GDK's X11 backend asks twice whether the window manager supports
+ * _NET_WM_FRAME_DRAWN. It remembers the answer only once it has found a
+ * window manager (fetch_net_wm_check_window() in gdkscreen-x11.c): without
+ * one (Xvfb, a kiosk session) each question is a synchronous
+ * XGetWindowProperty, 120 round trips to the X server a second, about a
+ * sixth of the process's CPU time while monitoring. Without a window manager GDK
+ * does not sync frames anyway (_gdk_x11_surface_syncs_frames() is false
+ * either way): turning frame sync off for the surface changes no frame,
+ * only the asking. With a window manager, GDK asks nothing of the server and
+ * we leave the surface alone. GTK 4.8 cannot turn frame sync back on
+ * (gdk_x11_surface_set_frame_sync_enabled() ignores its argument and always
+ * turns it off), so a compositor started later does not sync this window's
+ * frames: they stay what they were before it came. */
+static void
+check_frame_sync (RpUiProbes *self)
+{
+#ifdef GDK_WINDOWING_X11
+  GdkSurface *surface = gtk_native_get_surface (gtk_widget_get_native (self->widget));
+  GdkX11Screen *screen;
+
+  if (surface == self->checked_surface)
+    return;
+  g_set_weak_pointer (&self->checked_surface, surface);
+  if (surface == NULL || !GDK_IS_X11_SURFACE (surface))
+    return;
+
+  screen = gdk_x11_display_get_screen (gdk_surface_get_display (surface));
+  if (!gdk_x11_screen_supports_net_wm_hint (screen, "_NET_WM_FRAME_DRAWN") &&
+      g_strcmp0 (gdk_x11_screen_get_window_manager_name (screen), "unknown") == 0)
+    gdk_x11_surface_set_frame_sync_enabled (surface, FALSE);
+#endif
+}
+
 static gboolean
 on_tick (GtkWidget     *widget,
          GdkFrameClock *clock,
@@ -220,6 +260,7 @@ on_tick (GtkWidget     *widget,
   RpUiProbes *self = user_data;
   double now = rp_clock_now ();
 
+  check_frame_sync (self);
   self->refresh_us = refresh_interval (self, clock);
   collect_presentations (self, clock);
 
@@ -790,6 +831,7 @@ rp_ui_probes_stop (RpUiProbes *self)
       g_signal_handlers_disconnect_by_func (self->widget, on_widget_unmap, self);
     }
   self->tick_id = 0;
+  g_clear_weak_pointer (&self->checked_surface);
   stop_input (self);
   stop_wakeup (self);
   set_notes_at_stop (self);
