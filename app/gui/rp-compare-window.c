@@ -28,6 +28,7 @@ struct _RpCompareWindow
   GPtrArray            *files;
   char                 *error_message;
   GFile                *exit_screenshot;
+  guint                 screenshot_tries;
   GCancellable         *cancellable;
 };
 
@@ -87,9 +88,14 @@ static gboolean
 on_screenshot_due (gpointer user_data)
 {
   RpCompareWindow *self = user_data;
-  g_autoptr(GTask) task = g_task_new (self, NULL, on_screenshot_written, NULL);
+  g_autoptr(GTask) task = NULL;
+  GdkTexture *texture;
 
-  g_task_set_task_data (task, rp_gui_render_widget (GTK_WIDGET (self)), g_object_unref);
+  if (!rp_gui_screenshot_ready (GTK_WIDGET (self), &self->screenshot_tries, &texture))
+    return G_SOURCE_CONTINUE;
+  task = g_task_new (self, NULL, on_screenshot_written, NULL);
+  if (texture != NULL)
+    g_task_set_task_data (task, texture, g_object_unref);
   g_task_run_in_thread (task, write_png_in_thread);
   return G_SOURCE_REMOVE;
 }

@@ -39,3 +39,36 @@ rp_gui_render_widget (GtkWidget *widget)
   gsk_render_node_get_bounds (node, &bounds);
   return gsk_renderer_render_texture (renderer, node, &bounds);
 }
+
+/* A window that has just been presented on a loaded machine may not have
+ * been laid out and drawn yet when its screenshot is due: give it this many
+ * more chances (one a timer period) before writing none. */
+#define SCREENSHOT_TRIES 20
+
+/**
+ * rp_gui_screenshot_ready:
+ * @widget: the window to take
+ * @tries: (inout): a counter, 0 at first, kept by the caller between calls
+ * @out_texture: (out) (transfer full) (nullable): the screenshot, when ready
+ *
+ * For a timer that takes a screenshot (--screenshot-on-exit): renders
+ * @widget if it has been drawn. Returns %FALSE when it has not, and the
+ * timer should fire again; %TRUE when the caller should go on, with the
+ * texture, or with %NULL after SCREENSHOT_TRIES tries (the caller then says
+ * that the screenshot could not be written).
+ *
+ * Returns: whether to go on
+ */
+gboolean
+rp_gui_screenshot_ready (GtkWidget   *widget,
+                         guint       *tries,
+                         GdkTexture **out_texture)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), TRUE);
+  g_return_val_if_fail (tries != NULL && out_texture != NULL, TRUE);
+
+  *out_texture = gtk_widget_get_mapped (widget) ? rp_gui_render_widget (widget) : NULL;
+  if (*out_texture == NULL && ++*tries < SCREENSHOT_TRIES)
+    return FALSE;
+  return TRUE;
+}

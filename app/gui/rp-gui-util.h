@@ -6,6 +6,9 @@
 
 G_BEGIN_DECLS
 
-GdkTexture *rp_gui_render_widget (GtkWidget *widget);
+GdkTexture *rp_gui_render_widget     (GtkWidget   *widget);
+gboolean    rp_gui_screenshot_ready  (GtkWidget   *widget,
+                                      guint       *tries,
+                                      GdkTexture **out_texture);
 
 G_END_DECLS
