@@ -184,6 +184,8 @@ refresh_in_thread (GTask        *task,
   g_task_return_pointer (task, summary, summary_free);
 }
 
+/* GtkLabel compares the text: an unchanged cell queues no resize, so only
+ * the cells whose figure changed make the grid measure again. */
 static void
 set_cell (RpSummaryView *self,
           guint          row,
