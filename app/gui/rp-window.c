@@ -75,6 +75,7 @@ struct _RpWindow
 
   GFile                *exit_report;
   GFile                *exit_screenshot;
+  guint                 screenshot_tries;
 
   /* A report opened from a file (rp-window-reports.c), shown as a finished
    * run while there is no session: rp_window_show_report(). */
@@ -862,14 +863,15 @@ save_outputs_in_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  if (self->exit_screenshot != NULL && texture != NULL)
+  if (self->exit_screenshot != NULL)
     {
       g_autofree char *path = g_file_get_path (self->exit_screenshot);
 
-      if (!gdk_texture_save_to_png (texture, path))
+      /* No texture: the window was never drawn (see rp_gui_screenshot_ready()). */
+      if (texture == NULL || path == NULL || !gdk_texture_save_to_png (texture, path))
         {
           g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                                   _("Could not write the screenshot “%s”"), path);
+                                   _("Could not write the screenshot “%s”"), path ? path : "");
           return;
         }
     }
@@ -893,13 +895,18 @@ static gboolean
 on_screenshot_due (gpointer user_data)
 {
   RpWindow *self = user_data;
-  GTask *task = g_task_new (self, NULL, on_outputs_saved, NULL);
   RpReport *report = rp_summary_view_get_report (self->summary_view);
+  GdkTexture *texture = NULL;
+  GTask *task;
 
+  if (self->exit_screenshot != NULL &&
+      !rp_gui_screenshot_ready (GTK_WIDGET (self), &self->screenshot_tries, &texture))
+    return G_SOURCE_CONTINUE;
+  task = g_task_new (self, NULL, on_outputs_saved, NULL);
   if (report != NULL)
     g_object_set_data_full (G_OBJECT (task), "report", g_object_ref (report), g_object_unref);
-  if (self->exit_screenshot != NULL)
-    g_object_set_data_full (G_OBJECT (task), "texture", rp_gui_render_widget (GTK_WIDGET (self)), g_object_unref);
+  if (texture != NULL)
+    g_object_set_data_full (G_OBJECT (task), "texture", texture, g_object_unref);
   /* Writing files is I/O: off the main thread, then close. */
   g_task_run_in_thread (task, save_outputs_in_thread);
   g_object_unref (task);
