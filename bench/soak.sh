@@ -11,7 +11,10 @@ gui="$PWD/$build/app/gui/resprobe"
 [ -x "$gui" ] || { echo "build first: $gui is missing" >&2; exit 1; }
 
 work=$(mktemp -d "$HOME/.cache/resprobe-soak-XXXXXX")
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+# xvfb-run does not pass a signal on: stop the application itself (it stays
+# open when its run ends) and then the display.
+app=
+trap 'kill ${app:+"$app"} 2>/dev/null || true; sleep 1; kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir "$work/target"
 export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$PWD/$build/data" GSK_RENDERER=cairo NO_AT_BRIDGE=1
 
@@ -20,7 +23,6 @@ xvfb-run -a -s "-screen 0 1280x800x24" \
   >/dev/null 2>"$work/stderr" &
 pid=$!
 # xvfb-run is a shell: find the application beneath it.
-app=
 for _ in $(seq 50); do
   app=$(pgrep -n -f "^$gui --dir $work/target" || true)
   [ -n "$app" ] && break

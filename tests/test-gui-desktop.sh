@@ -47,7 +47,8 @@ gsettings set io.github.resprobe.Resprobe window-height 700
 
 run () {
   local name=$1; shift
-  GSK_RENDERER=cairo GTK_A11Y=none "$RP_GUI" "$@" >"$RP_WORK/$name.stdout" 2>"$RP_WORK/$name.stderr"
+  # A hung window must not outlive the test (a timeout kills only this script).
+  GSK_RENDERER=cairo GTK_A11Y=none timeout -k 5 120 "$RP_GUI" "$@" >"$RP_WORK/$name.stdout" 2>"$RP_WORK/$name.stderr"
   echo "$name: exit status $?" >>"$RP_WORK/status"
   echo "--- $name" >>"$RP_WORK/calls.jsonl"
 }
