@@ -13,7 +13,7 @@ G_DEFINE_BOXED_TYPE (RpScenario, rp_scenario, rp_scenario_copy, rp_scenario_free
 
 /* Presets reproduce the reports of SCENARIOS.md; ids are stable (CLI, reports). */
 static const RpPresetInfo presets[] = {
-  { "R1", N_("Big sequential write (dd, 15000 MiB) while fsync-tester measures fsync latency") },
+  { "R1", N_("Big sequential write (dd) while fsync-tester measures fsync latency") },
   { "R2", N_("Endless copy of a 1 GiB file while a CPU benchmark measures the CPU time I/O steals") },
   { "R3", N_("Four threads of 64 KiB write() calls, timing the longest write() of each thread") },
   { "R3-fsync", N_("Four threads of 64 KiB write() calls, each followed by fsync()") },
