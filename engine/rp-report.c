@@ -5,8 +5,10 @@
 
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 
 #include "rp-error.h"
 #include "rp-report-export.h"
@@ -534,8 +536,28 @@ replace_contents (GFile       *file,
   g_autoptr(GCancellable) abort = NULL;
 
   if (path != NULL)
-    return g_file_set_contents_full (path, data, (gssize) length,
-                                     G_FILE_SET_CONTENTS_CONSISTENT, 0666, error);
+    {
+      g_autofree char *parent = g_path_get_dirname (path);
+      GStatBuf st;
+
+      /* The rename would put a regular file in the place of a device, a
+       * pipe or a symbolic link (as root, of /dev/full): refuse those. */
+      if (g_lstat (path, &st) == 0 && !S_ISREG (st.st_mode))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                               _("it is not a regular file, and only a regular file is replaced"));
+          return FALSE;
+        }
+      /* Said here, not with the name of GLib's temporary file. */
+      if (!g_file_test (parent, G_FILE_TEST_IS_DIR))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       _("the folder “%s” does not exist"), parent);
+          return FALSE;
+        }
+      return g_file_set_contents_full (path, data, (gssize) length,
+                                       G_FILE_SET_CONTENTS_CONSISTENT, 0666, error);
+    }
 
   stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
   if (stream == NULL)

@@ -179,6 +179,30 @@ rmdir "$exp/dir.pdf"
 out=$("$cli" export "$work/r.json" -o "$exp/missing/r.pdf" 2>&1); rc=$?
 if [ "$rc" -eq 1 ] && grep -q "missing" <<<"$out" && [ ! -e "$exp/missing" ]; then
   ok "export into a missing directory fails (exit 1: $out)"; else fail "export into missing dir: exit $rc: $out"; fi
+if [ "$rc" -eq 1 ] && ! grep -q "r.pdf\." <<<"$out"; then ok "the message names no temporary file"
+else fail "export into missing dir names a temporary file: $out"; fi
+# --force replaces regular files only: a link, a pipe or a device keeps what it is.
+echo keep >"$exp/kept.txt"
+ln -s kept.txt "$exp/link.txt"
+mkfifo "$exp/fifo.txt"
+for special in link.txt fifo.txt; do
+  out=$("$cli" export "$work/r.json" --format txt -o "$exp/$special" --force 2>&1); rc=$?
+  if [ "$rc" -eq 1 ] && grep -q "not a regular file" <<<"$out" && [ ! -f "$exp/$special" -o -L "$exp/$special" ] &&
+     { [ -L "$exp/$special" ] || [ -p "$exp/$special" ]; }; then ok "export --force refuses $special (exit 1: $out)"
+  else fail "export --force onto $special: exit $rc: $out"; fi
+done
+if [ "$(cat "$exp/kept.txt")" = keep ]; then ok "the link's target is untouched"; else fail "the link's target changed"; fi
+rm -f "$exp/link.txt" "$exp/fifo.txt" "$exp/kept.txt"
+# A report is not replaced by a later run unless asked to; refused before the run.
+sum_before=$(cksum <"$work/r.json")
+check_usage "run onto an existing report" "--force" run --dir "$target" --scenario passive --duration 1 --report "$work/r.json"
+if [ "$(cksum <"$work/r.json")" = "$sum_before" ]; then ok "refused run left the report alone"
+else fail "refused run changed the report"; fi
+cp "$work/r.json" "$work/again.json"
+out=$("$cli" run --dir "$target" --scenario passive --duration 1 --report "$work/again.json" --force 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && [ "$(cksum <"$work/again.json")" != "$sum_before" ]; then ok "run --force replaces the report"
+else fail "run --force: exit $rc: $out"; fi
+expect_empty "runs with an existing report"
 
 out=$("$cli" show "$work/r.json" 2>&1); rc=$?
 shown=$(grep -cE '^fsync time: [0-9]+\.[0-9]{4}$' <<<"$out")

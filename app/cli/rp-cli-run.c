@@ -40,6 +40,7 @@ typedef struct {
   char    *duration;
   char    *interval;
   char    *report;
+  gboolean force;
   gboolean direct;
   gboolean fdatasync;
   gboolean until_written;
@@ -729,6 +730,7 @@ default_report_path (void)
  * tried at the end as before. */
 static gboolean
 check_report_path (const char  *report_path,
+                   gboolean     force,
                    GError     **error)
 {
   g_autoptr(GFile) file = NULL;
@@ -750,6 +752,14 @@ check_report_path (const char  *report_path,
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                    _("--report: “%s” is a directory; give a file name, e.g. %s/run.json"),
                    path, path);
+      return FALSE;
+    }
+  /* A report is evidence: an earlier one is not replaced unless asked to,
+   * as export does. */
+  if (!force && g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("--report: “%s” already exists; use --force to replace it"), path);
       return FALSE;
     }
   parent = g_path_get_dirname (path);
@@ -834,6 +844,7 @@ rp_cli_run (int    argc,
     { "duration", 't', 0, G_OPTION_ARG_STRING, &options.duration, N_("Stop after this many seconds (default: when the loads are done, or Ctrl-C)"), N_("SECONDS") },
     { "interval", 'i', 0, G_OPTION_ARG_STRING, &options.interval, N_("Sleep between fsync probes (default 1 s)"), N_("SECONDS") },
     { "report", 'o', 0, G_OPTION_ARG_FILENAME, &options.report, N_("Save the JSON report here (default ~/.local/share/resprobe/reports/)"), N_("FILE") },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &options.force, N_("Replace the --report file if it exists"), NULL },
     { "direct", 0, 0, G_OPTION_ARG_NONE, &options.direct, N_("Writer uses O_DIRECT (dd oflag=direct)"), NULL },
     { "fdatasync", 0, 0, G_OPTION_ARG_NONE, &options.fdatasync, N_("Writer calls fdatasync() at the end (dd conv=fdatasync)"), NULL },
     { "load", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &options.loads, N_("Load to run instead of the preset’s, repeatable: seq-writer, copy-loop, parallel-writers, cpu-bench, command, none"), N_("NAME") },
@@ -887,7 +898,7 @@ rp_cli_run (int    argc,
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (report_path == NULL)
     report_path = default_report_path ();
-  if (!check_report_path (report_path, &error))
+  if (!check_report_path (report_path, options.force, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
 
   loop = g_main_loop_new (NULL, FALSE);
