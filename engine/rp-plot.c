@@ -2273,6 +2273,10 @@ draw_thresholds (Draw *d)
   static const double dash[] = { 4, 3 };
   RpPlot *self = d->plot;
 
+  /* Limits of nothing: an empty chart shows its placeholder alone (the
+   * 0.1 s line crossed it out). */
+  if (self->placeholder != NULL && !self->has_data)
+    return;
   if (self->mode == RP_PLOT_CDF)
     {
       draw_value_thresholds (d);
