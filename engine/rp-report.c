@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -413,6 +414,20 @@ rp_report_count_samples (RpReport *self)
 
 /* Reads at most RP_REPORT_MAX_FILE_SIZE + 1 bytes, so that a huge or endless
  * file (a FIFO, /dev/zero) is refused without filling the memory. */
+
+/* Why a file did not open, without the path GIO's message repeats (the
+ * caller names the file): the C library's words for the usual causes. */
+static const char *
+open_failure (const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    return g_strerror (ENOENT);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+    return g_strerror (EACCES);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY))
+    return g_strerror (EISDIR);
+  return error->message;
+}
 static GByteArray *
 read_capped (GFile   *file,
              GError **error)
@@ -440,7 +455,7 @@ read_capped (GFile   *file,
   if (stream == NULL)
     {
       g_set_error (error, RP_ERROR, RP_ERROR_IO, _("Cannot read the report “%s”: %s"),
-                   name, local_error->message);
+                   name, open_failure (local_error));
       return NULL;
     }
   info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);

@@ -30,6 +30,7 @@ check_usage() {
 }
 check_usage "no command" "Usage" 
 check_usage "unknown command" "frobnicate" frobnicate
+check_usage "option before any command" "options follow the command" --bogus
 check_usage "size 0" "--size" run --dir "$target" --size 0
 check_usage "size not a number" "--size" run --dir "$target" --size lots
 check_usage "size missing unit number" "--size" run --dir "$target" --size G
@@ -173,6 +174,9 @@ check_usage "export without a report" "report" export -o "$exp/x.pdf"
 check_usage "export to an unknown extension" "--format" export "$work/r.json" -o "$exp/r.gif"
 check_usage "export to an unknown format" "bmp" export "$work/r.json" --format bmp -o "$exp/r.bmp"
 check_usage "export of a missing report" "$work/none.json" export "$work/none.json" -o "$exp/n.pdf"
+out=$("$cli" show "$work/none.json" 2>&1)
+if [ "$(grep -o "none.json" <<<"$out" | wc -l)" -eq 1 ]; then ok "a missing report is named once ($out)"
+else fail "a missing report: $out"; fi
 mkdir "$exp/dir.pdf"
 check_usage "export onto a directory" "is a directory" export "$work/r.json" -o "$exp/dir.pdf" --force
 rmdir "$exp/dir.pdf"

@@ -67,7 +67,12 @@ main (int    argc,
         return commands[i].run (argc - 1, argv + 1);
       }
 
-  g_printerr (_("resprobe-cli: unknown command “%s”\n\n"), argv[1]);
+  if (argv[1][0] == '-')
+    /* TRANSLATORS: %s is an option such as --size, given before any command */
+    g_printerr (_("resprobe-cli: unknown option “%s”: options follow the command, as in “resprobe-cli run --size 4G”\n\n"),
+                argv[1]);
+  else
+    g_printerr (_("resprobe-cli: unknown command “%s”\n\n"), argv[1]);
   print_usage (stderr);
   return RP_CLI_EXIT_USAGE;
 }
