@@ -254,7 +254,10 @@ for sig in INT TERM; do
   else
     fail "SIG$sig: exit $rc, report $(ls -l "$work/sig-$sig.json" 2>&1): $(tail -5 "$work/out-$sig")"
   fi
-  if [ "$(echo "$took < 2.0" | bc)" -eq 1 ]; then ok "SIG$sig: exit within 2 s"; else fail "SIG$sig took ${took}s"; fi
+  # A bound that catches a run that ignores the signal (it would go on for
+  # 60 s), not a speed test: under other disk load closing the writer's file
+  # alone has taken over 3 s on the shared test machine.
+  if [ "$(echo "$took < 15.0" | bc)" -eq 1 ]; then ok "SIG$sig: exit within 15 s"; else fail "SIG$sig took ${took}s"; fi
   expect_empty "SIG$sig"
 done
 
