@@ -384,7 +384,8 @@ row_signals() {
         else fail "SIGKILL during $scenario: exit $rc"; fi
       else
         expect "SIG$sig during $scenario (stopped in ${took} ms)" 0 "Stopping" "Summary" "Report saved"
-        if [ "$took" -lt 3000 ]; then ok "SIG$sig during $scenario: exit within 3 s"; else fail "SIG$sig during $scenario took ${took} ms"; fi
+        # Catches a run that ignores the signal; not a speed test (see test-cli.sh).
+        if [ "$took" -lt 15000 ]; then ok "SIG$sig during $scenario: exit within 15 s"; else fail "SIG$sig during $scenario took ${took} ms"; fi
       fi
       unchanged "SIG$sig during $scenario" "$d" ""
     done
