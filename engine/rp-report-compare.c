@@ -189,6 +189,22 @@ find_throughput_series (RpReport *report)
   return series;
 }
 
+/* The writer's overall throughput as the run's summary gives it (bytes
+ * over the writer's seconds), which the mean of the per-interval rates only
+ * approaches; 0 when the notes do not have it. */
+static double
+writer_mean_rate (RpReport *report)
+{
+  GHashTable *notes = rp_report_get_notes (report);
+  const char *bytes = notes ? g_hash_table_lookup (notes, "writer_bytes_total") : NULL;
+  const char *seconds = notes ? g_hash_table_lookup (notes, "writer_seconds") : NULL;
+  double s = seconds ? g_ascii_strtod (seconds, NULL) : 0;
+
+  if (bytes == NULL || !(s > 0))
+    return 0;
+  return g_ascii_strtod (bytes, NULL) / s;
+}
+
 /* NAN when the report lacks the series (or its samples). */
 static double
 metric_value (RpReport   *report,
@@ -199,6 +215,8 @@ metric_value (RpReport   *report,
   RpSeries *series = series_name != NULL ? rp_report_lookup_series (report, series_name)
                                          : find_throughput_series (report);
 
+  if (series_name == NULL && which == 6 && writer_mean_rate (report) > 0)
+    return writer_mean_rate (report);
   if (series == NULL)
     return NAN;
   rp_report_get_stats (report, rp_series_get_name (series), &stats);
