@@ -6,7 +6,10 @@
  * write 1 MiB of 'a' at offset 0 of its own file, time fsync(), print
  * "fsync time: %.4f" (seconds), sleep 1 s, repeat. The original loops
  * forever; an optional count lets the benchmark stop it, and the file is
- * removed at the end. Usage: fsync-tester FILE [COUNT] */
+ * removed at the end. With --tmpfile the file is an unlinked one in the
+ * directory DIR (O_TMPFILE), as the engine's probe uses, to measure what
+ * that difference alone costs (bench/fsync-unlinked.py).
+ * Usage: fsync-tester [--tmpfile] FILE|DIR [COUNT] */
 /* _GNU_SOURCE comes from the project arguments (meson.build). */
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,15 +34,20 @@ main (int   argc,
       char *argv[])
 {
   static char buffer[SIZE];
-  long count = argc > 2 ? strtol (argv[2], NULL, 10) : -1;
+  int tmpfile = argc > 1 && strcmp (argv[1], "--tmpfile") == 0;
+  long count;
   int fd;
 
+  argc -= tmpfile;
+  argv += tmpfile;
   if (argc < 2)
     {
-      fprintf (stderr, "usage: %s FILE [COUNT]\n", argv[0]);
+      fprintf (stderr, "usage: fsync-tester [--tmpfile] FILE|DIR [COUNT]\n");
       return 2;
     }
-  fd = open (argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  count = argc > 2 ? strtol (argv[2], NULL, 10) : -1;
+  fd = tmpfile ? open (argv[1], O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600)
+               : open (argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0)
     {
       perror (argv[1]);
@@ -68,6 +76,7 @@ main (int   argc,
         sleep (1);
     }
   close (fd);
-  unlink (argv[1]);
+  if (!tmpfile)
+    unlink (argv[1]);
   return 0;
 }
