@@ -1745,7 +1745,7 @@ place_label (RpPlot    *self,
              guint8    *bands,
              GPtrArray *placed)
 {
-  static const guint8 avoid[] = { BAND_DATA | BAND_LABEL, BAND_LABEL };
+  static const guint8 avoid[] = { BAND_DATA | BAND_LABEL };
   double y = round (y_to_pixel (self, &self->drawn_y, threshold->value)) + 0.5;
   double label_y[2] = { y - self->line_height - 1, y + 2 };
   gint width = (gint) ceil (threshold->label_width) + 2 * LABEL_MARGIN;
@@ -1787,11 +1787,10 @@ place_label (RpPlot    *self,
 
 /* Threshold labels go where the data is not, so that they stay readable
  * (the data layer is drawn over the frame): above the line, else below it;
- * at the right end, else as far right as there is room. Where the data is
- * everywhere, as far right as the other labels leave room, and the data
- * leaves a hole for it (clip_label_holes()). A label keeps its place while
- * that stays free, so that it does not hop as a live run grows; a label
- * that fits nowhere is left out (the y axis names the value anyway). */
+ * at the right end, else as far right as there is room. Data is never
+ * hidden for a label: one that fits nowhere is left out (the y axis names
+ * the value anyway). A label keeps its place while that stays free, so that
+ * it does not hop as a live run grows. */
 static void
 place_threshold_labels (RpPlot *self)
 {
@@ -1811,36 +1810,6 @@ place_threshold_labels (RpPlot *self)
                                place_label (self, threshold, bands, placed);
       if (threshold->label_shown)
         g_ptr_array_add (placed, threshold);
-    }
-}
-
-/* Clips the threshold labels out of the data layer: their boxes and the
- * line next to them, a little wider, so that two labels one above the
- * other share one hole, and one at the right end reaches the edge. One
- * clip each: holes may overlap. */
-static void
-clip_label_holes (RpPlot  *self,
-                  cairo_t *cr)
-{
-  double right_edge = self->area_x + self->area_w;
-
-  for (guint i = 0; i < self->thresholds->len; i++)
-    {
-      Threshold *threshold = &g_array_index (self->thresholds, Threshold, i);
-      double line = round (y_to_pixel (self, &self->drawn_y, threshold->value));
-      double top = MIN (round (threshold->label_y), line) - 3;
-      double bottom = MAX (round (threshold->label_y) + self->line_height, line + 1) + 3;
-      double right = threshold->label_x + ceil (threshold->label_width) + 2;
-
-      if (!threshold->label_shown)
-        continue;
-      if (right_edge - right < PAD)
-        right = right_edge;
-      cairo_rectangle (cr, self->area_x, 0, self->area_w, self->height);
-      cairo_rectangle (cr, threshold->label_x - 2, top, right - threshold->label_x + 2, bottom - top);
-      cairo_set_fill_rule (cr, CAIRO_FILL_RULE_EVEN_ODD);
-      cairo_clip (cr);
-      cairo_set_fill_rule (cr, CAIRO_FILL_RULE_WINDING);
     }
 }
 
@@ -3083,7 +3052,6 @@ rp_plot_draw_data (RpPlot            *self,
   cairo_rectangle (cr, self->area_x, floor (self->area_y - 4), self->area_w,
                    ceil (self->area_y + self->area_h + 4) - floor (self->area_y - 4));
   cairo_clip (cr);
-  clip_label_holes (self, cr);
   cairo_new_path (cr);
   d = (Draw) { self, cr, style, FALSE, raster_begin (self, cr, &raster) ? &raster : NULL };
 

@@ -1268,6 +1268,46 @@ on_report_summary (GObject      *object,
                         g_object_ref (self), g_object_unref);
 }
 
+/* As the size field reads it back (dd's units): "4G", "256M", or bytes. */
+static char *
+size_text (guint64 bytes)
+{
+  if (bytes == 0)
+    return g_strdup ("");
+  if (bytes % (G_GUINT64_CONSTANT (1) << 30) == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "G", bytes >> 30);
+  if (bytes % (G_GUINT64_CONSTANT (1) << 20) == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "M", bytes >> 20);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+}
+
+/* The form shows the settings of the report on show, not those of the last
+ * run, so that they are not read as the report's (and Start runs it again).
+ * Only the fields: the stored settings change when a run starts, as always.
+ * A report of a combination that is not a preset leaves the form alone. */
+static void
+show_report_settings (RpWindow *self,
+                      RpReport *report)
+{
+  const RpScenario *scenario = rp_report_get_scenario (report);
+  g_autofree char *size = NULL;
+  g_autofree char *duration = NULL;
+  guint64 bytes = 0;
+
+  if (scenario == NULL || scenario->name == NULL || !rp_window_set_scenario (self, scenario->name))
+    return;
+  if (scenario->loads & RP_LOAD_SEQ_WRITER)
+    bytes = scenario->writer_total_size;
+  else if (scenario->loads & RP_LOAD_COPY_LOOP)
+    bytes = scenario->copy_source_size;
+  else if (scenario->loads & RP_LOAD_PARALLEL_WRITERS)
+    bytes = scenario->writers_file_size;
+  size = size_text (bytes);
+  duration = scenario->duration > 0 ? g_strdup_printf ("%g", scenario->duration) : g_strdup ("");
+  rp_window_set_size_text (self, size);
+  rp_window_set_duration_text (self, duration);
+}
+
 /**
  * rp_window_show_report:
  * @report: a loaded report
@@ -1291,6 +1331,7 @@ rp_window_show_report (RpWindow *self,
   g_set_object (&self->loaded_file, file);
 
   rp_summary_view_clear (self->summary_view);
+  show_report_settings (self, report);
   show_sysinfo (self);
   show_verdict (self);
   refresh_charts (self);
