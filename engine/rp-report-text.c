@@ -216,38 +216,49 @@ series_verdict (const char    *series,
 }
 
 /**
- * rp_report_get_verdict:
+ * rp_verdict_for_stats:
+ * @sysinfo: (nullable): the run's system snapshot (it tells a tmpfs target)
+ * @names: (array length=n_series): series names, e.g. %RP_SERIES_FSYNC_LATENCY
+ * @stats: (array length=n_series): their statistics, from rp_stats_compute()
+ *   or running ones (rp_stream_stats_get())
+ * @n_series: how many
  *
  * A few plain sentences for someone who is not a storage expert, from the
  * fsync latency, the write() latency and the desktop's main-loop lateness
- * (whichever were measured), using the limits of rp-stats.h, e.g. "fsync
- * stalled 7 times over 1 s; worst 10.86 s."
+ * (whichever of them @names has, with samples), using the limits of
+ * rp-stats.h, e.g. "fsync stalled 7 times over 1 s; worst 10.86 s." It
+ * reads only the counts, the worst value and the limit counts of @stats, so
+ * running statistics, which keep those exactly, give the exact verdict.
  *
  * Returns: (transfer full): translated text
  */
 char *
-rp_report_get_verdict (RpReport *self)
+rp_verdict_for_stats (const RpSysinfo    *sysinfo,
+                      const char * const *names,
+                      const RpStats      *stats,
+                      guint               n_series)
 {
-  static const char *const names[] = {
+  static const char *const judged[] = {
     RP_SERIES_FSYNC_LATENCY, RP_SERIES_WRITE_LATENCY, RP_SERIES_MAINLOOP_LATENESS,
   };
   g_autoptr(GPtrArray) sentences = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *instant = rp_text_format_limit (RP_LIMIT_INSTANT);
   guint measured = 0, stalled = 0;
 
-  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+  g_return_val_if_fail (names != NULL || n_series == 0, NULL);
+  g_return_val_if_fail (stats != NULL || n_series == 0, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      RpStats stats;
-
-      if (!rp_report_get_stats (self, names[i], &stats) || stats.n == 0)
-        continue;
-      measured++;
-      if (stats.over_instant > 0)
-        stalled++;
-      g_ptr_array_add (sentences, series_verdict (names[i], &stats));
-    }
+  for (guint j = 0; j < G_N_ELEMENTS (judged); j++)
+    for (guint i = 0; i < n_series; i++)
+      {
+        if (!g_str_equal (names[i], judged[j]) || stats[i].n == 0)
+          continue;
+        measured++;
+        if (stats[i].over_instant > 0)
+          stalled++;
+        g_ptr_array_add (sentences, series_verdict (judged[j], &stats[i]));
+        break;
+      }
 
   if (measured == 0)
     return g_strdup (_("No latency was measured, so there is nothing to judge."));
@@ -259,11 +270,36 @@ rp_report_get_verdict (RpReport *self)
     }
   /* A calm verdict on tmpfs would mislead: fsync() returned at once because
    * there is no disk behind it (DESIGN.md, safety rules). */
-  if (self->sysinfo != NULL && self->sysinfo->fsync_is_noop)
+  if (sysinfo != NULL && sysinfo->fsync_is_noop)
     g_ptr_array_add (sentences, g_strdup_printf (_("But the target is on %s, where fsync() does nothing: these fsync times say nothing about a disk."),
-                                                 self->sysinfo->fs_type ? self->sysinfo->fs_type : "tmpfs"));
+                                                 sysinfo->fs_type ? sysinfo->fs_type : "tmpfs"));
   g_ptr_array_add (sentences, NULL);
   return g_strjoinv (" ", (char **) sentences->pdata);
+}
+
+/**
+ * rp_report_get_verdict:
+ *
+ * The verdict of rp_verdict_for_stats() for the report's series.
+ *
+ * Returns: (transfer full): translated text
+ */
+char *
+rp_report_get_verdict (RpReport *self)
+{
+  static const char *const names[] = {
+    RP_SERIES_FSYNC_LATENCY, RP_SERIES_WRITE_LATENCY, RP_SERIES_MAINLOOP_LATENESS,
+  };
+  const char *found[G_N_ELEMENTS (names)];
+  RpStats stats[G_N_ELEMENTS (names)];
+  guint n = 0;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (rp_report_get_stats (self, names[i], &stats[n]))
+      found[n++] = names[i];
+  return rp_verdict_for_stats (self->sysinfo, found, stats, n);
 }
 
 /* ------------------------------------------------------------------------ */

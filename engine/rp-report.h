@@ -57,6 +57,10 @@ gboolean          rp_report_get_stats        (RpReport      *self,
                                               const char    *name,
                                               RpStats       *out_stats);
 char             *rp_report_get_verdict      (RpReport      *self);
+char             *rp_verdict_for_stats       (const RpSysinfo    *sysinfo,
+                                              const char * const *names,
+                                              const RpStats      *stats,
+                                              guint               n_series);
 
 char             *rp_report_to_json          (RpReport      *self,
                                               gsize         *out_length);

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rp-stream-stats.h"
 #include "rp-summary-view.h"
 #include "rp-ui-probes.h"
 #include "rp-units.h"
@@ -40,9 +41,26 @@ static const Probe probes[] = {
 #define N_PROBES G_N_ELEMENTS (probes)
 #define N_VALUE_COLUMNS 3
 
+/* A running session's probes, followed from refresh to refresh: each
+ * refresh reads only the samples appended since the previous one, so that
+ * its cost and memory do not grow with the run (a report snapshot copied
+ * and sorted every sample, every time). Shared with the refresh tasks. */
+typedef struct {
+  RpSession     *session;
+  RpStreamStats *stats[N_PROBES];
+} Live;
+
+/* What one refresh works from: a report, a finished session (its report,
+ * with exact statistics), or a running one's live statistics. */
+typedef struct {
+  GObject   *source;
+  Live      *live;
+  RpSysinfo *sysinfo;    /* of the live session, copied on the main thread */
+} Request;
+
 /* What a refresh computes off the main thread. */
 typedef struct {
-  RpReport *report;
+  RpReport *report;      /* NULL for a live summary */
   RpStats   stats[N_PROBES];
   gboolean  present[N_PROBES];
   char     *headline;
@@ -59,6 +77,7 @@ struct _RpSummaryView
   GtkLabel  *cells[N_PROBES][1 + N_VALUE_COLUMNS];
 
   RpReport  *report;
+  Live      *live;       /* while a session runs */
   char      *headline;
   char      *verdict;
   RpSeverity severity;
@@ -76,6 +95,44 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static void
+live_clear (gpointer data)
+{
+  Live *live = data;
+
+  g_clear_object (&live->session);
+  for (guint i = 0; i < N_PROBES; i++)
+    g_clear_pointer (&live->stats[i], rp_stream_stats_free);
+}
+
+static Live *
+live_new (RpSession *session)
+{
+  Live *live = g_atomic_rc_box_new0 (Live);
+
+  live->session = g_object_ref (session);
+  for (guint i = 0; i < N_PROBES; i++)
+    live->stats[i] = rp_stream_stats_new ();
+  return live;
+}
+
+static void
+live_unref (Live *live)
+{
+  g_atomic_rc_box_release_full (live, live_clear);
+}
+
+static void
+request_free (gpointer data)
+{
+  Request *request = data;
+
+  g_clear_object (&request->source);
+  g_clear_pointer (&request->live, live_unref);
+  g_clear_pointer (&request->sysinfo, rp_sysinfo_free);
+  g_free (request);
+}
 
 static void
 summary_free (gpointer data)
@@ -137,22 +194,23 @@ make_headline (RpSeverity severity)
     }
 }
 
+/* The frames line after the verdict. @notes has "frames" and "late_frames"
+ * once the run ended; while it runs, the late-frame series is counted. */
 static char *
-make_verdict (Summary *summary)
+add_late_frames (char       *verdict,
+                 GHashTable *notes,
+                 RpSeries   *late_series)
 {
-  g_autofree char *verdict = rp_report_get_verdict (summary->report);
-  GHashTable *notes = rp_report_get_notes (summary->report);
   const char *frames = notes ? g_hash_table_lookup (notes, "frames") : NULL;
   const char *late = notes ? g_hash_table_lookup (notes, "late_frames") : NULL;
   guint64 n_frames = frames ? g_ascii_strtoull (frames, NULL, 10) : 0;
   guint64 n_late = late ? g_ascii_strtoull (late, NULL, 10) : 0;
-  RpSeries *late_series = rp_report_lookup_series (summary->report, RP_SERIES_LATE_FRAMES);
+  g_autofree char *owned = verdict;
 
-  /* While running, the notes are not written yet: count the late-frame series. */
   if (late == NULL && late_series != NULL)
     n_late = rp_series_get_length (late_series);
   if (n_late == 0)
-    return g_steal_pointer (&verdict);
+    return g_steal_pointer (&owned);
 
   if (n_frames > 0)
     return g_strdup_printf (ngettext ("%s %lu of %lu frames was late.",
@@ -163,24 +221,82 @@ make_verdict (Summary *summary)
                           verdict, (gulong) n_late);
 }
 
-/* Runs in a GTask thread: the report copies the series and sorts their values
- * for percentiles, which takes milliseconds on a long run. The task data is
- * a session, or a report (one opened from a file). */
+static char *
+make_verdict (Summary *summary)
+{
+  return add_late_frames (rp_report_get_verdict (summary->report),
+                          rp_report_get_notes (summary->report),
+                          rp_report_lookup_series (summary->report, RP_SERIES_LATE_FRAMES));
+}
+
+/* The same sentences as the report's verdict, from the running statistics:
+ * the verdict reads only counts and maxima, which they keep exactly. */
+static char *
+make_live_verdict (Summary         *summary,
+                   Live            *live,
+                   const RpSysinfo *sysinfo)
+{
+  const char *names[N_PROBES];
+  RpStats stats[N_PROBES];
+  g_autoptr(GHashTable) notes = rp_session_get_notes (live->session);
+  guint n = 0;
+
+  for (guint i = 0; i < N_PROBES; i++)
+    if (summary->present[i])
+      {
+        names[n] = probes[i].series;
+        stats[n++] = summary->stats[i];
+      }
+  return add_late_frames (rp_verdict_for_stats (sysinfo, names, stats, n), notes,
+                          rp_session_lookup_series (live->session, RP_SERIES_LATE_FRAMES));
+}
+
+/* Reads what the probes' series gained since the last refresh. A series
+ * may appear during the run (the GUI adds its own probes' series). */
+static void
+summarize_live (Summary *summary,
+                Live    *live)
+{
+  for (guint i = 0; i < N_PROBES; i++)
+    {
+      RpSeries *series = rp_session_lookup_series (live->session, probes[i].series);
+
+      if (series == NULL)
+        continue;
+      rp_stream_stats_follow (live->stats[i], series);
+      rp_stream_stats_get (live->stats[i], &summary->stats[i]);
+      summary->present[i] = TRUE;
+    }
+}
+
+/* Runs in a GTask thread. A running session: its live statistics, at the
+ * cost of the samples that are new since the last refresh. A report, or a
+ * finished session's: the exact statistics of rp-stats.c, which copy and
+ * sort each series once (milliseconds on a long run). */
 static void
 refresh_in_thread (GTask        *task,
                    gpointer      source_object,
                    gpointer      task_data,
                    GCancellable *cancellable)
 {
+  Request *request = task_data;
   Summary *summary = g_new0 (Summary, 1);
 
-  summary->report = RP_IS_REPORT (task_data) ? g_object_ref (task_data)
-                                             : rp_report_new_from_session (task_data);
-  for (guint i = 0; i < N_PROBES; i++)
-    summary->present[i] = rp_report_get_stats (summary->report, probes[i].series, &summary->stats[i]);
+  if (request->live != NULL)
+    summarize_live (summary, request->live);
+  else
+    {
+      summary->report = RP_IS_REPORT (request->source)
+                          ? g_object_ref (RP_REPORT (request->source))
+                          : rp_report_new_from_session (RP_SESSION (request->source));
+      for (guint i = 0; i < N_PROBES; i++)
+        summary->present[i] = rp_report_get_stats (summary->report, probes[i].series, &summary->stats[i]);
+    }
   summary->severity = judge (summary);
   summary->headline = make_headline (summary->severity);
-  summary->verdict = make_verdict (summary);
+  summary->verdict = request->live != NULL
+                       ? make_live_verdict (summary, request->live, request->sysinfo)
+                       : make_verdict (summary);
   g_task_return_pointer (task, summary, summary_free);
 }
 
@@ -269,20 +385,47 @@ on_refreshed (GObject      *object,
       set_text_property (self, &self->headline, summary->headline, PROP_HEADLINE);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
-  g_task_return_pointer (outer, g_object_ref (summary->report), g_object_unref);
+  g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,
+                         g_object_unref);
   summary_free (summary);
 }
 
-/**
- * rp_summary_view_refresh_async:
- * @session: a started session
- * @cancellable: (nullable): to give up waiting
- * @callback: receives the report the summary was computed from
- *
- * Builds a report from the session's current data on a worker thread, then
- * shows its statistics and verdict, unless a later refresh was started
- * meanwhile (its result wins).
- */
+/* The live statistics of @session, kept from one refresh to the next; new
+ * ones for another session. */
+static Live *
+live_for (RpSummaryView *self,
+          RpSession     *session)
+{
+  if (self->live != NULL && self->live->session != session)
+    g_clear_pointer (&self->live, live_unref);
+  if (self->live == NULL)
+    self->live = live_new (session);
+  return g_atomic_rc_box_acquire (self->live);
+}
+
+/* What a refresh of @source works from (see Request). Decided here, on the
+ * main thread, where the session's state changes. */
+static Request *
+request_new (RpSummaryView *self,
+             GObject       *source)
+{
+  Request *request = g_new0 (Request, 1);
+  RpSession *session = RP_IS_SESSION (source) ? RP_SESSION (source) : NULL;
+
+  if (session != NULL && rp_session_get_state (session) != RP_SESSION_FINISHED)
+    {
+      const RpSysinfo *sysinfo = rp_session_get_sysinfo (session);
+
+      request->live = live_for (self, session);
+      request->sysinfo = sysinfo != NULL ? rp_sysinfo_copy (sysinfo) : NULL;
+      return request;
+    }
+  /* The run is over (or this is a report): exact figures from now on. */
+  g_clear_pointer (&self->live, live_unref);
+  request->source = g_object_ref (source);
+  return request;
+}
+
 static void
 start_refresh (RpSummaryView       *self,
                GObject             *source,
@@ -297,11 +440,36 @@ start_refresh (RpSummaryView       *self,
 
   inner = g_task_new (self, cancellable, on_refreshed, outer);
   g_object_set_data (G_OBJECT (inner), "rp-generation", GUINT_TO_POINTER (++self->generation));
-  g_task_set_task_data (inner, g_object_ref (source), g_object_unref);
+  g_task_set_task_data (inner, request_new (self, source), request_free);
   g_task_run_in_thread (inner, refresh_in_thread);
   g_object_unref (inner);
 }
 
+/**
+ * rp_summary_view_refresh_async:
+ * @session: a started session
+ * @cancellable: (nullable): to give up waiting
+ * @callback: receives the report the summary was computed from, if any;
+ *   finish with rp_summary_view_refresh_finish()
+ *
+ * Shows the session's statistics and verdict, computed on a worker thread,
+ * unless a later refresh was started meanwhile (its result wins).
+ *
+ * While the session runs, the figures come from running statistics of each
+ * probe's series (rp-stream-stats.h), which each refresh updates with the
+ * samples appended since the previous one: its cost follows the new
+ * samples, not the length of the run, and memory stays flat. Counts,
+ * worst values and the verdict are exact; the median and p99 are estimated
+ * to within %RP_HISTOGRAM_RELATIVE_ERROR (0.5 %) of the exact value (see
+ * rp_histogram_percentile()): at most about one unit of the last of
+ * the three digits shown. Such a
+ * refresh has no report (the callback gets %NULL, #RpSummaryView:report
+ * becomes %NULL).
+ *
+ * Once the session has finished, the refresh builds its report
+ * (rp_report_new_from_session()) and shows the report's exact statistics
+ * (rp_stats_compute()), as for a report opened from a file.
+ */
 void
 rp_summary_view_refresh_async (RpSummaryView       *self,
                                RpSession           *session,
@@ -341,7 +509,8 @@ rp_summary_view_show_report_async (RpSummaryView       *self,
 /**
  * rp_summary_view_refresh_finish:
  *
- * Returns: (transfer full) (nullable): the report of this refresh
+ * Returns: (transfer full) (nullable): the report of this refresh; %NULL for
+ *   a refresh of a running session (live figures, no report) or on error
  */
 RpReport *
 rp_summary_view_refresh_finish (RpSummaryView  *self,
@@ -367,6 +536,7 @@ rp_summary_view_clear (RpSummaryView *self)
   g_return_if_fail (RP_IS_SUMMARY_VIEW (self));
 
   self->generation++;
+  g_clear_pointer (&self->live, live_unref);
   show_summary (self, &empty);
   if (self->report != NULL)
     {
@@ -452,6 +622,7 @@ rp_summary_view_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_SUMMARY_VIEW);
   g_clear_object (&self->report);
+  g_clear_pointer (&self->live, live_unref);
   g_clear_pointer (&self->headline, g_free);
   g_clear_pointer (&self->verdict, g_free);
 

@@ -71,7 +71,6 @@ struct _RpWindow
   gboolean              close_when_finished;
   guint                 status_id;
   gboolean              summary_busy;
-  double                summary_elapsed;
 
   GFile                *exit_report;
   GFile                *exit_screenshot;
@@ -787,16 +786,11 @@ static gboolean
 on_status_tick (gpointer user_data)
 {
   RpWindow *self = user_data;
-  double elapsed = rp_session_get_elapsed (self->session);
 
   update_ui (self);
-  /* Every second at first; on a long run less often (each refresh copies and
-   * sorts every sample), so that an hour costs the same as a minute. */
-  if (elapsed - self->summary_elapsed >= MAX (STATUS_PERIOD_S, elapsed / 60))
-    {
-      self->summary_elapsed = elapsed;
-      refresh_summary (self);
-    }
+  /* Each refresh reads only the samples new since the last one
+   * (rp_summary_view_refresh_async()): an hour costs what a minute does. */
+  refresh_summary (self);
   return G_SOURCE_CONTINUE;
 }
 
@@ -1061,7 +1055,6 @@ reset_session (RpWindow *self)
       g_clear_object (&self->session);
     }
   self->stop_requested = FALSE;
-  self->summary_elapsed = 0;
 }
 
 /**

@@ -1,0 +1,323 @@
+/* test-stream-stats.c: running statistics and their histogram against the exact ones of rp-stats. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+
+#include "rp-histogram.h"
+#include "rp-report.h"
+#include "rp-stream-stats.h"
+#include "rp-sysinfo-private.h"
+
+/* The documented bound (rp_histogram_percentile()): α times the exact value
+ * plus 1 ns; the 1e-12 slack is for the rounding of double logarithms. */
+static void
+assert_within_bound (double estimate,
+                     double exact)
+{
+  double bound = RP_HISTOGRAM_RELATIVE_ERROR * fabs (exact) * (1 + 1e-12) + RP_HISTOGRAM_LOWEST;
+
+  if (!(fabs (estimate - exact) <= bound))
+    g_error ("estimate %.17g, exact %.17g: off by %.3g, bound %.3g",
+             estimate, exact, fabs (estimate - exact), bound);
+}
+
+/* Everything rp_stream_stats_get() promises against rp_stats_compute(). */
+static void
+assert_like_exact (const RpStats *live,
+                   const RpStats *exact)
+{
+  g_assert_cmpuint (live->n, ==, exact->n);
+  g_assert_cmpfloat (live->min, ==, exact->min);
+  g_assert_cmpfloat (live->max, ==, exact->max);
+  g_assert_cmpuint (live->over_instant, ==, exact->over_instant);
+  g_assert_cmpuint (live->over_flow, ==, exact->over_flow);
+  g_assert_cmpuint (live->over_attention, ==, exact->over_attention);
+  g_assert_cmpfloat (fabs (live->mean - exact->mean), <=, 1e-9 * fabs (exact->mean) + 1e-15);
+  g_assert_cmpfloat (fabs (live->stddev - exact->stddev), <=, 1e-6 * exact->stddev + 1e-15);
+  assert_within_bound (live->p50, exact->p50);
+  assert_within_bound (live->p90, exact->p90);
+  assert_within_bound (live->p99, exact->p99);
+  assert_within_bound (live->p999, exact->p999);
+}
+
+static void
+check_values (const double *values,
+              gsize         n)
+{
+  g_autoptr(RpStreamStats) stream = rp_stream_stats_new ();
+  RpStats live, exact;
+
+  rp_stream_stats_add (stream, values, n);
+  rp_stream_stats_get (stream, &live);
+  rp_stats_compute (values, n, &exact);
+  assert_like_exact (&live, &exact);
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr(RpStreamStats) stream = rp_stream_stats_new ();
+  g_autoptr(RpHistogram) histogram = rp_histogram_new ();
+  RpStats stats;
+
+  rp_stream_stats_get (stream, &stats);
+  g_assert_cmpuint (stats.n, ==, 0);
+  g_assert_cmpfloat (stats.max, ==, 0);
+  g_assert_cmpfloat (stats.p99, ==, 0);
+  g_assert_cmpfloat (rp_histogram_percentile (histogram, 0.5), ==, 0);
+}
+
+/* R1's ext3 ordered fsync times (test-stats.c works them out by hand):
+ * median 5.60, p90 9.708, p99 10.7448, max 10.86. */
+static void
+test_known (void)
+{
+  static const double v[] = { 0.54, 6.37, 8.60, 0.78, 0.77, 4.66, 5.60, 9.42, 10.86 };
+  static const double one[] = { 0.5422 };
+  g_autoptr(RpStreamStats) stream = rp_stream_stats_new ();
+  RpStats stats;
+
+  rp_stream_stats_add (stream, v, G_N_ELEMENTS (v));
+  rp_stream_stats_get (stream, &stats);
+  assert_within_bound (stats.p50, 5.60);
+  assert_within_bound (stats.p90, 9.708);
+  assert_within_bound (stats.p99, 10.7448);
+  g_assert_cmpfloat (stats.max, ==, 10.86);
+  g_assert_cmpfloat (stats.min, ==, 0.54);
+  g_assert_cmpuint (stats.over_flow, ==, 6);
+  g_assert_cmpuint (stats.over_attention, ==, 1);
+  check_values (v, G_N_ELEMENTS (v));
+  /* One sample: every percentile is it, exactly. */
+  check_values (one, 1);
+}
+
+/* Latency-like samples: log-normal around 2 ms with a tail of stalls of
+ * 0.1..30 s, the shape of an fsync or a main loop under writeback. */
+static double *
+make_latencies (GRand *rand,
+                gsize  n)
+{
+  double *v = g_new (double, n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double u1 = g_rand_double_range (rand, 1e-12, 1), u2 = g_rand_double (rand);
+      double normal = sqrt (-2 * log (u1)) * cos (2 * G_PI * u2);
+
+      v[i] = g_rand_int_range (rand, 0, 100) == 0 ? g_rand_double_range (rand, 0.1, 30)
+                                                  : 0.002 * exp (normal);
+    }
+  return v;
+}
+
+static void
+test_random (void)
+{
+  static const gsize sizes[] = { 2, 3, 10, 99, 1000, 12345, 200000 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20240611);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autofree double *latencies = make_latencies (rand, sizes[s]);
+      g_autofree double *uniform = g_new (double, sizes[s]);
+
+      check_values (latencies, sizes[s]);
+      for (gsize i = 0; i < sizes[s]; i++)
+        uniform[i] = g_rand_double_range (rand, 1e-6, 100);
+      check_values (uniform, sizes[s]);
+    }
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Every percentile of a fine grid, not just the four the summary shows;
+ * ties (a constant run of one value) included. */
+static void
+test_all_fractions (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autofree double *v = make_latencies (rand, 5000);
+  g_autoptr(RpHistogram) histogram = rp_histogram_new ();
+
+  for (guint i = 0; i < 1000; i++)
+    v[i * 5] = 0.016;   /* a 60 Hz frame interval, many times */
+  for (guint i = 0; i < 5000; i++)
+    rp_histogram_add (histogram, v[i]);
+  qsort (v, 5000, sizeof (double), compare_doubles);
+  for (guint k = 0; k <= 1000; k++)
+    assert_within_bound (rp_histogram_percentile (histogram, k / 1000.0),
+                         rp_stats_percentile (v, 5000, k / 1000.0));
+  g_assert_cmpfloat (rp_histogram_percentile (histogram, 0), ==, v[0]);
+  g_assert_cmpfloat (rp_histogram_percentile (histogram, 1), ==, v[4999]);
+}
+
+/* Zero and sub-nanosecond values fall into the zero bucket: absolute error
+ * ≤ 1 ns; the overflow bucket gives the exact maximum. */
+static void
+test_extremes (void)
+{
+  static const double tiny[] = { 0, 0, 0, 1e-12, 5e-10, 2e-9, 0.5, 3e6 };
+  g_autoptr(RpHistogram) histogram = rp_histogram_new ();
+
+  check_values (tiny, G_N_ELEMENTS (tiny));
+  for (guint i = 0; i < G_N_ELEMENTS (tiny); i++)
+    rp_histogram_add (histogram, tiny[i]);
+  rp_histogram_add (histogram, NAN);
+  rp_histogram_add (histogram, INFINITY);
+  g_assert_cmpuint (rp_histogram_get_count (histogram), ==, G_N_ELEMENTS (tiny));
+  g_assert_cmpfloat (rp_histogram_percentile (histogram, 1.0), ==, 3e6);
+  g_assert_cmpfloat (rp_histogram_percentile (histogram, 0.0), ==, 0);
+  /* Memory is fixed: 10⁻⁹..10⁶ at 0.5 % is 3454 buckets, plus two. */
+  g_assert_cmpuint (rp_histogram_get_n_buckets (), ==, 3456);
+}
+
+/* Following a series reads only what is new, and ends where the exact
+ * statistics of the whole series are. */
+static void
+test_follow (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  g_autofree double *v = make_latencies (rand, 30000);
+  g_autoptr(RpSeries) series = rp_series_new ("fsync_latency", "s", NULL);
+  g_autoptr(RpStreamStats) stream = rp_stream_stats_new ();
+  RpStats live, exact;
+  gsize done = 0;
+
+  g_assert_cmpuint (rp_stream_stats_follow (stream, series), ==, 0);
+  for (gsize step = 1; done < 30000; step = step * 3 + 1)
+    {
+      gsize n = MIN (step, 30000 - done);
+
+      for (gsize i = 0; i < n; i++)
+        rp_series_append (series, (double) (done + i) * 0.01, v[done + i]);
+      done += n;
+      g_assert_cmpuint (rp_stream_stats_follow (stream, series), ==, n);
+      g_assert_cmpuint (rp_stream_stats_follow (stream, series), ==, 0);
+      rp_stream_stats_get (stream, &live);
+      rp_series_compute_stats (series, &exact);
+      assert_like_exact (&live, &exact);
+    }
+}
+
+typedef struct {
+  RpSeries *series;
+  guint     seed;
+} Writer;
+
+#define N_WRITERS 4
+#define PER_WRITER 50000
+
+static gpointer
+append_thread (gpointer data)
+{
+  Writer *writer = data;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (writer->seed);
+
+  for (guint i = 0; i < PER_WRITER; i++)
+    rp_series_append (writer->series, i * 1e-3, g_rand_double_range (rand, 1e-4, 2));
+  return NULL;
+}
+
+/* Workers append while a reader follows (as the summary's refresh thread
+ * does): nothing is read twice or lost. Run it under ASan/TSan to check
+ * the locking. */
+static void
+test_follow_concurrent (void)
+{
+  g_autoptr(RpSeries) series = rp_series_new ("write_latency", "s", NULL);
+  g_autoptr(RpStreamStats) stream = rp_stream_stats_new ();
+  Writer writers[N_WRITERS];
+  GThread *threads[N_WRITERS];
+  RpStats live, exact;
+  guint64 read = 0;
+
+  for (guint i = 0; i < N_WRITERS; i++)
+    {
+      writers[i] = (Writer) { series, i + 1 };
+      threads[i] = g_thread_new ("writer", append_thread, &writers[i]);
+    }
+  while (read < N_WRITERS * PER_WRITER)
+    read += rp_stream_stats_follow (stream, series);
+  for (guint i = 0; i < N_WRITERS; i++)
+    g_thread_join (threads[i]);
+  g_assert_cmpuint (rp_stream_stats_follow (stream, series), ==, 0);
+  rp_stream_stats_get (stream, &live);
+  rp_series_compute_stats (series, &exact);
+  assert_like_exact (&live, &exact);
+}
+
+static RpSeries *
+series_of (const char   *name,
+           const double *values,
+           gsize         n)
+{
+  RpSeries *series = rp_series_new (name, "s", NULL);
+
+  for (gsize i = 0; i < n; i++)
+    rp_series_append (series, (double) i, values[i]);
+  return series;
+}
+
+/* The live verdict is the report's, word for word: it reads only exact
+ * figures (counts, maxima). Also on tmpfs, where it adds a warning. */
+static void
+test_verdict (void)
+{
+  static const double fsync[] = { 0.54, 6.37, 8.60, 0.78, 0.77, 4.66, 5.60, 9.42, 10.86 };
+  static const double writes[] = { 0.001, 0.002, 0.25, 0.003 };
+  static const double calm[] = { 0.0004, 0.0012, 0.0009 };
+  static const char *const names[] = { RP_SERIES_FSYNC_LATENCY, RP_SERIES_WRITE_LATENCY,
+                                       RP_SERIES_MAINLOOP_LATENESS };
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpSysinfo) tmpfs = rp_sysinfo_new ();
+
+  tmpfs->fsync_is_noop = TRUE;
+  tmpfs->fs_type = g_strdup ("tmpfs");
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(RpReport) report = NULL;
+      g_autofree char *expected = NULL, *live_verdict = NULL;
+      RpStats stats[3];
+
+      /* k = 0: stalls everywhere; 1: calm; 2: calm on tmpfs */
+      g_ptr_array_add (series, series_of (names[0], k == 0 ? fsync : calm, k == 0 ? 9 : 3));
+      g_ptr_array_add (series, series_of (names[1], k == 0 ? writes : calm, k == 0 ? 4 : 3));
+      g_ptr_array_add (series, series_of (names[2], calm, 3));
+      report = rp_report_new (k == 2 ? tmpfs : NULL, scenario, series, NULL);
+      expected = rp_report_get_verdict (report);
+      for (guint i = 0; i < 3; i++)
+        {
+          g_autoptr(RpStreamStats) stream = rp_stream_stats_new ();
+
+          rp_stream_stats_follow (stream, g_ptr_array_index (series, i));
+          rp_stream_stats_get (stream, &stats[i]);
+        }
+      live_verdict = rp_verdict_for_stats (k == 2 ? tmpfs : NULL, (const char *const *) names, stats, 3);
+      g_assert_cmpstr (live_verdict, ==, expected);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/stream-stats/empty", test_empty);
+  g_test_add_func ("/stream-stats/known", test_known);
+  g_test_add_func ("/stream-stats/random", test_random);
+  g_test_add_func ("/stream-stats/all-fractions", test_all_fractions);
+  g_test_add_func ("/stream-stats/extremes", test_extremes);
+  g_test_add_func ("/stream-stats/follow", test_follow);
+  g_test_add_func ("/stream-stats/follow-concurrent", test_follow_concurrent);
+  g_test_add_func ("/stream-stats/verdict", test_verdict);
+
+  return g_test_run ();
+}
