@@ -69,6 +69,7 @@ struct _RpUiProbes
   gint64              last_presentation;
   gboolean            presentation_seen;
   gint64              refresh_us;
+  gint64              monitor_refresh_us;  /* 0: ask the monitor again */
   guint64             n_frames;
   guint64             n_late_frames;
   GdkSurface         *checked_surface;
@@ -160,6 +161,19 @@ record_frame (RpUiProbes *self,
     }
 }
 
+static void
+on_surface_enter_monitor (GdkSurface *surface,
+                          GdkMonitor *monitor,
+                          RpUiProbes *self)
+{
+  self->monitor_refresh_us = 0;
+}
+
+/* The refresh interval from the frame clock, or else from the window's
+ * monitor. The monitor's rate is asked once per surface and monitor: on X11,
+ * gdk_display_get_monitor_at_surface() reads the work area with a
+ * synchronous XGetWindowProperty, and asking every frame made 60 round trips
+ * to the X server a second (perf, issue 8 row 5). */
 static gint64
 refresh_interval (RpUiProbes    *self,
                   GdkFrameClock *clock)
@@ -171,7 +185,10 @@ refresh_interval (RpUiProbes    *self,
                                     &refresh, &presentation);
   if (refresh > 0)
     return refresh;
+  if (self->monitor_refresh_us > 0)
+    return self->monitor_refresh_us;
 
+  self->monitor_refresh_us = 16667;
   surface = gtk_native_get_surface (gtk_widget_get_native (self->widget));
   if (surface != NULL)
     {
@@ -179,9 +196,9 @@ refresh_interval (RpUiProbes    *self,
       int rate = monitor ? gdk_monitor_get_refresh_rate (monitor) : 0;
 
       if (rate > 0)
-        return (gint64) (1e9 / rate);
+        self->monitor_refresh_us = (gint64) (1e9 / rate);
     }
-  return 16667;
+  return self->monitor_refresh_us;
 }
 
 /* Presentation times arrive a frame or two after the frame itself, in the
@@ -233,23 +250,35 @@ collect_presentations (RpUiProbes    *self,
  * turns it off), so a compositor started later does not sync this window's
  * frames: they stay what they were before it came. */
 static void
-check_frame_sync (RpUiProbes *self)
+check_frame_sync (GdkSurface *surface)
 {
 #ifdef GDK_WINDOWING_X11
-  GdkSurface *surface = gtk_native_get_surface (gtk_widget_get_native (self->widget));
   GdkX11Screen *screen;
 
-  if (surface == self->checked_surface)
+  if (!GDK_IS_X11_SURFACE (surface))
     return;
-  g_set_weak_pointer (&self->checked_surface, surface);
-  if (surface == NULL || !GDK_IS_X11_SURFACE (surface))
-    return;
-
   screen = gdk_x11_display_get_screen (gdk_surface_get_display (surface));
   if (!gdk_x11_screen_supports_net_wm_hint (screen, "_NET_WM_FRAME_DRAWN") &&
       g_strcmp0 (gdk_x11_screen_get_window_manager_name (screen), "unknown") == 0)
     gdk_x11_surface_set_frame_sync_enabled (surface, FALSE);
 #endif
+}
+
+/* Once for each surface the window gets (a window unrealized and realized
+ * again has a new one). */
+static void
+check_surface (RpUiProbes *self)
+{
+  GdkSurface *surface = gtk_native_get_surface (gtk_widget_get_native (self->widget));
+
+  if (surface == self->checked_surface)
+    return;
+  g_set_weak_pointer (&self->checked_surface, surface);
+  self->monitor_refresh_us = 0;
+  if (surface == NULL)
+    return;
+  g_signal_connect_object (surface, "enter-monitor", G_CALLBACK (on_surface_enter_monitor), self, 0);
+  check_frame_sync (surface);
 }
 
 static gboolean
@@ -260,7 +289,7 @@ on_tick (GtkWidget     *widget,
   RpUiProbes *self = user_data;
   double now = rp_clock_now ();
 
-  check_frame_sync (self);
+  check_surface (self);
   self->refresh_us = refresh_interval (self, clock);
   collect_presentations (self, clock);
 
