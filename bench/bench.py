@@ -451,9 +451,13 @@ class Bench:
             duration = str(int(warm + seconds + 10))
             processes = {}
             os.makedirs(os.path.join(self.dir, "gui"), exist_ok=True)
+            # run refuses to replace a report (that is what --force is for)
+            report = os.path.join(self.scratch, "passive.json")
+            if os.path.exists(report):
+                os.unlink(report)
             processes["cli"] = subprocess.Popen(
                 [self.cli, "run", "--scenario", "passive", "--duration", duration,
-                 "--dir", self.dir, "--report", os.path.join(self.scratch, "passive.json")],
+                 "--dir", self.dir, "--report", report],
                 env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if gui:
                 processes["gui"] = subprocess.Popen(
@@ -465,6 +469,11 @@ class Bench:
                 before = {k: cpu_seconds(p.pid) for k, p in processes.items()}
                 time.sleep(seconds)
                 after = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+                # A program that ended early (bad option, refused report) costs
+                # nothing and would pass the row: that is a failed run.
+                for k, p in processes.items():
+                    if p.poll() is not None:
+                        raise RuntimeError("row 5: the {} ended early (exit status {})".format(k, p.returncode))
             finally:
                 for p in processes.values():
                     p.terminate()
