@@ -82,6 +82,10 @@ rp_histogram_new (void)
   return self;
 }
 
+/**
+ * rp_histogram_free:
+ * @self: (nullable): a histogram
+ */
 void
 rp_histogram_free (RpHistogram *self)
 {

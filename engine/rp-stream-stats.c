@@ -44,6 +44,12 @@ rp_stream_stats_new (void)
   return self;
 }
 
+/**
+ * rp_stream_stats_free:
+ * @self: (nullable): running statistics
+ *
+ * Frees them and drops the reference to the series they followed.
+ */
 void
 rp_stream_stats_free (RpStreamStats *self)
 {
