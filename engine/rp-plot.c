@@ -2171,6 +2171,7 @@ draw_x_axis (Draw *d)
   double label_width = self->time_label_width + 2 * LEGEND_GAP;
   double step = time_step ((t1 - t0) * label_width / MAX (self->area_w, 1));
   double base = self->area_y + self->area_h;
+  double max_ticks;
 
   if (self->mode == RP_PLOT_CDF)
     {
@@ -2179,7 +2180,11 @@ draw_x_axis (Draw *d)
     }
 
   cairo_set_line_width (d->cr, 1);
-  for (double t = ceil (t0 / step - 1e-9) * step; t <= t1 + step * 1e-6; t += step)
+  /* t from the index, and never more ticks than labels fit: with a range
+   * of 10^307 s (an edited report), t += step stopped moving t on. */
+  max_ticks = MIN (1000, self->area_w / MAX (label_width, 1) + 2);
+  for (double first = ceil (t0 / step - 1e-9) * step, t = first, i = 0;
+       t <= t1 + step * 1e-6 && i < max_ticks; i++, t = first + i * step)
     {
       double x = round (self->area_x + (t - t0) / (t1 - t0) * self->area_w) + 0.5;
       /* Avoid "-0 s" where rounding lands just below zero. */

@@ -635,6 +635,8 @@ read_duration (JsonObject  *root,
     return TRUE;
   if (!node_get_number (node, out) || *out < 0)
     return set_report_error (error, _("Key “duration”: expected a number of seconds, zero or more"));
+  if (*out > RP_REPORT_MAX_SECONDS)
+    return set_report_error (error, _("Key “duration”: %g s is longer than a year"), *out);
   return TRUE;
 }
 
@@ -681,6 +683,13 @@ read_scenario (JsonObject  *root,
   *out = rp_scenario_new_from_json (node, &part_error);
   if (*out == NULL)
     return wrap_part_error ("scenario", part_error, error);
+  /* Every run's scenario passed this check before it ran: a report that
+   * fails it was edited, and would be described as "16.0 EiB every -3 s". */
+  if (!rp_scenario_validate (*out, &part_error))
+    {
+      g_clear_pointer (out, rp_scenario_free);
+      return wrap_part_error ("scenario", part_error, error);
+    }
   return TRUE;
 }
 
@@ -740,7 +749,9 @@ read_point (JsonNode *node,
   pair = json_node_get_array (node);
   return json_array_get_length (pair) == 2 &&
          node_get_number (json_array_get_element (pair, 0), &out->t) &&
-         node_get_number (json_array_get_element (pair, 1), &out->v);
+         node_get_number (json_array_get_element (pair, 1), &out->v) &&
+         fabs (out->t) <= RP_REPORT_MAX_SECONDS &&
+         fabs (out->v) <= RP_REPORT_MAX_VALUE;
 }
 
 static int
@@ -784,7 +795,7 @@ read_samples (const char  *shown,
       RpPoint point;
 
       if (!read_point (json_array_get_element (samples, i), &point))
-        return set_report_error (error, _("Series “%s”, sample %u: expected [t, value] with two finite numbers"),
+        return set_report_error (error, _("Series “%s”, sample %u: expected [t, value], a time within a year and a value of at most 10²¹"),
                                  shown, i);
       if (i > 0 && point.t < g_array_index (points, RpPoint, i - 1).t)
         unsorted = TRUE;

@@ -23,6 +23,13 @@ G_BEGIN_DECLS
  * has none). Sessions should stay well below. */
 #define RP_REPORT_MAX_FILE_SIZE (G_GUINT64_CONSTANT (256) << 20)
 #define RP_REPORT_MAX_SAMPLES   5000000u
+/* The largest time (seconds) and magnitude of a value that a report may
+ * hold: a year, where runs last 30 days at most (rp_scenario_validate()),
+ * and 10^21 (a zettabyte; no counter of a machine gets there). Beyond them
+ * times lose the precision that series and axes need, and figures no
+ * longer fit a table. */
+#define RP_REPORT_MAX_SECONDS   (366 * 24 * 3600.0)
+#define RP_REPORT_MAX_VALUE     1e21
 
 /* Series names the verdict and the comparison look for. */
 #define RP_SERIES_FSYNC_LATENCY     "fsync_latency"

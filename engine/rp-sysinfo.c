@@ -109,6 +109,9 @@ static const FieldSpec field_specs[] = {
 #define INT_MEMBER(self, spec)      G_STRUCT_MEMBER (int, self, (spec)->offset)
 #define BOOLEAN_MEMBER(self, spec)  G_STRUCT_MEMBER (gboolean, self, (spec)->offset)
 
+/* A report's text fields longer than this are refused (read_json_field()). */
+#define SYSINFO_MAX_STRING 8192
+
 /* File systems whose data lives in RAM: fsync() returns at once. */
 static const char * const memory_fs_types[] = { "tmpfs", "ramfs", "devtmpfs", NULL };
 
@@ -1181,6 +1184,16 @@ read_json_field (RpSysinfo        *self,
     case KIND_STRING:
       if (!is_value || json_node_get_value_type (node) != G_TYPE_STRING)
         break;
+      /* The longest field a system gives is the kernel command line, at
+       * most 4096 bytes (COMMAND_LINE_SIZE); an edited report's 100 000
+       * characters took the PDF export two minutes to wrap. */
+      if (strlen (json_node_get_string (node)) > SYSINFO_MAX_STRING)
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_REPORT,
+                       _("System information field “%s” is longer than %d bytes"),
+                       spec->key, SYSINFO_MAX_STRING);
+          return FALSE;
+        }
       g_free (STRING_MEMBER (self, spec));
       STRING_MEMBER (self, spec) = g_strdup (json_node_get_string (node));
       return TRUE;

@@ -249,16 +249,37 @@ test_json_round_trip (void)
   g_assert_cmpfloat (rp_report_get_duration (report), >=, 1.0 + 1.7 * 8);
 }
 
+static void
+assert_load_fails (const char *data,
+                   gssize      length,
+                   const char *expected_in_message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RpReport) report = rp_report_load_from_data (data, length, &error);
+
+  g_assert_null (report);
+  g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  if (expected_in_message != NULL && strstr (error->message, expected_in_message) == NULL)
+    g_error ("error “%s” lacks “%s”", error->message, expected_in_message);
+}
+
 /* Doubles that need all 17 digits, extremes, integral values, and those
  * that %.17g prints with an exponent but no '.' (json-glib 1.6 would write
- * "1e-10.0", which no JSON parser reads). */
+ * "1e-10.0", which no JSON parser reads). The largest double is written as
+ * well, but refused on loading (RP_REPORT_MAX_VALUE): the round trip is
+ * that of the others. */
 static void
 test_json_numbers (void)
 {
   static const double values[] = {
-    0.1 + 0.2, 1.0 / 3.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+    0.1 + 0.2, 1.0 / 3.0, 5e-324, 2.2250738585072014e-308,
     -0.0, 2.0, 1e21, 123456789.123456789, -42.5, 1e-10, 2e17, -1e-300,
   };
+  static const double largest[] = { 1.7976931348623157e308 };
+  g_autoptr(GPtrArray) too_large = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) refused = NULL;
+  g_autofree char *refused_json = NULL;
   g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
   g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(RpReport) report = NULL;
@@ -279,6 +300,12 @@ test_json_numbers (void)
   g_assert_false (g_regex_match_simple ("[eE][-+]?[0-9]+\\.", json, 0, 0));
   loaded = load_ok (json, -1);
   assert_reports_equal (report, loaded);
+
+  g_ptr_array_add (too_large, make_series ("largest", "", largest, 1, 0, 1));
+  refused = rp_report_new (NULL, scenario, too_large, NULL);
+  refused_json = rp_report_to_json (refused, NULL);
+  g_assert_nonnull (strstr (refused_json, " 1.7976931348623157e+308\n"));
+  assert_load_fails (refused_json, -1, "Series “largest”, sample 0:");
 }
 
 /* JSON is UTF-8; a directory may be any bytes. */
@@ -734,20 +761,6 @@ test_load_file_errors (void)
   g_assert_no_errno (g_rmdir (dir));
 }
 
-static void
-assert_load_fails (const char *data,
-                   gssize      length,
-                   const char *expected_in_message)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(RpReport) report = rp_report_load_from_data (data, length, &error);
-
-  g_assert_null (report);
-  g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);
-  g_assert_true (g_utf8_validate (error->message, -1, NULL));
-  if (expected_in_message != NULL && strstr (error->message, expected_in_message) == NULL)
-    g_error ("error “%s” lacks “%s”", error->message, expected_in_message);
-}
 
 /* A valid report with @from replaced by @to must fail, saying @expected. */
 static void
@@ -866,6 +879,10 @@ test_load_bad_corpus (void)
   assert_edit_fails (json, SAMPLE_0, "[1.0, \"NaN\"]", "Series “fsync_latency”, sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0, 1e999]", "Series “fsync_latency”, sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[-1e400, 0.5]", "Series “fsync_latency”, sample 0:");
+  /* Finite but beyond what series and axes handle: a year, 10^18. */
+  assert_edit_fails (json, SAMPLE_0, "[1e308, 0.5]", "Series “fsync_latency”, sample 0:");
+  assert_edit_fails (json, SAMPLE_0, "[1.0, -1e300]", "Series “fsync_latency”, sample 0:");
+  assert_edit_fails (json, SAMPLE_0, "[-4e7, 0.5]", "Series “fsync_latency”, sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0, null]", "sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0]", "sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0, 0.5422, 3]", "sample 0:");
@@ -893,6 +910,17 @@ test_load_bad_corpus (void)
   assert_edit_fails (json, "\"created\" : \"", "\"created\" : 1, \"x\" : \"", "created");
   assert_edit_fails (json, "\"created\" : \"", "\"created\" : \"yesterday\", \"x\" : \"", "yesterday");
   assert_edit_fails (json, "\"duration\" : ", "\"duration\" : -5, \"x\" : ", "duration");
+  assert_edit_fails (json, "\"duration\" : ", "\"duration\" : 1e307, \"x\" : ", "longer than a year");
+  /* A text field no system has: 9 000 bytes (the PDF took minutes on 100 000). */
+  {
+    g_autofree char *filler = g_strnfill (9000, 'a');
+    g_autofree char *long_fs = g_strconcat ("\"fs_type\" : \"", filler, NULL);
+
+    assert_edit_fails (json, "\"fs_type\" : \"", long_fs, "longer than 8192 bytes");
+  }
+  /* A scenario no run could have had. */
+  assert_edit_fails (json, "\"fsync_interval\" : ", "\"fsync_interval\" : -3, \"x\" : ", "interval");
+  assert_edit_fails (json, "\"fsync_size\" : ", "\"fsync_size\" : 0, \"x\" : ", "fsync-size");
   assert_edit_fails (json, "\"duration\" : ", "\"duration\" : \"long\", \"x\" : ", "duration");
   assert_edit_fails (json, "\"error\" : null", "\"error\" : 12", "error");
   assert_edit_fails (json, "\"generator\" : ", "\"generator\" : {}, \"x\" : ", "generator");
