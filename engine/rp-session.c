@@ -725,6 +725,15 @@ check_free_space (RpSession  *self,
       return FALSE;
     }
 
+  /* proc, sysfs and the like have no blocks at all: not a full disk. */
+  if (vfs.f_blocks == 0)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("“%s” is on a file system without storage (as /proc and /sys are); choose a directory on a disk"),
+                   scenario->directory);
+      return FALSE;
+    }
+
   free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
   reserve = MAX ((guint64) (RESERVE_FRACTION * (double) vfs.f_blocks * vfs.f_frsize), RESERVE_MIN);
 

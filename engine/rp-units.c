@@ -41,6 +41,26 @@ lookup_size_suffix (const char *suffix,
   return FALSE;
 }
 
+/* g_ascii_strtod() also reads C's hexadecimal numbers ("0x10" is 16,
+ * "0x1p3" is 8): sizes and durations are written in decimal. */
+static double
+parse_decimal (const char  *text,
+               char       **end)
+{
+  const char *p = text;
+
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p == '+' || *p == '-')
+    p++;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+    {
+      *end = (char *) text;
+      return 0;
+    }
+  return g_ascii_strtod (text, end);
+}
+
 /**
  * rp_parse_size:
  * @text: e.g. "1M", "15000MiB", "8G", "4096", "1.5GiB", "500MB"
@@ -68,7 +88,7 @@ rp_parse_size (const char  *text,
   if (text == NULL || *text == '\0')
     goto invalid;
 
-  number = g_ascii_strtod (text, &end);
+  number = parse_decimal (text, &end);
   if (end == text || !isfinite (number) || number <= 0 ||
       !lookup_size_suffix (end, &factor))
     goto invalid;
@@ -118,7 +138,7 @@ rp_parse_duration (const char  *text,
   if (text == NULL || *text == '\0')
     goto invalid;
 
-  number = g_ascii_strtod (text, &end);
+  number = parse_decimal (text, &end);
   if (end == text || !isfinite (number) || number <= 0)
     goto invalid;
 

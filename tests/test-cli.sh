@@ -43,6 +43,8 @@ check_usage "missing directory" "$work/nope" run --dir "$work/nope" --duration 1
 touch "$work/plain-file"
 check_usage "file instead of directory" "plain-file" run --dir "$work/plain-file" --duration 1
 check_usage "size larger than the disk" "free" run --dir "$target" --size 1000000G --duration 1
+check_usage "a file system without storage" "without storage" run --dir /proc --duration 1
+check_usage "report under a file" "Not a directory" run --dir "$target" --duration 1 --report "$work/plain-file/r.json"
 check_usage "unknown option" "--bogus" run --bogus
 check_usage "unknown load" "--load" run --dir "$target" --load bogus --duration 1
 check_usage "unknown probe" "--probe" run --dir "$target" --probe bogus --duration 1

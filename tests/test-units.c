@@ -38,7 +38,7 @@ test_sizes_valid (void)
 static void
 test_sizes_invalid (void)
 {
-  static const char *cases[] = { "", "0", "-1", "abc", "1X", "1e20G", "1e20", "nan", "inf", "1MM", "M" };
+  static const char *cases[] = { "", "0", "-1", "abc", "1X", "1e20G", "1e20", "nan", "inf", "1MM", "M", "0x10", "0x1p3G" };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -59,7 +59,7 @@ test_durations (void)
   static const struct { const char *text; double seconds; } good[] = {
     { "20", 20 }, { "0.5", 0.5 }, { "90s", 90 }, { "2m", 120 }, { "1h", 3600 }, { "250ms", 0.25 },
   };
-  static const char *bad[] = { "", "0", "-3", "x", "5 days", "1e20", "nan", "10q" };
+  static const char *bad[] = { "", "0", "-3", "x", "5 days", "1e20", "nan", "10q", "0x10", "0x1p3", "-0x2" };
 
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)
     {

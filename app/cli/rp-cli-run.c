@@ -763,6 +763,12 @@ check_report_path (const char  *report_path,
       return FALSE;
     }
   parent = g_path_get_dirname (path);
+  /* access() of a file says EACCES, even to root: name the real cause. */
+  if (g_file_test (parent, G_FILE_TEST_EXISTS) && !g_file_test (parent, G_FILE_TEST_IS_DIR))
+    {
+      rp_error_set_from_errno (error, ENOTDIR, _("The report cannot be saved in"), parent);
+      return FALSE;
+    }
   if (access (parent, W_OK | X_OK) != 0)
     {
       rp_error_set_from_errno (error, errno, _("The report cannot be saved in"), parent);
