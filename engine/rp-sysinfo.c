@@ -1284,6 +1284,26 @@ rp_sysinfo_new_from_json (JsonNode  *node,
   return g_steal_pointer (&self);
 }
 
+/* A part of the one-line description, at most DESCRIBE_MAX_CHARS characters:
+ * real values are short ("ext4", "/dev/sda2"), and an edited report's
+ * 8 000-character one made the window wider than the X server could
+ * allocate. */
+#define DESCRIBE_MAX_CHARS 64
+
+static char *
+shorten (const char *value)
+{
+  if (value == NULL)
+    return NULL;
+  if (g_utf8_strlen (value, -1) <= DESCRIBE_MAX_CHARS)
+    return g_strdup (value);
+  {
+    g_autofree char *head = g_utf8_substring (value, 0, DESCRIBE_MAX_CHARS - 1);
+
+    return g_strconcat (head, "…", NULL);
+  }
+}
+
 /**
  * rp_sysinfo_describe:
  * @sysinfo: a snapshot
@@ -1299,22 +1319,26 @@ rp_sysinfo_describe (const RpSysinfo *sysinfo)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   const char *unknown = _("unknown");
+  g_autofree char *fs_type = shorten (sysinfo->fs_type ? sysinfo->fs_type : unknown);
+  g_autofree char *device = shorten (sysinfo->source_device ? sysinfo->source_device : unknown);
+  g_autofree char *journal = shorten (sysinfo->journal_mode);
+  g_autofree char *scheduler = shorten (sysinfo->scheduler);
+  g_autofree char *kernel = shorten (sysinfo->kernel_release);
+  g_autofree char *machine = shorten (sysinfo->machine);
 
   /* TRANSLATORS: e.g. "ext4 on /dev/sda2" */
-  g_string_append_printf (text, _("%s on %s"),
-                          sysinfo->fs_type ? sysinfo->fs_type : unknown,
-                          sysinfo->source_device ? sysinfo->source_device : unknown);
-  if (sysinfo->journal_mode != NULL)
-    g_string_append_printf (text, _(" · journal %s"), sysinfo->journal_mode);
-  if (sysinfo->scheduler != NULL)
-    g_string_append_printf (text, _(" · I/O scheduler %s"), sysinfo->scheduler);
+  g_string_append_printf (text, _("%s on %s"), fs_type, device);
+  if (journal != NULL)
+    g_string_append_printf (text, _(" · journal %s"), journal);
+  if (scheduler != NULL)
+    g_string_append_printf (text, _(" · I/O scheduler %s"), scheduler);
   if (sysinfo->rotational == 1)
     g_string_append (text, _(" · rotational disk"));
   else if (sysinfo->rotational == 0)
     g_string_append (text, _(" · solid-state or virtual disk"));
-  if (sysinfo->kernel_release != NULL)
-    g_string_append_printf (text, _(" · Linux %s"), sysinfo->kernel_release);
-  if (sysinfo->machine != NULL)
-    g_string_append_printf (text, " · %s", sysinfo->machine);
+  if (kernel != NULL)
+    g_string_append_printf (text, _(" · Linux %s"), kernel);
+  if (machine != NULL)
+    g_string_append_printf (text, " · %s", machine);
   return g_string_free (g_steal_pointer (&text), FALSE);
 }

@@ -670,12 +670,32 @@ test_machine_only (void)
   assert_round_trip (info);
 }
 
+/* The one-line description keeps each part short, so that a report with
+ * an 8 000-character file system name cannot widen a window past what the
+ * X server can allocate (it did). */
+static void
+test_describe_shortens (void)
+{
+  g_autoptr(RpSysinfo) sysinfo = rp_sysinfo_new ();
+  g_autofree char *text = NULL;
+
+  sysinfo->fs_type = g_strnfill (8000, 'y');
+  sysinfo->source_device = g_strdup ("/dev/sda2");
+  sysinfo->kernel_release = g_strdup ("6.1.0-13-amd64");
+  text = rp_sysinfo_describe (sysinfo);
+  g_assert_cmpuint (g_utf8_strlen (text, -1), <, 200);
+  g_assert_nonnull (strstr (text, "yyy…"));
+  g_assert_nonnull (strstr (text, "/dev/sda2"));
+  g_assert_nonnull (strstr (text, "6.1.0-13-amd64"));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/sysinfo/describe-shortens", test_describe_shortens);
   g_test_add_func ("/sysinfo/fixture/ext3-ordered", test_ext3_ordered);
   g_test_add_func ("/sysinfo/fixture/ext4-default", test_ext4_default);
   g_test_add_func ("/sysinfo/fixture/xfs-md-raid5", test_xfs_md_raid5);
