@@ -889,13 +889,17 @@ nice_step (double rough)
   return 10 * magnitude;
 }
 
-/* Steps for the time axis: seconds, then whole minutes and hours. */
+#define DAY 86400.0
+
+/* Steps for the time axis: seconds, then whole minutes, hours and days (a
+ * run lasts 30 days at most, a report a year). */
 static double
 time_step (double rough)
 {
   static const double steps[] = {
     0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600,
-    7200, 14400, 28800, 86400,
+    7200, 14400, 28800, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 30 * DAY, 60 * DAY,
+    90 * DAY, 180 * DAY,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
@@ -908,6 +912,9 @@ static char *
 format_time (double t,
              double step)
 {
+  if (step >= DAY && fmod (step, DAY) == 0 && t >= DAY)
+    /* TRANSLATORS: a time axis label in days */
+    return g_strdup_printf (_("%u d"), (guint) (t / DAY + 0.5));
   if (step >= 60 && fmod (step, 60) == 0 && t >= 60)
     {
       guint minutes = (guint) (t / 60 + 0.5);
