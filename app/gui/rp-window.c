@@ -577,11 +577,18 @@ show_sysinfo (RpWindow *self)
 static char *
 format_seconds (double seconds)
 {
+  guint64 whole = (guint64) MAX (seconds, 0);
+
   if (seconds < 120)
     /* TRANSLATORS: elapsed time in seconds */
     return g_strdup_printf (_("%.0f s"), seconds);
-  /* TRANSLATORS: elapsed time in minutes and seconds */
-  return g_strdup_printf (_("%u:%02u min"), (guint) seconds / 60, (guint) seconds % 60);
+  if (whole < 3600)
+    /* TRANSLATORS: elapsed time in minutes and seconds */
+    return g_strdup_printf (_("%u:%02u min"), (guint) (whole / 60), (guint) (whole % 60));
+  /* TRANSLATORS: elapsed time in hours, minutes and seconds (a run lasts up
+   * to 30 days: "720:00:00 h") */
+  return g_strdup_printf (_("%u:%02u:%02u h"), (guint) MIN (whole / 3600, G_MAXUINT),
+                          (guint) (whole % 3600 / 60), (guint) (whole % 60));
 }
 
 static char *
