@@ -81,6 +81,44 @@ compare_row_new (const char *label,
   return row;
 }
 
+/* The parts of the runs' scenarios that differ (the fsync probe's interval,
+ * the writer's block size …), each as a row: the legend above the table
+ * describes every scenario whole, but a difference inside two long
+ * descriptions is easy to miss. */
+static void
+add_scenario_rows (GPtrArray *rows,
+                   GPtrArray *reports)
+{
+  g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  GPtrArray *first;
+
+  for (guint r = 0; r < reports->len; r++)
+    {
+      RpReport *report = g_ptr_array_index (reports, r);
+
+      g_ptr_array_add (fields, rp_scenario_get_fields (report->scenario));
+    }
+  first = g_ptr_array_index (fields, 0);
+
+  /* Every scenario has the same fields in the same order. */
+  for (guint i = 0; i < first->len; i++)
+    {
+      CompareRow *row;
+
+      if (!rp_scenario_fields_differ (fields, i))
+        continue;
+      row = compare_row_new (((RpScenarioField *) g_ptr_array_index (first, i))->label, reports->len);
+      row->differs = TRUE;
+      for (guint r = 0; r < reports->len; r++)
+        {
+          GPtrArray *run_fields = g_ptr_array_index (fields, r);
+
+          row->cells[r] = g_strdup (((RpScenarioField *) g_ptr_array_index (run_fields, i))->value);
+        }
+      g_ptr_array_add (rows, row);
+    }
+}
+
 static void
 add_setting_rows (GPtrArray *rows,
                   GPtrArray *reports)
@@ -435,7 +473,8 @@ append_compare_group (GString            *out,
  * rp_report_compare_text:
  * @reports: (element-type RpReport): two or more reports (one works too)
  *
- * A side-by-side table, one column per report: the settings the reporters of
+ * A side-by-side table, one column per report: the parts of the scenarios
+ * that differ (rp_scenario_get_fields()), the settings the reporters of
  * SCENARIOS.md compared (file system, journal mode, scheduler, kernel,
  * machine, RAM, dirty_* sysctls), rows that differ marked with "*"; then
  * fsync p50/p99/max and stall counts, write() and main-loop results where
@@ -465,6 +504,7 @@ rp_report_compare_text (GPtrArray *reports)
   for (guint r = 0; r < reports->len; r++)
     header->cells[r] = g_strdup_printf (_("Run %u"), r + 1);
   g_ptr_array_add (settings, header);
+  add_scenario_rows (settings, reports);
   add_setting_rows (settings, reports);
   add_metric_rows (metrics, reports);
   g_ptr_array_extend (all, settings, NULL, NULL);

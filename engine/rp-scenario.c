@@ -324,7 +324,7 @@ rp_scenario_validate (const RpScenario  *self,
   if (self->probes & RP_PROBE_FSYNC)
     {
       if (!check_size (self->fsync_size, 1, 256 * RP_MiB, "fsync-size", error) ||
-          !check_range (self->fsync_interval, 0, 3600, "interval", error))
+          !check_range (self->fsync_interval, 0.01, 3600, "interval", error))
         return FALSE;
     }
 
@@ -567,94 +567,4 @@ rp_scenario_new_from_json (JsonNode  *node,
   if (self->name == NULL)
     self->name = g_strdup ("custom");
   return g_steal_pointer (&self);
-}
-
-static void
-describe_new_loads (const RpScenario *self,
-                    GString          *s)
-{
-  if (self->loads & RP_LOAD_COPY_LOOP)
-    {
-      g_autofree char *size = rp_format_size (self->copy_source_size);
-      g_autofree char *buffer = rp_format_size (self->copy_buffer_size);
-      g_string_append_printf (s, _(" copy loop of a %s file, %s buffer;"), size, buffer);
-    }
-  if (self->loads & RP_LOAD_PARALLEL_WRITERS)
-    {
-      g_autofree char *write_size = rp_format_size (self->writers_write_size);
-      g_autofree char *file_size = rp_format_size (self->writers_file_size);
-
-      if (self->writers_file_size != 0)
-        g_string_append_printf (s, _(" %u parallel writers of %s write() calls, %s each"),
-                                self->writers_count, write_size, file_size);
-      else
-        g_string_append_printf (s, _(" %u parallel writers of %s write() calls until stopped"),
-                                self->writers_count, write_size);
-      g_string_append (s, self->writers_fsync_each ? _(", fsync after each write;") : ";");
-    }
-  if (self->loads & RP_LOAD_CPU_BENCH)
-    g_string_append_printf (s, _(" CPU benchmark on %s, calibrated for %g s;"),
-                            self->cpu_single_thread ? _("one thread") : _("every CPU"),
-                            self->cpu_calibration);
-  if ((self->loads & RP_LOAD_COMMAND) && self->command_argv != NULL)
-    {
-      g_autofree char *command = g_strjoinv (" ", self->command_argv);
-      g_string_append_printf (s, _(" command “%s”;"), command);
-    }
-}
-
-/**
- * rp_scenario_describe:
- *
- * A one-paragraph, translated description of what runs, for headers and reports,
- * e.g. "R1: sequential writer bs=1.0 MiB, 15000 MiB, buffered; fsync probe
- * 1.0 MiB every 1 s; system sampler every 0.5 s; 20 s".
- *
- * Returns: (transfer full): the text
- */
-char *
-rp_scenario_describe (const RpScenario *self)
-{
-  GString *s;
-
-  g_return_val_if_fail (self != NULL, NULL);
-
-  s = g_string_new (NULL);
-  g_string_append_printf (s, "%s:", self->name);
-
-  if (self->loads == 0)
-    g_string_append_printf (s, " %s;", _("no load"));
-  if (self->loads & RP_LOAD_SEQ_WRITER)
-    {
-      g_autofree char *bs = rp_format_size (self->writer_block_size);
-      g_autofree char *total = self->writer_total_size ? rp_format_size (self->writer_total_size)
-                                                       : g_strdup (_("default size"));
-      g_string_append_printf (s, _(" sequential writer bs=%s, %s, %s%s;"), bs, total,
-                              self->writer_direct ? "O_DIRECT" : _("buffered"),
-                              self->writer_fdatasync ? ", conv=fdatasync" : "");
-    }
-  describe_new_loads (self, s);
-  if (self->probes & RP_PROBE_FSYNC)
-    {
-      g_autofree char *size = rp_format_size (self->fsync_size);
-      g_string_append_printf (s, _(" %s probe %s every %g s;"),
-                              self->fsync_use_fdatasync ? "fdatasync" : "fsync",
-                              size, self->fsync_interval);
-    }
-  if (self->probes & RP_PROBE_SYSTEM)
-    g_string_append_printf (s, _(" system sampler every %g s;"), self->sample_period);
-  if (self->probes & RP_PROBE_COLD_READ)
-    {
-      g_autofree char *size = rp_format_size (self->cold_read_file_size);
-      g_string_append_printf (s, _(" cold 4 KiB read of a %s file every %g s;"),
-                              size, self->cold_read_interval);
-    }
-  if (self->probes & RP_PROBE_APP_START)
-    g_string_append_printf (s, _(" app start (true) every %g s;"), self->app_start_interval);
-
-  if (self->duration > 0)
-    g_string_append_printf (s, _(" %g s"), self->duration);
-  else
-    g_string_append_printf (s, " %s", _("until stopped"));
-  return g_string_free (s, FALSE);
 }

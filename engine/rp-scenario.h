@@ -99,6 +99,18 @@ typedef struct {
   const char *title;
 } RpPresetInfo;
 
+/**
+ * RpScenarioField:
+ * @key: stable key of the part, e.g. "fsync" or "seq-writer"
+ * @label: translated label for display ("fsync probe")
+ * @value: the part's parameters as text, "none" where it does not run (owned)
+ */
+typedef struct {
+  const char *key;
+  const char *label;
+  char       *value;
+} RpScenarioField;
+
 /* More writer threads than this only measure the scheduler's run queue. */
 #define RP_MAX_WRITERS 64
 
@@ -118,6 +130,9 @@ JsonNode          *rp_scenario_to_json             (const RpScenario *self);
 RpScenario        *rp_scenario_new_from_json       (JsonNode         *node,
                                                     GError          **error);
 char              *rp_scenario_describe            (const RpScenario *self);
+GPtrArray         *rp_scenario_get_fields          (const RpScenario *self);
+gboolean           rp_scenario_fields_differ       (GPtrArray        *field_sets,
+                                                    guint             index);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpScenario, rp_scenario_free)
 

@@ -139,10 +139,12 @@ make_sysinfo (const char *journal_mode)
   return sysinfo;
 }
 
-/* fsync once a second for a minute: @slow seconds typical, a few 10 × worse. */
+/* fsync every @interval seconds for a minute's worth of samples: @slow
+ * seconds typical, a few 10 × worse. */
 static RpReport *
-make_report (const char *journal_mode,
-             double      slow)
+make_report_every (const char *journal_mode,
+                   double      slow,
+                   double      interval)
 {
   g_autoptr(RpSysinfo) sysinfo = make_sysinfo (journal_mode);
   g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
@@ -151,6 +153,7 @@ make_report (const char *journal_mode,
   RpSeries *loop = rp_series_new (RP_SERIES_MAINLOOP_LATENESS, "s", NULL);
   RpSeries *rate = rp_series_new (RP_SERIES_WRITER_THROUGHPUT, "B/s", NULL);
 
+  scenario->fsync_interval = interval;
   for (guint i = 0; i < 60; i++)
     rp_series_append (fsync, i + 0.5, slow * (1 + (i % 7)) * (i % 20 == 19 ? 10 : 1));
   for (guint i = 0; i < 600; i++)
@@ -161,6 +164,14 @@ make_report (const char *journal_mode,
   g_ptr_array_add (series, loop);
   g_ptr_array_add (series, rate);
   return rp_report_new (sysinfo, scenario, series, NULL);
+}
+
+/* As make_report_every(), once a second: R1's fsync-tester. */
+static RpReport *
+make_report (const char *journal_mode,
+             double      slow)
+{
+  return make_report_every (journal_mode, slow, 1.0);
 }
 
 static GFile *
@@ -640,6 +651,42 @@ test_compare_view (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The same system, the fsync probe twice as often in the second run: the
+ * scenario row highlighted, and under it a row for the part that differs,
+ * highlighted and counted; no other part. Kept as
+ * tests/gui-compare-scenario.png. */
+static void
+test_compare_scenario_parts (void)
+{
+  g_autoptr(RpReport) every_second = make_report ("ordered", 0.5);
+  g_autoptr(RpReport) twice_a_second = make_report_every ("ordered", 0.5, 0.5);
+  g_autoptr(GPtrArray) reports = g_ptr_array_new ();
+  RpCompareWindow *window = rp_compare_window_new (application);
+  RpCompareView *view = rp_compare_window_get_view (window);
+  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                           "gui-compare-scenario.png", NULL);
+  g_autoptr(GdkTexture) texture = NULL;
+
+  g_ptr_array_add (reports, every_second);
+  g_ptr_array_add (reports, twice_a_second);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  rp_compare_window_set_reports (window, reports, NULL);
+
+  g_assert_true (is_highlighted (view, "Scenario"));
+  g_assert_true (is_highlighted (view, "fsync probe"));
+  g_assert_nonnull (find_label (view, "1.0 MiB every 0.5 s"));
+  g_assert_null (find_label (view, "Sequential writer"));
+  g_assert_null (find_label (view, "Preset"));
+  g_assert_false (is_highlighted (view, "Journal mode"));
+  g_assert_cmpuint (rp_compare_view_get_n_differences (view), ==, 1);
+
+  spin (500);
+  texture = render (GTK_WIDGET (window));
+  g_assert_true (gdk_texture_save_to_png (texture, png));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 compare_settled (gpointer data)
 {
@@ -969,6 +1016,7 @@ main (int   argc,
   g_test_add_func ("/gui-reports/window-bad-file", test_window_bad_file);
   g_test_add_func ("/gui-reports/compare-view", test_compare_view);
   g_test_add_func ("/gui-reports/compare-open", test_compare_open);
+  g_test_add_func ("/gui-reports/compare-scenario-parts", test_compare_scenario_parts);
   g_test_add_func ("/gui-reports/open-partial", test_open_partial);
   g_test_add_func ("/gui-reports/window-drop", test_window_drop);
   g_test_add_func ("/gui-reports/application-open", test_application_open);

@@ -1065,6 +1065,9 @@ test_compare (void)
                                        G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^  fsync > 1 s +6 +8 \\(\\+2\\)$", text, G_REGEX_MULTILINE, 0));
   g_assert_nonnull (strstr (text, "Writer throughput"));
+  /* The same scenario: no row of its parts. */
+  g_assert_null (strstr (text, "Preset"));
+  g_assert_null (strstr (text, "fsync probe  "));
 
   /* More than three runs, one without samples: wider, but complete. */
   g_ptr_array_add (five, ordered);
@@ -1082,9 +1085,45 @@ test_compare (void)
   g_assert_true (g_regex_match_simple ("^ +Run 1 +Run 2 +Run 3$", wide, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^ +Run 4 +Run 5$", wide, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^\\* File system +ext3 +ext4 +unknown$", wide, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* Preset +R1 +R1 +passive$", wide, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* Sequential writer +bs=1\\.0 MiB, +bs=1\\.0 MiB, +none$", wide,
+                                       G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^\\* File system +ext3 +ext4$", wide, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^  fsync max +10\\.86 s \\(=\\) +1\\.92 s \\(-82 %\\)$", wide,
                                        G_REGEX_MULTILINE, 0));
+}
+
+/* Runs whose scenarios differ in one part (here the fsync probe's interval,
+ * which the description of each run says only in passing) get a row for
+ * that part, marked, above the system's settings. */
+static void
+test_compare_scenarios (void)
+{
+  static const double calm[] = { 0.01, 0.02, 0.05 };
+  g_autoptr(RpReport) every_second = make_report_with (RP_SERIES_FSYNC_LATENCY, calm, 3);
+  g_autoptr(RpScenario) faster = rp_scenario_copy (rp_report_get_scenario (every_second));
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) twice_a_second = NULL;
+  g_autoptr(GPtrArray) two = g_ptr_array_new ();
+  g_autofree char *text = NULL;
+  const char *row;
+
+  faster->fsync_interval = 0.5;
+  g_ptr_array_add (series, make_series (RP_SERIES_FSYNC_LATENCY, "s", calm, 3, 0, 0.5));
+  twice_a_second = rp_report_new (NULL, faster, series, NULL);
+  g_ptr_array_add (two, every_second);
+  g_ptr_array_add (two, twice_a_second);
+  text = rp_report_compare_text (two);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_lines_fit (text, 80);
+  g_assert_true (g_regex_match_simple ("^\\* fsync probe +1\\.0 MiB every 1 s +1\\.0 MiB every 0\\.5 s$", text,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_null (strstr (text, "Preset"));
+  g_assert_null (strstr (text, "Duration"));
+  row = strstr (text, "* fsync probe");
+  g_assert_nonnull (row);
+  g_assert_nonnull (strstr (row, "File system"));
 }
 
 /* A session that never ran still gives a complete (empty) report. */
@@ -1183,6 +1222,7 @@ main (int   argc,
   g_test_add_func ("/report/load/truncated", test_load_truncated);
   g_test_add_func ("/report/load/mutations", test_load_mutations);
   g_test_add_func ("/report/compare", test_compare);
+  g_test_add_func ("/report/compare/scenarios", test_compare_scenarios);
   g_test_add_func ("/report/session/idle", test_from_idle_session);
   g_test_add_func ("/report/session/run", test_from_session);
 

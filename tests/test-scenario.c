@@ -65,7 +65,8 @@ test_validation_names_field (void)
       else if (g_str_equal (cases[i].field, "size"))
         s->writer_total_size = 10;       /* smaller than one block */
       else if (g_str_equal (cases[i].field, "interval"))
-        s->fsync_interval = -1;
+        /* Not a sleep: fsync() back to back is a load, not a probe. */
+        s->fsync_interval = 1e-9;
       else if (g_str_equal (cases[i].field, "duration"))
         s->duration = 1e20;
       else if (g_str_equal (cases[i].field, "fsync-size"))
@@ -101,6 +102,83 @@ test_issue4_presets (void)
   description = rp_scenario_describe (r2);
   g_assert_nonnull (strstr (description, "copy loop"));
   g_assert_nonnull (strstr (description, "CPU benchmark"));
+}
+
+static const char *
+field_value (GPtrArray  *fields,
+             const char *key)
+{
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const RpScenarioField *field = g_ptr_array_index (fields, i);
+
+      if (g_str_equal (field->key, key))
+        return field->value;
+    }
+  g_assert_not_reached ();
+}
+
+/* Every scenario gives the same fields in the same order, so that runs can
+ * be compared part by part; the one-line description is built from the
+ * same values. */
+static void
+test_fields (void)
+{
+  g_autoptr(RpScenario) r1 = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpScenario) r3f = rp_scenario_new_preset ("R3-fsync", NULL);
+  g_autoptr(RpScenario) passive = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(GPtrArray) r1_fields = NULL;
+  g_autoptr(GPtrArray) r3f_fields = NULL;
+  g_autoptr(GPtrArray) passive_fields = rp_scenario_get_fields (passive);
+  g_autoptr(GPtrArray) sets = g_ptr_array_new ();
+  g_autofree char *r1_text = NULL;
+  g_autofree char *passive_text = NULL;
+  guint fsync_index = 0;
+
+  r1->writer_total_size = 64 * RP_MiB;
+  r1->duration = 20;
+  r1_fields = rp_scenario_get_fields (r1);
+  r3f_fields = rp_scenario_get_fields (r3f);
+  g_assert_cmpuint (r1_fields->len, ==, passive_fields->len);
+  g_assert_cmpuint (r3f_fields->len, ==, passive_fields->len);
+  for (guint i = 0; i < r1_fields->len; i++)
+    {
+      const RpScenarioField *a = g_ptr_array_index (r1_fields, i);
+      const RpScenarioField *b = g_ptr_array_index (passive_fields, i);
+
+      g_assert_cmpstr (a->key, ==, b->key);
+      g_assert_cmpstr (a->label, ==, b->label);
+      if (g_str_equal (a->key, "fsync"))
+        fsync_index = i;
+    }
+
+  g_assert_cmpstr (field_value (r1_fields, "name"), ==, "R1");
+  g_assert_cmpstr (field_value (r1_fields, "seq-writer"), ==, "bs=1.0 MiB, 64.0 MiB, buffered");
+  g_assert_cmpstr (field_value (r1_fields, "fsync"), ==, "1.0 MiB every 1 s");
+  g_assert_cmpstr (field_value (r1_fields, "system"), ==, "every 0.5 s");
+  g_assert_cmpstr (field_value (r1_fields, "copy-loop"), ==, "none");
+  g_assert_cmpstr (field_value (r1_fields, "duration"), ==, "20 s");
+  g_assert_cmpstr (field_value (passive_fields, "seq-writer"), ==, "none");
+  g_assert_cmpstr (field_value (passive_fields, "duration"), ==, "until stopped");
+  g_assert_cmpstr (field_value (r3f_fields, "parallel-writers"), ==,
+                   "4 threads of 64.0 KiB write() calls until stopped, fsync after each write");
+
+  r1_text = rp_scenario_describe (r1);
+  g_assert_cmpstr (r1_text, ==, "R1: sequential writer bs=1.0 MiB, 64.0 MiB, buffered; "
+                                "fsync probe 1.0 MiB every 1 s; system sampler every 0.5 s; 20 s");
+  passive_text = rp_scenario_describe (passive);
+  g_assert_cmpstr (passive_text, ==, "passive: no load; fsync probe 1.0 MiB every 1 s; "
+                                     "system sampler every 0.5 s; until stopped");
+
+  /* R1 and passive differ in their loads, not in the fsync probe. */
+  g_ptr_array_add (sets, r1_fields);
+  g_ptr_array_add (sets, passive_fields);
+  g_assert_true (rp_scenario_fields_differ (sets, 0));
+  g_assert_false (rp_scenario_fields_differ (sets, fsync_index));
+  passive->fsync_interval = 0.5;
+  g_ptr_array_index (sets, 1) = rp_scenario_get_fields (passive);
+  g_assert_true (rp_scenario_fields_differ (sets, fsync_index));
+  g_ptr_array_unref (g_ptr_array_index (sets, 1));
 }
 
 static void
@@ -206,6 +284,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scenario/validation-names-field", test_validation_names_field);
   g_test_add_func ("/scenario/issue4-presets", test_issue4_presets);
   g_test_add_func ("/scenario/issue4-validation", test_issue4_validation);
+  g_test_add_func ("/scenario/fields", test_fields);
   g_test_add_func ("/scenario/json-round-trip", test_json_round_trip);
   g_test_add_func ("/scenario/json-wrong-types", test_json_wrong_types);
   return g_test_run ();

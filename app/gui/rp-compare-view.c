@@ -435,6 +435,43 @@ run_row_text (RpReport *report,
     }
 }
 
+/* Under a scenario row that differs, the parts of the scenarios that do
+ * (the fsync probe's interval, the writer's block size …), a row each:
+ * a difference inside two long descriptions is easy to miss. */
+static void
+fill_scenario_rows (RpCompareView *self,
+                    int           *row)
+{
+  g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  guint n = self->reports->len;
+  GPtrArray *first;
+
+  for (guint r = 0; r < n; r++)
+    g_ptr_array_add (fields, rp_scenario_get_fields (rp_report_get_scenario (g_ptr_array_index (self->reports, r))));
+  first = g_ptr_array_index (fields, 0);
+
+  for (guint i = 0; i < first->len; i++)
+    {
+      GtkWidget *label;
+
+      if (!rp_scenario_fields_differ (fields, i))
+        continue;
+      (*row)++;
+      label = new_row_label (((RpScenarioField *) g_ptr_array_index (first, i))->label);
+      gtk_widget_add_css_class (label, "rp-scenario-part");
+      gtk_grid_attach (self->config_grid, label, 0, *row, 1, 1);
+      for (guint r = 0; r < n; r++)
+        {
+          GPtrArray *run_fields = g_ptr_array_index (fields, r);
+          const char *value = ((RpScenarioField *) g_ptr_array_index (run_fields, i))->value;
+
+          gtk_grid_attach (self->config_grid, new_cell (value), r + 1, *row, 1, 1);
+        }
+      highlight_row (self->config_grid, *row, n + 1);
+      self->n_differences++;
+    }
+}
+
 /* The scenario and the date first: a comparison of different scenarios
  * compares the loads as much as the configuration. A scenario common to
  * all runs (the usual case; its description is long) is written once,
@@ -466,7 +503,10 @@ fill_run_rows (RpCompareView *self,
       for (guint r = 0; r < n; r++)
         gtk_grid_attach (self->config_grid, new_cell (texts[r]), r + 1, *row, 1, 1);
       if (k == RUN_SCENARIO && differs)
-        highlight_row (self->config_grid, *row, n + 1);
+        {
+          highlight_row (self->config_grid, *row, n + 1);
+          fill_scenario_rows (self, row);
+        }
     }
 }
 
@@ -480,12 +520,12 @@ fill_config (RpCompareView *self,
 
   clear_grid (self->config_grid);
   attach_header (self, self->config_grid, files);
+  self->n_differences = 0;
   fill_run_rows (self, &row);
 
   for (guint r = 0; r < n; r++)
     g_ptr_array_add (fields, rp_sysinfo_get_fields (rp_report_get_sysinfo (g_ptr_array_index (self->reports, r))));
 
-  self->n_differences = 0;
   for (guint s = 0; s < G_N_ELEMENTS (settings); s++, row++)
     {
       const char *first = field_value (g_ptr_array_index (fields, 0), settings[s].key);
@@ -776,7 +816,8 @@ rp_compare_view_get_label (RpCompareView *self,
  * rp_compare_view_get_n_differences:
  *
  * Returns: how many settings of the configuration table differ (and are
- *   highlighted)
+ *   highlighted): parts of the scenarios (rp_scenario_get_fields()) and
+ *   settings of the systems
  */
 guint
 rp_compare_view_get_n_differences (RpCompareView *self)

@@ -24,7 +24,7 @@ error_naming_file (GError *local_error,
     return local_error;
   error = g_error_new (local_error->domain, local_error->code,
                        /* TRANSLATORS: “file name”: the reason, e.g. "Key “version”: missing" */
-                       _("Cannot open the report “%s”: %s"), name, local_error->message);
+                       _("Cannot read the report “%s”: %s"), name, local_error->message);
   g_error_free (local_error);
   return error;
 }
