@@ -105,7 +105,7 @@ add_scenario_rows (GPtrArray *rows,
     {
       CompareRow *row;
 
-      if (!rp_scenario_fields_differ (fields, i))
+      if (!rp_fields_differ (fields, i))
         continue;
       row = compare_row_new (((RpScenarioField *) g_ptr_array_index (first, i))->label, reports->len);
       row->differs = TRUE;

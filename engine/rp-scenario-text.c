@@ -227,15 +227,6 @@ rp_scenario_describe (const RpScenario *self)
   return g_string_free (s, FALSE);
 }
 
-static void
-scenario_field_free (gpointer data)
-{
-  RpScenarioField *field = data;
-
-  g_free (field->value);
-  g_free (field);
-}
-
 /**
  * rp_scenario_get_fields:
  *
@@ -255,47 +246,14 @@ rp_scenario_get_fields (const RpScenario *self)
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  fields = g_ptr_array_new_full (N_PARTS, scenario_field_free);
+  fields = g_ptr_array_new_full (N_PARTS, (GDestroyNotify) rp_field_free);
   for (Part part = 0; part < N_PARTS; part++)
     {
-      RpScenarioField *field = g_new (RpScenarioField, 1);
+      char *value = part_text (self, part);
 
-      field->key = parts[part].key;
-      field->label = _(parts[part].label);
-      field->value = part_text (self, part);
-      if (field->value == NULL)
-        field->value = g_strdup (_("none"));
-      g_ptr_array_add (fields, field);
+      g_ptr_array_add (fields, rp_field_new (parts[part].key, _(parts[part].label),
+                                             value != NULL ? value : g_strdup (_("none"))));
     }
   return fields;
 }
 
-/**
- * rp_scenario_fields_differ:
- * @field_sets: (element-type GPtrArray): one rp_scenario_get_fields() array
- *   per scenario
- * @index: a field's index in them
- *
- * Whether the scenarios differ in field @index: a comparison of runs shows
- * that part of their scenarios as a row of its own.
- *
- * Returns: %TRUE when two of the values differ
- */
-gboolean
-rp_scenario_fields_differ (GPtrArray *field_sets,
-                           guint      index)
-{
-  const RpScenarioField *first;
-
-  g_return_val_if_fail (field_sets != NULL && field_sets->len > 0, FALSE);
-
-  first = g_ptr_array_index ((GPtrArray *) g_ptr_array_index (field_sets, 0), index);
-  for (guint r = 1; r < field_sets->len; r++)
-    {
-      const RpScenarioField *other = g_ptr_array_index ((GPtrArray *) g_ptr_array_index (field_sets, r), index);
-
-      if (g_strcmp0 (other->value, first->value) != 0)
-        return TRUE;
-    }
-  return FALSE;
-}

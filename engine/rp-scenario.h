@@ -5,6 +5,8 @@
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
 
+#include "rp-field.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -101,15 +103,11 @@ typedef struct {
 
 /**
  * RpScenarioField:
- * @key: stable key of the part, e.g. "fsync" or "seq-writer"
- * @label: translated label for display ("fsync probe")
- * @value: the part's parameters as text, "none" where it does not run (owned)
+ *
+ * An #RpField of a scenario: @key names a part ("fsync", "seq-writer"),
+ * @value is "none" where the part does not run.
  */
-typedef struct {
-  const char *key;
-  const char *label;
-  char       *value;
-} RpScenarioField;
+typedef RpField RpScenarioField;
 
 /* More writer threads than this only measure the scheduler's run queue. */
 #define RP_MAX_WRITERS 64
@@ -131,8 +129,6 @@ RpScenario        *rp_scenario_new_from_json       (JsonNode         *node,
                                                     GError          **error);
 char              *rp_scenario_describe            (const RpScenario *self);
 GPtrArray         *rp_scenario_get_fields          (const RpScenario *self);
-gboolean           rp_scenario_fields_differ       (GPtrArray        *field_sets,
-                                                    guint             index);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpScenario, rp_scenario_free)
 

@@ -974,15 +974,6 @@ field_value_text (const RpSysinfo *self,
     }
 }
 
-static void
-field_free (gpointer data)
-{
-  RpSysinfoField *field = data;
-
-  g_free (field->value);
-  g_free (field);
-}
-
 /**
  * rp_sysinfo_get_fields:
  * @self: a snapshot
@@ -1001,16 +992,10 @@ rp_sysinfo_get_fields (const RpSysinfo *self)
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  fields = g_ptr_array_new_full (G_N_ELEMENTS (field_specs), field_free);
+  fields = g_ptr_array_new_full (G_N_ELEMENTS (field_specs), (GDestroyNotify) rp_field_free);
   for (guint i = 0; i < G_N_ELEMENTS (field_specs); i++)
-    {
-      RpSysinfoField *field = g_new0 (RpSysinfoField, 1);
-
-      field->key = field_specs[i].key;
-      field->label = _(field_specs[i].label);
-      field->value = field_value_text (self, &field_specs[i]);
-      g_ptr_array_add (fields, field);
-    }
+    g_ptr_array_add (fields, rp_field_new (field_specs[i].key, _(field_specs[i].label),
+                                           field_value_text (self, &field_specs[i])));
   return fields;
 }
 

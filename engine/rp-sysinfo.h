@@ -5,6 +5,8 @@
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
 
+#include "rp-field.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -57,15 +59,11 @@ typedef struct {
 
 /**
  * RpSysinfoField:
- * @key: stable key, as used in the JSON report ("fs_type")
- * @label: translated label for display ("File system")
- * @value: the value as text, "unknown" where unknown (owned)
+ *
+ * An #RpField of a snapshot: @key as in the JSON report ("fs_type"), @value
+ * "unknown" where unknown.
  */
-typedef struct {
-  const char *key;
-  const char *label;
-  char       *value;
-} RpSysinfoField;
+typedef RpField RpSysinfoField;
 
 #define RP_TYPE_SYSINFO (rp_sysinfo_get_type ())
 GType      rp_sysinfo_get_type        (void) G_GNUC_CONST;

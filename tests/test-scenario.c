@@ -173,11 +173,11 @@ test_fields (void)
   /* R1 and passive differ in their loads, not in the fsync probe. */
   g_ptr_array_add (sets, r1_fields);
   g_ptr_array_add (sets, passive_fields);
-  g_assert_true (rp_scenario_fields_differ (sets, 0));
-  g_assert_false (rp_scenario_fields_differ (sets, fsync_index));
+  g_assert_true (rp_fields_differ (sets, 0));
+  g_assert_false (rp_fields_differ (sets, fsync_index));
   passive->fsync_interval = 0.5;
   g_ptr_array_index (sets, 1) = rp_scenario_get_fields (passive);
-  g_assert_true (rp_scenario_fields_differ (sets, fsync_index));
+  g_assert_true (rp_fields_differ (sets, fsync_index));
   g_ptr_array_unref (g_ptr_array_index (sets, 1));
 }
 

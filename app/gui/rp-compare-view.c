@@ -454,7 +454,7 @@ fill_scenario_rows (RpCompareView *self,
     {
       GtkWidget *label;
 
-      if (!rp_scenario_fields_differ (fields, i))
+      if (!rp_fields_differ (fields, i))
         continue;
       (*row)++;
       label = new_row_label (((RpScenarioField *) g_ptr_array_index (first, i))->label);
