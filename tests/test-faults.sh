@@ -95,11 +95,17 @@ no_leftover_mounts() {
   if [ -z "$left" ]; then ok "$1: no mount or loop device left"; else fail "$1: left:$left"; fi
 }
 
-# wait_for FILE TEXT SECONDS: until a background run printed TEXT.
+# wait_for FILE TEXT SECONDS: until a background run printed TEXT. On a
+# machine busy with other tests a run's preparation (an 8 MiB source file
+# and its fsync under someone else's writeback) has taken over 20 s; a
+# timeout is said, so that the row failing after it is not a mystery.
 wait_for() {
   local deadline=$(( $(date +%s) + $3 ))
   until grep -qF -- "$2" "$1" 2>/dev/null; do
-    [ "$(date +%s)" -ge "$deadline" ] && return 1
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      echo "# no “$2” in $1 after $3 s" >&2
+      return 1
+    fi
     sleep 0.05
   done
 }
@@ -197,7 +203,7 @@ row_enospc_during_run() {
   image "$img" 3G mkfs.ext4 -m 0 && mount -o loop "$img" "$mnt" || { fail "ENOSPC: cannot mount $img"; return; }
   timeout -k 5 60 "$cli" run --dir "$mnt" --size 1800M --duration 30 --report "$report" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
-  if wait_for "$work/last" "fsync time:" 20; then
+  if wait_for "$work/last" "fsync time:" 60; then
     fallocate -l "$(df -B1 --output=avail "$mnt" | tail -1)" "$mnt/fill" 2>/dev/null
     dd if=/dev/zero of="$mnt/fill2" bs=64K 2>/dev/null
   fi
@@ -264,7 +270,7 @@ row_fuse() {
   before=$(listing "$mnt")
   timeout -k 5 60 "$cli" run --dir "$mnt" --size 32M --duration 3 --report "$report" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
-  wait_for "$work/last" "fsync time:" 20
+  wait_for "$work/last" "fsync time:" 60
   modes=$(fd_modes "$(pgrep -P "$pid" -f resprobe-cli | head -1)" "$mnt")
   wait "$pid" 2>/dev/null; rc=$?
   expect "FUSE target" 0 "Warning:" "$mnt" "FUSE file system" "fuse."
@@ -341,7 +347,7 @@ row_directory_removed() {
   mkdir "$d"
   timeout -k 5 60 "$cli" run --dir "$d" --size 512M --duration 3 --report "$work/reports/doomed.json" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
-  wait_for "$work/last" "fsync time:" 20
+  wait_for "$work/last" "fsync time:" 60
   rmdir "$d"
   wait "$pid" 2>/dev/null; rc=$?
   expect "directory removed during R1" 0 "$d" "was removed during the run"
@@ -352,7 +358,7 @@ row_directory_removed() {
   timeout -k 5 60 "$cli" run --scenario R2 --dir "$d" --copy-size 8M --calibration 0.5 --duration 10 \
     --report "$work/reports/doomed2.json" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
-  wait_for "$work/last" "fsync time:" 20
+  wait_for "$work/last" "fsync time:" 60
   rmdir "$d"
   wait "$pid" 2>/dev/null; rc=$?
   # shellcheck disable=SC1111 # the message quotes the path with “ ”
@@ -373,7 +379,7 @@ row_signals() {
       timeout -k 5 60 "$cli" run --scenario "$scenario" --dir "$d" --size "$size" --duration 60 \
         --report "$work/reports/sig.json" >"$work/last" 2>&1 &
       pid=$!; bg_pids+=("$pid")
-      wait_for "$work/last" "fsync time:" 20
+      wait_for "$work/last" "fsync time:" 60
       sleep 0.5
       start=$(date +%s%N)
       kill -"$sig" "$(pgrep -P "$pid" -f resprobe-cli | head -1)"
@@ -400,7 +406,7 @@ row_stop_while_preparing() {
   timeout -k 5 60 "$cli" run --scenario R2 --dir "$d" --copy-size 16M --duration 30 \
     --report "$work/reports/prep.json" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
-  wait_for "$work/last" "Preparing" 20
+  wait_for "$work/last" "Preparing" 60
   sleep 1
   kill -INT "$(pgrep -P "$pid" -f resprobe-cli | head -1)"
   wait "$pid" 2>/dev/null; rc=$?
@@ -417,7 +423,7 @@ row_command_load_killed() {
   timeout -k 5 60 "$cli" run --dir "$d" --probe none --duration 30 --report "$work/reports/cmd.json" \
     -- sleep "$marker" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
-  wait_for "$work/last" "# Scenario" 20
+  wait_for "$work/last" "# Scenario" 60
   sleep 0.3
   kill -9 "$(pgrep -P "$pid" -f resprobe-cli | head -1)"
   wait "$pid" 2>/dev/null
@@ -467,7 +473,7 @@ row_file_modes() {
      --probe fsync,cold-read --size 256M --file-size 16M --copy-size 8M --duration 4 \
      --report "$work/reports/modes.json") >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
-  wait_for "$work/last" "fsync time:" 30
+  wait_for "$work/last" "fsync time:" 60
   modes=$(fd_modes "$(pgrep -P "$pid" -f resprobe-cli | head -1)" "$d")
   if [ "${modes%% *}" -ge 8 ] && [ "$modes" = "${modes%% *}" ]; then ok "file modes: ${modes%% *} open files under umask 000, all 0600 and unlinked"
   else fail "file modes: $modes"; fi
