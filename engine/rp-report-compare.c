@@ -207,24 +207,21 @@ rp_report_format_metric (RpMetricKind kind,
   return rp_format_latency (value);
 }
 
-/* The writer's throughput series: ours is "writer_throughput"; other writers
- * (copy loop, parallel writers) may add more B/s series named after them. */
+/* The writer's throughput series: the sequential writer's, else the copy
+ * loop's; NULL when the report has neither with samples. */
 static RpSeries *
 find_throughput_series (RpReport *report)
 {
-  RpSeries *series = rp_report_lookup_series (report, RP_SERIES_WRITER_THROUGHPUT);
-  GPtrArray *all = rp_report_get_series (report);
+  static const char *const names[] = { RP_SERIES_WRITER_THROUGHPUT, "copy_throughput" };
 
-  for (guint i = 0; series == NULL && i < all->len; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      RpSeries *candidate = g_ptr_array_index (all, i);
+      RpSeries *series = rp_report_lookup_series (report, names[i]);
 
-      if (g_strcmp0 (rp_series_get_unit (candidate), "B/s") == 0 &&
-          strstr (rp_series_get_name (candidate), "writ") != NULL &&
-          rp_series_get_length (candidate) > 0)
-        series = candidate;
+      if (series != NULL && rp_series_get_length (series) > 0)
+        return series;
     }
-  return series;
+  return NULL;
 }
 
 /* The writer's overall throughput as the run's summary gives it (bytes
@@ -243,32 +240,45 @@ writer_mean_rate (RpReport *report)
   return g_ascii_strtod (bytes, NULL) / s;
 }
 
-/* NAN when the report lacks the series (or its samples). */
-static double
-metric_value (RpReport   *report,
-              const char *series_name,
-              guint       which)
+/**
+ * rp_report_get_metric:
+ * @series_name: (nullable): a series, e.g. %RP_SERIES_FSYNC_LATENCY; %NULL
+ *   for the writer's throughput (B/s): bytes over the writer's seconds as
+ *   the run's summary gives them, else the mean of the sequential writer's
+ *   or the copy loop's throughput samples
+ * @stat: which figure
+ *
+ * One figure of a report as the comparisons show it, so that the CLI's
+ * table and the window's agree. Statistics come from the report's cache
+ * (rp_report_get_stats()).
+ *
+ * Returns: the figure in the series' unit (a count for the OVER ones), or
+ *   NAN when the report lacks the series or its samples
+ */
+double
+rp_report_get_metric (RpReport     *self,
+                      const char   *series_name,
+                      RpMetricStat  stat)
 {
   RpStats stats;
-  RpSeries *series = series_name != NULL ? rp_report_lookup_series (report, series_name)
-                                         : find_throughput_series (report);
+  RpSeries *series;
 
-  if (series_name == NULL && which == 6 && writer_mean_rate (report) > 0)
-    return writer_mean_rate (report);
-  if (series == NULL)
+  g_return_val_if_fail (RP_IS_REPORT (self), NAN);
+
+  series = series_name != NULL ? rp_report_lookup_series (self, series_name) : find_throughput_series (self);
+  if (series_name == NULL && stat == RP_METRIC_MEAN && writer_mean_rate (self) > 0)
+    return writer_mean_rate (self);
+  if (series == NULL || !rp_report_get_stats (self, rp_series_get_name (series), &stats) || stats.n == 0)
     return NAN;
-  rp_report_get_stats (report, rp_series_get_name (series), &stats);
-  if (stats.n == 0)
-    return NAN;
-  switch (which)
+  switch (stat)
     {
-    case 0: return stats.p50;
-    case 1: return stats.p99;
-    case 2: return stats.max;
-    case 3: return (double) stats.over_instant;
-    case 4: return (double) stats.over_flow;
-    case 5: return (double) stats.over_attention;
-    case 6:
+    case RP_METRIC_P50: return stats.p50;
+    case RP_METRIC_P99: return stats.p99;
+    case RP_METRIC_MAX: return stats.max;
+    case RP_METRIC_OVER_INSTANT: return (double) stats.over_instant;
+    case RP_METRIC_OVER_FLOW: return (double) stats.over_flow;
+    case RP_METRIC_OVER_ATTENTION: return (double) stats.over_attention;
+    case RP_METRIC_MEAN:
     default:
       return stats.mean;
     }
@@ -278,17 +288,17 @@ static void
 add_metric_row (GPtrArray  *rows,
                 GPtrArray  *reports,
                 const char *label,
-                const char *series_name,
-                guint       which,
+                const char   *series_name,
+                RpMetricStat  stat,
                 RpMetricKind  kind)
 {
   CompareRow *row = compare_row_new (label, reports->len);
-  double base = metric_value (g_ptr_array_index (reports, 0), series_name, which);
+  double base = rp_report_get_metric (g_ptr_array_index (reports, 0), series_name, stat);
   gboolean any = FALSE;
 
   for (guint r = 0; r < reports->len; r++)
     {
-      double value = metric_value (g_ptr_array_index (reports, r), series_name, which);
+      double value = rp_report_get_metric (g_ptr_array_index (reports, r), series_name, stat);
       g_autofree char *text = NULL;
       g_autofree char *delta = NULL;
 
@@ -327,16 +337,16 @@ add_metric_rows (GPtrArray *rows,
   /* TRANSLATORS: a table row: how often the desktop's main loop was late by more than e.g. "0.1 s" */
   g_autofree char *loop_instant = g_strdup_printf (_("Main loop > %s"), instant);
 
-  add_metric_row (rows, reports, _("fsync p50"), RP_SERIES_FSYNC_LATENCY, 0, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, _("fsync p99"), RP_SERIES_FSYNC_LATENCY, 1, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, _("fsync max"), RP_SERIES_FSYNC_LATENCY, 2, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, fsync_instant, RP_SERIES_FSYNC_LATENCY, 3, RP_METRIC_COUNT);
-  add_metric_row (rows, reports, fsync_flow, RP_SERIES_FSYNC_LATENCY, 4, RP_METRIC_COUNT);
-  add_metric_row (rows, reports, fsync_attention, RP_SERIES_FSYNC_LATENCY, 5, RP_METRIC_COUNT);
-  add_metric_row (rows, reports, _("write() max"), RP_SERIES_WRITE_LATENCY, 2, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, _("Main loop max"), RP_SERIES_MAINLOOP_LATENESS, 2, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, loop_instant, RP_SERIES_MAINLOOP_LATENESS, 3, RP_METRIC_COUNT);
-  add_metric_row (rows, reports, _("Writer throughput"), NULL, 6, RP_METRIC_RATE);
+  add_metric_row (rows, reports, _("fsync p50"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P50, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, _("fsync p99"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P99, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, _("fsync max"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, fsync_instant, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_INSTANT, RP_METRIC_COUNT);
+  add_metric_row (rows, reports, fsync_flow, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_FLOW, RP_METRIC_COUNT);
+  add_metric_row (rows, reports, fsync_attention, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_ATTENTION, RP_METRIC_COUNT);
+  add_metric_row (rows, reports, _("write() max"), RP_SERIES_WRITE_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, _("Main loop max"), RP_SERIES_MAINLOOP_LATENESS, RP_METRIC_MAX, RP_METRIC_LATENCY);
+  add_metric_row (rows, reports, loop_instant, RP_SERIES_MAINLOOP_LATENESS, RP_METRIC_OVER_INSTANT, RP_METRIC_COUNT);
+  add_metric_row (rows, reports, _("Writer throughput"), NULL, RP_METRIC_MEAN, RP_METRIC_RATE);
 }
 
 /* A group of at most three runs side by side: the table of up to eight is

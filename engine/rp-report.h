@@ -91,6 +91,31 @@ typedef enum {
   RP_METRIC_RATE,
 } RpMetricKind;
 
+/**
+ * RpMetricStat:
+ * @RP_METRIC_P50: the median
+ * @RP_METRIC_P99: the 99th percentile
+ * @RP_METRIC_MAX: the worst value
+ * @RP_METRIC_OVER_INSTANT: how many values are over %RP_LIMIT_INSTANT
+ * @RP_METRIC_OVER_FLOW: how many are over %RP_LIMIT_FLOW
+ * @RP_METRIC_OVER_ATTENTION: how many are over %RP_LIMIT_ATTENTION
+ * @RP_METRIC_MEAN: the mean
+ *
+ * Which figure of a series a comparison shows (rp_report_get_metric()).
+ */
+typedef enum {
+  RP_METRIC_P50,
+  RP_METRIC_P99,
+  RP_METRIC_MAX,
+  RP_METRIC_OVER_INSTANT,
+  RP_METRIC_OVER_FLOW,
+  RP_METRIC_OVER_ATTENTION,
+  RP_METRIC_MEAN,
+} RpMetricStat;
+
+double            rp_report_get_metric       (RpReport      *self,
+                                              const char    *series_name,
+                                              RpMetricStat   stat);
 char             *rp_report_format_metric    (RpMetricKind   kind,
                                               double         value);
 char             *rp_report_format_change    (RpMetricKind   kind,

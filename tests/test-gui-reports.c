@@ -140,12 +140,15 @@ make_sysinfo (const char *journal_mode)
 }
 
 /* fsync every @interval seconds for a minute's worth of samples: @slow
- * seconds typical, a few 10 × worse. */
+ * seconds typical, a few 10 × worse; with @writer_bytes, the writer's
+ * total in the notes, over 60 s, as a real run has it. */
 static RpReport *
 make_report_every (const char *journal_mode,
                    double      slow,
-                   double      interval)
+                   double      interval,
+                   guint64     writer_bytes)
 {
+  g_autoptr(GHashTable) notes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   g_autoptr(RpSysinfo) sysinfo = make_sysinfo (journal_mode);
   g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
   g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
@@ -163,7 +166,12 @@ make_report_every (const char *journal_mode,
   g_ptr_array_add (series, fsync);
   g_ptr_array_add (series, loop);
   g_ptr_array_add (series, rate);
-  return rp_report_new (sysinfo, scenario, series, NULL);
+  if (writer_bytes > 0)
+    {
+      g_hash_table_insert (notes, (char *) "writer_bytes_total", g_strdup_printf ("%" G_GUINT64_FORMAT, writer_bytes));
+      g_hash_table_insert (notes, (char *) "writer_seconds", g_strdup ("60"));
+    }
+  return rp_report_new (sysinfo, scenario, series, notes);
 }
 
 /* As make_report_every(), once a second: R1's fsync-tester. */
@@ -171,7 +179,7 @@ static RpReport *
 make_report (const char *journal_mode,
              double      slow)
 {
-  return make_report_every (journal_mode, slow, 1.0);
+  return make_report_every (journal_mode, slow, 1.0, 0);
 }
 
 static GFile *
@@ -659,7 +667,8 @@ static void
 test_compare_scenario_parts (void)
 {
   g_autoptr(RpReport) every_second = make_report ("ordered", 0.5);
-  g_autoptr(RpReport) twice_a_second = make_report_every ("ordered", 0.5, 0.5);
+  /* 3000 MB in 60 s: 50 MB/s, where the samples' mean is 42 MB/s. */
+  g_autoptr(RpReport) twice_a_second = make_report_every ("ordered", 0.5, 0.5, 3000000000);
   g_autoptr(GPtrArray) reports = g_ptr_array_new ();
   RpCompareWindow *window = rp_compare_window_new (application);
   RpCompareView *view = rp_compare_window_get_view (window);
@@ -680,6 +689,11 @@ test_compare_scenario_parts (void)
   g_assert_null (find_label (view, "Preset"));
   g_assert_false (is_highlighted (view, "Journal mode"));
   g_assert_cmpuint (rp_compare_view_get_n_differences (view), ==, 1);
+  /* The writer's throughput as the CLI's comparison gives it: the run's
+   * bytes over its seconds where the notes have them. */
+  g_assert_nonnull (find_label (view, "47.7 MiB/s"));
+  g_assert_cmpfloat (rp_report_get_metric (twice_a_second, NULL, RP_METRIC_MEAN), ==, 50e6);
+  g_assert_cmpfloat (rp_report_get_metric (every_second, NULL, RP_METRIC_MEAN), ==, 42e6);
 
   spin (500);
   texture = render (GTK_WIDGET (window));

@@ -11,6 +11,7 @@
 #include "rp-chart-view.h"
 #include "rp-compare-view.h"
 #include "rp-stats.h"
+#include "rp-text.h"
 #include "rp-units.h"
 
 /* The settings the reporters of SCENARIOS.md compared by hand (ext3 against
@@ -43,15 +44,6 @@ static const struct {
   { "wbt_lat_usec", "wbt_lat_usec", FALSE },
 };
 
-typedef enum {
-  STAT_P50,
-  STAT_P99,
-  STAT_MAX,
-  STAT_OVER_INSTANT,
-  STAT_OVER_FLOW,
-  STAT_MEAN,
-} StatField;
-
 struct _RpCompareView
 {
   GtkWidget   parent_instance;
@@ -72,18 +64,25 @@ G_DEFINE_FINAL_TYPE (RpCompareView, rp_compare_view, GTK_TYPE_WIDGET)
 /* ------------------------------------------------------------------------- */
 /* Labels and plots (no widgets: also used on worker threads for exports) */
 
+/* "ext3 ordered cfq": each part cut to 40 characters, so that an edited
+ * report's 500-character file system name makes neither a column title nor
+ * a legend that fills the window. */
 static char *
 label_from_sysinfo (const RpSysinfo *sysinfo)
 {
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
   if (sysinfo->fs_type != NULL)
-    g_ptr_array_add (parts, g_strdup (sysinfo->fs_type));
+    g_ptr_array_add (parts, rp_text_shorten (sysinfo->fs_type));
   /* "ordered (default)": the label says what the mode is, the table how. */
   if (sysinfo->journal_mode != NULL)
-    g_ptr_array_add (parts, g_strndup (sysinfo->journal_mode, strcspn (sysinfo->journal_mode, " (")));
+    {
+      g_autofree char *mode = g_strndup (sysinfo->journal_mode, strcspn (sysinfo->journal_mode, " ("));
+
+      g_ptr_array_add (parts, rp_text_shorten (mode));
+    }
   if (sysinfo->scheduler != NULL)
-    g_ptr_array_add (parts, g_strdup (sysinfo->scheduler));
+    g_ptr_array_add (parts, rp_text_shorten (sysinfo->scheduler));
   g_ptr_array_add (parts, NULL);
   return g_strjoinv (" ", (char **) parts->pdata);
 }
@@ -355,6 +354,10 @@ attach_header (RpCompareView *self,
       gtk_widget_add_css_class (swatch, swatch_class);
       gtk_widget_add_css_class (label, "heading");
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      /* A label made of one long word (a 500-character file system name
+       * from an edited report) wraps too, instead of widening the window
+       * past the screen. */
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
       gtk_label_set_max_width_chars (GTK_LABEL (label), 20);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_box_append (GTK_BOX (title), swatch);
@@ -548,42 +551,6 @@ fill_config (RpCompareView *self,
     }
 }
 
-/* The writer's throughput: the sequential writer's, else the copy loop's. */
-static RpSeries *
-throughput_series (RpReport *report)
-{
-  RpSeries *series = rp_report_lookup_series (report, RP_SERIES_WRITER_THROUGHPUT);
-
-  if (series == NULL || rp_series_get_length (series) == 0)
-    series = rp_report_lookup_series (report, "copy_throughput");
-  return series;
-}
-
-/* NAN when the report lacks the series or its samples. Statistics are
- * cached by the report; rp-report-io.c computed them on its worker. */
-static double
-metric_value (RpReport   *report,
-              const char *series_name,
-              StatField   field)
-{
-  RpSeries *series = series_name ? rp_report_lookup_series (report, series_name) : throughput_series (report);
-  RpStats stats;
-
-  if (series == NULL || !rp_report_get_stats (report, rp_series_get_name (series), &stats) || stats.n == 0)
-    return NAN;
-  switch (field)
-    {
-    case STAT_P50: return stats.p50;
-    case STAT_P99: return stats.p99;
-    case STAT_MAX: return stats.max;
-    case STAT_OVER_INSTANT: return (double) stats.over_instant;
-    case STAT_OVER_FLOW: return (double) stats.over_flow;
-    case STAT_MEAN:
-    default:
-      return stats.mean;
-    }
-}
-
 static GtkWidget *
 new_metric_cell (RpMetricKind kind,
                  double     base,
@@ -618,22 +585,22 @@ add_metric_row (RpCompareView *self,
                 int           *row,
                 const char    *label,
                 const char    *series_name,
-                StatField      field,
-                RpMetricKind     kind)
+                RpMetricStat   stat,
+                RpMetricKind   kind)
 {
   guint n = self->reports->len;
-  double base = metric_value (g_ptr_array_index (self->reports, 0), series_name, field);
+  double base = rp_report_get_metric (g_ptr_array_index (self->reports, 0), series_name, stat);
   gboolean any = FALSE;
 
   for (guint r = 0; r < n; r++)
-    any |= !isnan (metric_value (g_ptr_array_index (self->reports, r), series_name, field));
+    any |= !isnan (rp_report_get_metric (g_ptr_array_index (self->reports, r), series_name, stat));
   if (!any)
     return;
 
   gtk_grid_attach (self->results_grid, new_row_label (label), 0, *row, 1, 1);
   for (guint r = 0; r < n; r++)
     {
-      double value = metric_value (g_ptr_array_index (self->reports, r), series_name, field);
+      double value = rp_report_get_metric (g_ptr_array_index (self->reports, r), series_name, stat);
 
       gtk_grid_attach (self->results_grid, new_metric_cell (kind, base, value, r == 0), r + 1, *row, 1, 1);
     }
@@ -651,16 +618,16 @@ fill_results (RpCompareView *self,
 
   clear_grid (self->results_grid);
   attach_header (self, self->results_grid, files);
-  add_metric_row (self, &row, _("fsync median"), RP_SERIES_FSYNC_LATENCY, STAT_P50, RP_METRIC_LATENCY);
-  add_metric_row (self, &row, _("fsync 99th percentile"), RP_SERIES_FSYNC_LATENCY, STAT_P99, RP_METRIC_LATENCY);
-  add_metric_row (self, &row, _("fsync worst"), RP_SERIES_FSYNC_LATENCY, STAT_MAX, RP_METRIC_LATENCY);
-  add_metric_row (self, &row, fsync_instant, RP_SERIES_FSYNC_LATENCY, STAT_OVER_INSTANT, RP_METRIC_COUNT);
-  add_metric_row (self, &row, fsync_flow, RP_SERIES_FSYNC_LATENCY, STAT_OVER_FLOW, RP_METRIC_COUNT);
-  add_metric_row (self, &row, _("write() worst"), RP_SERIES_WRITE_LATENCY, STAT_MAX, RP_METRIC_LATENCY);
-  add_metric_row (self, &row, _("Main loop worst"), RP_SERIES_MAINLOOP_LATENESS, STAT_MAX, RP_METRIC_LATENCY);
+  add_metric_row (self, &row, _("fsync median"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P50, RP_METRIC_LATENCY);
+  add_metric_row (self, &row, _("fsync 99th percentile"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P99, RP_METRIC_LATENCY);
+  add_metric_row (self, &row, _("fsync worst"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);
+  add_metric_row (self, &row, fsync_instant, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_INSTANT, RP_METRIC_COUNT);
+  add_metric_row (self, &row, fsync_flow, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_FLOW, RP_METRIC_COUNT);
+  add_metric_row (self, &row, _("write() worst"), RP_SERIES_WRITE_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);
+  add_metric_row (self, &row, _("Main loop worst"), RP_SERIES_MAINLOOP_LATENESS, RP_METRIC_MAX, RP_METRIC_LATENCY);
   add_metric_row (self, &row, _("Main loop stalls over 0.1 s"), RP_SERIES_MAINLOOP_LATENESS,
-                  STAT_OVER_INSTANT, RP_METRIC_COUNT);
-  add_metric_row (self, &row, _("Writer throughput"), NULL, STAT_MEAN, RP_METRIC_RATE);
+                  RP_METRIC_OVER_INSTANT, RP_METRIC_COUNT);
+  add_metric_row (self, &row, _("Writer throughput"), NULL, RP_METRIC_MEAN, RP_METRIC_RATE);
   if (row == 1)
     {
       GtkWidget *none = new_cell (_("None of the reports has fsync, write() or main-loop samples."));
