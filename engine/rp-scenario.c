@@ -212,15 +212,29 @@ check_size (guint64      value,
 
   if (value >= min && value <= max)
     return TRUE;
-  /* The number is formatted apart: G_GUINT64_FORMAT inside a msgid is
-   * opaque to xgettext and to msgfmt --check. */
-  value_text = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+  /* In the units the user typed them in ("16.0 MiB", not 16777216). */
+  value_text = rp_format_size (value);
   min_text = rp_format_size (min);
   max_text = rp_format_size (max);
   g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-               /* TRANSLATORS: e.g. "block-size: 100 bytes is out of range (512 B to 64 MiB)" */
-               _("%s: %s bytes is out of range (%s to %s)"),
+               /* TRANSLATORS: e.g. "block-size: 100 bytes is out of range (512 bytes to 64.0 MiB)" */
+               _("%s: %s is out of range (%s to %s)"),
                field, value_text, min_text, max_text);
+  return FALSE;
+}
+
+/* A run's duration: 0 (until stopped, or until the loads finish), else from
+ * a second, under which no probe has measured anything worth a verdict,
+ * to 30 days (rp_parse_duration()'s limit). */
+static gboolean
+check_duration (double       duration,
+                GError     **error)
+{
+  if (duration == 0 || (isfinite (duration) && duration >= 1 && duration <= 30 * 24 * 3600.0))
+    return TRUE;
+  g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+               /* TRANSLATORS: %g is the duration asked for, in seconds */
+               _("duration: %g s is out of range (0 for until stopped, or 1 s to 30 days)"), duration);
   return FALSE;
 }
 
@@ -299,7 +313,7 @@ rp_scenario_validate (const RpScenario  *self,
                            _("directory: the target directory is empty"));
       return FALSE;
     }
-  if (!check_range (self->duration, 0, 30 * 24 * 3600.0, "duration", error) ||
+  if (!check_duration (self->duration, error) ||
       !check_range (self->sample_period, 0.05, 60, "sample-period", error))
     return FALSE;
   if (self->loads & RP_LOAD_SEQ_WRITER)
@@ -313,6 +327,16 @@ rp_scenario_validate (const RpScenario  *self,
           g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                        _("block-size: O_DIRECT needs a multiple of 4096 bytes, not %s"),
                        size_text);
+          return FALSE;
+        }
+      if (self->writer_total_size != 0 && self->writer_total_size < self->writer_block_size)
+        {
+          g_autofree char *size_text = rp_format_size (self->writer_total_size);
+          g_autofree char *block_text = rp_format_size (self->writer_block_size);
+
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       /* TRANSLATORS: "size: 16.0 MiB is less than one block (block-size 64.0 MiB)" */
+                       _("size: %s is less than one block (block-size %s)"), size_text, block_text);
           return FALSE;
         }
       if (self->writer_total_size != 0 &&

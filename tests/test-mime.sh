@@ -41,7 +41,7 @@ fi
 
 # A real report, as the CLI writes it: the magic must match our writer's output.
 mkdir "$work/dir" "$work/files"
-if ! "$cli" run --scenario passive --probe fsync --duration 0.5 --dir "$work/dir" \
+if ! "$cli" run --scenario passive --probe fsync --duration 1 --dir "$work/dir" \
      --report "$work/files/resprobe-20240501-100000.json" >"$work/run.log" 2>&1; then
   fail "resprobe-cli run: $(cat "$work/run.log")"
 fi

@@ -104,6 +104,36 @@ test_issue4_presets (void)
   g_assert_nonnull (strstr (description, "CPU benchmark"));
 }
 
+/* Durations: 0 runs until stopped; otherwise a second at least (a run of
+ * 1e-9 s gave one sample and a verdict); sizes are said in units. */
+static void
+test_validation_limits (void)
+{
+  static const double durations[] = { 0, 1, 30 * 24 * 3600.0, 1e-9, 0.5, -1, 30 * 24 * 3600.0 + 1, NAN };
+  g_autoptr(RpScenario) s = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
+    {
+      g_autoptr(GError) duration_error = NULL;
+
+      s->duration = durations[i];
+      g_assert_cmpint (rp_scenario_validate (s, &duration_error), ==, i < 3);
+      if (i >= 3)
+        g_assert_nonnull (strstr (duration_error->message, "duration: "));
+    }
+
+  s->duration = 10;
+  s->writer_block_size = 64 * RP_MiB;
+  s->writer_total_size = 16 * RP_MiB;
+  g_assert_false (rp_scenario_validate (s, &error));
+  g_assert_cmpstr (error->message, ==, "size: 16.0 MiB is less than one block (block-size 64.0 MiB)");
+  g_clear_error (&error);
+  s->writer_block_size = 100;
+  g_assert_false (rp_scenario_validate (s, &error));
+  g_assert_cmpstr (error->message, ==, "block-size: 100 bytes is out of range (512 bytes to 64.0 MiB)");
+}
+
 static const char *
 field_value (GPtrArray  *fields,
              const char *key)
@@ -285,6 +315,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scenario/issue4-presets", test_issue4_presets);
   g_test_add_func ("/scenario/issue4-validation", test_issue4_validation);
   g_test_add_func ("/scenario/fields", test_fields);
+  g_test_add_func ("/scenario/validation-limits", test_validation_limits);
   g_test_add_func ("/scenario/json-round-trip", test_json_round_trip);
   g_test_add_func ("/scenario/json-wrong-types", test_json_wrong_types);
   return g_test_run ();
