@@ -453,7 +453,7 @@ append_compare_legend (GString   *out,
     {
       RpReport *report = g_ptr_array_index (reports, r);
       g_autofree char *created = rp_text_format_created (report->created);
-      g_autofree char *duration = rp_text_format_duration (report->duration);
+      g_autofree char *duration = rp_report_format_duration (report);
       g_autofree char *description = rp_scenario_describe (report->scenario);
       /* TRANSLATORS: "Run 2: 2024-05-01 10:00:00 UTC, 62.00 s, R1: sequential writer …" */
       g_autofree char *line = g_strdup_printf (_("Run %u: %s, %s, %s"), r + 1, created, duration,

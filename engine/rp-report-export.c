@@ -248,7 +248,7 @@ static char *
 describe_run (RpReport *self)
 {
   g_autofree char *created = rp_text_format_created (rp_report_get_created (self));
-  g_autofree char *duration = rp_text_format_duration (rp_report_get_duration (self));
+  g_autofree char *duration = rp_report_format_duration (self);
 
   /* TRANSLATORS: when a run started and how long it took, e.g.
    * "2024-05-01 10:00:00 UTC · 20.0 s" */

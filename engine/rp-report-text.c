@@ -324,6 +324,32 @@ rp_text_format_duration (double seconds)
                           (guint) (whole % 3600 / 60));
 }
 
+/**
+ * rp_report_format_duration:
+ *
+ * How long the run lasted, e.g. "14.6 s", and "3.0 s (stopped)" when its
+ * owner stopped it (Stop, Ctrl-C, SIGTERM; the "ended_by" note is
+ * %RP_ENDED_BY_REQUEST) before the end its scenario asked for, so that a
+ * cut-short run is not read as a complete one.
+ *
+ * Returns: (transfer full): translated text
+ */
+char *
+rp_report_format_duration (RpReport *self)
+{
+  g_autofree char *duration = NULL;
+  const char *ended_by;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  duration = rp_text_format_duration (self->duration);
+  ended_by = self->notes != NULL ? g_hash_table_lookup (self->notes, "ended_by") : NULL;
+  if (g_strcmp0 (ended_by, RP_ENDED_BY_REQUEST) == 0)
+    /* TRANSLATORS: a run's duration, e.g. "3.0 s", when it was stopped by hand before its end */
+    return g_strdup_printf (_("%s (stopped)"), duration);
+  return g_steal_pointer (&duration);
+}
+
 char *
 rp_text_format_created (GDateTime *created)
 {
@@ -335,7 +361,7 @@ append_text_header (GString  *out,
                     RpReport *self)
 {
   g_autofree char *created = rp_text_format_created (self->created);
-  g_autofree char *duration = rp_text_format_duration (self->duration);
+  g_autofree char *duration = rp_report_format_duration (self);
   const char *labels[] = { _("Created"), _("Generator"), _("Duration"), _("Error") };
   const char *values[] = { created, self->generator, duration, self->error_message };
   gsize width = 0;

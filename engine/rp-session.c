@@ -63,6 +63,7 @@ struct _RpSession
   GSource        *update_source;       /* the one pending "updated", if any */
   gboolean        joined;              /* no more "updated" after "finished" */
   gboolean        stop_scheduled;
+  const char     *ended_by;            /* why it stopped, first reason wins: RP_ENDED_BY_* */
   guint           loads_running;
 
   GPtrArray      *workers;             /* Worker, owned by the session */
@@ -87,7 +88,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void schedule_stop (RpSession *self);
+static void schedule_stop_for (RpSession  *self,
+                               const char *reason);
 
 static void
 worker_free (Worker *worker)
@@ -546,7 +548,7 @@ rp_session_worker_fail (RpSession *self,
     g_error_free (error);
   g_mutex_unlock (&self->lock);
 
-  schedule_stop (self);
+  schedule_stop_for (self, RP_ENDED_BY_ERROR);
 }
 
 /**
@@ -566,7 +568,7 @@ rp_session_worker_load_done (RpSession *self)
   g_mutex_unlock (&self->lock);
 
   if (all_done && self->scenario->stop_when_loads_finish)
-    schedule_stop (self);
+    schedule_stop_for (self, RP_ENDED_BY_LOADS);
 }
 
 /**
@@ -860,7 +862,7 @@ on_duration_elapsed (gpointer data)
   RpSession *self = data;
 
   g_clear_pointer (&self->duration_source, g_source_unref);
-  rp_session_stop (self);
+  schedule_stop_for (self, RP_ENDED_BY_DURATION);
   return G_SOURCE_REMOVE;
 }
 
@@ -916,7 +918,7 @@ on_started (GObject      *object,
 
   /* A stop requested while starting takes effect now. */
   if (rp_session_worker_should_stop (self))
-    schedule_stop (self);
+    schedule_stop_for (self, RP_ENDED_BY_REQUEST);
 }
 
 /**
@@ -1085,15 +1087,23 @@ begin_stop (gpointer data)
 }
 
 /* Any thread: set the flag workers poll, wake the sleepers, and have the owner
- * context do the state change. */
+ * context do the state change. @reason (an RP_ENDED_BY_* string) goes into
+ * the report's "ended_by" note unless an earlier one did: a run stopped by
+ * hand after 3 s of 30 must not read as a complete one. */
 static void
-schedule_stop (RpSession *self)
+schedule_stop_for (RpSession  *self,
+                   const char *reason)
 {
   gboolean schedule;
 
   g_atomic_int_set (&self->stopping, 1);
 
   g_mutex_lock (&self->lock);
+  if (self->ended_by == NULL)
+    {
+      self->ended_by = reason;
+      g_hash_table_replace (self->notes, g_strdup ("ended_by"), g_strdup (reason));
+    }
   g_cond_broadcast (&self->stop_cond);
   schedule = !self->stop_scheduled && self->owner_context != NULL;
   self->stop_scheduled = TRUE;
@@ -1117,7 +1127,7 @@ rp_session_stop (RpSession *self)
 {
   g_return_if_fail (RP_IS_SESSION (self));
 
-  schedule_stop (self);
+  schedule_stop_for (self, RP_ENDED_BY_REQUEST);
 }
 
 /**
@@ -1148,7 +1158,7 @@ rp_session_stop_async (RpSession           *self,
     }
 
   g_ptr_array_add (self->stop_waiters, task);
-  schedule_stop (self);
+  schedule_stop_for (self, RP_ENDED_BY_REQUEST);
 }
 
 gboolean

@@ -26,6 +26,14 @@ typedef enum {
   RP_SESSION_FINISHED,
 } RpSessionState;
 
+/* Why a run ended, in the report's "ended_by" note: its duration elapsed,
+ * its loads finished, its owner stopped it (Stop, Ctrl-C, SIGTERM), or an
+ * error did. */
+#define RP_ENDED_BY_DURATION "duration"
+#define RP_ENDED_BY_LOADS    "loads"
+#define RP_ENDED_BY_REQUEST  "stopped"
+#define RP_ENDED_BY_ERROR    "error"
+
 #define RP_TYPE_SESSION (rp_session_get_type ())
 G_DECLARE_FINAL_TYPE (RpSession, rp_session, RP, SESSION, GObject)
 

@@ -1,6 +1,7 @@
 /* test-session.c: real runs on a temporary directory: samples, stop, errors, no leftovers. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "rp-clock.h"
 #include "rp-error.h"
@@ -73,6 +74,14 @@ test_r1_ten_seconds (Fixture       *f,
   rp_series_compute_stats (rp_report_lookup_series (reloaded, "fsync_latency"), &reloaded_stats);
   g_assert_cmpfloat (stats.p99, ==, reloaded_stats.p99);
   g_assert_cmpfloat (stats.max, ==, reloaded_stats.max);
+
+  /* It ran its 10 s: the report says so, and nothing of a stop. */
+  g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (reloaded), "ended_by"), ==, RP_ENDED_BY_DURATION);
+  {
+    g_autofree char *duration = rp_report_format_duration (reloaded);
+
+    g_assert_null (strstr (duration, "stopped"));
+  }
 }
 
 static void
@@ -105,6 +114,18 @@ test_stop_during_writer (Fixture       *f,
   g_test_message ("stop to finished: %.3f s", f->finished_at - before);
   g_assert_cmpfloat (f->finished_at - before, <, 1.0);
   g_assert_cmpfloat (rp_session_get_elapsed (session), <, 30);
+
+  /* Stopped before its 60 s: the report's duration says so, wherever a
+   * report's duration is written (text, PDF, comparisons). */
+  {
+    g_autoptr(RpReport) report = rp_report_new_from_session (session);
+    g_autofree char *duration = rp_report_format_duration (report);
+    g_autofree char *text = rp_report_to_text (report);
+
+    g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), ==, RP_ENDED_BY_REQUEST);
+    g_assert_true (g_str_has_suffix (duration, " (stopped)"));
+    g_assert_nonnull (strstr (text, duration));
+  }
 
   /* Nothing follows "finished": an owner may free what its handlers use. */
   {

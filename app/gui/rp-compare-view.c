@@ -429,8 +429,7 @@ run_row_text (RpReport *report,
     case RUN_SCENARIO:
       return rp_scenario_describe (rp_report_get_scenario (report));
     case RUN_DURATION:
-      /* TRANSLATORS: the duration of a run, in seconds */
-      return g_strdup_printf (_("%.0f s"), rp_report_get_duration (report));
+      return rp_report_format_duration (report);
     case RUN_STARTED:
     default:
       local = g_date_time_to_local (rp_report_get_created (report));
