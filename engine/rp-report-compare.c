@@ -176,11 +176,11 @@ rp_report_format_change (RpMetricKind  kind,
   int direction = kind == RP_METRIC_RATE ? 1 : -1;
 
   if (out_verdict != NULL)
-    *out_verdict = value != base && fabs (relative) >= NOTABLE_CHANGE
+    *out_verdict = kind != RP_METRIC_SAMPLES && value != base && fabs (relative) >= NOTABLE_CHANGE
                    ? (value > base ? 1 : -1) * direction : 0;
   if (value == base)
     return g_strdup ("=");
-  if (kind == RP_METRIC_COUNT)
+  if (kind == RP_METRIC_COUNT || kind == RP_METRIC_SAMPLES)
     return g_strdup_printf ("%+.0f", value - base);
   if (base != 0)
     return g_strdup_printf ("%+.0f %%", relative * 100);
@@ -200,7 +200,7 @@ char *
 rp_report_format_metric (RpMetricKind kind,
                          double       value)
 {
-  if (kind == RP_METRIC_COUNT)
+  if (kind == RP_METRIC_COUNT || kind == RP_METRIC_SAMPLES)
     return g_strdup_printf ("%.0f", value);
   if (kind == RP_METRIC_RATE)
     return rp_format_rate (value);
@@ -278,6 +278,7 @@ rp_report_get_metric (RpReport     *self,
     case RP_METRIC_OVER_INSTANT: return (double) stats.over_instant;
     case RP_METRIC_OVER_FLOW: return (double) stats.over_flow;
     case RP_METRIC_OVER_ATTENTION: return (double) stats.over_attention;
+    case RP_METRIC_N: return (double) stats.n;
     case RP_METRIC_MEAN:
     default:
       return stats.mean;
@@ -337,6 +338,8 @@ add_metric_rows (GPtrArray *rows,
   /* TRANSLATORS: a table row: how often the desktop's main loop was late by more than e.g. "0.1 s" */
   g_autofree char *loop_instant = g_strdup_printf (_("Main loop > %s"), instant);
 
+  /* TRANSLATORS: a table row: how many fsync() calls the figures below rest on */
+  add_metric_row (rows, reports, _("fsync samples"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_N, RP_METRIC_SAMPLES);
   add_metric_row (rows, reports, _("fsync p50"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P50, RP_METRIC_LATENCY);
   add_metric_row (rows, reports, _("fsync p99"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P99, RP_METRIC_LATENCY);
   add_metric_row (rows, reports, _("fsync max"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);

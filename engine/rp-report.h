@@ -85,11 +85,14 @@ gboolean          rp_report_save             (RpReport      *self,
  * @RP_METRIC_LATENCY: seconds, lower is better
  * @RP_METRIC_COUNT: a number of stalls, lower is better
  * @RP_METRIC_RATE: bytes per second, higher is better
+ * @RP_METRIC_SAMPLES: a number of samples, neither better nor worse (it
+ *   says how much the other figures rest on)
  */
 typedef enum {
   RP_METRIC_LATENCY,
   RP_METRIC_COUNT,
   RP_METRIC_RATE,
+  RP_METRIC_SAMPLES,
 } RpMetricKind;
 
 /**
@@ -101,6 +104,7 @@ typedef enum {
  * @RP_METRIC_OVER_FLOW: how many are over %RP_LIMIT_FLOW
  * @RP_METRIC_OVER_ATTENTION: how many are over %RP_LIMIT_ATTENTION
  * @RP_METRIC_MEAN: the mean
+ * @RP_METRIC_N: how many samples
  *
  * Which figure of a series a comparison shows (rp_report_get_metric()).
  */
@@ -112,6 +116,7 @@ typedef enum {
   RP_METRIC_OVER_FLOW,
   RP_METRIC_OVER_ATTENTION,
   RP_METRIC_MEAN,
+  RP_METRIC_N,
 } RpMetricStat;
 
 double            rp_report_get_metric       (RpReport      *self,

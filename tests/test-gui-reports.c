@@ -619,7 +619,11 @@ test_compare_view (void)
   g_assert_false (is_highlighted (view, "I/O scheduler"));
   g_assert_false (is_highlighted (view, "Kernel"));
   g_assert_cmpuint (rp_compare_view_get_n_differences (view), ==, 2);
-  /* The fsync difference: median 2.0 s against 80 ms, in the results. */
+  /* The fsync difference: median 2.0 s against 80 ms, in the results,
+   * after how many samples each figure rests on (60 each: "=" and no
+   * colour, a count is neither better nor worse). */
+  g_assert_nonnull (find_label (view, "fsync samples"));
+  g_assert_nonnull (find_label (view, "60"));
   g_assert_nonnull (find_label (view, "fsync median"));
   g_assert_nonnull (find_label (view, "-96 %"));
 

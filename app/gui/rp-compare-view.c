@@ -617,6 +617,8 @@ fill_results (RpCompareView *self,
 
   clear_grid (self->results_grid);
   attach_header (self, self->results_grid, files);
+  /* TRANSLATORS: a table row: how many fsync() calls the figures below rest on */
+  add_metric_row (self, &row, _("fsync samples"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_N, RP_METRIC_SAMPLES);
   add_metric_row (self, &row, _("fsync median"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P50, RP_METRIC_LATENCY);
   add_metric_row (self, &row, _("fsync 99th percentile"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P99, RP_METRIC_LATENCY);
   add_metric_row (self, &row, _("fsync worst"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);
