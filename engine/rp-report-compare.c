@@ -363,11 +363,24 @@ typedef struct {
 
 #define GROUP_MAX_RUNS 3
 
+/* Whether a setting of some run of @group differs from run 1's: in a group
+ * of runs 4 and 5, a setting only run 2 changed is not marked. */
+static gboolean
+differs_in_group (const CompareRow   *row,
+                  const CompareGroup *group)
+{
+  for (guint r = group->first; row->differs && r < group->first + group->n; r++)
+    if (r > 0 && g_strcmp0 (row->cells[r], row->cells[0]) != 0)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 append_compare_row (GString            *out,
                     const CompareRow   *row,
                     const CompareGroup *group)
 {
+  gboolean marked = differs_in_group (row, group);
   g_autoptr(GPtrArray) label_lines = rp_text_wrap_lines (row->label, group->label_width);
   g_autofree GPtrArray **cell_lines = g_new0 (GPtrArray *, group->n);
   guint height = label_lines->len;
@@ -381,7 +394,7 @@ append_compare_row (GString            *out,
     {
       gsize start = out->len;
 
-      g_string_append (out, line == 0 && row->differs ? "* " : "  ");
+      g_string_append (out, line == 0 && marked ? "* " : "  ");
       rp_text_append_padded (out, line < label_lines->len ? g_ptr_array_index (label_lines, line) : "",
                              group->label_width, FALSE);
       for (guint r = 0; r < group->n; r++)
@@ -533,7 +546,7 @@ rp_report_compare_text (GPtrArray *reports)
     append_compare_group (out, settings, metrics, &g_array_index (groups, CompareGroup, g));
 
   g_string_append_c (out, '\n');
-  rp_text_append_wrapped (out, "", "", _("* marks settings that differ. Changes in parentheses are "
-                                         "relative to run 1."));
+  rp_text_append_wrapped (out, "", "", _("* marks settings that differ from run 1. Changes in "
+                                         "parentheses are relative to run 1."));
   return g_string_free (out, FALSE);
 }
