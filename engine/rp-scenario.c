@@ -343,6 +343,16 @@ rp_scenario_validate (const RpScenario  *self,
           !check_size (self->writer_total_size, self->writer_block_size,
                        G_MAXUINT64 / 2, "size", error))
         return FALSE;
+      /* The last block is as long as what is left; O_DIRECT takes whole
+       * 4 KiB pages only. */
+      if (self->writer_direct && self->writer_total_size % 4096 != 0)
+        {
+          g_autofree char *size_text = rp_format_size (self->writer_total_size);
+
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       _("size: O_DIRECT needs a multiple of 4 KiB, not %s"), size_text);
+          return FALSE;
+        }
     }
 
   if (self->probes & RP_PROBE_FSYNC)

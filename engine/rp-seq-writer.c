@@ -74,14 +74,17 @@ seq_writer_prepare (RpSession  *session,
   return writer;
 }
 
-/* One block, retrying partial writes and EINTR as dd does. */
+/* One block of @length bytes (the last one may be short, so that the
+ * writer writes the size asked for, not the next multiple of the block),
+ * retrying partial writes and EINTR as dd does. */
 static gboolean
 write_block (SeqWriter  *writer,
+             guint64     length,
              GError    **error,
              RpSession  *session)
 {
   const char *p = writer->buffer;
-  guint64 left = writer->block_size;
+  guint64 left = length;
 
   while (left > 0)
     {
@@ -119,16 +122,17 @@ seq_writer_run (RpSession *session,
 
   while (bytes < writer->total_size && !rp_session_worker_should_stop (session))
     {
+      guint64 length = MIN (writer->block_size, writer->total_size - bytes);
       double now;
 
-      if (!write_block (writer, &error, session))
+      if (!write_block (writer, length, &error, session))
         {
           rp_session_worker_fail (session, error);
           break;
         }
-      bytes += writer->block_size;
+      bytes += length;
       now = rp_session_worker_now (session);
-      if (rp_rate_meter_add (&meter, writer->block_size, now))
+      if (rp_rate_meter_add (&meter, length, now))
         {
           rp_series_append (written, now, (double) bytes);
           rp_session_worker_changed (session);

@@ -129,6 +129,16 @@ test_validation_limits (void)
   g_assert_false (rp_scenario_validate (s, &error));
   g_assert_cmpstr (error->message, ==, "size: 16.0 MiB is less than one block (block-size 64.0 MiB)");
   g_clear_error (&error);
+  s->writer_block_size = RP_MiB;
+  s->writer_total_size = 3 * RP_MiB / 2;
+  g_assert_true (rp_scenario_validate (s, NULL));
+  s->writer_direct = TRUE;
+  g_assert_true (rp_scenario_validate (s, NULL));
+  s->writer_total_size += 512;
+  g_assert_false (rp_scenario_validate (s, &error));
+  g_assert_cmpstr (error->message, ==, "size: O_DIRECT needs a multiple of 4 KiB, not 1.5 MiB");
+  g_clear_error (&error);
+  s->writer_direct = FALSE;
   s->writer_block_size = 100;
   g_assert_false (rp_scenario_validate (s, &error));
   g_assert_cmpstr (error->message, ==, "block-size: 100 bytes is out of range (512 bytes to 64.0 MiB)");

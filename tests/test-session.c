@@ -138,6 +138,29 @@ test_stop_during_writer (Fixture       *f,
   }
 }
 
+/* The writer writes the size asked for, not the next multiple of its block
+ * (1.5 MiB at bs=1M was 2 MiB): the last block is short. */
+static void
+test_writer_exact_size (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+
+  scenario->writer_total_size = 3 * RP_MiB / 2;
+  scenario->stop_when_loads_finish = TRUE;
+  scenario->probes = 0;
+  session = rp_test_start_session (f, scenario, &error);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (error);
+  g_assert_null (rp_session_get_error (session));
+  report = rp_report_new_from_session (session);
+  g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), "writer_bytes_total"), ==, "1572864");
+  g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), ==, RP_ENDED_BY_LOADS);
+}
+
 static void
 expect_start_error (Fixture     *f,
                     RpScenario  *scenario,
@@ -192,6 +215,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/session/r1-ten-seconds", Fixture, NULL, rp_test_fixture_set_up, test_r1_ten_seconds, rp_test_fixture_tear_down);
   g_test_add ("/session/stop-during-writer", Fixture, NULL, rp_test_fixture_set_up, test_stop_during_writer, rp_test_fixture_tear_down);
+  g_test_add ("/session/writer-exact-size", Fixture, NULL, rp_test_fixture_set_up, test_writer_exact_size, rp_test_fixture_tear_down);
   g_test_add ("/session/start-errors", Fixture, NULL, rp_test_fixture_set_up, test_start_errors, rp_test_fixture_tear_down);
   return g_test_run ();
 }
