@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# resprobe-cli end to end: bad values, a real short run, Ctrl-C, SIGTERM and kill -9,
-# each leaving the target directory empty.
+# resprobe-cli end to end: bad values, a real short run, reports (export, default
+# names, saved elsewhere), Ctrl-C, SIGTERM, SIGHUP and kill -9, each leaving the
+# target directory empty.
 set -u
 cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
 # Under the build dir: /tmp may be tmpfs, where fsync does nothing.
@@ -14,6 +15,15 @@ n=0
 
 ok()   { n=$((n + 1)); echo "ok $n - $*"; }
 fail() { n=$((n + 1)); echo "not ok $n - $*"; failures=$((failures + 1)); }
+
+# wait_for FILE TEXT SECONDS: until a background run printed TEXT.
+wait_for() {
+  local deadline=$(( $(date +%s) + $3 ))
+  until grep -qF -- "$2" "$1" 2>/dev/null; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then echo "# no “$2” in $1 after $3 s" >&2; return 1; fi
+    sleep 0.05
+  done
+}
 
 expect_empty() {
   if [ -z "$(ls -A "$target")" ]; then ok "$1: target directory empty"
@@ -172,6 +182,32 @@ else fail "refused export changed the file"; fi
 out=$("$cli" export "$work/r.json" -o "$exp/r.pdf" --force 2>&1); rc=$?
 if [ "$rc" -eq 0 ]; then ok "export --force replaces"; else fail "export --force: exit $rc: $out"; fi
 check_usage "export without -o" "-o" export "$work/r.json"
+# Never onto the report being exported, not even with --force, nor through
+# another name of the same file (a symbolic or a hard link).
+cp "$work/r.json" "$exp/in.json"
+ln -s in.json "$exp/in-link.json"
+ln "$exp/in.json" "$exp/in-hard.txt"
+sum_before=$(cksum <"$exp/in.json")
+check_usage "export onto its own report" "would replace the report" \
+  export "$exp/in.json" -o "$exp/in.json" --force --format txt
+check_usage "export onto its own report by another path" "would replace the report" \
+  export "$exp/in.json" -o "$exp/../export/in.json" --force
+check_usage "export onto a symbolic link to its report" "in-link.json" \
+  export "$exp/in.json" -o "$exp/in-link.json" --force --format json
+check_usage "export onto a hard link to its report" "in-hard.txt" \
+  export "$exp/in.json" -o "$exp/in-hard.txt" --force
+if [ "$(cksum <"$exp/in.json")" = "$sum_before" ] && [ -L "$exp/in-link.json" ]; then
+  ok "refused exports left the report alone"; else fail "an export replaced its own report"; fi
+rm -f "$exp/in.json" "$exp/in-link.json" "$exp/in-hard.txt"
+# A --format that the extension contradicts is refused; a name without a known
+# extension takes any format (summary.out above), and .text is txt.
+check_usage "export --format png to a .pdf" "ends in .pdf but --format is png" \
+  export "$work/r.json" --format png -o "$exp/new.pdf"
+if [ ! -e "$exp/new.pdf" ]; then ok "refused export wrote no new.pdf"; else fail "export wrote new.pdf"; fi
+out=$("$cli" export "$work/r.json" --format TEXT -o "$exp/agree.text" 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^fsync time: " "$exp/agree.text"; then ok "export --format TEXT to a .text file"
+else fail "export --format TEXT -o agree.text: exit $rc: $out"; fi
+rm -f "$exp/agree.text"
 check_usage "export without a report" "report" export -o "$exp/x.pdf"
 check_usage "export to an unknown extension" "--format" export "$work/r.json" -o "$exp/r.gif"
 check_usage "export to an unknown format" "bmp" export "$work/r.json" --format bmp -o "$exp/r.bmp"
@@ -210,6 +246,98 @@ if [ "$rc" -eq 0 ] && [ "$(cksum <"$work/again.json")" != "$sum_before" ]; then 
 else fail "run --force: exit $rc: $out"; fi
 expect_empty "runs with an existing report"
 
+# --- without --report: a new name each time, never an existing report's -----------
+# Every second of the next minute already has resprobe-STAMP.json and -2.json:
+# runs within it take -3, -4 …, three of them at once too, and replace none.
+data=$work/data
+reports=$data/resprobe/reports
+mkdir -p "$reports"
+now=$(date +%s)
+for s in $(seq 0 59); do
+  stamp=$(date -d "@$((now + s))" +%Y%m%d-%H%M%S)
+  echo keep >"$reports/resprobe-$stamp.json"
+  echo keep >"$reports/resprobe-$stamp-2.json"
+done
+default_run() {
+  XDG_DATA_HOME=$data "$cli" run --dir "$target" --scenario passive --duration 1 >"$work/default-$1" 2>&1
+  echo $? >"$work/default-$1.rc"
+}
+for i in 1 2 3; do default_run "$i"; done
+for i in 4 5 6; do default_run "$i" & done
+wait
+saved=""
+for i in 1 2 3 4 5 6; do
+  rc=$(cat "$work/default-$i.rc")
+  path=$(sed -n 's/^Report saved to //p' "$work/default-$i")
+  if [ "$rc" -eq 0 ] && [[ "$path" =~ ^"$reports"/resprobe-[0-9]{8}-[0-9]{6}-([3-9]|[1-9][0-9]+)\.json$ ]] &&
+     "$cli" show "$path" >/dev/null 2>&1; then saved="$saved $path"
+  else fail "default report $i: exit $rc, saved to «$path»: $(tail -3 "$work/default-$i")"; fi
+done
+if [ "$(tr ' ' '\n' <<<"$saved" | sed '/^$/d' | sort -u | wc -l)" -eq 6 ]; then
+  ok "six runs without --report, three at once: six new names from -3 on"
+else fail "runs without --report saved:$saved"; fi
+if [ "$(grep -lx keep "$reports"/* | wc -l)" -eq 120 ] && [ "$(ls "$reports" | wc -l)" -eq 126 ]; then
+  ok "no existing report replaced, no empty file left"
+else fail "reports directory: $(ls -l "$reports" | grep -v ' 5 ')"; fi
+expect_empty "runs without --report"
+
+# --- a report that cannot be saved at the end is saved elsewhere --------------------
+# Its directory is there when the run starts (checked up front) and removed
+# before the run ends: that fails as root too. The report goes to the default
+# reports directory instead; exit 1, since the requested save failed.
+mkdir "$work/gone"
+XDG_DATA_HOME=$work/fallback-data TMPDIR=$work/fallback-tmp \
+  "$cli" run --dir "$target" --scenario passive --duration 60 --report "$work/gone/r.json" >"$work/out-gone" 2>&1 &
+pid=$!
+wait_for "$work/out-gone" "fsync time" 60
+rmdir "$work/gone"
+kill -TERM "$pid"; wait "$pid"; rc=$?
+path=$(sed -n 's/^The report was saved to \(.*\) instead\.$/\1/p' "$work/out-gone")
+if [ "$rc" -eq 1 ] && grep -q "Cannot save the report to “$work/gone/r.json”" "$work/out-gone" &&
+   [[ "$path" == "$work/fallback-data/resprobe/reports/resprobe-"*.json ]] &&
+   [ "$("$cli" show "$path" 2>/dev/null | grep -c '^fsync time: ')" -ge 1 ]; then
+  ok "report saved elsewhere when its directory went away (exit 1: $path)"
+else fail "fallback: exit $rc, «$path»: $(tail -4 "$work/out-gone")"; fi
+# When the default reports directory cannot be used either, the temporary one.
+mkdir "$work/gone" "$work/fallback-tmp"
+XDG_DATA_HOME=$work/plain-file/data TMPDIR=$work/fallback-tmp \
+  "$cli" run --dir "$target" --scenario passive --duration 60 --report "$work/gone/r.json" >"$work/out-gone" 2>&1 &
+pid=$!
+wait_for "$work/out-gone" "fsync time" 60
+rmdir "$work/gone"
+kill -TERM "$pid"; wait "$pid"; rc=$?
+if [ "$rc" -eq 1 ] && grep -q "plain-file/data/resprobe/reports”: Not a directory" "$work/out-gone" &&
+   grep -q "^The report was saved to $work/fallback-tmp/resprobe-.*\.json instead\.$" "$work/out-gone" &&
+   [ "$(ls "$work/fallback-tmp" | wc -l)" -eq 1 ]; then ok "report saved in the temporary directory as the last resort"
+else fail "fallback to TMPDIR: exit $rc: $(tail -4 "$work/out-gone")"; fi
+# Without --report, a reports directory removed during the run is not tried
+# again: the report goes to the temporary directory.
+rm -f "$work/fallback-tmp"/*
+XDG_DATA_HOME=$work/data2 TMPDIR=$work/fallback-tmp \
+  "$cli" run --dir "$target" --scenario passive --duration 60 >"$work/out-gone" 2>&1 &
+pid=$!
+wait_for "$work/out-gone" "fsync time" 60
+rmdir "$work/data2/resprobe/reports"
+kill -TERM "$pid"; wait "$pid"; rc=$?
+if [ "$rc" -eq 1 ] && grep -q "data2/resprobe/reports”: No such file or directory" "$work/out-gone" &&
+   grep -q "^The report was saved to $work/fallback-tmp/resprobe-.*\.json instead\.$" "$work/out-gone" &&
+   [ ! -e "$work/data2/resprobe/reports" ]; then ok "default reports directory removed: report in the temporary directory"
+else fail "default reports directory removed: exit $rc: $(tail -4 "$work/out-gone")"; fi
+# Every place failing: each error said, and that the report is lost.
+mkdir "$work/gone"
+XDG_DATA_HOME=$work/plain-file/data TMPDIR=$work/plain-file/tmp \
+  "$cli" run --dir "$target" --scenario passive --duration 60 --report "$work/gone/r.json" >"$work/out-gone" 2>&1 &
+pid=$!
+wait_for "$work/out-gone" "fsync time" 60
+rmdir "$work/gone"
+kill -TERM "$pid"; wait "$pid"; rc=$?
+if [ "$rc" -eq 1 ] && grep -q "Cannot save the report to “$work/gone/r.json”" "$work/out-gone" &&
+   grep -q "plain-file/data/resprobe/reports”: Not a directory" "$work/out-gone" &&
+   grep -q "plain-file/tmp”: Not a directory" "$work/out-gone" &&
+   grep -q "could not be saved anywhere" "$work/out-gone"; then ok "every save failing: each error said (exit 1)"
+else fail "no place to save: exit $rc: $(tail -5 "$work/out-gone")"; fi
+expect_empty "report saved elsewhere"
+
 out=$("$cli" show "$work/r.json" 2>&1); rc=$?
 shown=$(grep -cE '^fsync time: [0-9]+\.[0-9]{4}$' <<<"$out")
 if [ "$rc" -eq 0 ] && [ "$shown" -eq "$lines" ]; then ok "show prints the $shown fsync-tester lines"
@@ -227,7 +355,7 @@ check_usage "show without a file" "show" show
 out=$("$cli" compare "$work/r.json" "$work/r3.json" 2>&1); rc=$?
 # A long path wraps after a '/': joined again, the list names the files.
 if [ "$rc" -eq 0 ] && grep -q "Comparison of 2 reports" <<<"$out" && grep -q "fsync p50" <<<"$out" &&
-   grep -q "File system" <<<"$out" && sed -z 's|/\n *|/|g' <<<"$out" | grep -q "Run 2: $work/r3.json"; then
+   grep -q "File system" <<<"$out" && sed -z 's|/\n *|/|g; s|:\n *|: |g' <<<"$out" | grep -q "Run 2: $work/r3.json"; then
   ok "compare prints a table of 2 runs"; else fail "compare: exit $rc: $out"; fi
 check_text "compare" "$out"
 # Five runs: two tables one below the other, each within 80 bytes a line.
@@ -243,7 +371,12 @@ check_usage "compare with a missing file" "nope.json" compare "$work/r.json" "$w
 rm -rf "$exp"
 
 # --- signals: stop within about a second, summary and report all the same ---------
-for sig in INT TERM; do
+# SIGHUP (terminal closed, ssh dropped) too, unless this script runs under
+# nohup: then the CLI inherits SIGHUP ignored, as it should.
+signals="INT TERM"
+if (( (0x$(sed -n 's/^SigIgn:\t*//p' /proc/$$/status) & 1) == 0 )); then signals="$signals HUP"
+else ok "SIGHUP is ignored here (nohup): SIGHUP not tested # SKIP"; fi
+for sig in $signals; do
   "$cli" run --dir "$target" --size 2G --duration 60 --report "$work/sig-$sig.json" >"$work/out-$sig" 2>&1 &
   pid=$!
   sleep 3
@@ -262,6 +395,19 @@ for sig in INT TERM; do
   if [ "$(echo "$took < 15.0" | bc)" -eq 1 ]; then ok "SIG$sig: exit within 15 s"; else fail "SIG$sig took ${took}s"; fi
   expect_empty "SIG$sig"
 done
+
+# Under nohup the run goes on after SIGHUP; SIGTERM still stops it.
+( trap '' HUP; exec "$cli" run --dir "$target" --scenario passive --duration 60 \
+    --report "$work/nohup.json" ) >"$work/out-nohup" 2>&1 &
+pid=$!
+wait_for "$work/out-nohup" "fsync time" 60
+kill -HUP "$pid"; sleep 1.5
+if kill -0 "$pid" 2>/dev/null; then ok "SIGHUP ignored (nohup): the run goes on"
+else fail "SIGHUP ignored (nohup): the run ended: $(tail -3 "$work/out-nohup")"; fi
+kill -TERM "$pid"; wait "$pid"; rc=$?
+if [ "$rc" -eq 0 ] && [ -s "$work/nohup.json" ]; then ok "nohup run: SIGTERM stops it with a report"
+else fail "nohup run: exit $rc: $(tail -3 "$work/out-nohup")"; fi
+expect_empty "nohup"
 
 # --- kill -9: O_TMPFILE files vanish with the process ------------------------------
 "$cli" run --dir "$target" --size 2G --duration 60 --report "$work/k.json" >/dev/null 2>&1 &

@@ -4,6 +4,8 @@
 
 #include <glib/gi18n.h>
 #include <errno.h>
+#include <glib-unix.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -83,4 +85,37 @@ rp_cli_check_directory (const char  *directory,
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * rp_cli_stop_signals_add:
+ * @signals: (out caller-allocates): the sources, for rp_cli_stop_signals_remove()
+ * @handler: called on the main context for each signal
+ *
+ * Ctrl-C (SIGINT), SIGTERM and SIGHUP stop a run or a matrix cleanly, with
+ * its summary, its report, its unmounts. SIGHUP (a closed terminal, a
+ * dropped ssh connection) would otherwise kill the program and lose the run,
+ * or leave a matrix's loop mounts behind. Under nohup, which starts the
+ * program with SIGHUP ignored, it stays ignored.
+ */
+void
+rp_cli_stop_signals_add (RpCliStopSignals *signals,
+                         GSourceFunc       handler,
+                         gpointer          data)
+{
+  struct sigaction action;
+
+  signals->sigint_id = g_unix_signal_add (SIGINT, handler, data);
+  signals->sigterm_id = g_unix_signal_add (SIGTERM, handler, data);
+  signals->sighup_id = 0;
+  if (sigaction (SIGHUP, NULL, &action) != 0 || action.sa_handler != SIG_IGN)
+    signals->sighup_id = g_unix_signal_add (SIGHUP, handler, data);
+}
+
+void
+rp_cli_stop_signals_remove (RpCliStopSignals *signals)
+{
+  g_clear_handle_id (&signals->sigint_id, g_source_remove);
+  g_clear_handle_id (&signals->sigterm_id, g_source_remove);
+  g_clear_handle_id (&signals->sighup_id, g_source_remove);
 }

@@ -22,8 +22,9 @@
 /* Every reporter of SCENARIOS.md compared configurations by reinstalling. This
  * command does it on loop-mounted images, one cell at a time, and restores
  * everything it changed (mounts, loop devices, sysctls, images) on every exit
- * path: errors, Ctrl-C and SIGTERM included. Only SIGKILL can leave a mount
- * behind, and then `findmnt`/`losetup` show it under the --dir directory. */
+ * path: errors, Ctrl-C, SIGTERM and SIGHUP included. Only SIGKILL can leave
+ * a mount behind, and then `findmnt`/`losetup` show it under the --dir
+ * directory. */
 
 typedef struct {
   char    *fs_type;
@@ -425,7 +426,7 @@ rp_cli_matrix (int    argc,
   DirtySettings saved_dirty = { 0 };
   MatrixState state = { 0 };
   guint64 image_size = 12 * RP_GiB;
-  guint sigint_id, sigterm_id;
+  RpCliStopSignals signals;
   double started, spent = 0;
   int exit_code = RP_CLI_EXIT_OK;
 
@@ -491,8 +492,7 @@ rp_cli_matrix (int    argc,
   cells = build_cells (fs_types, journals, schedulers, dirty);
   loop = g_main_loop_new (NULL, FALSE);
   state.loop = loop;
-  sigint_id = g_unix_signal_add (SIGINT, on_signal, &state);
-  sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &state);
+  rp_cli_stop_signals_add (&signals, on_signal, &state);
   dirty_settings_save (&saved_dirty);
   started = rp_clock_now ();
 
@@ -533,8 +533,7 @@ rp_cli_matrix (int    argc,
       }
     }
 
-  g_source_remove (sigint_id);
-  g_source_remove (sigterm_id);
+  rp_cli_stop_signals_remove (&signals);
   dirty_settings_clear (&saved_dirty);
 
   if (reports->len > 0)

@@ -82,29 +82,95 @@ format_label (const char *format)
   return format;
 }
 
-/* The format asked for, or the one of the output's extension. */
+/* The format asked for, or the one of the output's extension. The engine's
+ * rp_report_format_for_filename() is the one mapping of extensions to
+ * formats, for the guess and for the check. */
 static const char *
 choose_format (const char  *requested,
                const char  *output,
                GError     **error)
 {
   g_autofree char *known = list_formats ();
-  const char *guessed;
+  const char *guessed = rp_report_format_for_filename (output);
 
   if (requested != NULL)
     {
-      if (rp_report_format_is_known (requested))
-        return g_ascii_strcasecmp (requested, "text") == 0 ? "txt" : requested;
-      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                   _("--format: unknown format “%s”; use one of %s"), requested, known);
-      return NULL;
+      const char *format;
+
+      if (!rp_report_format_is_known (requested))
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       _("--format: unknown format “%s”; use one of %s"), requested, known);
+          return NULL;
+        }
+      format = g_ascii_strcasecmp (requested, "text") == 0 ? "txt" : requested;
+      /* PNG data in run.pdf opens nowhere, and the name says otherwise. A
+       * name without a known extension (summary.out) takes any format. */
+      if (guessed != NULL && g_ascii_strcasecmp (guessed, format) != 0)
+        {
+          /* TRANSLATORS: e.g. "“new.pdf” ends in .pdf but --format is png; …" */
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       _("“%s” ends in .%s but --format is %s; change the name or "
+                         "the format"), output, strrchr (output, '.') + 1, requested);
+          return NULL;
+        }
+      return format;
     }
-  guessed = rp_report_format_for_filename (output);
   if (guessed == NULL)
     g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                  _("Cannot tell the format from the name “%s”: give --format (%s) "
                    "or an extension such as .pdf"), output, known);
   return guessed;
+}
+
+/* Whether @a and @b are one file: the same name, or (a link, another path
+ * to it) the same device and inode. */
+static gboolean
+same_file (GFile *a,
+           GFile *b)
+{
+  const char *attributes = G_FILE_ATTRIBUTE_UNIX_DEVICE "," G_FILE_ATTRIBUTE_UNIX_INODE;
+  g_autoptr(GFileInfo) info_a = NULL;
+  g_autoptr(GFileInfo) info_b = NULL;
+
+  if (g_file_equal (a, b))
+    return TRUE;
+  info_a = g_file_query_info (a, attributes, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  info_b = g_file_query_info (b, attributes, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  /* Files that are not local have no inode: their names said it all. */
+  if (info_a == NULL || info_b == NULL ||
+      !g_file_info_has_attribute (info_a, G_FILE_ATTRIBUTE_UNIX_INODE) ||
+      !g_file_info_has_attribute (info_b, G_FILE_ATTRIBUTE_UNIX_INODE))
+    return FALSE;
+  return g_file_info_get_attribute_uint32 (info_a, G_FILE_ATTRIBUTE_UNIX_DEVICE) ==
+         g_file_info_get_attribute_uint32 (info_b, G_FILE_ATTRIBUTE_UNIX_DEVICE) &&
+         g_file_info_get_attribute_uint64 (info_a, G_FILE_ATTRIBUTE_UNIX_INODE) ==
+         g_file_info_get_attribute_uint64 (info_b, G_FILE_ATTRIBUTE_UNIX_INODE);
+}
+
+/* Exporting onto the report being read would replace it, even with --force:
+ * the JSON report is the only complete record of a run. */
+static gboolean
+check_not_input (GFile       *output_file,
+                 const char  *output,
+                 char       **inputs,
+                 guint        n_inputs,
+                 GError     **error)
+{
+  for (guint i = 0; i < n_inputs; i++)
+    {
+      g_autoptr(GFile) input = g_file_new_for_commandline_arg (inputs[i]);
+
+      if (!same_file (output_file, input))
+        continue;
+      /* TRANSLATORS: the first is -o's file, the second the report read;
+       * they may be two names of one file (a link) */
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("-o: writing “%s” would replace the report “%s”; give another file"),
+                   output, inputs[i]);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* The GUI asks before it replaces a file; a script has to say so. The
@@ -141,10 +207,11 @@ check_output (GFile       *file,
  * `resprobe-cli export REPORT.json [--format FORMAT] -o OUT [--force]`:
  * writes a saved report as JSON, CSV, text, PNG, SVG or PDF (the format from
  * --format, else from OUT's extension), atomically. An existing OUT is
- * replaced only with --force.
+ * replaced only with --force, and never when it is REPORT.json itself.
  *
  * Returns: 0; 1 when writing fails; 2 for bad options, an unknown format,
- *   an existing OUT without --force, or a report that does not load
+ *   a --format that OUT's extension contradicts, OUT being the report, an
+ *   existing OUT without --force, or a report that does not load
  */
 int
 rp_cli_export (int    argc,
@@ -180,11 +247,12 @@ rp_cli_export (int    argc,
                                  : _("Give exactly one report to export"));
   if (output == NULL || *output == '\0')
     return usage_error (_("Give the file to write with -o OUT"));
-  format = choose_format (format_option, output, &error);
-  if (format == NULL)
-    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   file = g_file_new_for_commandline_arg (output);
-  if (!check_output (file, output, force, &error))
+  /* First: "use --force" or "change the format" would be the wrong advice. */
+  if (!check_not_input (file, output, argv + 1, (guint) argc - 1, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  format = choose_format (format_option, output, &error);
+  if (format == NULL || !check_output (file, output, force, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
 
   report = load_report (argv[1]);

@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <glib-unix.h>
 #include <math.h>
 #include <signal.h>
@@ -713,21 +715,188 @@ print_summary (RpReport *report)
     g_printerr (_("The run ended early: %s\n"), rp_report_get_error_message (report));
 }
 
+/* "resprobe-20261130-115242": the name of a report without --report, from
+ * the time the run began. */
 static char *
-default_report_path (void)
+default_report_stem (void)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
-  g_autofree char *name = g_strdup_printf ("resprobe-%s.json", stamp);
-  g_autofree char *directory = g_build_filename (g_get_user_data_dir (), "resprobe", "reports", NULL);
 
-  g_mkdir_with_parents (directory, 0700);
-  return g_build_filename (directory, name, NULL);
+  return g_strdup_printf ("resprobe-%s", stamp);
+}
+
+static char *
+default_report_directory (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "resprobe", "reports", NULL);
+}
+
+static gboolean
+make_report_directory (const char  *directory,
+                       GError     **error)
+{
+  if (g_mkdir_with_parents (directory, 0700) == 0)
+    return TRUE;
+  rp_error_set_from_errno (error, errno, _("The report cannot be saved in"), directory);
+  return FALSE;
+}
+
+/* Creates @directory/@stem.json, else @stem-2.json, @stem-3.json …, with
+ * O_EXCL: a name that no other file has, and that no other run (one started
+ * in the same second, say) can take before the report is saved under it.
+ * The file stays empty until rp_report_save() renames the complete report
+ * over it: only a kill -9 in that instant leaves an empty file behind. */
+static char *
+reserve_report_file (const char  *directory,
+                     const char  *stem,
+                     GError     **error)
+{
+  int saved_errno = EEXIST;
+
+  for (guint i = 1; i <= 1000 && saved_errno == EEXIST; i++)
+    {
+      g_autofree char *name = i == 1 ? g_strdup_printf ("%s.json", stem)
+                                     : g_strdup_printf ("%s-%u.json", stem, i);
+      g_autofree char *path = g_build_filename (directory, name, NULL);
+      int fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+      if (fd >= 0)
+        {
+          g_close (fd, NULL);
+          return g_steal_pointer (&path);
+        }
+      saved_errno = errno;
+    }
+  /* After a thousand names in use, EEXIST is the truth too. */
+  rp_error_set_from_errno (error, saved_errno, _("The report cannot be saved in"), directory);
+  return NULL;
+}
+
+/* Saves @report under a new name in @directory, never over another file.
+ * Returns: (nullable): the path it was saved to */
+static char *
+save_new_report (RpReport    *report,
+                 const char  *directory,
+                 const char  *stem,
+                 GError     **error)
+{
+  g_autofree char *path = reserve_report_file (directory, stem, error);
+  g_autoptr(GFile) file = NULL;
+
+  if (path == NULL)
+    return NULL;
+  file = g_file_new_for_path (path);
+  if (!rp_report_save (report, file, "json", error))
+    {
+      /* rp_report_save() renames only a complete file: this is still our
+       * empty one. */
+      g_unlink (path);
+      return NULL;
+    }
+  return g_steal_pointer (&path);
+}
+
+/* The measurements of a run exist only in memory: when the report cannot be
+ * saved where it should (the directory went away or became read-only, the
+ * disk filled up, during a run of hours), it goes under a new name to the
+ * default reports directory, else to the temporary directory, and the user
+ * is told where. @failed_directory, which has just failed, is not tried
+ * again. Returns whether the report was saved. */
+static gboolean
+save_report_elsewhere (RpReport   *report,
+                       GFile      *failed_directory,
+                       const char *stem)
+{
+  g_autofree char *reports = default_report_directory ();
+  const char *candidates[] = { reports, g_get_tmp_dir () };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      g_autoptr(GFile) directory = g_file_new_for_path (candidates[i]);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *path = NULL;
+
+      if (failed_directory != NULL && g_file_equal (directory, failed_directory))
+        continue;
+      /* The reports directory may not be there (any more). */
+      if (make_report_directory (candidates[i], &error))
+        path = save_new_report (report, candidates[i], stem, &error);
+      if (path != NULL)
+        {
+          /* TRANSLATORS: %s is where the report went when the place asked
+           * for failed, e.g. /tmp/resprobe-20261130-115242.json */
+          g_printerr (_("The report was saved to %s instead.\n"), path);
+          return TRUE;
+        }
+      rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+    }
+  g_printerr ("%s\n", _("The report could not be saved anywhere: only the summary above is left."));
+  return FALSE;
+}
+
+/* Saves the report to --report (replaced if it exists: that was checked
+ * before the run), or under a new name in the default directory; on failure
+ * says why, and saves it elsewhere. Returns whether it went where asked. */
+static gboolean
+save_run_report (RpReport   *report,
+                 const char *report_path,
+                 const char *report_directory,
+                 const char *stem)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) failed_directory = NULL;
+  g_autofree char *saved = NULL;
+
+  if (report_path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (report_path);
+
+      if (rp_report_save (report, file, "json", &error))
+        saved = g_strdup (report_path);
+      else
+        failed_directory = g_file_get_parent (file);
+    }
+  else
+    {
+      saved = save_new_report (report, report_directory, stem, &error);
+      if (saved == NULL)
+        failed_directory = g_file_new_for_path (report_directory);
+    }
+  if (saved != NULL)
+    {
+      g_print (_("Report saved to %s\n"), saved);
+      return TRUE;
+    }
+  rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+  /* A report too large for JSON is as large anywhere else. */
+  if (!g_error_matches (error, RP_ERROR, RP_ERROR_FAILED))
+    save_report_elsewhere (report, failed_directory, stem);
+  return FALSE;
 }
 
 /* A run may last hours: a report that cannot be saved must be refused before
- * it starts, not found out after. Only local files can be checked; a URI is
- * tried at the end as before. */
+ * it starts, not found out after. */
+static gboolean
+check_report_directory (const char  *directory,
+                        GError     **error)
+{
+  /* access() of a file says EACCES, even to root: name the real cause. */
+  if (g_file_test (directory, G_FILE_TEST_EXISTS) && !g_file_test (directory, G_FILE_TEST_IS_DIR))
+    {
+      rp_error_set_from_errno (error, ENOTDIR, _("The report cannot be saved in"), directory);
+      return FALSE;
+    }
+  if (access (directory, W_OK | X_OK) != 0)
+    {
+      rp_error_set_from_errno (error, errno, _("The report cannot be saved in"), directory);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* --report, checked as check_report_directory() does. Only local files can
+ * be checked; a URI is tried at the end as before. */
 static gboolean
 check_report_path (const char  *report_path,
                    gboolean     force,
@@ -763,18 +932,7 @@ check_report_path (const char  *report_path,
       return FALSE;
     }
   parent = g_path_get_dirname (path);
-  /* access() of a file says EACCES, even to root: name the real cause. */
-  if (g_file_test (parent, G_FILE_TEST_EXISTS) && !g_file_test (parent, G_FILE_TEST_IS_DIR))
-    {
-      rp_error_set_from_errno (error, ENOTDIR, _("The report cannot be saved in"), parent);
-      return FALSE;
-    }
-  if (access (parent, W_OK | X_OK) != 0)
-    {
-      rp_error_set_from_errno (error, errno, _("The report cannot be saved in"), parent);
-      return FALSE;
-    }
-  return TRUE;
+  return check_report_directory (parent, error);
 }
 
 typedef struct {
@@ -832,8 +990,10 @@ split_command_args (int   *argc,
  * `resprobe-cli run [--scenario NAME] [--dir DIR] [--size SIZE]
  * [--block-size SIZE] [--duration SECONDS] [--interval SECONDS]
  * [--report FILE.json] [--load NAME…] [--probe NAME…] [parameters of the
- * loads and probes] [-- COMMAND ARG…]`. SIGINT and SIGTERM stop the run; the
- * summary is printed and the report saved all the same.
+ * loads and probes] [-- COMMAND ARG…]`. SIGINT, SIGTERM and SIGHUP stop the
+ * run; the summary is printed and the report saved all the same. Without
+ * --report the report gets a new name, never that of an existing file; a
+ * report that cannot be saved where asked is saved elsewhere (exit 1).
  *
  * Returns: 0, 1 when the run failed, 2 for bad options
  */
@@ -873,11 +1033,12 @@ rp_cli_run (int    argc,
   g_autoptr(RpReport) report = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) report_file = NULL;
-  g_autofree char *report_path = NULL;
+  g_autofree char *report_path = NULL;        /* --report */
+  g_autofree char *report_directory = NULL;   /* without --report */
+  g_autofree char *report_stem = NULL;
   RunState state = { 0 };
   StartResult start = { 0 };
-  guint sigint_id, sigterm_id;
+  RpCliStopSignals signals;
   int exit_code = RP_CLI_EXIT_OK;
 
   g_option_context_set_summary (context, _("Measure responsiveness while a load runs (default R1: a dd-style writer and fsync-tester). “resprobe-cli scenarios” lists the presets; --load and --probe combine any loads and probes; a command load’s arguments may follow “--”."));
@@ -902,10 +1063,18 @@ rp_cli_run (int    argc,
   run_options_clear (&options);
   if (scenario == NULL)
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
-  if (report_path == NULL)
-    report_path = default_report_path ();
-  if (!check_report_path (report_path, options.force, &error))
+  report_stem = default_report_stem ();
+  if (report_path != NULL && !check_report_path (report_path, options.force, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  /* The default report's name is chosen when it is saved: see
+   * reserve_report_file(). */
+  if (report_path == NULL)
+    {
+      report_directory = default_report_directory ();
+      if (!make_report_directory (report_directory, &error) ||
+          !check_report_directory (report_directory, &error))
+        return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+    }
 
   loop = g_main_loop_new (NULL, FALSE);
   session = rp_session_new (scenario);
@@ -916,8 +1085,7 @@ rp_cli_run (int    argc,
 
   g_signal_connect (session, "updated", G_CALLBACK (on_updated), &state);
   g_signal_connect (session, "finished", G_CALLBACK (on_finished), &state);
-  sigint_id = g_unix_signal_add (SIGINT, on_signal, &state);
-  sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &state);
+  rp_cli_stop_signals_add (&signals, on_signal, &state);
 
   /* Creating the copy loop's source and calibrating the CPU benchmark take a
    * while before the first line: say why nothing shows yet. */
@@ -928,8 +1096,7 @@ rp_cli_run (int    argc,
   start.loop = loop;
   rp_session_start_async (session, NULL, on_started, &start);
   g_main_loop_run (loop);
-  g_source_remove (sigint_id);
-  g_source_remove (sigterm_id);
+  rp_cli_stop_signals_remove (&signals);
 
   if (start.error != NULL)
     {
@@ -941,10 +1108,8 @@ rp_cli_run (int    argc,
   report = rp_report_new_from_session (session);
   print_summary (report);
 
-  report_file = g_file_new_for_commandline_arg (report_path);
-  if (!rp_report_save (report, report_file, "json", &error))
-    return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
-  g_print (_("Report saved to %s\n"), report_path);
+  if (!save_run_report (report, report_path, report_directory, report_stem))
+    return RP_CLI_EXIT_FAILURE;
 
   if (rp_session_get_error (session) != NULL)
     exit_code = RP_CLI_EXIT_FAILURE;

@@ -27,4 +27,16 @@ gboolean rp_cli_parse_options (GOptionContext *context,
                                int            *argc,
                                char         ***argv);
 
+/* The signals that stop a run or a matrix cleanly (see rp-cli-common.c). */
+typedef struct {
+  guint sigint_id;
+  guint sigterm_id;
+  guint sighup_id;
+} RpCliStopSignals;
+
+void rp_cli_stop_signals_add    (RpCliStopSignals *signals,
+                                 GSourceFunc       handler,
+                                 gpointer          data);
+void rp_cli_stop_signals_remove (RpCliStopSignals *signals);
+
 G_END_DECLS
