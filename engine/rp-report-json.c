@@ -547,6 +547,38 @@ node_get_number (JsonNode *node,
   return isfinite (*out);
 }
 
+/* Every string of a stranger's report reaches a terminal, a label or a PDF:
+ * each is cleaned by rp_text_clean(), the one rule (docs/REPORT-FORMAT.md),
+ * in place, at any depth of @node. Only multi-line values keep their line
+ * feeds and tabs. */
+static void
+clean_strings (JsonNode *node,
+               gboolean  multiline)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *object = json_node_get_object (node);
+      g_autoptr(GList) members = json_object_get_members (object);
+
+      for (GList *l = members; l != NULL; l = l->next)
+        clean_strings (json_object_get_member (object, l->data), multiline);
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        clean_strings (json_array_get_element (array, i), multiline);
+    }
+  else if (node_is_string (node))
+    {
+      g_autofree char *clean = rp_text_clean (json_node_get_string (node), multiline);
+
+      if (strcmp (clean, json_node_get_string (node)) != 0)
+        json_node_set_string (node, clean);
+    }
+}
+
 static gboolean
 check_identity (JsonObject  *root,
                 GError     **error)
@@ -582,10 +614,11 @@ check_identity (JsonObject  *root,
   return TRUE;
 }
 
-/* An optional string member: absent or null gives %NULL. */
+/* An optional string member, cleaned: absent or null gives %NULL. */
 static gboolean
 get_optional_string (JsonObject  *object,
                      const char  *key,
+                     gboolean     multiline,
                      char       **out,
                      GError     **error)
 {
@@ -596,7 +629,7 @@ get_optional_string (JsonObject  *object,
     return TRUE;
   if (!node_is_string (node))
     return set_report_error (error, _("Key “%s”: expected a string"), key);
-  *out = g_strdup (json_node_get_string (node));
+  *out = rp_text_clean (json_node_get_string (node), multiline);
   return TRUE;
 }
 
@@ -664,6 +697,7 @@ read_system (JsonObject  *root,
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return set_report_error (error, _("Key “system”: missing or not an object"));
+  clean_strings (node, FALSE);
   *out = rp_sysinfo_new_from_json (node, &part_error);
   if (*out == NULL)
     return wrap_part_error ("system", part_error, error);
@@ -680,6 +714,7 @@ read_scenario (JsonObject  *root,
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return set_report_error (error, _("Key “scenario”: missing or not an object"));
+  clean_strings (node, FALSE);
   *out = rp_scenario_new_from_json (node, &part_error);
   if (*out == NULL)
     return wrap_part_error ("scenario", part_error, error);
@@ -718,12 +753,16 @@ read_notes (JsonObject  *root,
           shown = rp_text_shorten (l->data);
           return set_report_error (error, _("Notes: the value of “%s” is not a string"), shown);
         }
-      g_hash_table_replace (notes, g_strdup (l->data), g_strdup (json_node_get_string (value)));
+      /* Two keys may become one; as with duplicate keys, the last counts. */
+      g_hash_table_replace (notes, rp_text_clean (l->data, FALSE),
+                            rp_text_clean (json_node_get_string (value), TRUE));
     }
   return TRUE;
 }
 
-/* Names and units end up in CSV rows, table cells and file names. */
+/* Names and units end up in CSV rows, table cells and file names, and tools
+ * look series up by name: they are refused with a control character rather
+ * than cleaned, so that two names never become one. */
 static gboolean
 is_plain_text (const char *text,
                gsize       max_bytes,
@@ -732,7 +771,7 @@ is_plain_text (const char *text,
   if (text == NULL || strlen (text) > max_bytes || (!may_be_empty && *text == '\0'))
     return FALSE;
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    if (g_unichar_iscntrl (g_utf8_get_char (p)))
+    if (rp_text_is_control (g_utf8_get_char (p)))
       return FALSE;
   return TRUE;
 }
@@ -764,9 +803,27 @@ compare_points_by_time (gconstpointer a,
   return (pa->t > pb->t) - (pa->t < pb->t);
 }
 
+/* Durations, sizes, rates and fractions are never negative: no probe of the
+ * program writes one (each is an end minus a start of CLOCK_MONOTONIC, a
+ * count, or a delta of counters clamped or unsigned), and one would show as
+ * "-1000000 µs" and a better-than-ever comparison. Other units may be. A
+ * fraction may exceed 1: a PSI stall-time delta over a late sampler's
+ * period does. */
+static gboolean
+unit_is_never_negative (const char *unit)
+{
+  static const char *const units[] = { "s", "B", "B/s", "ops/s", "ratio" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_equal (unit, units[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* The value of series.NAME.samples into @series, counted in @n_samples. */
 static gboolean
 read_samples (const char  *shown,
+              const char  *unit,
               JsonNode    *node,
               RpSeries    *series,
               guint64     *n_samples,
@@ -775,6 +832,7 @@ read_samples (const char  *shown,
   g_autoptr(GArray) points = NULL;
   JsonArray *samples;
   gboolean unsorted = FALSE;
+  gboolean never_negative = unit_is_never_negative (unit);
   guint n;
 
   if (node == NULL)
@@ -797,6 +855,11 @@ read_samples (const char  *shown,
       if (!read_point (json_array_get_element (samples, i), &point))
         return set_report_error (error, _("Series “%s”, sample %u: expected [t, value], a time within a year and a value of at most 10²¹"),
                                  shown, i);
+      /* -0.0 is not below 0: "after - before" of an instant. */
+      if (never_negative && point.v < 0)
+        /* TRANSLATORS: e.g. "Series “fsync_latency”, sample 3: the value -1 is negative, but values in “s” cannot be" */
+        return set_report_error (error, _("Series “%s”, sample %u: the value %g is negative, but values in “%s” cannot be"),
+                                 shown, i, point.v, unit);
       if (i > 0 && point.t < g_array_index (points, RpPoint, i - 1).t)
         unsorted = TRUE;
       g_array_append_val (points, point);
@@ -818,6 +881,7 @@ read_one_series (const char  *name,
                  GError     **error)
 {
   g_autofree char *shown = rp_text_shorten (name);
+  g_autofree char *clean_title = NULL;
   g_autoptr(RpSeries) series = NULL;
   JsonObject *object;
   JsonNode *unit, *title;
@@ -844,15 +908,16 @@ read_one_series (const char  *name,
       return NULL;
     }
   if (title != NULL && !JSON_NODE_HOLDS_NULL (title) &&
-      (!node_is_string (title) || !is_plain_text (json_node_get_string (title), MAX_NAME_BYTES, TRUE)))
+      (!node_is_string (title) || strlen (json_node_get_string (title)) > MAX_NAME_BYTES))
     {
       set_report_error (error, _("Series “%s”: key “title” is not a short string"), shown);
       return NULL;
     }
 
-  series = rp_series_new (name, json_node_get_string (unit),
-                          node_is_string (title) ? json_node_get_string (title) : NULL);
-  if (!read_samples (shown, json_object_get_member (object, "samples"), series, n_samples, error))
+  clean_title = node_is_string (title) ? rp_text_clean (json_node_get_string (title), FALSE) : NULL;
+  series = rp_series_new (name, json_node_get_string (unit), clean_title);
+  if (!read_samples (shown, json_node_get_string (unit), json_object_get_member (object, "samples"),
+                     series, n_samples, error))
     return NULL;
   /* The tree's ~300 bytes a sample go back before the next series is read. */
   json_object_remove_member (object, "samples");
@@ -904,9 +969,9 @@ report_from_object (JsonObject  *root,
 
   if (!check_identity (root, error) ||
       !read_created (root, &created, error) ||
-      !get_optional_string (root, "generator", &generator, error) ||
+      !get_optional_string (root, "generator", FALSE, &generator, error) ||
       !read_duration (root, &duration, error) ||
-      !get_optional_string (root, "error", &error_message, error) ||
+      !get_optional_string (root, "error", TRUE, &error_message, error) ||
       !read_system (root, &sysinfo, error) ||
       !read_scenario (root, &scenario, error) ||
       !read_notes (root, notes, error) ||
@@ -932,8 +997,10 @@ report_from_object (JsonObject  *root,
  *
  * Reads a report written by rp_report_to_json(), possibly by a stranger:
  * everything is checked (format, version ≤ %RP_REPORT_VERSION, types, finite
- * samples, %RP_REPORT_MAX_SAMPLES samples, nesting depth), nothing in the
- * file can crash the program. The statistics are recomputed from the
+ * samples, no negative durations, sizes, rates or fractions,
+ * %RP_REPORT_MAX_SAMPLES samples, nesting depth), nothing in the file can
+ * crash the program. Control and bidirectional characters in its strings
+ * become spaces (rp_text_clean()). The statistics are recomputed from the
  * samples. The result behaves like the report of a finished run.
  *
  * Returns: (transfer full) (nullable): the report, or %NULL with @error set

@@ -82,13 +82,72 @@ text_extra (const char *text)
 }
 
 /**
+ * rp_text_is_control:
+ * @c: a character
+ *
+ * Characters that must not reach a terminal, a label or a PDF from a
+ * stranger's report: C0 and C1 controls (ESC starts terminal escapes, and
+ * GTK draws a missing-glyph box for them), the bidirectional controls of
+ * Unicode (Bidi_Control: U+061C, U+200E, U+200F, U+202A–U+202E,
+ * U+2066–U+2069), with which "…evil · x86_64" shows as "46_68x · live", and
+ * the line and paragraph separators U+2028 and U+2029, which start new
+ * lines in a label.
+ *
+ * Returns: whether @c is one of them
+ */
+gboolean
+rp_text_is_control (gunichar c)
+{
+  return g_unichar_iscntrl (c) || c == 0x061c || c == 0x200e || c == 0x200f ||
+         (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
+         c == 0x2028 || c == 0x2029;
+}
+
+/**
+ * rp_text_clean:
+ * @text: (nullable): a string of a report from anywhere
+ * @multiline: whether @text may have lines (notes, messages): line feeds
+ *   and tabs stay
+ *
+ * Every rp_text_is_control() character becomes a plain space, all else
+ * stays as it is (accents, CJK, emoji, no-break spaces): the one rule for
+ * the strings of a loaded report. Invalid UTF-8 is replaced as by
+ * g_utf8_make_valid().
+ *
+ * Returns: (transfer full) (nullable): the clean text, %NULL for %NULL
+ */
+char *
+rp_text_clean (const char *text,
+               gboolean    multiline)
+{
+  g_autofree char *valid = NULL;
+  GString *out;
+
+  if (text == NULL)
+    return NULL;
+  valid = g_utf8_make_valid (text, -1);
+  out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (rp_text_is_control (c) && !(multiline && (c == '\n' || c == '\t')))
+        g_string_append_c (out, ' ');
+      else
+        g_string_append_unichar (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
  * rp_text_sanitize:
  * @text: (nullable): any text, e.g. from a stranger's report
  *
- * Control characters (ANSI escapes, tabs, carriage returns) must not reach
- * a terminal or break the layout; newlines stay. Every other space (the
- * no-break space of g_format_size(), a translation's narrow no-break
- * space) becomes a plain one: `grep '1.0 MiB'` must find "1.0 MiB".
+ * Control characters (ANSI escapes, tabs, carriage returns, bidirectional
+ * controls: rp_text_is_control()) must not reach a terminal or break the
+ * layout; newlines stay. Every other space (the no-break space of
+ * g_format_size(), a translation's narrow no-break space) becomes a plain
+ * one: `grep '1.0 MiB'` must find "1.0 MiB".
  *
  * Returns: (transfer full): valid UTF-8
  */
@@ -104,7 +163,7 @@ rp_text_sanitize (const char *text)
 
       if (c == '\n')
         g_string_append_c (out, '\n');
-      else if (g_unichar_iscntrl (c) || g_unichar_type (c) == G_UNICODE_SPACE_SEPARATOR)
+      else if (rp_text_is_control (c) || g_unichar_type (c) == G_UNICODE_SPACE_SEPARATOR)
         g_string_append_c (out, ' ');
       else
         g_string_append_unichar (out, c);
@@ -128,10 +187,78 @@ rp_text_shorten (const char *text)
   return g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (clean, 40) - clean), clean);
 }
 
+/* Where a line may end, worst first. A line ends at the best kind of break
+ * it has room for, the last of that kind. */
+typedef enum {
+  BREAK_NONE,
+  BREAK_IN_WORD,    /* after a '/' or a hyphen: only in a word longer than a line */
+  BREAK_NUMBER,     /* the space after a number, which keeps its unit */
+  BREAK_SPACE,      /* a space, or a ',' or ';' before a letter (mount options) */
+  N_BREAKS
+} BreakKind;
+
 static gboolean
-is_break_after (gunichar c)
+is_hyphen (gunichar c)
 {
-  return c == ' ' || c == ',' || c == ';' || c == '/';
+  return c == '-' || c == 0x2010;
+}
+
+/* The break after @c, between @previous and @next (0 at either end). A
+ * comma before a digit is a decimal comma ("bs=1,0 MiB"), never a break; a
+ * '-' before a digit is a minus sign. */
+static BreakKind
+break_after (gunichar previous,
+             gunichar c,
+             gunichar next)
+{
+  if (c == ' ')
+    return g_unichar_isdigit (previous) ? BREAK_NUMBER : BREAK_SPACE;
+  if ((c == ',' || c == ';') && g_unichar_isalpha (next))
+    return BREAK_SPACE;
+  if (c == '/' && next != 0 && next != ' ')
+    return BREAK_IN_WORD;
+  if (is_hyphen (c) && (g_unichar_isalnum (previous) || previous == ')') && g_unichar_isalpha (next))
+    return BREAK_IN_WORD;
+  return BREAK_NONE;
+}
+
+/* The end of the line that starts at @p: as far as @width lets it go, back
+ * to its best break (see BreakKind), or cut where no break is. */
+static const char *
+line_end (const char *p,
+          gsize       width)
+{
+  const char *breaks[N_BREAKS] = { NULL };
+  gunichar previous = 0;
+  gsize length = 0;
+  gboolean text = FALSE;
+
+  while (*p != '\0' && *p != '\n')
+    {
+      gunichar c = g_utf8_get_char (p);
+      const char *next = g_utf8_next_char (p);
+
+      if (length + char_length (c) > width)
+        {
+          /* A space that does not fit still ends the line before it. */
+          if (c == ' ' && text)
+            breaks[break_after (previous, c, 0)] = p;
+          break;
+        }
+      length += char_length (c);
+      /* No empty first line before leading blanks. */
+      if (text)
+        breaks[break_after (previous, c, g_utf8_get_char (next))] = next;
+      text = text || c != ' ';
+      previous = c;
+      p = next;
+    }
+  if (*p == '\0' || *p == '\n')
+    return p;
+  for (guint kind = N_BREAKS - 1; kind > BREAK_NONE; kind--)
+    if (breaks[kind] != NULL)
+      return breaks[kind];
+  return p;
 }
 
 /**
@@ -139,9 +266,12 @@ is_break_after (gunichar c)
  * @text: (nullable): text, sanitized here
  * @width: the longest line, as rp_text_length() counts (at least 8)
  *
- * Splits @text into lines, preferring to break after a space or a comma
- * (mount options have no spaces) but not between a number and its unit,
- * hard-breaking a run with neither.
+ * Splits @text into lines at spaces, and after a comma or semicolon
+ * followed by a letter (mount options have no spaces), never between a
+ * number and its unit unless no other space is left ("every 0.5 s"), never
+ * at a decimal comma ("1,0 MiB"). Only a word longer than a line is split
+ * inside: after a '/' or a hyphen before a letter (paths,
+ * "write()-Aufrufen"), else where the line is full.
  * Newlines in @text start new lines.
  *
  * Returns: (transfer container) (element-type utf8): the lines, without
@@ -158,36 +288,9 @@ rp_text_wrap_lines (const char *text,
   width = MAX (width, 8);
   for (;;)
     {
-      const char *q = p;
-      const char *end;
-      const char *brk = NULL;
-      const char *weak_brk = NULL;
-      gunichar previous = 0;
-      gsize length = 0;
-      char *line;
+      const char *end = line_end (p, width);
+      char *line = g_strndup (p, (gsize) (end - p));
 
-      while (*q != '\0' && *q != '\n')
-        {
-          gunichar c = g_utf8_get_char (q);
-
-          if (length + char_length (c) > width)
-            break;
-          length += char_length (c);
-          q = g_utf8_next_char (q);
-          /* A number keeps its unit ("1.0 MiB", "12 %") where it can:
-           * the space after a digit is the last resort before a hard break. */
-          if (c == ' ' && g_unichar_isdigit (previous))
-            weak_brk = q;
-          else if (is_break_after (c))
-            brk = q;
-          previous = c;
-        }
-      if (*q == '\0' || *q == '\n' || (*q == ' ' && !g_unichar_isdigit (previous)))
-        end = q;
-      else
-        end = brk != NULL ? brk : weak_brk != NULL ? weak_brk : q;
-
-      line = g_strndup (p, (gsize) (end - p));
       g_strchomp (line);
       g_ptr_array_add (lines, line);
 

@@ -11,6 +11,9 @@ G_BEGIN_DECLS
 
 gsize      rp_text_width          (const char        *text);
 gsize      rp_text_length         (const char        *text);
+gboolean   rp_text_is_control     (gunichar           c);
+char      *rp_text_clean          (const char        *text,
+                                   gboolean           multiline);
 char      *rp_text_sanitize       (const char        *text);
 char      *rp_text_shorten        (const char        *text);
 GPtrArray *rp_text_wrap_lines     (const char        *text,

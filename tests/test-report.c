@@ -543,6 +543,89 @@ test_text_wrap (void)
     g_assert_cmpuint (strlen (g_ptr_array_index (digits, i)), <=, 10);
 }
 
+/* Checks @text wrapped at every width from 8 to 70: lines fit, nothing is
+ * lost, a decimal comma never ends a line ("1," then "0 MiB"), and every
+ * word (between spaces; @text has no comma before a letter) that fits on a
+ * line is on one line whole. */
+static void
+assert_wraps_at_spaces (const char *text)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  g_autofree char *no_spaces = g_strjoinv ("", words);
+
+  for (gsize width = 8; width <= 70; width++)
+    {
+      g_autoptr(GPtrArray) lines = rp_text_wrap_lines (text, width);
+      g_autoptr(GString) joined = g_string_new (NULL);
+
+      for (guint i = 0; i < lines->len; i++)
+        {
+          const char *line = g_ptr_array_index (lines, i);
+          gsize n = strlen (line);
+
+          g_assert_cmpuint (rp_text_length (line), <=, width);
+          for (const char *c = line; *c != '\0'; c++)
+            if (*c != ' ')
+              g_string_append_c (joined, *c);
+          if (i + 1 < lines->len && n >= 2 && line[n - 1] == ',' && g_ascii_isdigit (line[n - 2]))
+            g_assert_false (g_ascii_isdigit (*(const char *) g_ptr_array_index (lines, i + 1)));
+        }
+      for (guint w = 0; words[w] != NULL; w++)
+        {
+          gboolean whole = FALSE;
+
+          if (rp_text_length (words[w]) > width)
+            continue;
+          for (guint i = 0; i < lines->len && !whole; i++)
+            {
+              g_auto(GStrv) on_line = g_strsplit (g_ptr_array_index (lines, i), " ", -1);
+
+              whole = g_strv_contains ((const char *const *) on_line, words[w]);
+            }
+          if (!whole)
+            g_error ("“%s” split at width %" G_GSIZE_FORMAT, words[w], width);
+        }
+      /* Only spaces are lost at the breaks. */
+      g_assert_cmpstr (joined->str, ==, no_spaces);
+    }
+}
+
+/* Translations with a decimal comma: "bs=1,0 MiB" is a number, not a list,
+ * and the old wrapper broke after its comma. A word with a hyphen stays
+ * whole unless it is longer than a line; then it breaks after the hyphen
+ * rather than anywhere. */
+static void
+test_text_wrap_translations (void)
+{
+  static const char decimal[] = "bs=1,0 MiB, 64,0 MiB, gepuffert; fsync-Sonde 1,0 MiB alle 0,5 s; "
+                                "Systemmessung alle 0,5 s; bis zum Anhalten";
+  static const char hyphen[] = "parallele Schreiber, 4 Threads mit write()-Aufrufen zu 64,0 KiB";
+  g_autoptr(GPtrArray) at_15 = rp_text_wrap_lines (decimal, 15);
+  g_autoptr(GPtrArray) long_word = rp_text_wrap_lines (hyphen, 15);
+  g_autoptr(GPtrArray) mount = rp_text_wrap_lines ("rw,relatime,resuid=65534,resgid=65534", 28);
+
+  /* Before: "bs=1,0 MiB, 64," and "0 MiB, gepuffert;". */
+  g_assert_cmpstr (g_ptr_array_index (at_15, 0), ==, "bs=1,0 MiB,");
+  g_assert_cmpstr (g_ptr_array_index (at_15, 1), ==, "64,0 MiB,");
+  g_assert_cmpstr (g_ptr_array_index (at_15, 2), ==, "gepuffert;");
+  /* Before: "write()-Aufrufe" and "n zu 64,0 KiB". */
+  g_assert_cmpstr (g_ptr_array_index (long_word, 2), ==, "4 Threads mit");
+  g_assert_cmpstr (g_ptr_array_index (long_word, 3), ==, "write()-");
+  g_assert_cmpstr (g_ptr_array_index (long_word, 4), ==, "Aufrufen zu");
+  g_assert_cmpstr (g_ptr_array_index (long_word, 5), ==, "64,0 KiB");
+  /* Mount options have no spaces: a comma before a letter is a break. */
+  g_assert_cmpuint (mount->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (mount, 0), ==, "rw,relatime,resuid=65534,");
+  g_assert_cmpstr (g_ptr_array_index (mount, 1), ==, "resgid=65534");
+
+  assert_wraps_at_spaces (decimal);
+  assert_wraps_at_spaces (hyphen);
+  assert_wraps_at_spaces ("R3: równoległe wątki zapisu, 4 wątki z wywołaniami write() po 64,0 KiB, "
+                          "każdy 64,0 MiB; sonda fsync 1,0 MiB co 1 s");
+  assert_wraps_at_spaces ("R3: параллельные писатели, 4 потока с вызовами write() по 64,0 КиБ, "
+                          "каждый по 64,0 МиБ; проба fsync 1,0 МиБ каждые 0,5 с");
+}
+
 /* The decimal point of the fsync lines, the JSON and the CSV stays a '.'. */
 static void
 test_text_locale (void)
@@ -931,6 +1014,225 @@ test_load_bad_corpus (void)
   assert_edit_fails (json, "\"sample_period\" : 0.5", "\"sample_period\" : \"forever\"", "scenario");
 }
 
+/* Every control character, C0 and C1, every bidirectional control of
+ * Unicode and the line and paragraph separators, in UTF-8: what must not
+ * reach a terminal or a label. */
+#define HOSTILE "a\x1b[2J\x07\r\n\t\xc2\x9b" \
+                "\xd8\x9c\xe2\x80\x8e\xe2\x80\x8f" \
+                "\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad\xe2\x80\xae" \
+                "\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9\xe2\x80\xa8\xe2\x80\xa9z"
+#define RLO "\xe2\x80\xae"
+/* Accents (one combining), CJK, Cyrillic, an emoji joined by U+200D, a
+ * no-break space: text, not controls. */
+#define VALID "Ünïcöde\xcc\x81 中文 Кириллица \xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x92\xbb a\xc2\xa0" "b"
+
+/* Written independently of rp_text_is_control(), from the list above. */
+static void
+assert_clean (const char *text,
+              gboolean    multiline)
+{
+  g_assert_nonnull (text);
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      gboolean layout = multiline && (c == '\n' || c == '\t');
+
+      if ((c < 0x20 && !layout) || (c >= 0x7f && c <= 0x9f) || c == 0x061c ||
+          c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+          (c >= 0x2066 && c <= 0x2069) || c == 0x2028 || c == 0x2029)
+        g_error ("U+%04X in “%s”", c, text);
+    }
+}
+
+static void
+assert_node_clean (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autoptr(GList) members = json_object_get_members (json_node_get_object (node));
+
+      for (GList *l = members; l != NULL; l = l->next)
+        assert_node_clean (json_object_get_member (json_node_get_object (node), l->data));
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    for (guint i = 0; i < json_array_get_length (json_node_get_array (node)); i++)
+      assert_node_clean (json_array_get_element (json_node_get_array (node), i));
+  else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    assert_clean (json_node_get_string (node), FALSE);
+}
+
+/* One rule for loaded strings (rp_text_clean()) and shown text
+ * (rp_text_sanitize(), which also makes every space a plain one). */
+static void
+test_text_clean (void)
+{
+  static const char mixed[] = "a" RLO "b\x1b[0m\nc\td\xc2\xa0" "e";
+  g_autofree char *clean_line = rp_text_clean (mixed, FALSE);
+  g_autofree char *clean_lines = rp_text_clean (mixed, TRUE);
+  g_autofree char *sanitized = rp_text_sanitize (mixed);
+  g_autofree char *valid = rp_text_clean (VALID, FALSE);
+  g_autofree char *hostile = rp_text_sanitize (HOSTILE);
+
+  g_assert_cmpstr (clean_line, ==, "a b [0m c d\xc2\xa0" "e");
+  g_assert_cmpstr (clean_lines, ==, "a b [0m\nc\td\xc2\xa0" "e");
+  g_assert_cmpstr (sanitized, ==, "a b [0m\nc d e");
+  g_assert_cmpstr (valid, ==, VALID);
+  g_assert_null (rp_text_clean (NULL, FALSE));
+  assert_clean (hostile, TRUE);
+  g_assert_cmpuint (g_utf8_strlen (hostile, -1), ==, g_utf8_strlen (HOSTILE, -1));
+}
+
+/* A stranger's report with terminal escapes and bidirectional controls in
+ * every kind of string ("…evil · x86_64" shown as "46_68x · live"): it
+ * loads, each such character a space, and the rest of the text as it was. */
+static void
+test_load_hostile_strings (void)
+{
+  static const char *const argv[] = { "sh", "-c", "echo " HOSTILE, NULL };
+  g_autoptr(RpSysinfo) sysinfo = make_sysinfo ("ext4", HOSTILE);
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) notes = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(RpReport) loaded = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *with_generator = NULL;
+  g_autofree char *with_error = NULL;
+  g_autofree char *text = NULL;
+  const RpSysinfo *system;
+  const RpScenario *loaded_scenario;
+  RpSeries *fsync;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_free (sysinfo->machine);
+  sysinfo->machine = g_strdup ("x86_64" RLO "evil");
+  g_free (sysinfo->cpu_model);
+  sysinfo->cpu_model = g_strdup (VALID);
+  g_free (sysinfo->distribution);
+  sysinfo->distribution = g_strdup (HOSTILE);
+  g_free (sysinfo->target_directory);
+  sysinfo->target_directory = g_strdup ("/home/" HOSTILE);
+  g_free (scenario->directory);
+  scenario->directory = g_strdup ("/home/" HOSTILE);
+  scenario->loads |= RP_LOAD_COMMAND;
+  scenario->command_argv = g_strdupv ((char **) argv);
+  g_ptr_array_add (series, rp_series_new (RP_SERIES_FSYNC_LATENCY, "s", "fsync " HOSTILE));
+  g_hash_table_insert (notes, (char *) "comment", (char *) HOSTILE);
+  g_hash_table_insert (notes, (char *) "k" RLO "ey", (char *) VALID);
+  report = rp_report_new (sysinfo, scenario, series, notes);
+  json = rp_report_to_json (report, NULL);
+  with_generator = replace_once (json, "\"generator\" : \"", "\"generator\" : \"\\u202e\\u001b[1m");
+  with_error = replace_once (with_generator, "\"error\" : null", "\"error\" : \"" RLO "gone\\u0007\\nline 2\"");
+  loaded = load_ok (with_error, -1);
+
+  system = rp_report_get_sysinfo (loaded);
+  loaded_scenario = rp_report_get_scenario (loaded);
+  assert_node_clean (rp_sysinfo_to_json (system));
+  assert_node_clean (rp_scenario_to_json (loaded_scenario));
+  g_assert_cmpstr (system->machine, ==, "x86_64 evil");
+  g_assert_cmpstr (system->cpu_model, ==, VALID);
+  /* A space for each: ESC, then the 19 after "[2J". */
+  g_assert_cmpstr (system->distribution, ==, "a [2J" "                   " "z");
+  g_assert_cmpuint (g_utf8_strlen (system->journal_mode, -1), ==, g_utf8_strlen (HOSTILE, -1));
+  g_assert_cmpstr (loaded_scenario->command_argv[2], ==, "echo a [2J" "                   " "z");
+
+  fsync = rp_report_lookup_series (loaded, RP_SERIES_FSYNC_LATENCY);
+  g_assert_nonnull (fsync);
+  assert_clean (rp_series_get_title (fsync), FALSE);
+  assert_clean (rp_report_get_error_message (loaded), TRUE);
+  g_assert_cmpstr (rp_report_get_error_message (loaded), ==, " gone \nline 2");
+  g_hash_table_iter_init (&iter, rp_report_get_notes (loaded));
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      assert_clean (key, FALSE);
+      assert_clean (value, TRUE);
+    }
+  /* Multi-line notes keep their line feeds and tabs. */
+  g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (loaded), "comment"), ==,
+                   "a [2J" "  " "\n\t" "               " "z");
+  g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (loaded), "k ey"), ==, VALID);
+
+  /* What is shown has none either. */
+  text = rp_report_to_text (loaded);
+  assert_clean (text, TRUE);
+  g_assert_nonnull (strstr (text, "x86_64 evil"));
+  g_assert_nonnull (strstr (text, "中文 Кириллица"));
+
+  /* Names and units are identifiers: refused, not cleaned, so that two
+   * never become one. */
+  assert_edit_fails (json, "\"fsync_latency\" : {\n      \"unit\"", "\"fsync\\u202elatency\" : {\n      \"unit\"", "name");
+  assert_edit_fails (json, "\"unit\" : \"s\"", "\"unit\" : \"s\\u2066\"", "unit");
+}
+
+/* Durations, sizes, rates and fractions cannot be negative: such a sample is
+ * refused with its series and index. -0.0 is not negative, a fraction may
+ * exceed 1 (PSI over a late sampler period), other units may be negative. */
+static void
+test_load_negative_values (void)
+{
+  static const char *const never_negative[] = { "s", "B", "B/s", "ops/s", "ratio" };
+  static const char *const may_be_negative[] = { "", "°C", "dB" };
+  static const double negative[] = { 0.5, -1.0 };
+  static const double tiny[] = { 0.5, -1e-300 };
+  static const double fine[] = { 0.0, -0.0, 1.5 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (never_negative); i++)
+    {
+      g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+      g_autoptr(GPtrArray) bad = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(GPtrArray) good = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(RpReport) bad_report = NULL;
+      g_autoptr(RpReport) good_report = NULL;
+      g_autoptr(RpReport) loaded = NULL;
+      g_autofree char *bad_json = NULL;
+      g_autofree char *good_json = NULL;
+      g_autofree char *expected = g_strdup_printf ("“%s”", never_negative[i]);
+
+      g_ptr_array_add (bad, make_series ("x", never_negative[i], negative, 2, 0, 1));
+      g_ptr_array_add (bad, make_series ("y", never_negative[i], tiny, 2, 0, 1));
+      bad_report = rp_report_new (NULL, scenario, bad, NULL);
+      bad_json = rp_report_to_json (bad_report, NULL);
+      assert_load_fails (bad_json, -1, "Series “x”, sample 1: ");
+      assert_load_fails (bad_json, -1, expected);
+      g_ptr_array_remove_index (bad, 0);
+      g_clear_object (&bad_report);
+      g_clear_pointer (&bad_json, g_free);
+      bad_report = rp_report_new (NULL, scenario, bad, NULL);
+      bad_json = rp_report_to_json (bad_report, NULL);
+      assert_load_fails (bad_json, -1, "Series “y”, sample 1: ");
+
+      g_ptr_array_add (good, make_series ("x", never_negative[i], fine, 3, 0, 1));
+      good_report = rp_report_new (NULL, scenario, good, NULL);
+      good_json = rp_report_to_json (good_report, NULL);
+      loaded = load_ok (good_json, -1);
+      assert_reports_equal (good_report, loaded);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (may_be_negative); i++)
+    {
+      g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+      g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(RpReport) report = NULL;
+      g_autoptr(RpReport) loaded = NULL;
+      g_autofree char *json = NULL;
+
+      g_ptr_array_add (series, make_series ("x", may_be_negative[i], negative, 2, 0, 1));
+      report = rp_report_new (NULL, scenario, series, NULL);
+      json = rp_report_to_json (report, NULL);
+      loaded = load_ok (json, -1);
+      assert_reports_equal (report, loaded);
+    }
+
+  /* The tester's report: an fsync latency of -1 s. */
+  {
+    g_autoptr(RpReport) report = make_report ();
+    g_autofree char *json = rp_report_to_json (report, NULL);
+
+    assert_edit_fails (json, SAMPLE_0, "[1.0, -1]", "Series “fsync_latency”, sample 0: ");
+  }
+}
+
 /* RFC 8259 leaves duplicate keys open; json-glib keeps the last. */
 static void
 test_load_duplicate_keys (void)
@@ -1213,12 +1515,16 @@ main (int   argc,
   g_test_add_func ("/report/text/locale", test_text_locale);
   g_test_add_func ("/report/text/bytes", test_text_bytes);
   g_test_add_func ("/report/text/wrap", test_text_wrap);
+  g_test_add_func ("/report/text/wrap-translations", test_text_wrap_translations);
   g_test_add_func ("/report/verdict", test_verdict);
   g_test_add_func ("/report/csv", test_csv);
   g_test_add_func ("/report/save", test_save);
   g_test_add_func ("/report/load/file-errors", test_load_file_errors);
   g_test_add_func ("/report/load/bad-corpus", test_load_bad_corpus);
   g_test_add_func ("/report/load/duplicate-keys", test_load_duplicate_keys);
+  g_test_add_func ("/report/text/clean", test_text_clean);
+  g_test_add_func ("/report/load/hostile-strings", test_load_hostile_strings);
+  g_test_add_func ("/report/load/negative-values", test_load_negative_values);
   g_test_add_func ("/report/load/truncated", test_load_truncated);
   g_test_add_func ("/report/load/mutations", test_load_mutations);
   g_test_add_func ("/report/compare", test_compare);

@@ -142,9 +142,13 @@ rp_timerfd_source_new (double   period,
 
   spec.it_interval = timespec_from_seconds (period);
   spec.it_value = timespec_from_seconds (self->start + period);
-  /* The start is rounded to what timespec_from_seconds() gives, so that our
-   * expiry arithmetic and the kernel's grid agree to the nanosecond. */
-  self->start = spec.it_value.tv_sec + spec.it_value.tv_nsec * 1e-9 - period;
+  /* The start and the period are what the kernel was given, rounded to
+   * whole nanoseconds, so that our expiry arithmetic and the kernel's grid
+   * agree to the nanosecond however many periods go by: with 1/60 s as
+   * given, the grid would drift 6.7 ms from ours in 10^7 periods, and the
+   * lateness would come out too small, even negative. */
+  self->period = spec.it_interval.tv_sec + spec.it_interval.tv_nsec * 1e-9;
+  self->start = spec.it_value.tv_sec + spec.it_value.tv_nsec * 1e-9 - self->period;
   if (timerfd_settime (fd, TFD_TIMER_ABSTIME, &spec, NULL) < 0)
     {
       int saved_errno = errno;
