@@ -282,16 +282,28 @@ else fail "reports directory: $(ls -l "$reports" | grep -v ' 5 ')"; fi
 expect_empty "runs without --report"
 
 # --- a report that cannot be saved at the end is saved elsewhere --------------------
+# run_losing DIR VAR=VALUE… -- RUN-OPTIONS…: a passive run in the background
+# with that environment; once it measures, DIR is removed and the run
+# stopped with SIGTERM. Sets rc; the output is in $work/out-gone.
+run_losing() {
+  local dir=$1 pid
+  local -a environment=()
+  shift
+  while [ "$1" != -- ]; do environment+=("$1"); shift; done
+  shift
+  env "${environment[@]}" "$cli" run --dir "$target" --scenario passive --duration 60 "$@" \
+    >"$work/out-gone" 2>&1 &
+  pid=$!
+  wait_for "$work/out-gone" "fsync time" 60
+  rmdir "$dir"
+  kill -TERM "$pid"; wait "$pid"; rc=$?
+}
 # Its directory is there when the run starts (checked up front) and removed
 # before the run ends: that fails as root too. The report goes to the default
 # reports directory instead; exit 1, since the requested save failed.
 mkdir "$work/gone"
-XDG_DATA_HOME=$work/fallback-data TMPDIR=$work/fallback-tmp \
-  "$cli" run --dir "$target" --scenario passive --duration 60 --report "$work/gone/r.json" >"$work/out-gone" 2>&1 &
-pid=$!
-wait_for "$work/out-gone" "fsync time" 60
-rmdir "$work/gone"
-kill -TERM "$pid"; wait "$pid"; rc=$?
+run_losing "$work/gone" XDG_DATA_HOME="$work/fallback-data" TMPDIR="$work/fallback-tmp" -- \
+  --report "$work/gone/r.json"
 path=$(sed -n 's/^The report was saved to \(.*\) instead\.$/\1/p' "$work/out-gone")
 if [ "$rc" -eq 1 ] && grep -q "Cannot save the report to “$work/gone/r.json”" "$work/out-gone" &&
    [[ "$path" == "$work/fallback-data/resprobe/reports/resprobe-"*.json ]] &&
@@ -300,12 +312,8 @@ if [ "$rc" -eq 1 ] && grep -q "Cannot save the report to “$work/gone/r.json”
 else fail "fallback: exit $rc, «$path»: $(tail -4 "$work/out-gone")"; fi
 # When the default reports directory cannot be used either, the temporary one.
 mkdir "$work/gone" "$work/fallback-tmp"
-XDG_DATA_HOME=$work/plain-file/data TMPDIR=$work/fallback-tmp \
-  "$cli" run --dir "$target" --scenario passive --duration 60 --report "$work/gone/r.json" >"$work/out-gone" 2>&1 &
-pid=$!
-wait_for "$work/out-gone" "fsync time" 60
-rmdir "$work/gone"
-kill -TERM "$pid"; wait "$pid"; rc=$?
+run_losing "$work/gone" XDG_DATA_HOME="$work/plain-file/data" TMPDIR="$work/fallback-tmp" -- \
+  --report "$work/gone/r.json"
 if [ "$rc" -eq 1 ] && grep -q "plain-file/data/resprobe/reports”: Not a directory" "$work/out-gone" &&
    grep -q "^The report was saved to $work/fallback-tmp/resprobe-.*\.json instead\.$" "$work/out-gone" &&
    [ "$(ls "$work/fallback-tmp" | wc -l)" -eq 1 ]; then ok "report saved in the temporary directory as the last resort"
@@ -313,24 +321,15 @@ else fail "fallback to TMPDIR: exit $rc: $(tail -4 "$work/out-gone")"; fi
 # Without --report, a reports directory removed during the run is not tried
 # again: the report goes to the temporary directory.
 rm -f "$work/fallback-tmp"/*
-XDG_DATA_HOME=$work/data2 TMPDIR=$work/fallback-tmp \
-  "$cli" run --dir "$target" --scenario passive --duration 60 >"$work/out-gone" 2>&1 &
-pid=$!
-wait_for "$work/out-gone" "fsync time" 60
-rmdir "$work/data2/resprobe/reports"
-kill -TERM "$pid"; wait "$pid"; rc=$?
+run_losing "$work/data2/resprobe/reports" XDG_DATA_HOME="$work/data2" TMPDIR="$work/fallback-tmp" --
 if [ "$rc" -eq 1 ] && grep -q "data2/resprobe/reports”: No such file or directory" "$work/out-gone" &&
    grep -q "^The report was saved to $work/fallback-tmp/resprobe-.*\.json instead\.$" "$work/out-gone" &&
    [ ! -e "$work/data2/resprobe/reports" ]; then ok "default reports directory removed: report in the temporary directory"
 else fail "default reports directory removed: exit $rc: $(tail -4 "$work/out-gone")"; fi
 # Every place failing: each error said, and that the report is lost.
 mkdir "$work/gone"
-XDG_DATA_HOME=$work/plain-file/data TMPDIR=$work/plain-file/tmp \
-  "$cli" run --dir "$target" --scenario passive --duration 60 --report "$work/gone/r.json" >"$work/out-gone" 2>&1 &
-pid=$!
-wait_for "$work/out-gone" "fsync time" 60
-rmdir "$work/gone"
-kill -TERM "$pid"; wait "$pid"; rc=$?
+run_losing "$work/gone" XDG_DATA_HOME="$work/plain-file/data" TMPDIR="$work/plain-file/tmp" -- \
+  --report "$work/gone/r.json"
 if [ "$rc" -eq 1 ] && grep -q "Cannot save the report to “$work/gone/r.json”" "$work/out-gone" &&
    grep -q "plain-file/data/resprobe/reports”: Not a directory" "$work/out-gone" &&
    grep -q "plain-file/tmp”: Not a directory" "$work/out-gone" &&
