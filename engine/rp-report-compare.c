@@ -182,6 +182,9 @@ rp_report_format_change (RpMetricKind  kind,
     return g_strdup ("=");
   if (kind == RP_METRIC_COUNT || kind == RP_METRIC_SAMPLES)
     return g_strdup_printf ("%+.0f", value - base);
+  /* Under half a percent either way: "-0 %" would read as a sign error. */
+  if (base != 0 && fabs (relative) < 0.005)
+    return g_strdup ("±0 %");
   if (base != 0)
     return g_strdup_printf ("%+.0f %%", relative * 100);
   magnitude = kind == RP_METRIC_RATE ? rp_format_rate (fabs (value - base))

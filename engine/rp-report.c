@@ -14,6 +14,7 @@
 #include "rp-error.h"
 #include "rp-report-export.h"
 #include "rp-report-private.h"
+#include "rp-text.h"
 #include "rp-sysinfo-private.h"
 #include "rp-units.h"
 
@@ -436,7 +437,7 @@ read_capped (GFile   *file,
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GByteArray) bytes = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *name = rp_text_file_name (file);
   g_autofree char *limit = NULL;
   guint64 size_hint = 0;
 
@@ -712,7 +713,7 @@ rp_report_save (RpReport    *self,
       if (replace_contents (file, data, length, &local_error))
         return TRUE;
     }
-  name = g_file_get_parse_name (file);
+  name = rp_text_file_name (file);
   g_set_error (error, RP_ERROR, code_from_save_error (local_error),
                _("Cannot save the report to “%s”: %s"), name, local_error->message);
   return FALSE;

@@ -38,7 +38,7 @@ static const struct {
   [PART_SYSTEM] = { "system", N_("System sampler") },
   [PART_COLD_READ] = { "cold-read", N_("Cold-read probe") },
   [PART_APP_START] = { "app-start", N_("App-start probe") },
-  [PART_DURATION] = { "duration", N_("Duration") },
+  [PART_DURATION] = { "duration", N_("Planned duration") },
 };
 
 static char *
@@ -139,6 +139,9 @@ part_text (const RpScenario *self,
     case PART_DURATION:
       if (self->duration > 0)
         return g_strdup_printf (_("%g s"), self->duration);
+      /* As dd does: a writer with a size ends the run when it is done. */
+      if (self->stop_when_loads_finish && self->loads != 0)
+        return g_strdup (_("until the loads are done"));
       return g_strdup (_("until stopped"));
     case N_PARTS:
     default:

@@ -234,7 +234,7 @@ check_duration (double       duration,
     return TRUE;
   g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                /* TRANSLATORS: %g is the duration asked for, in seconds */
-               _("duration: %g s is out of range (0 for until stopped, or 1 s to 30 days)"), duration);
+               _("duration: %g s is out of range (1 s to 30 days)"), duration);
   return FALSE;
 }
 
@@ -347,10 +347,11 @@ rp_scenario_validate (const RpScenario  *self,
        * 4 KiB pages only. */
       if (self->writer_direct && self->writer_total_size % 4096 != 0)
         {
-          g_autofree char *size_text = rp_format_size (self->writer_total_size);
+          /* In bytes, as for the block size: "1.5 MiB" would hide why. */
+          g_autofree char *size_text = g_strdup_printf ("%" G_GUINT64_FORMAT, self->writer_total_size);
 
           g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                       _("size: O_DIRECT needs a multiple of 4 KiB, not %s"), size_text);
+                       _("size: O_DIRECT needs a multiple of 4096 bytes, not %s"), size_text);
           return FALSE;
         }
     }

@@ -172,6 +172,28 @@ rp_text_sanitize (const char *text)
 }
 
 /**
+ * rp_text_file_name:
+ * @file: a file someone named, e.g. on the command line
+ *
+ * The file's name for a message or a label: its parse name (a path, or a
+ * URI for a remote file), rp_text_clean()ed, since a file name is a
+ * stranger's string too: "evil\u202Enosj.exe" must not show as
+ * "evilexe.json".
+ *
+ * Returns: (transfer full): the name
+ */
+char *
+rp_text_file_name (GFile *file)
+{
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  name = g_file_get_parse_name (file);
+  return rp_text_clean (name, FALSE);
+}
+
+/**
  * rp_text_shorten:
  * @text: (nullable): a long or hostile string to quote in an error message
  *

@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -16,6 +16,7 @@ char      *rp_text_clean          (const char        *text,
                                    gboolean           multiline);
 char      *rp_text_sanitize       (const char        *text);
 char      *rp_text_shorten        (const char        *text);
+char      *rp_text_file_name      (GFile             *file);
 GPtrArray *rp_text_wrap_lines     (const char        *text,
                                    gsize              width);
 void       rp_text_append_wrapped (GString           *out,

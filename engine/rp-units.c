@@ -101,7 +101,18 @@ rp_parse_size (const char  *text,
       return FALSE;
     }
 
-  *out_bytes = (guint64) (number * (double) factor);
+  /* Bytes are whole: "1.5" is a typo for "1.5M" more likely than a plan
+   * (it used to write 1 byte). With a unit, the nearest byte: "0.1G" is
+   * 107374182.4 bytes. */
+  if (factor == 1 && number != floor (number))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: %s is the option, e.g. "--size", then the value typed, e.g. "1.5" */
+                   _("%s: “%s” is not a whole number of bytes; did you mean a unit, as in 1.5M?"),
+                   field, text);
+      return FALSE;
+    }
+  *out_bytes = (guint64) llround (number * (double) factor);
   if (*out_bytes == 0)
     goto invalid;
   return TRUE;

@@ -507,6 +507,32 @@ test_window_shows_report (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A file name is a stranger's string too: one with a right-to-left override
+ * and an escape ("evil", U+202E, "nosj.exe" shows as "evilexe.json") is shown
+ * without them, in the subtitle as in the comparison's headers. */
+static void
+test_window_hostile_file_name (void)
+{
+  g_autoptr(RpReport) report = make_report ("writeback", 0.02);
+  g_autoptr(GFile) file = work_file ("evil\u202Enosj.exe\x1b[31m.json");
+  g_autoptr(GError) error = NULL;
+  RpWindow *window = rp_window_new (application);
+  g_autoptr(GPtrArray) titles = g_ptr_array_new ();
+  const char *subtitle;
+
+  g_assert_true (save (report, file, "json", TRUE, &error));
+  gtk_window_present (GTK_WINDOW (window));
+  rp_window_open_files (window, &file, 1);
+  g_assert_true (spin_until (window_has_report, window, 30));
+  collect (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE, titles);
+  subtitle = adw_window_title_get_subtitle (g_ptr_array_index (titles, 0));
+  g_test_message ("subtitle: %s", subtitle);
+  g_assert_nonnull (strstr (subtitle, "evil nosj.exe [31m.json"));
+  g_assert_null (strstr (subtitle, "\u202E"));
+  g_assert_null (strchr (subtitle, '\x1b'));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A bad file: a dialog naming it and the reason, the window unharmed. */
 static void
 test_window_bad_file (void)
@@ -1032,6 +1058,7 @@ main (int   argc,
   g_test_add_func ("/gui-reports/labels", test_labels);
   g_test_add_func ("/gui-reports/window-shows-report", test_window_shows_report);
   g_test_add_func ("/gui-reports/window-bad-file", test_window_bad_file);
+  g_test_add_func ("/gui-reports/window-hostile-file-name", test_window_hostile_file_name);
   g_test_add_func ("/gui-reports/compare-view", test_compare_view);
   g_test_add_func ("/gui-reports/compare-open", test_compare_open);
   g_test_add_func ("/gui-reports/compare-scenario-parts", test_compare_scenario_parts);

@@ -1367,6 +1367,17 @@ test_compare (void)
                                        G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^  fsync > 1 s +6 +8 \\(\\+2\\)$", text, G_REGEX_MULTILINE, 0));
   g_assert_nonnull (strstr (text, "Writer throughput"));
+  /* Changes: relative for latencies, under half a percent "±0 %" (it was
+   * "-0 %"), plain differences for counts. */
+  {
+    g_autofree char *tiny = rp_report_format_change (RP_METRIC_LATENCY, 1.0, 0.998, NULL);
+    g_autofree char *one = rp_report_format_change (RP_METRIC_RATE, 100, 101, NULL);
+    g_autofree char *count = rp_report_format_change (RP_METRIC_COUNT, 6, 8, NULL);
+
+    g_assert_cmpstr (tiny, ==, "±0 %");
+    g_assert_cmpstr (one, ==, "+1 %");
+    g_assert_cmpstr (count, ==, "+2");
+  }
   /* The same scenario: no row of its parts. */
   g_assert_null (strstr (text, "Preset"));
   g_assert_null (strstr (text, "fsync probe  "));

@@ -136,7 +136,7 @@ test_validation_limits (void)
   g_assert_true (rp_scenario_validate (s, NULL));
   s->writer_total_size += 512;
   g_assert_false (rp_scenario_validate (s, &error));
-  g_assert_cmpstr (error->message, ==, "size: O_DIRECT needs a multiple of 4 KiB, not 1.5 MiB");
+  g_assert_cmpstr (error->message, ==, "size: O_DIRECT needs a multiple of 4096 bytes, not 1573376");
   g_clear_error (&error);
   s->writer_direct = FALSE;
   s->writer_block_size = 100;
@@ -200,6 +200,16 @@ test_fields (void)
   g_assert_cmpstr (field_value (r1_fields, "duration"), ==, "20 s");
   g_assert_cmpstr (field_value (passive_fields, "seq-writer"), ==, "none");
   g_assert_cmpstr (field_value (passive_fields, "duration"), ==, "until stopped");
+  /* As dd: without a duration, the writer's size ends the run. */
+  r1->duration = 0;
+  r1->stop_when_loads_finish = TRUE;
+  {
+    g_autoptr(GPtrArray) until_done = rp_scenario_get_fields (r1);
+
+    g_assert_cmpstr (field_value (until_done, "duration"), ==, "until the loads are done");
+  }
+  r1->duration = 20;
+  r1->stop_when_loads_finish = FALSE;
   g_assert_cmpstr (field_value (r3f_fields, "parallel-writers"), ==,
                    "4 threads of 64.0 KiB write() calls until stopped, fsync after each write");
 

@@ -22,6 +22,8 @@ test_sizes_valid (void)
     { "500MB", 500000000 },
     { "1GB", 1000000000 },
     { "2T", 2ull << 40 },
+    /* the nearest byte: 107374182.4 */
+    { "0.1G", 107374182 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -38,7 +40,9 @@ test_sizes_valid (void)
 static void
 test_sizes_invalid (void)
 {
-  static const char *cases[] = { "", "0", "-1", "abc", "1X", "1e20G", "1e20", "nan", "inf", "1MM", "M", "0x10", "0x1p3G" };
+  static const char *cases[] = { "", "0", "-1", "abc", "1X", "1e20G", "1e20", "nan", "inf", "1MM", "M", "0x10", "0x1p3G",
+    /* a fraction of a byte: 1.5 was 1 byte */
+    "1.5", "2.5B" };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

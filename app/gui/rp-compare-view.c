@@ -87,13 +87,17 @@ label_from_sysinfo (const RpSysinfo *sysinfo)
   return g_strjoinv (" ", (char **) parts->pdata);
 }
 
+/* The file's name without ".json", for a label; cleaned (rp_text_clean()):
+ * a name with U+202E would show reversed in the header and the legends. */
 static char *
 file_stem (GFile *file)
 {
-  g_autofree char *name = file ? g_file_get_basename (file) : NULL;
+  g_autofree char *basename = file ? g_file_get_basename (file) : NULL;
+  g_autofree char *name = NULL;
 
-  if (name == NULL || !g_utf8_validate (name, -1, NULL))
+  if (basename == NULL || !g_utf8_validate (basename, -1, NULL))
     return NULL;
+  name = rp_text_clean (basename, FALSE);
   if (g_str_has_suffix (name, ".json"))
     name[strlen (name) - strlen (".json")] = '\0';
   return g_steal_pointer (&name);
@@ -311,10 +315,28 @@ new_row_label (const char *text)
   return label;
 }
 
+/* @text with a zero-width space after each comma that a letter follows, so
+ * that a cell may wrap a list without spaces there ("rw,relatime,…,
+ * resgid=65534" broke inside "65534"), never at a decimal comma. */
+static char *
+commas_breakable (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      g_string_append_c (out, *p);
+      if ((*p == ',' || *p == ';') && g_ascii_isalpha (p[1]))
+        g_string_append (out, "\u200b");
+    }
+  return g_string_free (out, FALSE);
+}
+
 static GtkWidget *
 new_cell (const char *text)
 {
-  GtkWidget *label = gtk_label_new (text);
+  g_autofree char *breakable = commas_breakable (text);
+  GtkWidget *label = gtk_label_new (breakable);
   PangoAttrList *attrs;
 
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
@@ -349,7 +371,8 @@ attach_header (RpCompareView *self,
       GtkWidget *swatch = gtk_label_new ("●");
       GtkWidget *label = gtk_label_new (self->labels[r]);
       g_autofree char *swatch_class = g_strdup_printf ("rp-run-%u", r % 8 + 1);
-      g_autofree char *name = files && files[r] ? g_file_get_basename (files[r]) : NULL;
+      g_autofree char *basename = files && files[r] ? g_file_get_basename (files[r]) : NULL;
+      g_autofree char *name = basename && g_utf8_validate (basename, -1, NULL) ? rp_text_clean (basename, FALSE) : NULL;
 
       gtk_widget_add_css_class (swatch, swatch_class);
       gtk_widget_add_css_class (label, "heading");
@@ -363,7 +386,7 @@ attach_header (RpCompareView *self,
       gtk_box_append (GTK_BOX (title), swatch);
       gtk_box_append (GTK_BOX (title), label);
       gtk_box_append (GTK_BOX (box), title);
-      if (name != NULL && g_utf8_validate (name, -1, NULL))
+      if (name != NULL)
         {
           GtkWidget *file_label = gtk_label_new (name);
 

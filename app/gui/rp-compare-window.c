@@ -333,7 +333,7 @@ on_chart_saved (GObject      *source,
   RpCompareWindow *self = RP_COMPARE_WINDOW (source);
   ChartJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_file_get_basename (job->file);
+  g_autofree char *name = rp_report_io_display_name (job->file);
 
   if (g_task_propagate_boolean (G_TASK (result), &error))
     {

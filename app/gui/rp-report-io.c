@@ -7,6 +7,7 @@
 
 #include "rp-report-export.h"
 #include "rp-report-io.h"
+#include "rp-text.h"
 
 /* ------------------------------------------------------------------------- */
 /* Loading */
@@ -17,7 +18,7 @@ static GError *
 error_naming_file (GError *local_error,
                    GFile  *file)
 {
-  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *name = rp_text_file_name (file);
   GError *error;
 
   if (strstr (local_error->message, name) != NULL)
@@ -183,20 +184,22 @@ rp_report_io_load_finish (GAsyncResult  *result,
  * rp_report_io_display_name:
  * @file: a file the user chose
  *
- * Returns: (transfer full): its name for a message: the basename is enough,
- *   as the user just chose the file, unless it is not UTF-8
+ * Returns: (transfer full): its name for a message or a label: the basename
+ *   is enough, as the user just chose the file, unless it is not UTF-8;
+ *   cleaned of control and bidi characters (rp_text_clean()), with which a
+ *   name could show reversed ("evil\u202Enosj.exe")
  */
 char *
 rp_report_io_display_name (GFile *file)
 {
-  char *basename = g_file_get_basename (file);
+  g_autofree char *basename = NULL;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
+  basename = g_file_get_basename (file);
   if (basename != NULL && g_utf8_validate (basename, -1, NULL))
-    return basename;
-  g_free (basename);
-  return g_file_get_parse_name (file);
+    return rp_text_clean (basename, FALSE);
+  return rp_text_file_name (file);
 }
 
 /**
@@ -353,7 +356,7 @@ rp_report_io_check_new_file (GFile         *file,
 
   if (replace || !g_file_query_exists (file, cancellable))
     return TRUE;
-  name = g_file_get_parse_name (file);
+  name = rp_text_file_name (file);
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("A file named “%s” already exists"), name);
   return FALSE;
 }

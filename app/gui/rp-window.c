@@ -11,6 +11,7 @@
 #include "rp-plot.h"
 #include "rp-plot-catalog.h"
 #include "rp-report.h"
+#include "rp-report-io.h"
 #include "rp-scenario.h"
 #include "rp-session.h"
 #include "rp-summary-view.h"
@@ -660,10 +661,17 @@ set_run_button (RpWindow   *self,
 static char *
 loaded_subtitle (RpWindow *self)
 {
-  g_autofree char *name = self->loaded_file ? g_file_get_basename (self->loaded_file) : NULL;
-  g_autofree char *duration = format_seconds (rp_report_get_duration (self->loaded_report));
+  g_autofree char *name = self->loaded_file ? rp_report_io_display_name (self->loaded_file) : NULL;
+  g_autofree char *seconds = format_seconds (rp_report_get_duration (self->loaded_report));
+  g_autofree char *duration = NULL;
 
-  if (name == NULL || !g_utf8_validate (name, -1, NULL))
+  if (rp_report_was_stopped (self->loaded_report))
+    /* TRANSLATORS: a run's duration, e.g. "3.0 s", when it was stopped by hand before its end */
+    duration = g_strdup_printf (_("%s (stopped)"), seconds);
+  else
+    duration = g_strdup (seconds);
+
+  if (name == NULL)
     /* TRANSLATORS: window subtitle of an opened report, e.g. "Report · 20 s" */
     return g_strdup_printf (_("Report · %s"), duration);
   /* TRANSLATORS: window subtitle of an opened report, e.g. "run.json · 20 s" */
