@@ -161,6 +161,8 @@ rp_parse_duration (const char  *text,
     factor = 60;
   else if (g_str_equal (end, "h"))
     factor = 3600;
+  else if (g_str_equal (end, "d"))
+    factor = 24 * 3600;
   else
     goto invalid;
 
@@ -176,7 +178,7 @@ rp_parse_duration (const char  *text,
 
 invalid:
   g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-               _("%s: “%s” is not a duration; use positive seconds, e.g. 20, 0.5, 90s, 2m"),
+               _("%s: “%s” is not a duration; use positive seconds, e.g. 20, 90s, 2m, 1h, 1d"),
                field, text ? text : "");
   return FALSE;
 }

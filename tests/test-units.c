@@ -62,8 +62,9 @@ test_durations (void)
 {
   static const struct { const char *text; double seconds; } good[] = {
     { "20", 20 }, { "0.5", 0.5 }, { "90s", 90 }, { "2m", 120 }, { "1h", 3600 }, { "250ms", 0.25 },
+    { "30d", 30 * 24 * 3600.0 },
   };
-  static const char *bad[] = { "", "0", "-3", "x", "5 days", "1e20", "nan", "10q", "0x10", "0x1p3", "-0x2" };
+  static const char *bad[] = { "", "0", "-3", "x", "5 days", "31d", "1e20", "nan", "10q", "0x10", "0x1p3", "-0x2" };
 
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)
     {
