@@ -55,6 +55,10 @@ check_usage "file instead of directory" "plain-file" run --dir "$work/plain-file
 check_usage "size larger than the disk" "free" run --dir "$target" --size 1000000G --duration 1
 check_usage "a file system without storage" "without storage" run --dir /proc --duration 1
 check_usage "report under a file" "Not a directory" run --dir "$target" --duration 1 --report "$work/plain-file/r.json"
+check_usage "report in a missing directory names --report" "--report: " \
+  run --dir "$target" --duration 1 --report "$work/nodir/r.json"
+check_usage "report named - (not standard output)" "standard output" \
+  run --dir "$target" --duration 1 --report -
 check_usage "unknown option" "--bogus" run --bogus
 check_usage "unknown load" "--load" run --dir "$target" --load bogus --duration 1
 check_usage "unknown probe" "--probe" run --dir "$target" --probe bogus --duration 1
@@ -66,6 +70,41 @@ check_usage "copy size" "copy-size" run --dir "$target" --scenario R2 --copy-siz
 check_usage "unknown scenario" "R9" run --dir "$target" --scenario R9 --duration 1
 check_usage "command not found" "no-such-program-resprobe" run --dir "$target" --duration 1 -- no-such-program-resprobe
 expect_empty "bad values"
+
+# --- names with terminal escapes and bidi controls reach no terminal ---------------
+# A file name is a stranger's string: ESC would set the window title and the
+# colours, U+202E (right-to-left override) turn the line around, BEL ring.
+# Every message naming one shows them as spaces. clean_output WHAT TEXT.
+esc=$'\e]0;pwned\a\e[31m'
+rlo=$'\u202e'
+clean_output() {
+  if ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]\|\xe2\x80\xae' <<<"$2"; then ok "$1: no control or bidi character"
+  else fail "$1: $(cat -v <<<"$2")"; fi
+}
+check_usage "a missing directory named with escapes" "does not exist" run --dir "$work/x${esc}y" --duration 1
+clean_output "run --dir with escapes" "$("$cli" run --dir "$work/x${esc}y" --duration 1 2>&1)"
+clean_output "run --dir with U+202E" "$("$cli" run --dir "$work/x${rlo}y" --duration 1 2>&1)"
+clean_output "--report in a missing directory with escapes" \
+  "$("$cli" run --dir "$target" --duration 1 --report "$work/no${esc}dir/r.json" 2>&1)"
+clean_output "an unexpected argument with escapes" "$("$cli" run "x${esc}y" 2>&1)"
+clean_output "an unknown option with escapes" "$("$cli" run "--x${esc}y" 2>&1)"
+clean_output "an unknown command with escapes" "$("$cli" "x${esc}y" 2>&1)"
+for name in "x${esc}y.json" "x${rlo}y.json"; do
+  out=$("$cli" show "$work/$name" 2>&1)
+  clean_output "show of a missing $(cat -v <<<"$name")" "$out"
+  # Once: the loader's message names it (as a URI when it has escapes).
+  if [ "$(grep -o "$work" <<<"$out" | wc -l)" -eq 1 ] && grep -q "No such file" <<<"$out"; then
+    ok "show of a missing $(cat -v <<<"$name"): named once"
+  else fail "show of a missing $(cat -v <<<"$name"): $(cat -v <<<"$out")"; fi
+done
+mkdir "$work/x${rlo}y${esc}"
+out=$("$cli" sysinfo "$work/x${rlo}y${esc}" --json 2>&1); rc=$?
+clean_output "sysinfo --json of a directory with escapes" "$out"
+if [ "$rc" -eq 0 ] && python3 -c 'import json, sys
+assert json.loads(sys.argv[1])["target_directory"] == sys.argv[2]' "$out" "$work/x${rlo}y${esc}"; then
+  ok "sysinfo --json: the same directory name to a JSON parser"
+else fail "sysinfo --json: exit $rc: $(cat -v <<<"$out")"; fi
+rmdir "$work/x${rlo}y${esc}"
 
 # --- scenarios: every preset with its description ----------------------------------
 out=$("$cli" scenarios 2>&1); rc=$?
@@ -182,6 +221,20 @@ else fail "refused export changed the file"; fi
 out=$("$cli" export "$work/r.json" -o "$exp/r.pdf" --force 2>&1); rc=$?
 if [ "$rc" -eq 0 ]; then ok "export --force replaces"; else fail "export --force: exit $rc: $out"; fi
 check_usage "export without -o" "-o" export "$work/r.json"
+# "-o -" is not standard output: refused, pointing to show; ./- is a file.
+for format in "" "--format=txt"; do
+  out=$(cd "$exp" && "$cli" export "$work/r.json" $format -o - 2>&1); rc=$?
+  if [ "$rc" -eq 2 ] && grep -qF "resprobe-cli show REPORT" <<<"$out" && [ ! -e "$exp/-" ]; then
+    ok "export $format -o - refused, pointing to show (exit 2: $out)"
+  else fail "export $format -o -: exit $rc, $(ls "$exp"): $out"; fi
+  rm -f "$exp/-"
+done
+out=$("$cli" export "$work/r.json" -o "$exp/o${esc}k${rlo}.txt" 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^Wrote $exp/o .*k .txt (" <<<"$out"; then ok "export to a name with escapes: $out"
+else fail "export to a name with escapes: exit $rc: $(cat -v <<<"$out")"; fi
+clean_output "export to a name with escapes" "$out"
+clean_output "export over a name with escapes" "$("$cli" export "$work/r.json" -o "$exp/o${esc}k${rlo}.txt" 2>&1)"
+rm -f "$exp/o${esc}k${rlo}.txt"
 # Never onto the report being exported, not even with --force, nor through
 # another name of the same file (a symbolic or a hard link).
 cp "$work/r.json" "$exp/in.json"
@@ -282,11 +335,12 @@ else fail "reports directory: $(ls -l "$reports" | grep -v ' 5 ')"; fi
 expect_empty "runs without --report"
 
 # --- a report that cannot be saved at the end is saved elsewhere --------------------
-# run_losing DIR VAR=VALUE… -- RUN-OPTIONS…: a passive run in the background
-# with that environment; once it measures, DIR is removed and the run
-# stopped with SIGTERM. Sets rc; the output is in $work/out-gone.
-run_losing() {
-  local dir=$1 pid
+# run_during COMMAND VAR=VALUE… -- RUN-OPTIONS…: a passive run in the
+# background with that environment; once it measures, COMMAND (a shell
+# command) runs and the run is stopped with SIGTERM. Sets rc; the output is
+# in $work/out-gone.
+run_during() {
+  local command=$1 pid
   local -a environment=()
   shift
   while [ "$1" != -- ]; do environment+=("$1"); shift; done
@@ -295,8 +349,14 @@ run_losing() {
     >"$work/out-gone" 2>&1 &
   pid=$!
   wait_for "$work/out-gone" "fsync time" 60
-  rmdir "$dir"
+  eval "$command"
   kill -TERM "$pid"; wait "$pid"; rc=$?
+}
+# run_losing DIR VAR=VALUE… -- RUN-OPTIONS…: run_during, DIR removed.
+run_losing() {
+  local dir=$1
+  shift
+  run_during "rmdir $(printf %q "$dir")" "$@"
 }
 # Its directory is there when the run starts (checked up front) and removed
 # before the run ends: that fails as root too. The report goes to the default
@@ -335,6 +395,38 @@ if [ "$rc" -eq 1 ] && grep -q "Cannot save the report to “$work/gone/r.json”
    grep -q "plain-file/tmp”: Not a directory" "$work/out-gone" &&
    grep -q "could not be saved anywhere" "$work/out-gone"; then ok "every save failing: each error said (exit 1)"
 else fail "no place to save: exit $rc: $(tail -5 "$work/out-gone")"; fi
+# A --report file that someone created during the run is not replaced
+# (refused before the run, it is not replaced after it either): the report
+# goes to the reports directory, exit 1.
+rm -rf "$work/fallback-data"
+run_during 'echo "user data" >"$work/late.json"' XDG_DATA_HOME="$work/fallback-data" -- --report "$work/late.json"
+path=$(sed -n 's/^The report was saved to \(.*\) instead\.$/\1/p' "$work/out-gone")
+if [ "$rc" -eq 1 ] && [ "$(cat "$work/late.json")" = "user data" ] &&
+   grep -q -- "--report: “$work/late.json” appeared during the run; not replaced" "$work/out-gone" &&
+   [[ "$path" == "$work/fallback-data/resprobe/reports/resprobe-"*.json ]] &&
+   "$cli" show "$path" >/dev/null 2>&1 && ! grep -q "^Report saved to" "$work/out-gone"; then
+  ok "a --report file that appeared during the run is kept; report elsewhere (exit 1: $path)"
+else fail "--report appeared during the run: exit $rc, $(cat "$work/late.json"): $(tail -4 "$work/out-gone")"; fi
+# Two runs with the same --report: the first to end saves there, the other
+# elsewhere. With escapes in the names, as every name the CLI prints.
+rm -rf "$work/fallback-data"
+twice=$work/twice${esc}.json
+pids=()
+for i in 1 2; do
+  XDG_DATA_HOME="$work/fallback${esc}data" "$cli" run --dir "$target" --scenario passive --duration 2 \
+    --report "$twice" >"$work/twice-$i" 2>&1 &
+  pids+=($!)
+done
+wait "${pids[0]}"; rc1=$?; wait "${pids[1]}"; rc2=$?
+saved=$(cat "$work/twice-1" "$work/twice-2")
+if [ "$((rc1 + rc2))" -eq 1 ] && [ "$(grep -c "^Report saved to $work/twice .*\.json$" <<<"$saved")" -eq 1 ] &&
+   grep -q "appeared during the run; not replaced" <<<"$saved" &&
+   "$cli" show "$twice" >/dev/null 2>&1 &&
+   [ "$(ls "$work/fallback${esc}data/resprobe/reports" | wc -l)" -eq 1 ]; then
+  ok "two runs with one --report: one saved there, one elsewhere (exit $rc1 and $rc2)"
+else fail "two runs with one --report: exit $rc1 and $rc2: $(cat -v <<<"$saved" | grep -v "^fsync\|^#")"; fi
+clean_output "runs saving to names with escapes" "$saved"
+rm -rf "$twice" "$work/fallback${esc}data" "$work/late.json"
 expect_empty "report saved elsewhere"
 
 out=$("$cli" show "$work/r.json" 2>&1); rc=$?

@@ -10,15 +10,71 @@
 #include <sys/stat.h>
 
 #include "rp-error.h"
+#include "rp-text.h"
 
 #include "rp-cli.h"
+
+/* @format filled in, then rp_text_sanitize()d as a whole. */
+G_GNUC_PRINTF (1, 0)
+static char *
+format_sanitized (const char *format,
+                  va_list     args)
+{
+  g_autofree char *text = g_strdup_vprintf (format, args);
+
+  return rp_text_sanitize (text);
+}
+
+/**
+ * rp_cli_print:
+ * @format: a printf() format, e.g. _("Report saved to %s\n")
+ *
+ * Prints on stdout what may hold a user's text: a path, an argument, an
+ * error naming them. A file name is a stranger's string: an ESC in it would
+ * set the terminal's title or colours, a U+202E turn the line around. Every
+ * such message of the CLI goes out through here or rp_cli_printerr(), with
+ * control and bidi characters as spaces (rp_text_sanitize()). Text the
+ * engine has made already (report text, fsync-tester lines) does not.
+ */
+void
+rp_cli_print (const char *format,
+              ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = format_sanitized (format, args);
+  va_end (args);
+  g_print ("%s", text);
+}
+
+/**
+ * rp_cli_printerr:
+ * @format: a printf() format
+ *
+ * rp_cli_print() on stderr.
+ */
+void
+rp_cli_printerr (const char *format,
+                 ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = format_sanitized (format, args);
+  va_end (args);
+  g_printerr ("%s", text);
+}
 
 /**
  * rp_cli_fail:
  * @exit_code: what to return
  * @error: what to print
  *
- * Prints "resprobe-cli: MESSAGE" on stderr.
+ * Prints "resprobe-cli: MESSAGE" on stderr, through rp_cli_printerr(): the
+ * message may name a path or repeat an argument.
  *
  * Returns: @exit_code, so that callers can `return rp_cli_fail (…)`
  */
@@ -26,7 +82,7 @@ int
 rp_cli_fail (int           exit_code,
              const GError *error)
 {
-  g_printerr ("resprobe-cli: %s\n", error->message);
+  rp_cli_printerr ("resprobe-cli: %s\n", error->message);
   return exit_code;
 }
 
@@ -50,7 +106,8 @@ rp_cli_parse_options (GOptionContext   *context,
   if (g_option_context_parse (context, argc, argv, &error))
     return TRUE;
 
-  g_printerr ("resprobe-cli: %s\n", error->message);
+  /* GOption repeats the unknown option as given. */
+  rp_cli_printerr ("resprobe-cli: %s\n", error->message);
   g_printerr (_("Run “%s --help” for the options.\n"), g_get_prgname ());
   return FALSE;
 }

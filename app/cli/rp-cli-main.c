@@ -69,10 +69,10 @@ main (int    argc,
 
   if (argv[1][0] == '-')
     /* TRANSLATORS: %s is an option such as --size, given before any command */
-    g_printerr (_("resprobe-cli: unknown option “%s”: options follow the command, as in “resprobe-cli run --size 4G”\n\n"),
-                argv[1]);
+    rp_cli_printerr (_("resprobe-cli: unknown option “%s”: options follow the command, as in “resprobe-cli run --size 4G”\n\n"),
+                     argv[1]);
   else
-    g_printerr (_("resprobe-cli: unknown command “%s”\n\n"), argv[1]);
+    rp_cli_printerr (_("resprobe-cli: unknown command “%s”\n\n"), argv[1]);
   print_usage (stderr);
   return RP_CLI_EXIT_USAGE;
 }

@@ -116,7 +116,7 @@ restore_pair (const char *ratio_name,
   else if (ratio != NULL)
     write_sysctl (ratio_name, ratio, &error);
   if (error != NULL)
-    g_printerr (_("resprobe-cli: could not restore vm.%s: %s\n"), bytes_name, error->message);
+    rp_cli_printerr (_("resprobe-cli: could not restore vm.%s: %s\n"), bytes_name, error->message);
 }
 
 static void
@@ -241,7 +241,7 @@ run_cell (MatrixState       *state,
     }
 
   if (!rp_loop_mount_destroy (scratch, &cleanup_error))
-    g_printerr (_("resprobe-cli: cleaning up %s: %s\n"), name, cleanup_error->message);
+    rp_cli_printerr (_("resprobe-cli: cleaning up %s: %s\n"), name, cleanup_error->message);
   return report;
 }
 
@@ -289,7 +289,7 @@ build_cells (GPtrArray *fs_types,
       guint n_journals = has_modes ? journals->len : 1;
 
       if (!has_modes)
-        g_print (_("Note: %s has no data= journal mode; its cells use its only mode.\n"), fs);
+        rp_cli_print (_("Note: %s has no data= journal mode; its cells use its only mode.\n"), fs);
 
       for (guint j = 0; j < n_journals; j++)
         for (guint s = 0; s < schedulers->len; s++)
@@ -505,7 +505,7 @@ rp_cli_matrix (int    argc,
       g_autoptr(GError) cell_error = NULL;
       RpReport *report;
 
-      g_print (_("[%u/%u] %s (about %s left)\n"), i + 1, cells->len, name, eta);
+      rp_cli_print (_("[%u/%u] %s (about %s left)\n"), i + 1, cells->len, name, eta);
       report = run_cell (&state, cell, scenario, directory, image_size, &cell_error);
       if (cell->dirty_bytes != 0)
         dirty_settings_restore (&saved_dirty);
@@ -513,7 +513,7 @@ rp_cli_matrix (int    argc,
 
       if (report == NULL)
         {
-          g_printerr ("resprobe-cli: %s: %s\n", name, cell_error->message);
+          rp_cli_printerr ("resprobe-cli: %s: %s\n", name, cell_error->message);
           exit_code = RP_CLI_EXIT_FAILURE;
           continue;
         }
@@ -524,7 +524,7 @@ rp_cli_matrix (int    argc,
 
         if (!rp_report_save (report, file, "json", &cell_error))
           {
-            g_printerr ("resprobe-cli: %s\n", cell_error->message);
+            rp_cli_printerr ("resprobe-cli: %s\n", cell_error->message);
             exit_code = RP_CLI_EXIT_FAILURE;
           }
         else
@@ -542,7 +542,7 @@ rp_cli_matrix (int    argc,
       g_print ("\n%s\n", comparison);
       if (!write_comparison (reports_directory, file_names, &error))
         return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
-      g_print (_("Reports and comparison.json saved in %s\n"), reports_directory);
+      rp_cli_print (_("Reports and comparison.json saved in %s\n"), reports_directory);
     }
   if (state.interrupted)
     {

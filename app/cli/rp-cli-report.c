@@ -14,8 +14,22 @@
 #define COMPARE_MIN 2
 #define COMPARE_MAX 8
 
-/* Loads @path; on failure prints why, naming the file (the loader's
- * messages about the contents do not), and returns NULL. */
+/* Whether @message names @file, given as @path. The loader names it by
+ * rp_text_file_name(): an absolute path, cleaned of control characters, or
+ * a URI with %-escapes when the name has characters a terminal must not
+ * see ("file:///tmp/x%1B%5B31m.json"). */
+static gboolean
+names_file (const char *message,
+            GFile      *file,
+            const char *path)
+{
+  g_autofree char *name = rp_text_file_name (file);
+
+  return strstr (message, path) != NULL || strstr (message, name) != NULL;
+}
+
+/* Loads @path; on failure prints why, naming the file once (the loader's
+ * messages about the contents do not name it), and returns NULL. */
 static RpReport *
 load_report (const char *path)
 {
@@ -25,10 +39,10 @@ load_report (const char *path)
 
   if (report != NULL)
     return report;
-  if (strstr (error->message, path) != NULL)
-    g_printerr ("resprobe-cli: %s\n", error->message);
+  if (names_file (error->message, file, path))
+    rp_cli_printerr ("resprobe-cli: %s\n", error->message);
   else
-    g_printerr ("resprobe-cli: %s: %s\n", path, error->message);
+    rp_cli_printerr ("resprobe-cli: %s: %s\n", path, error->message);
   return NULL;
 }
 
@@ -53,7 +67,7 @@ load_reports (char **paths,
 static int
 usage_error (const char *message)
 {
-  g_printerr ("resprobe-cli: %s\n", message);
+  rp_cli_printerr ("resprobe-cli: %s\n", message);
   g_printerr (_("Run “%s --help” for the options.\n"), g_get_prgname ());
   return RP_CLI_EXIT_USAGE;
 }
@@ -247,6 +261,10 @@ rp_cli_export (int    argc,
                                  : _("Give exactly one report to export"));
   if (output == NULL || *output == '\0')
     return usage_error (_("Give the file to write with -o OUT"));
+  /* "-o -" reads as "to standard output", but would write a file named "-". */
+  if (g_str_equal (output, "-"))
+    return usage_error (_("-o: export writes files only; “resprobe-cli show REPORT” prints "
+                          "the text report on standard output (for a file named “-”, give ./-)"));
   file = g_file_new_for_commandline_arg (output);
   /* First: "use --force" or "change the format" would be the wrong advice. */
   if (!check_not_input (file, output, argv + 1, (guint) argc - 1, &error))
@@ -261,7 +279,7 @@ rp_cli_export (int    argc,
   if (!rp_report_save (report, file, format, &error))
     return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
   /* TRANSLATORS: e.g. "Wrote run.pdf (PDF report)" */
-  g_print (_("Wrote %s (%s)\n"), output, format_label (format));
+  rp_cli_print (_("Wrote %s (%s)\n"), output, format_label (format));
   return RP_CLI_EXIT_OK;
 }
 

@@ -712,7 +712,7 @@ print_summary (RpReport *report)
                                        rp_report_get_scenario (report)->directory));
   g_print ("%s", out->str);
   if (rp_report_get_error_message (report) != NULL)
-    g_printerr (_("The run ended early: %s\n"), rp_report_get_error_message (report));
+    rp_cli_printerr (_("The run ended early: %s\n"), rp_report_get_error_message (report));
 }
 
 /* "resprobe-20261130-115242": the name of a report without --report, from
@@ -742,11 +742,25 @@ make_report_directory (const char  *directory,
   return FALSE;
 }
 
+/* Creates @path, empty, with O_EXCL: only while no file (not even a
+ * dangling link) has that name, and no other run can take it before the
+ * report is saved over it. The file stays empty until rp_report_save()
+ * renames the complete report over it: only a kill -9 in that instant
+ * leaves an empty file behind. Returns: 0, or the errno of open() */
+static int
+create_exclusive (const char *path)
+{
+  int fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+  if (fd < 0)
+    return errno;
+  g_close (fd, NULL);
+  return 0;
+}
+
 /* Creates @directory/@stem.json, else @stem-2.json, @stem-3.json …, with
- * O_EXCL: a name that no other file has, and that no other run (one started
- * in the same second, say) can take before the report is saved under it.
- * The file stays empty until rp_report_save() renames the complete report
- * over it: only a kill -9 in that instant leaves an empty file behind. */
+ * create_exclusive(): a name that no other file has, and that no other run
+ * (one started in the same second, say) can take. */
 static char *
 reserve_report_file (const char  *directory,
                      const char  *stem,
@@ -759,18 +773,30 @@ reserve_report_file (const char  *directory,
       g_autofree char *name = i == 1 ? g_strdup_printf ("%s.json", stem)
                                      : g_strdup_printf ("%s-%u.json", stem, i);
       g_autofree char *path = g_build_filename (directory, name, NULL);
-      int fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 
-      if (fd >= 0)
-        {
-          g_close (fd, NULL);
-          return g_steal_pointer (&path);
-        }
-      saved_errno = errno;
+      saved_errno = create_exclusive (path);
+      if (saved_errno == 0)
+        return g_steal_pointer (&path);
     }
   /* After a thousand names in use, EEXIST is the truth too. */
   rp_error_set_from_errno (error, saved_errno, _("The report cannot be saved in"), directory);
   return NULL;
+}
+
+/* Saves @report over @path, which create_exclusive() made. */
+static gboolean
+save_reserved_report (RpReport    *report,
+                      const char  *path,
+                      GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  if (rp_report_save (report, file, "json", error))
+    return TRUE;
+  /* rp_report_save() renames only a complete file: this is still our empty
+   * one. */
+  g_unlink (path);
+  return FALSE;
 }
 
 /* Saves @report under a new name in @directory, never over another file.
@@ -782,19 +808,41 @@ save_new_report (RpReport    *report,
                  GError     **error)
 {
   g_autofree char *path = reserve_report_file (directory, stem, error);
-  g_autoptr(GFile) file = NULL;
+
+  if (path == NULL || !save_reserved_report (report, path, error))
+    return NULL;
+  return g_steal_pointer (&path);
+}
+
+/* --report without --force: an existing file was refused before the run,
+ * and one that appeared since (a user's file, another run with the same
+ * --report) is not replaced either. The file is created with
+ * create_exclusive() and only then saved over; when it exists, @error is
+ * G_IO_ERROR_EXISTS. A URI cannot be created so: it is saved as before. */
+static gboolean
+save_report_exclusively (RpReport    *report,
+                         GFile       *file,
+                         GError     **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  int saved_errno;
 
   if (path == NULL)
-    return NULL;
-  file = g_file_new_for_path (path);
-  if (!rp_report_save (report, file, "json", error))
+    return rp_report_save (report, file, "json", error);
+  saved_errno = create_exclusive (path);
+  if (saved_errno == EEXIST)
     {
-      /* rp_report_save() renames only a complete file: this is still our
-       * empty one. */
-      g_unlink (path);
-      return NULL;
+      /* TRANSLATORS: %s is the file given with --report, which did not
+       * exist when the run started */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                   _("--report: “%s” appeared during the run; not replaced"), path);
+      return FALSE;
     }
-  return g_steal_pointer (&path);
+  /* Its directory went away or became read-only: rp_report_save() says
+   * which, naming the file. */
+  if (saved_errno != 0)
+    return rp_report_save (report, file, "json", error);
+  return save_reserved_report (report, path, error);
 }
 
 /* The measurements of a run exist only in memory: when the report cannot be
@@ -826,7 +874,7 @@ save_report_elsewhere (RpReport   *report,
         {
           /* TRANSLATORS: %s is where the report went when the place asked
            * for failed, e.g. /tmp/resprobe-20261130-115242.json */
-          g_printerr (_("The report was saved to %s instead.\n"), path);
+          rp_cli_printerr (_("The report was saved to %s instead.\n"), path);
           return TRUE;
         }
       rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
@@ -835,12 +883,13 @@ save_report_elsewhere (RpReport   *report,
   return FALSE;
 }
 
-/* Saves the report to --report (replaced if it exists: that was checked
- * before the run), or under a new name in the default directory; on failure
- * says why, and saves it elsewhere. Returns whether it went where asked. */
+/* Saves the report to --report (replaced only with --force), or under a
+ * new name in the default directory; on failure says why, and saves it
+ * elsewhere. Returns whether it went where asked. */
 static gboolean
 save_run_report (RpReport   *report,
                  const char *report_path,
+                 gboolean    force,
                  const char *report_directory,
                  const char *stem)
 {
@@ -852,9 +901,12 @@ save_run_report (RpReport   *report,
     {
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (report_path);
 
-      if (rp_report_save (report, file, "json", &error))
+      if (force ? rp_report_save (report, file, "json", &error)
+                : save_report_exclusively (report, file, &error))
         saved = g_strdup (report_path);
-      else
+      /* A file that appeared says nothing against its directory, which may
+       * be the reports directory itself. */
+      else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
         failed_directory = g_file_get_parent (file);
     }
   else
@@ -865,7 +917,7 @@ save_run_report (RpReport   *report,
     }
   if (saved != NULL)
     {
-      g_print (_("Report saved to %s\n"), saved);
+      rp_cli_print (_("Report saved to %s\n"), saved);
       return TRUE;
     }
   rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
@@ -912,6 +964,15 @@ check_report_path (const char  *report_path,
                            _("--report: the file name is empty"));
       return FALSE;
     }
+  /* As for export -o: "-" is not standard output here, and a file named so
+   * is more likely a mistake than a plan. */
+  if (g_str_equal (report_path, "-"))
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("--report: the report is a file; the run prints its summary and the "
+                             "fsync times on standard output (for a file named “-”, give ./-)"));
+      return FALSE;
+    }
   file = g_file_new_for_commandline_arg (report_path);
   path = g_file_get_path (file);
   if (path == NULL)
@@ -924,15 +985,20 @@ check_report_path (const char  *report_path,
       return FALSE;
     }
   /* A report is evidence: an earlier one is not replaced unless asked to,
-   * as export does. */
-  if (!force && g_file_test (path, G_FILE_TEST_EXISTS))
+   * as export does. A dangling link counts: the report could not be
+   * created there without --force (see save_report_exclusively()). */
+  if (!force && (g_file_test (path, G_FILE_TEST_EXISTS) || g_file_test (path, G_FILE_TEST_IS_SYMLINK)))
     {
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                    _("--report: “%s” already exists; use --force to replace it"), path);
       return FALSE;
     }
   parent = g_path_get_dirname (path);
-  return check_report_directory (parent, error);
+  if (check_report_directory (parent, error))
+    return TRUE;
+  /* Like the other --report messages: name the option. */
+  g_prefix_error (error, "--report: ");
+  return FALSE;
 }
 
 typedef struct {
@@ -992,8 +1058,10 @@ split_command_args (int   *argc,
  * [--report FILE.json] [--load NAME…] [--probe NAME…] [parameters of the
  * loads and probes] [-- COMMAND ARG…]`. SIGINT, SIGTERM and SIGHUP stop the
  * run; the summary is printed and the report saved all the same. Without
- * --report the report gets a new name, never that of an existing file; a
- * report that cannot be saved where asked is saved elsewhere (exit 1).
+ * --report the report gets a new name, never that of an existing file;
+ * --report replaces a file only with --force, not even one that appeared
+ * during the run; a report that cannot be saved where asked is saved
+ * elsewhere (exit 1).
  *
  * Returns: 0, 1 when the run failed, 2 for bad options
  */
@@ -1051,7 +1119,7 @@ rp_cli_run (int    argc,
     }
   if (argc > 1)
     {
-      g_printerr (_("resprobe-cli: unexpected argument “%s”\n"), argv[1]);
+      rp_cli_printerr (_("resprobe-cli: unexpected argument “%s”\n"), argv[1]);
       run_options_clear (&options);
       return RP_CLI_EXIT_USAGE;
     }
@@ -1108,7 +1176,7 @@ rp_cli_run (int    argc,
   report = rp_report_new_from_session (session);
   print_summary (report);
 
-  if (!save_run_report (report, report_path, report_directory, report_stem))
+  if (!save_run_report (report, report_path, options.force, report_directory, report_stem))
     return RP_CLI_EXIT_FAILURE;
 
   if (rp_session_get_error (session) != NULL)

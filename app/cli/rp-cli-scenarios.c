@@ -36,7 +36,7 @@ rp_cli_scenarios (int    argc,
     return RP_CLI_EXIT_USAGE;
   if (argc > 1)
     {
-      g_printerr (_("resprobe-cli: unexpected argument “%s”\n"), argv[1]);
+      rp_cli_printerr (_("resprobe-cli: unexpected argument “%s”\n"), argv[1]);
       return RP_CLI_EXIT_USAGE;
     }
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "rp-cli.h"
 #include "rp-error.h"
@@ -34,17 +35,42 @@ print_text (const RpSysinfo *sysinfo)
   g_print ("%s", out->str);
 }
 
+/* JSON with every rp_text_is_control() character as a \uXXXX escape: the
+ * same data to a parser, but a directory named with U+202E or a C1 control
+ * (which JSON-GLib writes as they are) reaches no terminal. Outside strings
+ * the generator writes only spaces and line feeds, which stay. A name that
+ * is not UTF-8 would make the JSON invalid: U+FFFD, as everywhere else. */
+static char *
+escape_controls (const char *json)
+{
+  g_autofree char *valid = g_utf8_make_valid (json, -1);
+  GString *out = g_string_sized_new (strlen (valid));
+
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c != '\n' && rp_text_is_control (c))
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_unichar (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
 static void
 print_json (const RpSysinfo *sysinfo)
 {
   g_autoptr(JsonNode) node = rp_sysinfo_to_json (sysinfo);
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autofree char *text = NULL;
+  g_autofree char *escaped = NULL;
 
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_root (generator, node);
   text = json_generator_to_data (generator, NULL);
-  g_print ("%s\n", text);
+  escaped = escape_controls (text);
+  g_print ("%s\n", escaped);
 }
 
 

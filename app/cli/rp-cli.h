@@ -21,6 +21,8 @@ int  rp_cli_show     (int argc, char **argv);
 int  rp_cli_compare  (int argc, char **argv);
 
 int  rp_cli_fail     (int exit_code, const GError *error);
+void rp_cli_print    (const char *format, ...) G_GNUC_PRINTF (1, 2);
+void rp_cli_printerr (const char *format, ...) G_GNUC_PRINTF (1, 2);
 gboolean rp_cli_check_directory (const char  *directory,
                                  GError     **error);
 gboolean rp_cli_parse_options (GOptionContext *context,
