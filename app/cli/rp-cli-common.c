@@ -14,15 +14,18 @@
 
 #include "rp-cli.h"
 
-/* @format filled in, then rp_text_sanitize()d as a whole. */
-G_GNUC_PRINTF (1, 0)
-static char *
-format_sanitized (const char *format,
-                  va_list     args)
+/* @format filled in, rp_text_sanitize()d as a whole, and printed with
+ * @print (g_print or g_printerr). */
+G_GNUC_PRINTF (2, 0)
+static void
+print_sanitized (void        (*print) (const char *format, ...),
+                 const char   *format,
+                 va_list       args)
 {
   g_autofree char *text = g_strdup_vprintf (format, args);
+  g_autofree char *clean = rp_text_sanitize (text);
 
-  return rp_text_sanitize (text);
+  print ("%s", clean);
 }
 
 /**
@@ -40,13 +43,11 @@ void
 rp_cli_print (const char *format,
               ...)
 {
-  g_autofree char *text = NULL;
   va_list args;
 
   va_start (args, format);
-  text = format_sanitized (format, args);
+  print_sanitized (g_print, format, args);
   va_end (args);
-  g_print ("%s", text);
 }
 
 /**
@@ -59,13 +60,11 @@ void
 rp_cli_printerr (const char *format,
                  ...)
 {
-  g_autofree char *text = NULL;
   va_list args;
 
   va_start (args, format);
-  text = format_sanitized (format, args);
+  print_sanitized (g_printerr, format, args);
   va_end (args);
-  g_printerr ("%s", text);
 }
 
 /**
