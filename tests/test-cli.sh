@@ -68,6 +68,7 @@ check_usage "writers over 64" "writers" run --dir "$target" --scenario R3 --writ
 check_usage "write size" "--write-size" run --dir "$target" --scenario R3 --write-size 0 --duration 1
 check_usage "copy size" "copy-size" run --dir "$target" --scenario R2 --copy-size 1K --duration 1
 check_usage "unknown scenario" "R9" run --dir "$target" --scenario R9 --duration 1
+check_usage "matrix image too small for the writer" "--image-size" matrix --image-size 1M --dir "$target"
 check_usage "command not found" "no-such-program-resprobe" run --dir "$target" --duration 1 -- no-such-program-resprobe
 expect_empty "bad values"
 
@@ -449,6 +450,11 @@ if [ "$rc" -eq 0 ] && grep -q "Comparison of 2 reports" <<<"$out" && grep -q "fs
    grep -q "File system" <<<"$out" && sed -z 's|/\n *|/|g; s|:\n *|: |g' <<<"$out" | grep -q "Run 2: $work/r3.json"; then
   ok "compare prints a table of 2 runs"; else fail "compare: exit $rc: $out"; fi
 check_text "compare" "$out"
+out=$("$cli" compare "$work/r.json" "$work/../$(basename "$work")/r.json" 2>&1); rc=$?
+# (The note may wrap onto a line of its own: joined again.)
+if [ "$rc" -eq 0 ] && tr '\n' ' ' <<<"$out" | tr -s ' ' | grep -q "(the same file as run 1)"; then
+  ok "compare says a file given twice is the same run"
+else fail "compare of a file with itself: exit $rc: $out"; fi
 # Five runs: two tables one below the other, each within 80 bytes a line.
 out=$("$cli" compare "$work/r.json" "$work/r3.json" "$work/r.json" "$work/r3.json" "$work/r.json" 2>&1); rc=$?
 if [ "$rc" -eq 0 ] && grep -qE '^ +Run 4 +Run 5$' <<<"$out"; then ok "compare of five runs: runs 4 and 5 in a second table"

@@ -460,6 +460,21 @@ rp_cli_matrix (int    argc,
       (duration_text && !rp_parse_duration (duration_text, "--duration", &scenario->duration, &error)) ||
       !rp_scenario_validate (scenario, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  /* Each cell's run keeps 1 GiB free on its image (as any run keeps 5 % or
+   * 1 GiB): an image without room for that and the writer would fail in
+   * every cell, with mkfs's or mount's words rather than ours. */
+  if (image_size < scenario->writer_total_size + RP_GiB)
+    {
+      g_autofree char *image_text = rp_format_size (image_size);
+      g_autofree char *size_text_ = rp_format_size (scenario->writer_total_size);
+      g_autofree char *least_text = rp_format_size (scenario->writer_total_size + RP_GiB);
+
+      g_set_error (&error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: image size, writer size, the least image size */
+                   _("--image-size: %s has no room for the writer's %s and the 1 GiB that stays free; "
+                     "give at least %s"), image_text, size_text_, least_text);
+      return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+    }
 
   /* Root first: without it nothing else matters, whatever the directory. */
   if (geteuid () != 0)

@@ -322,6 +322,23 @@ rp_cli_show (int    argc,
   return RP_CLI_EXIT_OK;
 }
 
+/* The first of @argv[1 … @i − 1] that is the same file as @argv[@i], or 0. */
+static int
+same_file_before (char **argv,
+                  int    i)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
+
+  for (int j = 1; j < i; j++)
+    {
+      g_autoptr(GFile) other = g_file_new_for_commandline_arg (argv[j]);
+
+      if (same_file (file, other))
+        return j;
+    }
+  return 0;
+}
+
 /**
  * rp_cli_compare:
  * @argc: argument count, argv[0] being "compare"
@@ -370,6 +387,19 @@ rp_cli_compare (int    argc,
     {
       /* TRANSLATORS: which file is which column of the comparison, e.g. "Run 1: a.json" */
       g_autofree char *line = g_strdup_printf (_("  Run %d: %s\n"), i, argv[i]);
+      int earlier = same_file_before (argv, i);
+
+      /* A run compared with itself looks like two runs that agree. */
+      if (earlier > 0)
+        {
+          g_autofree char *same = NULL;
+
+          g_strchomp (line);
+          /* TRANSLATORS: after "Run 3: a.json": the file was given twice */
+          same = g_strdup_printf (_("%s (the same file as run %d)\n"), line, earlier);
+          g_free (line);
+          line = g_steal_pointer (&same);
+        }
 
       /* A long path wraps after a '/', like every line of the comparison. */
       g_strchomp (line);
