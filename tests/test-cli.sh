@@ -59,6 +59,9 @@ check_usage "report in a missing directory names --report" "--report: " \
   run --dir "$target" --duration 1 --report "$work/nodir/r.json"
 check_usage "report named - (not standard output)" "standard output" \
   run --dir "$target" --duration 1 --report -
+check_usage "report naming a directory with a trailing /" "names a directory" \
+  run --dir "$target" --duration 1 --report "$work/newdir/"
+if [ ! -e "$work/newdir" ]; then ok "no file newdir made"; else fail "--report newdir/ made $work/newdir"; fi
 check_usage "unknown option" "--bogus" run --bogus
 check_usage "unknown load" "--load" run --dir "$target" --load bogus --duration 1
 check_usage "unknown probe" "--probe" run --dir "$target" --probe bogus --duration 1
@@ -450,6 +453,21 @@ if [ "$rc" -eq 0 ] && grep -q "Comparison of 2 reports" <<<"$out" && grep -q "fs
    grep -q "File system" <<<"$out" && sed -z 's|/\n *|/|g; s|:\n *|: |g' <<<"$out" | grep -q "Run 2: $work/r3.json"; then
   ok "compare prints a table of 2 runs"; else fail "compare: exit $rc: $out"; fi
 check_text "compare" "$out"
+# A bad report is named even when its name is a word of the message ("2").
+(cd "$work" && printf '{"x":\n' >2 && "$cli" compare r.json 2 >"$work/out-named" 2>&1); rc=$?
+if [ "$rc" -eq 2 ] && grep -q "^resprobe-cli: 2: .*not valid JSON" "$work/out-named"; then ok "a bad report called 2 is named"
+else fail "bad report called 2: exit $rc: $(cat "$work/out-named")"; fi
+rm -f "$work/2"
+# A line feed in a name prints no line of its own.
+out=$("$cli" export "$work/r.json" -o "$work/a"$'\n'"Report saved to fake.txt" 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && ! grep -q "^Report saved to fake" <<<"$out"; then
+  ok "a name with a line feed stays on one line: $out"
+else fail "a name with a line feed: exit $rc: $out"; fi
+rm -f "$work/a"$'\n'"Report saved to fake.txt"
+# Standard output that cannot be written is a failure, not a 0.
+"$cli" show "$work/r.json" >/dev/full 2>"$work/out-full"; rc=$?
+if [ "$rc" -eq 1 ] && grep -q "standard output" "$work/out-full"; then ok "show into a full disk fails (exit 1)"
+else fail "show > /dev/full: exit $rc: $(cat "$work/out-full")"; fi
 out=$("$cli" compare "$work/r.json" "$work/../$(basename "$work")/r.json" 2>&1); rc=$?
 # (The note may wrap onto a line of its own: joined again.)
 if [ "$rc" -eq 0 ] && tr '\n' ' ' <<<"$out" | tr -s ' ' | grep -q "(the same file as run 1)"; then

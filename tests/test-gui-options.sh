@@ -32,6 +32,16 @@ expect_usage_error "--dir" --dir /nonexistent/resprobe-test
 # An option GApplication itself rejects: the same status 2 and a pointer to --help.
 expect_usage_error "--help" --bogus
 
+# A value is a stranger's string: its ESC sequences, U+202E and line feeds
+# reach the terminal as spaces.
+stderr=$("$gui" --size $'\e]0;pwned\a\e[31mX\u202eY\nresprobe: fake' 2>&1 >/dev/null)
+if [ "$(wc -l <<<"$stderr")" -eq 1 ] && ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f]\|\xe2\x80\xae' <<<"$stderr"; then
+  echo "ok: a hostile --size value is printed clean: $stderr"
+else
+  echo "FAIL: a hostile --size value reaches the terminal: $(cat -v <<<"$stderr")"
+  failures=$((failures + 1))
+fi
+
 version=$("$gui" --version 2>&1)
 if [[ "$version" == resprobe\ * ]]; then
   echo "ok: --version: $version"

@@ -7,6 +7,7 @@
 #include <glib-unix.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "rp-error.h"
@@ -15,7 +16,10 @@
 #include "rp-cli.h"
 
 /* @format filled in, rp_text_sanitize()d as a whole, and printed with
- * @print (g_print or g_printerr). */
+ * @print (g_print or g_printerr). The message's own line ends are those at
+ * its end; a line feed before them came from an argument (a file named
+ * "a\nReport saved to fake.json") and becomes a space, so that no name can
+ * print a line of its own. */
 G_GNUC_PRINTF (2, 0)
 static void
 print_sanitized (void        (*print) (const char *format, ...),
@@ -24,7 +28,13 @@ print_sanitized (void        (*print) (const char *format, ...),
 {
   g_autofree char *text = g_strdup_vprintf (format, args);
   g_autofree char *clean = rp_text_sanitize (text);
+  gsize body = strlen (clean);
 
+  while (body > 0 && clean[body - 1] == '\n')
+    body--;
+  for (gsize i = 0; i < body; i++)
+    if (clean[i] == '\n')
+      clean[i] = ' ';
   print ("%s", clean);
 }
 

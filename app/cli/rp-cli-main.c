@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <stdio.h>
@@ -35,6 +36,23 @@ print_usage (FILE *stream)
   fprintf (stream, "\n%s\n", _("Run “resprobe-cli COMMAND --help” for a command’s options."));
 }
 
+/* What a command printed may still sit in stdout's buffer: a report shown
+ * into a full disk (show > /dev/full) or a closed pipe must not end with
+ * 0, as if the text had been written. */
+static int
+flush_stdout (int exit_code)
+{
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      int saved_errno = errno;
+
+      /* TRANSLATORS: %s is the reason, e.g. "No space left on device" */
+      g_printerr (_("resprobe-cli: writing to standard output: %s\n"), g_strerror (saved_errno));
+      return exit_code == RP_CLI_EXIT_OK ? RP_CLI_EXIT_FAILURE : exit_code;
+    }
+  return exit_code;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -64,7 +82,7 @@ main (int    argc,
         g_autofree char *prgname = g_strdup_printf ("resprobe-cli %s", commands[i].name);
 
         g_set_prgname (prgname);
-        return commands[i].run (argc - 1, argv + 1);
+        return flush_stdout (commands[i].run (argc - 1, argv + 1));
       }
 
   if (argv[1][0] == '-')

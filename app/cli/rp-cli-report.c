@@ -24,8 +24,12 @@ names_file (const char *message,
             const char *path)
 {
   g_autofree char *name = rp_text_file_name (file);
+  /* Quoted, as the loader names files: a file called "e" or "JSON" is not
+   * named by every message that has the word in it. */
+  g_autofree char *quoted_path = g_strdup_printf ("“%s”", path);
+  g_autofree char *quoted_name = g_strdup_printf ("“%s”", name);
 
-  return strstr (message, path) != NULL || strstr (message, name) != NULL;
+  return strstr (message, quoted_path) != NULL || strstr (message, quoted_name) != NULL;
 }
 
 /* Loads @path; on failure prints why, naming the file once (the loader's

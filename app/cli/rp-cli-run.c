@@ -964,6 +964,14 @@ check_report_path (const char  *report_path,
                            _("--report: the file name is empty"));
       return FALSE;
     }
+  /* A trailing '/' names a directory: "newdir/" made a file "newdir". */
+  if (g_str_has_suffix (report_path, "/"))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("--report: “%s” names a directory; give a file name, e.g. %srun.json"),
+                   report_path, report_path);
+      return FALSE;
+    }
   /* As for export -o: "-" is not standard output here, and a file named so
    * is more likely a mistake than a plan. */
   if (g_str_equal (report_path, "-"))

@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include "rp-application.h"
+#include "rp-gui-util.h"
 #include "rp-compare-window.h"
 #include "rp-gui-resources.h"
 #include "rp-preferences-window.h"
@@ -61,8 +62,7 @@ static const GOptionEntry option_entries[] = {
 static int
 usage_error (const GError *error)
 {
-  /* TRANSLATORS: an error about a command-line value, e.g. "resprobe: --size: …" */
-  g_printerr (_("resprobe: %s\n"), error->message);
+  rp_gui_printerr (error->message);
   return RP_APPLICATION_EXIT_USAGE;
 }
 

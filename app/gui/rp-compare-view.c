@@ -10,6 +10,7 @@
 
 #include "rp-chart-view.h"
 #include "rp-compare-view.h"
+#include "rp-report-io.h"
 #include "rp-stats.h"
 #include "rp-text.h"
 #include "rp-units.h"
@@ -87,17 +88,17 @@ label_from_sysinfo (const RpSysinfo *sysinfo)
   return g_strjoinv (" ", (char **) parts->pdata);
 }
 
-/* The file's name without ".json", for a label; cleaned (rp_text_clean()):
- * a name with U+202E would show reversed in the header and the legends. */
+/* The file's name without ".json", for a label, as
+ * rp_report_io_display_name() shows it: in any encoding, and without the
+ * characters with which a name would show reversed in the header and the
+ * legends. */
 static char *
 file_stem (GFile *file)
 {
-  g_autofree char *basename = file ? g_file_get_basename (file) : NULL;
-  g_autofree char *name = NULL;
+  g_autofree char *name = file ? rp_report_io_display_name (file) : NULL;
 
-  if (basename == NULL || !g_utf8_validate (basename, -1, NULL))
+  if (name == NULL)
     return NULL;
-  name = rp_text_clean (basename, FALSE);
   if (g_str_has_suffix (name, ".json"))
     name[strlen (name) - strlen (".json")] = '\0';
   return g_steal_pointer (&name);
@@ -371,8 +372,7 @@ attach_header (RpCompareView *self,
       GtkWidget *swatch = gtk_label_new ("●");
       GtkWidget *label = gtk_label_new (self->labels[r]);
       g_autofree char *swatch_class = g_strdup_printf ("rp-run-%u", r % 8 + 1);
-      g_autofree char *basename = files && files[r] ? g_file_get_basename (files[r]) : NULL;
-      g_autofree char *name = basename && g_utf8_validate (basename, -1, NULL) ? rp_text_clean (basename, FALSE) : NULL;
+      g_autofree char *name = files && files[r] ? rp_report_io_display_name (files[r]) : NULL;
 
       gtk_widget_add_css_class (swatch, swatch_class);
       gtk_widget_add_css_class (label, "heading");

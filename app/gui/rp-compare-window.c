@@ -80,7 +80,7 @@ on_screenshot_written (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
-    g_printerr ("resprobe: %s\n", error->message);
+    rp_gui_printerr (error->message);
   gtk_window_destroy (GTK_WINDOW (object));
 }
 
@@ -117,7 +117,7 @@ show_error (RpCompareWindow *self,
   set_have_reports (self, FALSE);
   if (self->exit_screenshot != NULL)
     {
-      g_printerr ("resprobe: %s\n", message);
+      rp_gui_printerr (message);
       gtk_window_destroy (GTK_WINDOW (self));
     }
 }

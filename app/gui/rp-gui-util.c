@@ -2,7 +2,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "rp-gui-util.h"
+#include "rp-text.h"
 
 /**
  * rp_gui_render_widget:
@@ -71,4 +74,23 @@ rp_gui_screenshot_ready (GtkWidget   *widget,
   if (*out_texture == NULL && ++*tries < SCREENSHOT_TRIES)
     return FALSE;
   return TRUE;
+}
+
+/**
+ * rp_gui_printerr:
+ * @message: an error for the terminal the application was started from
+ *
+ * Prints "resprobe: MESSAGE" on stderr, on one line: the message may repeat
+ * a command-line value or a file name, a stranger's string whose ESC would
+ * set the terminal's title or colours, whose U+202E would turn the line
+ * around and whose line feed would print a line of its own. Those become
+ * spaces (rp_text_clean()).
+ */
+void
+rp_gui_printerr (const char *message)
+{
+  g_autofree char *clean = rp_text_clean (message, FALSE);
+
+  /* TRANSLATORS: an error on the terminal, e.g. "resprobe: --size: …" */
+  g_printerr (_("resprobe: %s\n"), clean);
 }

@@ -11,4 +11,6 @@ gboolean    rp_gui_screenshot_ready  (GtkWidget   *widget,
                                       guint       *tries,
                                       GdkTexture **out_texture);
 
+void        rp_gui_printerr          (const char  *message);
+
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "rp-gui-util.h"
 #include "rp-report-export.h"
 #include "rp-report-io.h"
 #include "rp-text.h"
@@ -185,19 +186,23 @@ rp_report_io_load_finish (GAsyncResult  *result,
  * @file: a file the user chose
  *
  * Returns: (transfer full): its name for a message or a label: the basename
- *   is enough, as the user just chose the file, unless it is not UTF-8;
- *   cleaned of control and bidi characters (rp_text_clean()), with which a
+ *   is enough, as the user just chose the file; cleaned of control and bidi characters (rp_text_clean()), with which a
  *   name could show reversed ("evil\u202Enosj.exe")
  */
 char *
 rp_report_io_display_name (GFile *file)
 {
+  g_autofree char *path = NULL;
   g_autofree char *basename = NULL;
 
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  basename = g_file_get_basename (file);
-  if (basename != NULL && g_utf8_validate (basename, -1, NULL))
+  /* In the file system's encoding, shown as GLib shows file names (U+FFFD
+   * where it cannot tell a character), not as a URI of %XX. */
+  path = g_file_get_path (file);
+  if (path != NULL)
+    basename = g_filename_display_basename (path);
+  if (basename != NULL)
     return rp_text_clean (basename, FALSE);
   return rp_text_file_name (file);
 }
@@ -296,7 +301,7 @@ rp_report_io_show_errors (GtkWindow              *window,
   if (loaded->errors->len == 0)
     return;
   for (guint i = 0; scripted && i < loaded->errors->len; i++)
-    g_printerr ("resprobe: %s\n", ((GError *) g_ptr_array_index (loaded->errors, i))->message);
+    rp_gui_printerr (((GError *) g_ptr_array_index (loaded->errors, i))->message);
 
   content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
   g_return_if_fail (ADW_IS_TOAST_OVERLAY (content));

@@ -5,6 +5,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "rp-gui-util.h"
 #include "rp-compare-window.h"
 #include "rp-report-io.h"
 #include "rp-window-private.h"
@@ -43,7 +44,7 @@ show_open_error (RpWindow   *self,
 {
   if (rp_window_get_scripted (self))
     {
-      g_printerr ("resprobe: %s\n", message);
+      rp_gui_printerr (message);
       gtk_window_destroy (GTK_WINDOW (self));
       return;
     }
@@ -264,7 +265,7 @@ on_saved (GObject      *source,
     {
       /* Nowhere to show it; the terminal may be watched. */
       if (!saved)
-        g_printerr ("resprobe: %s\n", error->message);
+        rp_gui_printerr (error->message);
       return;
     }
   if (saved)

@@ -896,7 +896,7 @@ on_outputs_saved (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
-    g_printerr ("resprobe: %s\n", error->message);
+    rp_gui_printerr (error->message);
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
@@ -1001,7 +1001,7 @@ on_session_finished (RpSession *session,
     {
       show_toast (self, error->message);
       if (self->exit_report != NULL)
-        g_printerr ("resprobe: %s\n", error->message);
+        rp_gui_printerr (error->message);
     }
 
   /* The last summary is the run's report: wait for it even if a periodic
@@ -1037,7 +1037,7 @@ on_session_started (GObject      *object,
       gtk_label_set_text (self->headline_label, _("Could Not Start"));
       gtk_label_set_text (self->verdict_label, error->message);
       if (self->exit_report != NULL || self->exit_screenshot != NULL)
-        g_printerr ("resprobe: %s\n", error->message);
+        rp_gui_printerr (error->message);
       release_application (self);
       update_ui (self);
       if (self->close_when_finished || self->exit_report != NULL || self->exit_screenshot != NULL)
@@ -1095,7 +1095,7 @@ rp_window_start (RpWindow *self)
       show_toast (self, error->message);
       if (self->exit_report != NULL || self->exit_screenshot != NULL)
         {
-          g_printerr ("resprobe: %s\n", error->message);
+          rp_gui_printerr (error->message);
           gtk_window_destroy (GTK_WINDOW (self));
         }
       return;
