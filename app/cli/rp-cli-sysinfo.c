@@ -35,11 +35,12 @@ print_text (const RpSysinfo *sysinfo)
   g_print ("%s", out->str);
 }
 
-/* JSON with every rp_text_is_control() character as a \u escape (four hex
- * digits): the same data to a parser, but a directory named with U+202E or a C1 control
- * (which JSON-GLib writes as they are) reaches no terminal. Outside strings
- * the generator writes only spaces and line feeds, which stay. A name that
- * is not UTF-8 would make the JSON invalid: U+FFFD, as everywhere else. */
+/* JSON with every rp_text_is_control() character as a \u escape (four
+ * hex digits): the same data to a parser, but a directory named with U+202E
+ * or a C1 control (which JSON-GLib writes as they are) reaches no terminal.
+ * Outside strings the generator writes only spaces and line feeds, which
+ * stay. A name that is not UTF-8 would make the JSON invalid: U+FFFD, as
+ * everywhere else. */
 static char *
 escape_controls (const char *json)
 {
