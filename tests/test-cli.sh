@@ -349,6 +349,9 @@ run_during() {
   shift
   while [ "$1" != -- ]; do environment+=("$1"); shift; done
   shift
+  # Not the last run's output: its "fsync time" would end the wait at once,
+  # and the signal come before this run has its handlers.
+  rm -f "$work/out-gone"
   env "${environment[@]}" "$cli" run --dir "$target" --scenario passive --duration 60 "$@" \
     >"$work/out-gone" 2>&1 &
   pid=$!

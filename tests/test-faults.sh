@@ -99,6 +99,9 @@ no_leftover_mounts() {
 # machine busy with other tests a run's preparation (an 8 MiB source file
 # and its fsync under someone else's writeback) has taken over 20 s; a
 # timeout is said, so that the row failing after it is not a mystery.
+# Callers remove FILE before they start the run: an earlier run's TEXT in
+# it would end the wait at once, and a signal reach the new run before it
+# has its handlers (exit 143).
 wait_for() {
   local deadline=$(( $(date +%s) + $3 ))
   until grep -qF -- "$2" "$1" 2>/dev/null; do
@@ -201,6 +204,7 @@ row_enospc_during_run() {
   local img=$work/enospc.img mnt=$work/enospc-mnt report=$work/reports/enospc.json pid rest
   mkdir "$mnt"
   image "$img" 3G mkfs.ext4 -m 0 && mount -o loop "$img" "$mnt" || { fail "ENOSPC: cannot mount $img"; return; }
+  rm -f "$work/last"
   timeout -k 5 60 "$cli" run --dir "$mnt" --size 1800M --duration 30 --report "$report" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
   if wait_for "$work/last" "fsync time:" 60; then
@@ -268,6 +272,7 @@ row_fuse() {
   mkdir "$mnt"
   image "$img" 2G mkfs.ext4 -m 0 && fuse2fs "$img" "$mnt" -o rw >/dev/null 2>&1 || { fail "FUSE: cannot mount $img with fuse2fs"; return; }
   before=$(listing "$mnt")
+  rm -f "$work/last"
   timeout -k 5 60 "$cli" run --dir "$mnt" --size 32M --duration 3 --report "$report" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
   wait_for "$work/last" "fsync time:" 60
@@ -345,6 +350,7 @@ EOF
 row_directory_removed() {
   local d=$work/doomed pid
   mkdir "$d"
+  rm -f "$work/last"
   timeout -k 5 60 "$cli" run --dir "$d" --size 512M --duration 3 --report "$work/reports/doomed.json" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
   wait_for "$work/last" "fsync time:" 60
@@ -355,6 +361,7 @@ row_directory_removed() {
   then ok "directory removed: the report notes it"; else fail "directory removed: no note in the report"; fi
 
   mkdir "$d"
+  rm -f "$work/last"
   timeout -k 5 60 "$cli" run --scenario R2 --dir "$d" --copy-size 8M --calibration 0.5 --duration 10 \
     --report "$work/reports/doomed2.json" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
@@ -376,6 +383,7 @@ row_signals() {
       rm -f "$work/reports/sig.json"
       # --size is the main load's: R1's writer, each of R3's writers.
       size=1G; [ "$scenario" = R3 ] && size=128M
+      rm -f "$work/last"
       timeout -k 5 60 "$cli" run --scenario "$scenario" --dir "$d" --size "$size" --duration 60 \
         --report "$work/reports/sig.json" >"$work/last" 2>&1 &
       pid=$!; bg_pids+=("$pid")
@@ -403,6 +411,7 @@ row_signals() {
 row_stop_while_preparing() {
   local d=$work/target-prep pid
   mkdir "$d"
+  rm -f "$work/last"
   timeout -k 5 60 "$cli" run --scenario R2 --dir "$d" --copy-size 16M --duration 30 \
     --report "$work/reports/prep.json" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
@@ -420,6 +429,7 @@ row_stop_while_preparing() {
 row_command_load_killed() {
   local d=$work/target-cmd marker="4242.$$" pid left
   mkdir "$d"
+  rm -f "$work/last"
   timeout -k 5 60 "$cli" run --dir "$d" --probe none --duration 30 --report "$work/reports/cmd.json" \
     -- sleep "$marker" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
