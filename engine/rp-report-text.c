@@ -324,18 +324,11 @@ rp_text_format_duration (double seconds)
                           (guint) (whole % 3600 / 60));
 }
 
-/**
- * rp_report_was_stopped:
- *
- * Returns: whether the run's owner stopped it (Stop, Ctrl-C, SIGTERM) before
- *   the end its scenario asked for: its "ended_by" note is
- *   %RP_ENDED_BY_REQUEST
- */
-gboolean
-rp_report_was_stopped (RpReport *self)
+/* Whether the run's owner stopped it (Stop, Ctrl-C, SIGTERM) before the
+ * end its scenario asked for: its "ended_by" note is RP_ENDED_BY_REQUEST. */
+static gboolean
+report_was_stopped (RpReport *self)
 {
-  g_return_val_if_fail (RP_IS_REPORT (self), FALSE);
-
   return self->notes != NULL &&
          g_strcmp0 (g_hash_table_lookup (self->notes, "ended_by"), RP_ENDED_BY_REQUEST) == 0;
 }
@@ -344,7 +337,7 @@ rp_report_was_stopped (RpReport *self)
  * rp_report_format_duration:
  *
  * How long the run lasted, e.g. "14.6 s", and "3.0 s (stopped)" when
- * rp_report_was_stopped(), so that a cut-short run is not read as a
+ * report_was_stopped(), so that a cut-short run is not read as a
  * complete one.
  *
  * Returns: (transfer full): translated text
@@ -357,7 +350,7 @@ rp_report_format_duration (RpReport *self)
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
   duration = rp_text_format_duration (self->duration);
-  if (rp_report_was_stopped (self))
+  if (report_was_stopped (self))
     /* TRANSLATORS: a run's duration, e.g. "3.0 s", when it was stopped by hand before its end */
     return g_strdup_printf (_("%s (stopped)"), duration);
   return g_steal_pointer (&duration);

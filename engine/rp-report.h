@@ -73,7 +73,6 @@ char             *rp_report_to_json          (RpReport      *self,
                                               gsize         *out_length);
 char             *rp_report_to_text          (RpReport      *self);
 char             *rp_report_to_summary_text  (RpReport      *self);
-gboolean          rp_report_was_stopped      (RpReport      *self);
 char             *rp_report_format_duration  (RpReport      *self);
 char             *rp_report_to_csv           (RpReport      *self);
 gboolean          rp_report_save             (RpReport      *self,

@@ -662,14 +662,8 @@ static char *
 loaded_subtitle (RpWindow *self)
 {
   g_autofree char *name = self->loaded_file ? rp_report_io_display_name (self->loaded_file) : NULL;
-  g_autofree char *seconds = format_seconds (rp_report_get_duration (self->loaded_report));
-  g_autofree char *duration = NULL;
-
-  if (rp_report_was_stopped (self->loaded_report))
-    /* TRANSLATORS: a run's duration, e.g. "3.0 s", when it was stopped by hand before its end */
-    duration = g_strdup_printf (_("%s (stopped)"), seconds);
-  else
-    duration = g_strdup (seconds);
+  /* As the text report and the comparisons give it: "3.5 s (stopped)". */
+  g_autofree char *duration = rp_report_format_duration (self->loaded_report);
 
   if (name == NULL)
     /* TRANSLATORS: window subtitle of an opened report, e.g. "Report · 20 s" */
