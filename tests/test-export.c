@@ -569,7 +569,7 @@ test_export_all (void)
       g_autoptr(GFile) file = g_file_new_for_path (path);
       g_autoptr(GError) error = NULL;
 
-      g_assert_true (rp_report_save (report, file, rp_report_format_for_filename (path), &error));
+      g_assert_true (rp_report_export (report, file, rp_report_format_for_filename (path), &error));
       g_assert_no_error (error);
       g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
     }
@@ -712,7 +712,7 @@ test_export_failures (void)
   g_assert_nonnull (dir);
 
   /* A directory that does not exist. */
-  g_assert_false (rp_report_save (report, missing_file, "pdf", &error));
+  g_assert_false (rp_report_export (report, missing_file, "pdf", &error));
   g_assert_error (error, RP_ERROR, RP_ERROR_IO);
   g_assert_nonnull (strstr (error->message, "run.pdf"));
   g_clear_error (&error);
@@ -722,7 +722,7 @@ test_export_failures (void)
    * was written, which must go. */
   g_assert_cmpint (g_mkdir (blocked, 0700), ==, 0);
   g_assert_true (g_file_set_contents (inside, "keep", -1, NULL));
-  g_assert_false (rp_report_save (report, blocked_file, "png", &error));
+  g_assert_false (rp_report_export (report, blocked_file, "png", &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
   g_assert_cmpuint (count_entries (dir), ==, 1);
@@ -730,7 +730,7 @@ test_export_failures (void)
 
   /* An unknown format leaves an existing file alone. */
   g_assert_true (g_file_set_contents (old, "old", -1, NULL));
-  g_assert_false (rp_report_save (report, old_file, "gif", &error));
+  g_assert_false (rp_report_export (report, old_file, "gif", &error));
   g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
   g_assert_true (g_file_get_contents (old, &contents, NULL, NULL));
@@ -759,7 +759,7 @@ test_export_read_only (void)
   path = g_build_filename (dir, "run.svg", NULL);
   file = g_file_new_for_path (path);
   g_assert_cmpint (g_chmod (dir, 0500), ==, 0);
-  g_assert_false (rp_report_save (report, file, "svg", &error));
+  g_assert_false (rp_report_export (report, file, "svg", &error));
   g_assert_error (error, RP_ERROR, RP_ERROR_PERMISSION);
   g_assert_cmpuint (count_entries (dir), ==, 0);
   g_chmod (dir, 0700);

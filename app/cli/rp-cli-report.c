@@ -280,7 +280,7 @@ rp_cli_export (int    argc,
   report = load_report (argv[1]);
   if (report == NULL)
     return RP_CLI_EXIT_USAGE;
-  if (!rp_report_save (report, file, format, &error))
+  if (!rp_report_export (report, file, format, &error))
     return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
   /* TRANSLATORS: e.g. "Wrote run.pdf (PDF report)" */
   rp_cli_print (_("Wrote %s (%s)\n"), output, format_label (format));

@@ -381,7 +381,7 @@ save_in_thread (GTask        *task,
       return;
     }
   if (!rp_report_io_check_new_file (save->file, save->replace, cancellable, &error) ||
-      !rp_report_save (save->report, save->file, save->format, &error))
+      !rp_report_export (save->report, save->file, save->format, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);

@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 
 /**
  * RpReportFormat:
- * @format: the name rp_report_save() takes: "json", "csv", "txt", "png",
+ * @format: the name rp_report_export() takes: "json", "csv", "txt", "png",
  *   "svg" or "pdf"
  * @extension: the file name extension, without the dot
  * @mime_type: e.g. "application/pdf", for file chooser filters
@@ -39,6 +39,10 @@ double                rp_report_draw_image            (RpReport          *self,
                                                        cairo_t           *cr,
                                                        double             width,
                                                        const RpPlotStyle *style);
+gboolean              rp_report_export                (RpReport          *self,
+                                                       GFile             *file,
+                                                       const char        *format,
+                                                       GError           **error);
 GBytes               *rp_report_render                (RpReport          *self,
                                                        const char        *format,
                                                        GError           **error);

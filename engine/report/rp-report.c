@@ -12,7 +12,6 @@
 #include <glib/gstdio.h>
 
 #include "rp-error.h"
-#include "rp-report-export.h"
 #include "rp-report-private.h"
 #include "rp-text.h"
 #include "rp-sysinfo-private.h"
@@ -622,13 +621,6 @@ to_loadable_json (RpReport  *self,
   return g_steal_pointer (&data);
 }
 
-static gboolean
-is_image_format (const char *format)
-{
-  return g_ascii_strcasecmp (format, "png") == 0 || g_ascii_strcasecmp (format, "svg") == 0 ||
-         g_ascii_strcasecmp (format, "pdf") == 0;
-}
-
 static char *
 serialize (RpReport    *self,
            const char  *format,
@@ -656,25 +648,56 @@ serialize (RpReport    *self,
 }
 
 /**
- * rp_report_save:
+ * rp_report_save_contents:
  * @file: where to write; replaced atomically if it exists
- * @format: "json" (re-importable), "csv" (samples), "txt" (for bug
- *   trackers; "text" too), "png" or "svg" (the charts, see
- *   rp_report_draw_image()) or "pdf" (the whole report, see
- *   rp_report_render()); case-insensitive. rp_report_format_for_filename()
- *   finds it from a file name.
- * @error: %RP_ERROR_INVALID_ARGUMENT for an unknown @format;
- *   %RP_ERROR_FAILED for JSON over %RP_REPORT_MAX_SAMPLES samples or
- *   %RP_REPORT_MAX_FILE_SIZE bytes (no reader would load it; about 3 million
- *   samples), or when cairo cannot draw; %RP_ERROR_NO_SPACE,
- *   %RP_ERROR_PERMISSION or %RP_ERROR_IO if writing fails
+ * @data: (array length=length): the whole file
+ * @length: bytes
+ * @error: %RP_ERROR_NO_SPACE, %RP_ERROR_PERMISSION or %RP_ERROR_IO naming @file
  *
  * Writes the whole file or nothing: the contents go to a temporary file in
  * the same directory (@file's name plus a random suffix), renamed over @file
  * when complete and removed on any error, so that @file is either the old
- * file or the new one. It replaces an existing @file without asking: ask
- * first. Blocks on I/O (while the disk is busy, for seconds) and draws the
- * charts (tens of milliseconds): call it from a worker thread in a GUI.
+ * file or the new one. Blocks on I/O: call it from a worker thread in a GUI.
+ * Every format of a report, textual or drawn (render/rp-report-export.c),
+ * is written here.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_report_save_contents (GFile       *file,
+                         const char  *data,
+                         gsize        length,
+                         GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  if (replace_contents (file, data, length, &local_error))
+    return TRUE;
+  name = rp_text_file_name (file);
+  g_set_error (error, RP_ERROR, code_from_save_error (local_error),
+               _("Cannot save the report to “%s”: %s"), name, local_error->message);
+  return FALSE;
+}
+
+/**
+ * rp_report_save:
+ * @file: where to write; replaced atomically if it exists
+ * @format: "json" (re-importable), "csv" (samples) or "txt" (for bug
+ *   trackers; "text" too); case-insensitive. The drawn formats (PNG, SVG,
+ *   PDF) and this one are written by rp_report_export() of the render
+ *   library, which sits above this one.
+ * @error: %RP_ERROR_INVALID_ARGUMENT for an unknown or drawn @format;
+ *   %RP_ERROR_FAILED for JSON over %RP_REPORT_MAX_SAMPLES samples or
+ *   %RP_REPORT_MAX_FILE_SIZE bytes (no reader would load it; about 3 million
+ *   samples); %RP_ERROR_NO_SPACE, %RP_ERROR_PERMISSION or %RP_ERROR_IO if
+ *   writing fails
+ *
+ * Writes the whole file or nothing (rp_report_save_contents()). It replaces
+ * an existing @file without asking: ask first.
  *
  * Returns: %TRUE on success
  */
@@ -685,9 +708,6 @@ rp_report_save (RpReport    *self,
                 GError     **error)
 {
   g_autofree char *data = NULL;
-  g_autoptr(GBytes) image = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *name = NULL;
   gsize length = 0;
 
   g_return_val_if_fail (RP_IS_REPORT (self), FALSE);
@@ -695,26 +715,8 @@ rp_report_save (RpReport    *self,
   g_return_val_if_fail (format != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (is_image_format (format))
-    {
-      /* Drawn in memory first (a few hundred KiB), so that the file is
-       * written the same atomic way as the others. */
-      image = rp_report_render (self, format, error);
-      if (image == NULL)
-        return FALSE;
-      if (replace_contents (file, g_bytes_get_data (image, NULL), g_bytes_get_size (image), &local_error))
-        return TRUE;
-    }
-  else
-    {
-      data = serialize (self, format, &length, error);
-      if (data == NULL)
-        return FALSE;
-      if (replace_contents (file, data, length, &local_error))
-        return TRUE;
-    }
-  name = rp_text_file_name (file);
-  g_set_error (error, RP_ERROR, code_from_save_error (local_error),
-               _("Cannot save the report to “%s”: %s"), name, local_error->message);
-  return FALSE;
+  data = serialize (self, format, &length, error);
+  if (data == NULL)
+    return FALSE;
+  return rp_report_save_contents (file, data, length, error);
 }

@@ -1149,3 +1149,46 @@ rp_report_render (RpReport    *self,
   }
   return NULL;
 }
+
+static gboolean
+is_drawn_format (const char *format)
+{
+  return g_ascii_strcasecmp (format, "png") == 0 || g_ascii_strcasecmp (format, "svg") == 0 ||
+         g_ascii_strcasecmp (format, "pdf") == 0;
+}
+
+/**
+ * rp_report_export:
+ * @file: where to write; replaced atomically if it exists
+ * @format: any of rp_report_list_formats(): "json", "csv", "txt" as
+ *   rp_report_save() writes them, "png" or "svg" (the charts,
+ *   rp_report_draw_image()) or "pdf" (the whole report, rp_report_render());
+ *   case-insensitive. rp_report_format_for_filename() finds it from a name.
+ * @error: as rp_report_save() and rp_report_render() set it
+ *
+ * Writes a report in any format, the whole file or nothing. Drawn formats
+ * are rendered in memory first (a few hundred KiB) and written the same
+ * atomic way as the others. Blocks on I/O and draws (tens of
+ * milliseconds): call it from a worker thread in a GUI.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_report_export (RpReport    *self,
+                  GFile       *file,
+                  const char  *format,
+                  GError     **error)
+{
+  g_autoptr(GBytes) image = NULL;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (format != NULL, FALSE);
+
+  if (!is_drawn_format (format))
+    return rp_report_save (self, file, format, error);
+  image = rp_report_render (self, format, error);
+  if (image == NULL)
+    return FALSE;
+  return rp_report_save_contents (file, g_bytes_get_data (image, NULL), g_bytes_get_size (image), error);
+}

@@ -75,6 +75,10 @@ char             *rp_report_to_text          (RpReport      *self);
 char             *rp_report_to_summary_text  (RpReport      *self);
 char             *rp_report_format_duration  (RpReport      *self);
 char             *rp_report_to_csv           (RpReport      *self);
+gboolean          rp_report_save_contents    (GFile         *file,
+                                              const char    *data,
+                                              gsize          length,
+                                              GError       **error);
 gboolean          rp_report_save             (RpReport      *self,
                                               GFile         *file,
                                               const char    *format,
