@@ -156,7 +156,7 @@ make_report_every (const char *journal_mode,
   RpSeries *loop = rp_series_new (RP_SERIES_MAINLOOP_LATENESS, "s", NULL);
   RpSeries *rate = rp_series_new (RP_SERIES_WRITER_THROUGHPUT, "B/s", NULL);
 
-  scenario->fsync_interval = interval;
+  rp_params_set_seconds (scenario->params, "fsync_interval", interval);
   for (guint i = 0; i < 60; i++)
     rp_series_append (fsync, i + 0.5, slow * (1 + (i % 7)) * (i % 20 == 19 ? 10 : 1));
   for (guint i = 0; i < 600; i++)

@@ -17,16 +17,20 @@ typedef RpTestFixture Fixture;
 
 
 static RpScenario *
-new_scenario (Fixture  *f,
-              RpLoads   loads,
-              RpProbes  probes,
-              double    duration)
+new_scenario (Fixture    *f,
+              const char *load,
+              const char *probe,
+              double      duration)
 {
   RpScenario *scenario = rp_scenario_new_preset ("custom", NULL);
 
   scenario->directory = g_strdup (f->directory);
-  scenario->loads = loads;
-  scenario->probes = probes;
+  rp_scenario_clear_role (scenario, RP_PART_LOAD);
+  rp_scenario_clear_role (scenario, RP_PART_PROBE);
+  if (load != NULL)
+    rp_scenario_set_part (scenario, load, TRUE);
+  if (probe != NULL)
+    rp_scenario_set_part (scenario, probe, TRUE);
   scenario->duration = duration;
   return scenario;
 }
@@ -74,11 +78,11 @@ static void
 test_copy_loop (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, RP_LOAD_COPY_LOOP, 0, 4);
+  g_autoptr(RpScenario) scenario = new_scenario (f, "copy-loop", NULL, 4);
   g_autoptr(RpSession) session = NULL;
   RpStats stats;
 
-  scenario->copy_source_size = 32 * RP_MiB;
+  rp_params_set_size (scenario->params, "copy_source_size", 32 * RP_MiB);
   session = run_session (f, scenario);
 
   rp_series_compute_stats (get_series (session, "copy_throughput", 2), &stats);
@@ -115,13 +119,13 @@ static void
 test_cpu_bench_loss (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, RP_LOAD_CPU_BENCH, 0, 4);
+  g_autoptr(RpScenario) scenario = new_scenario (f, "cpu-bench", NULL, 4);
   g_autoptr(RpSession) session = NULL;
   g_autoptr(GError) error = NULL;
   Competitor competitor = { 0 };
   double loss, baseline;
 
-  scenario->cpu_calibration = 1.5;
+  rp_params_set_seconds (scenario->params, "cpu_calibration", 1.5);
   session = rp_test_start_session (f, scenario, &error);
   while (error == NULL && rp_session_get_state (session) != RP_SESSION_RUNNING)
     g_main_context_iteration (NULL, TRUE);
@@ -184,8 +188,8 @@ test_r3 (Fixture       *f,
   g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R3", NULL);
   g_autoptr(RpSession) session = NULL;
 
-  g_assert_cmpuint (scenario->writers_count, ==, 4);
-  g_assert_cmpuint (scenario->writers_write_size, ==, 64 * RP_KiB);
+  g_assert_cmpuint (rp_params_get_size (scenario->params, "writers_count"), ==, 4);
+  g_assert_cmpuint (rp_params_get_size (scenario->params, "writers_write_size"), ==, 64 * RP_KiB);
   scenario->directory = g_strdup (f->directory);
   scenario->duration = 3;
   session = run_session (f, scenario);
@@ -204,11 +208,11 @@ test_r3_fsync_sized (Fixture       *f,
   g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R3-fsync", NULL);
   g_autoptr(RpSession) session = NULL;
 
-  g_assert_true (scenario->writers_fsync_each);
+  g_assert_true (rp_params_get_flag (scenario->params, "writers_fsync_each"));
   scenario->directory = g_strdup (f->directory);
-  scenario->probes = 0;
+  rp_scenario_clear_role (scenario, RP_PART_PROBE);
   scenario->duration = 60;
-  scenario->writers_file_size = RP_MiB;
+  rp_params_set_size (scenario->params, "writers_file_size", RP_MiB);
   scenario->stop_when_loads_finish = TRUE;
   session = run_session (f, scenario);
 
@@ -278,12 +282,9 @@ run_command (Fixture    *f,
              const char *script,
              double      duration)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, RP_LOAD_COMMAND, 0, duration);
+  g_autoptr(RpScenario) scenario = new_scenario (f, "command", NULL, duration);
 
-  scenario->command_argv = g_new0 (char *, 4);
-  scenario->command_argv[0] = g_strdup ("sh");
-  scenario->command_argv[1] = g_strdup ("-c");
-  scenario->command_argv[2] = g_strdup (script);
+  rp_params_set_argv (scenario->params, "command_argv", (const char * const[]) { "sh", "-c", script, NULL });
   scenario->stop_when_loads_finish = TRUE;
   return run_session (f, scenario);
 }
@@ -351,11 +352,12 @@ static void
 test_command_not_found (Fixture       *f,
                         gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, RP_LOAD_COMMAND, 0, 5);
+  g_autoptr(RpScenario) scenario = new_scenario (f, "command", NULL, 5);
   g_autoptr(RpSession) session = NULL;
   g_autoptr(GError) error = NULL;
 
-  scenario->command_argv = g_strsplit ("no-such-program-resprobe --flag", " ", -1);
+  rp_params_set_argv (scenario->params, "command_argv",
+                      (const char * const[]) { "no-such-program-resprobe", "--flag", NULL });
   session = rp_test_start_session (f, scenario, &error);
   while (error == NULL && rp_session_get_state (session) != RP_SESSION_FINISHED)
     g_main_context_iteration (NULL, TRUE);
@@ -368,12 +370,12 @@ static void
 test_cold_read (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, 0, RP_PROBE_COLD_READ, 3);
+  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "cold-read", 3);
   g_autoptr(RpSession) session = NULL;
   RpStats stats;
 
-  scenario->cold_read_file_size = 8 * RP_MiB;
-  scenario->cold_read_interval = 0.2;
+  rp_params_set_size (scenario->params, "cold_read_file_size", 8 * RP_MiB);
+  rp_params_set_seconds (scenario->params, "cold_read_interval", 0.2);
   session = run_session (f, scenario);
 
   rp_series_compute_stats (get_series (session, "cold_read_latency", 5), &stats);
@@ -385,11 +387,11 @@ static void
 test_app_start (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, 0, RP_PROBE_APP_START, 2);
+  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "app-start", 2);
   g_autoptr(RpSession) session = NULL;
   RpStats stats;
 
-  scenario->app_start_interval = 0.2;
+  rp_params_set_seconds (scenario->params, "app_start_interval", 0.2);
   session = run_session (f, scenario);
 
   rp_series_compute_stats (get_series (session, "app_start_latency", 5), &stats);

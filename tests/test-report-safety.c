@@ -26,9 +26,10 @@ write_hostile_report (const char *report_dir,
   char *path = g_build_filename (report_dir, "hostile.json", NULL);
   const char *argv[] = { "/bin/sh", "-c", command, NULL };
 
-  scenario->loads |= RP_LOAD_COMMAND | RP_LOAD_COPY_LOOP | RP_LOAD_PARALLEL_WRITERS;
-  g_strfreev (scenario->command_argv);
-  scenario->command_argv = g_strdupv ((char **) argv);
+  rp_scenario_set_part (scenario, "command", TRUE);
+  rp_scenario_set_part (scenario, "copy-loop", TRUE);
+  rp_scenario_set_part (scenario, "parallel-writers", TRUE);
+  rp_params_set_argv (scenario->params, "command_argv", argv);
   g_free (scenario->directory);
   scenario->directory = g_strdup (victim_dir);
   report = rp_report_new (NULL, scenario, NULL, NULL);
@@ -72,8 +73,8 @@ test_hostile_report_runs_nothing (void)
 
   /* The command is kept, so that a reader can see what was run… */
   scenario = rp_report_get_scenario (loaded);
-  g_assert_true (scenario->loads & RP_LOAD_COMMAND);
-  g_assert_cmpstr (scenario->command_argv[0], ==, "/bin/sh");
+  g_assert_true (rp_scenario_has_part (scenario, "command"));
+  g_assert_cmpstr (rp_params_get_argv (scenario->params, "command_argv")[0], ==, "/bin/sh");
   g_assert_cmpstr (scenario->directory, ==, victim_dir);
 
   /* … and every way of looking at the report leaves it at that. */

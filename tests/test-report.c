@@ -1116,8 +1116,8 @@ test_load_hostile_strings (void)
   sysinfo->target_directory = g_strdup ("/home/" HOSTILE);
   g_free (scenario->directory);
   scenario->directory = g_strdup ("/home/" HOSTILE);
-  scenario->loads |= RP_LOAD_COMMAND;
-  scenario->command_argv = g_strdupv ((char **) argv);
+  rp_scenario_set_part (scenario, "command", TRUE);
+  rp_params_set_argv (scenario->params, "command_argv", argv);
   g_ptr_array_add (series, rp_series_new (RP_SERIES_FSYNC_LATENCY, "s", "fsync " HOSTILE));
   g_hash_table_insert (notes, (char *) "comment", (char *) HOSTILE);
   g_hash_table_insert (notes, (char *) "k" RLO "ey", (char *) VALID);
@@ -1136,7 +1136,7 @@ test_load_hostile_strings (void)
   /* A space for each: ESC, then the 19 after "[2J". */
   g_assert_cmpstr (system->distribution, ==, "a [2J" "                   " "z");
   g_assert_cmpuint (g_utf8_strlen (system->journal_mode, -1), ==, g_utf8_strlen (HOSTILE, -1));
-  g_assert_cmpstr (loaded_scenario->command_argv[2], ==, "echo a [2J" "                   " "z");
+  g_assert_cmpstr (rp_params_get_argv (loaded_scenario->params, "command_argv")[2], ==, "echo a [2J" "                   " "z");
 
   fsync = rp_report_lookup_series (loaded, RP_SERIES_FSYNC_LATENCY);
   g_assert_nonnull (fsync);
@@ -1421,7 +1421,7 @@ test_compare_scenarios (void)
   g_autofree char *text = NULL;
   const char *row;
 
-  faster->fsync_interval = 0.5;
+  rp_params_set_seconds (faster->params, "fsync_interval", 0.5);
   g_ptr_array_add (series, make_series (RP_SERIES_FSYNC_LATENCY, "s", calm, 3, 0, 0.5));
   twice_a_second = rp_report_new (NULL, faster, series, NULL);
   g_ptr_array_add (two, every_second);
@@ -1481,10 +1481,11 @@ test_from_session (void)
 
   g_free (scenario->directory);
   scenario->directory = g_strdup (dir);
-  scenario->probes = RP_PROBE_FSYNC;
+  rp_scenario_clear_role (scenario, RP_PART_PROBE);
+  rp_scenario_set_part (scenario, "fsync", TRUE);
   scenario->duration = 2.5;
-  scenario->fsync_interval = 0.2;
-  scenario->fsync_size = 64 * 1024;
+  rp_params_set_seconds (scenario->params, "fsync_interval", 0.2);
+  rp_params_set_size (scenario->params, "fsync_size", 64 * 1024);
 
   session = rp_session_new (scenario);
   g_signal_connect (session, "finished", G_CALLBACK (on_finished), &finished);

@@ -30,12 +30,12 @@ test_r1_defaults (void)
   g_autoptr(RpScenario) r1 = rp_scenario_new_preset ("r1", NULL);
 
   g_assert_cmpstr (r1->name, ==, "R1");
-  g_assert_true (r1->loads & RP_LOAD_SEQ_WRITER);
-  g_assert_true (r1->probes & RP_PROBE_FSYNC);
+  g_assert_true (rp_scenario_has_part (r1, "seq-writer"));
+  g_assert_true (rp_scenario_has_part (r1, "fsync"));
   /* fsync-tester: 1 MiB at offset 0, sleep 1 s; dd bs=1M */
-  g_assert_cmpuint (r1->fsync_size, ==, RP_MiB);
-  g_assert_cmpfloat (r1->fsync_interval, ==, 1.0);
-  g_assert_cmpuint (r1->writer_block_size, ==, RP_MiB);
+  g_assert_cmpuint (rp_params_get_size (r1->params, "fsync_size"), ==, RP_MiB);
+  g_assert_cmpfloat (rp_params_get_seconds (r1->params, "fsync_interval"), ==, 1.0);
+  g_assert_cmpuint (rp_params_get_size (r1->params, "writer_block_size"), ==, RP_MiB);
 }
 
 static void
@@ -61,16 +61,16 @@ test_validation_names_field (void)
       g_autoptr(GError) error = NULL;
 
       if (g_str_equal (cases[i].field, "block-size"))
-        s->writer_block_size = 1;
+        rp_params_set_size (s->params, "writer_block_size", 1);
       else if (g_str_equal (cases[i].field, "size"))
-        s->writer_total_size = 10;       /* smaller than one block */
+        rp_params_set_size (s->params, "writer_total_size", 10);       /* smaller than one block */
       else if (g_str_equal (cases[i].field, "interval"))
         /* Not a sleep: fsync() back to back is a load, not a probe. */
-        s->fsync_interval = 1e-9;
+        rp_params_set_seconds (s->params, "fsync_interval", 1e-9);
       else if (g_str_equal (cases[i].field, "duration"))
         s->duration = 1e20;
       else if (g_str_equal (cases[i].field, "fsync-size"))
-        s->fsync_size = 0;
+        rp_params_set_size (s->params, "fsync_size", 0);
       else
         s->directory = g_strdup ("");
 
@@ -88,16 +88,20 @@ test_issue4_presets (void)
   g_autoptr(RpScenario) r3f = rp_scenario_new_preset ("r3-FSYNC", NULL);
   g_autofree char *description = NULL;
 
-  g_assert_cmpuint (r2->loads, ==, RP_LOAD_COPY_LOOP | RP_LOAD_CPU_BENCH);
-  g_assert_true (r2->probes & RP_PROBE_SYSTEM);
-  g_assert_cmpuint (r2->copy_buffer_size, ==, 128 * RP_KiB);
-  g_assert_cmpuint (r3->loads, ==, RP_LOAD_PARALLEL_WRITERS);
-  g_assert_cmpuint (r3->writers_count, ==, 4);
-  g_assert_cmpuint (r3->writers_write_size, ==, 64 * RP_KiB);
-  g_assert_false (r3->writers_fsync_each);
+  g_assert_true (rp_scenario_has_part (r2, "copy-loop") && rp_scenario_has_part (r2, "cpu-bench"));
+  g_assert_false (rp_scenario_has_part (r2, "seq-writer") || rp_scenario_has_part (r2, "parallel-writers") ||
+                  rp_scenario_has_part (r2, "command"));
+  g_assert_true (rp_scenario_has_part (r2, "system"));
+  g_assert_cmpuint (rp_params_get_size (r2->params, "copy_buffer_size"), ==, 128 * RP_KiB);
+  g_assert_true (rp_scenario_has_part (r3, "parallel-writers"));
+  g_assert_false (rp_scenario_has_part (r3, "seq-writer") || rp_scenario_has_part (r3, "copy-loop") ||
+                  rp_scenario_has_part (r3, "cpu-bench") || rp_scenario_has_part (r3, "command"));
+  g_assert_cmpuint (rp_params_get_size (r3->params, "writers_count"), ==, 4);
+  g_assert_cmpuint (rp_params_get_size (r3->params, "writers_write_size"), ==, 64 * RP_KiB);
+  g_assert_false (rp_params_get_flag (r3->params, "writers_fsync_each"));
   /* The canonical id, whatever the case it was asked in. */
   g_assert_cmpstr (r3f->name, ==, "R3-fsync");
-  g_assert_true (r3f->writers_fsync_each);
+  g_assert_true (rp_params_get_flag (r3f->params, "writers_fsync_each"));
 
   description = rp_scenario_describe (r2);
   g_assert_nonnull (strstr (description, "copy loop"));
@@ -124,22 +128,22 @@ test_validation_limits (void)
     }
 
   s->duration = 10;
-  s->writer_block_size = 64 * RP_MiB;
-  s->writer_total_size = 16 * RP_MiB;
+  rp_params_set_size (s->params, "writer_block_size", 64 * RP_MiB);
+  rp_params_set_size (s->params, "writer_total_size", 16 * RP_MiB);
   g_assert_false (rp_scenario_validate (s, &error));
   g_assert_cmpstr (error->message, ==, "size: 16.0 MiB is less than one block (block-size 64.0 MiB)");
   g_clear_error (&error);
-  s->writer_block_size = RP_MiB;
-  s->writer_total_size = 3 * RP_MiB / 2;
+  rp_params_set_size (s->params, "writer_block_size", RP_MiB);
+  rp_params_set_size (s->params, "writer_total_size", 3 * RP_MiB / 2);
   g_assert_true (rp_scenario_validate (s, NULL));
-  s->writer_direct = TRUE;
+  rp_params_set_flag (s->params, "writer_direct", TRUE);
   g_assert_true (rp_scenario_validate (s, NULL));
-  s->writer_total_size += 512;
+  rp_params_set_size (s->params, "writer_total_size", rp_params_get_size (s->params, "writer_total_size") + 512);
   g_assert_false (rp_scenario_validate (s, &error));
   g_assert_cmpstr (error->message, ==, "size: O_DIRECT needs a multiple of 4096 bytes, not 1573376");
   g_clear_error (&error);
-  s->writer_direct = FALSE;
-  s->writer_block_size = 100;
+  rp_params_set_flag (s->params, "writer_direct", FALSE);
+  rp_params_set_size (s->params, "writer_block_size", 100);
   g_assert_false (rp_scenario_validate (s, &error));
   g_assert_cmpstr (error->message, ==, "block-size: 100 bytes is out of range (512 bytes to 64.0 MiB)");
 }
@@ -175,7 +179,7 @@ test_fields (void)
   g_autofree char *passive_text = NULL;
   guint fsync_index = 0;
 
-  r1->writer_total_size = 64 * RP_MiB;
+  rp_params_set_size (r1->params, "writer_total_size", 64 * RP_MiB);
   r1->duration = 20;
   r1_fields = rp_scenario_get_fields (r1);
   r3f_fields = rp_scenario_get_fields (r3f);
@@ -225,7 +229,7 @@ test_fields (void)
   g_ptr_array_add (sets, passive_fields);
   g_assert_true (rp_fields_differ (sets, 0));
   g_assert_false (rp_fields_differ (sets, fsync_index));
-  passive->fsync_interval = 0.5;
+  rp_params_set_seconds (passive->params, "fsync_interval", 0.5);
   g_ptr_array_index (sets, 1) = rp_scenario_get_fields (passive);
   g_assert_true (rp_fields_differ (sets, fsync_index));
   g_ptr_array_unref (g_ptr_array_index (sets, 1));
@@ -244,33 +248,38 @@ test_issue4_validation (void)
       g_autoptr(RpScenario) s = rp_scenario_new_preset ("custom", NULL);
       g_autoptr(GError) error = NULL;
 
-      s->loads = RP_LOAD_COPY_LOOP | RP_LOAD_PARALLEL_WRITERS | RP_LOAD_CPU_BENCH;
-      s->probes = RP_PROBE_COLD_READ | RP_PROBE_APP_START;
-      s->command_argv = g_strsplit ("true", " ", -1);
+      rp_scenario_clear_role (s, RP_PART_LOAD);
+      rp_scenario_clear_role (s, RP_PART_PROBE);
+      rp_scenario_set_part (s, "copy-loop", TRUE);
+      rp_scenario_set_part (s, "parallel-writers", TRUE);
+      rp_scenario_set_part (s, "cpu-bench", TRUE);
+      rp_scenario_set_part (s, "cold-read", TRUE);
+      rp_scenario_set_part (s, "app-start", TRUE);
+      rp_params_set_argv (s->params, "command_argv", (const char * const[]) { "true", NULL });
       g_assert_true (rp_scenario_validate (s, NULL));
 
       if (g_str_equal (fields[i], "copy-size"))
-        s->copy_source_size = 1024;
+        rp_params_set_size (s->params, "copy_source_size", 1024);
       else if (g_str_equal (fields[i], "copy-buffer"))
-        s->copy_buffer_size = 0;
+        rp_params_set_size (s->params, "copy_buffer_size", 0);
       else if (g_str_equal (fields[i], "writers"))
-        s->writers_count = 65;
+        rp_params_set_size (s->params, "writers_count", 65);
       else if (g_str_equal (fields[i], "write-size"))
-        s->writers_write_size = 0;
+        rp_params_set_size (s->params, "writers_write_size", 0);
       else if (g_str_equal (fields[i], "file-size"))
-        s->writers_file_size = 1000;       /* smaller than one write */
+        rp_params_set_size (s->params, "writers_file_size", 1000);       /* smaller than one write */
       else if (g_str_equal (fields[i], "calibration"))
-        s->cpu_calibration = 0;
+        rp_params_set_seconds (s->params, "cpu_calibration", 0);
       else if (g_str_equal (fields[i], "cold-read-size"))
-        s->cold_read_file_size = 4096;
+        rp_params_set_size (s->params, "cold_read_file_size", 4096);
       else if (g_str_equal (fields[i], "cold-read-interval"))
-        s->cold_read_interval = -1;
+        rp_params_set_seconds (s->params, "cold_read_interval", -1);
       else if (g_str_equal (fields[i], "app-start-interval"))
-        s->app_start_interval = NAN;
+        rp_params_set_seconds (s->params, "app_start_interval", NAN);
       else
         {
-          s->loads |= RP_LOAD_COMMAND;
-          g_clear_pointer (&s->command_argv, g_strfreev);
+          rp_scenario_set_part (s, "command", TRUE);
+          rp_params_set_argv (s->params, "command_argv", NULL);
         }
 
       g_assert_false (rp_scenario_validate (s, &error));
@@ -288,19 +297,18 @@ test_json_round_trip (void)
   g_autoptr(GError) error = NULL;
 
   s->directory = g_strdup ("/mnt/test");
-  s->writer_total_size = 8 * RP_GiB;
+  rp_params_set_size (s->params, "writer_total_size", 8 * RP_GiB);
   s->duration = 20;
-  s->writer_direct = TRUE;
+  rp_params_set_flag (s->params, "writer_direct", TRUE);
   node = rp_scenario_to_json (s);
   back = rp_scenario_new_from_json (node, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (back->name, ==, "R1");
   g_assert_cmpstr (back->directory, ==, "/mnt/test");
-  g_assert_cmpuint (back->writer_total_size, ==, 8 * RP_GiB);
+  g_assert_cmpuint (rp_params_get_size (back->params, "writer_total_size"), ==, 8 * RP_GiB);
   g_assert_cmpfloat (back->duration, ==, 20);
-  g_assert_true (back->writer_direct);
-  g_assert_cmpuint (back->loads, ==, s->loads);
-  g_assert_cmpuint (back->probes, ==, s->probes);
+  g_assert_true (rp_params_get_flag (back->params, "writer_direct"));
+  g_assert_cmpuint (back->parts, ==, s->parts);
 }
 
 static void

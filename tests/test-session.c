@@ -36,7 +36,7 @@ test_r1_ten_seconds (Fixture       *f,
   RpStats stats, reloaded_stats;
   gsize length;
 
-  scenario->writer_total_size = RP_GiB;
+  rp_params_set_size (scenario->params, "writer_total_size", RP_GiB);
   scenario->duration = 10;
   session = rp_test_start_session (f, scenario, &error);
   g_main_loop_run (f->loop);
@@ -93,7 +93,7 @@ test_stop_during_writer (Fixture       *f,
   g_autoptr(GError) error = NULL;
   double before, returned;
 
-  scenario->writer_total_size = 3 * RP_GiB;
+  rp_params_set_size (scenario->params, "writer_total_size", 3 * RP_GiB);
   scenario->duration = 60;
   session = rp_test_start_session (f, scenario, &error);
 
@@ -149,9 +149,9 @@ test_writer_exact_size (Fixture       *f,
   g_autoptr(RpReport) report = NULL;
   g_autoptr(GError) error = NULL;
 
-  scenario->writer_total_size = 3 * RP_MiB / 2;
+  rp_params_set_size (scenario->params, "writer_total_size", 3 * RP_MiB / 2);
   scenario->stop_when_loads_finish = TRUE;
-  scenario->probes = 0;
+  rp_scenario_clear_role (scenario, RP_PART_PROBE);
   session = rp_test_start_session (f, scenario, &error);
   g_main_loop_run (f->loop);
   g_assert_no_error (error);
@@ -201,11 +201,11 @@ test_start_errors (Fixture       *f,
   g_unlink (file);
 
   /* 1 PiB cannot fit: refused before anything is written. */
-  scenario->writer_total_size = RP_GiB * 1024 * 1024;
+  rp_params_set_size (scenario->params, "writer_total_size", RP_GiB * 1024 * 1024);
   expect_start_error (f, scenario, f->directory, RP_ERROR_NO_SPACE);
 
-  scenario->writer_total_size = RP_GiB;
-  scenario->writer_block_size = 3;
+  rp_params_set_size (scenario->params, "writer_total_size", RP_GiB);
+  rp_params_set_size (scenario->params, "writer_block_size", 3);
   expect_start_error (f, scenario, f->directory, RP_ERROR_INVALID_ARGUMENT);
 }
 

@@ -426,6 +426,7 @@ rp_cli_matrix (int    argc,
   DirtySettings saved_dirty = { 0 };
   MatrixState state = { 0 };
   guint64 image_size = 12 * RP_GiB;
+  guint64 writer_size;
   RpCliStopSignals signals;
   double started, spent = 0;
   int exit_code = RP_CLI_EXIT_OK;
@@ -454,20 +455,22 @@ rp_cli_matrix (int    argc,
   if (scenario == NULL ||
       (image_size_text && !rp_parse_size (image_size_text, "--image-size", &image_size, &error)))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
-  scenario->writer_total_size = 4 * RP_GiB;
+  writer_size = 4 * RP_GiB;
   scenario->duration = 20;
-  if ((size_text && !rp_parse_size (size_text, "--size", &scenario->writer_total_size, &error)) ||
-      (duration_text && !rp_parse_duration (duration_text, "--duration", &scenario->duration, &error)) ||
-      !rp_scenario_validate (scenario, &error))
+  if ((size_text && !rp_parse_size (size_text, "--size", &writer_size, &error)) ||
+      (duration_text && !rp_parse_duration (duration_text, "--duration", &scenario->duration, &error)))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  rp_params_set_size (scenario->params, "writer_total_size", writer_size);
+  if (!rp_scenario_validate (scenario, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   /* Each cell's run keeps 1 GiB free on its image (as any run keeps 5 % or
    * 1 GiB): an image without room for that and the writer would fail in
    * every cell, with mkfs's or mount's words rather than ours. */
-  if (image_size < scenario->writer_total_size + RP_GiB)
+  if (image_size < writer_size + RP_GiB)
     {
       g_autofree char *image_text = rp_format_size (image_size);
-      g_autofree char *size_text_ = rp_format_size (scenario->writer_total_size);
-      g_autofree char *least_text = rp_format_size (scenario->writer_total_size + RP_GiB);
+      g_autofree char *size_text_ = rp_format_size (writer_size);
+      g_autofree char *least_text = rp_format_size (writer_size + RP_GiB);
 
       g_set_error (&error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                    /* TRANSLATORS: image size, writer size, the least image size */

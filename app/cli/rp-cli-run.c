@@ -17,6 +17,7 @@
 #include "rp-error.h"
 #include "rp-report.h"
 #include "rp-session.h"
+#include "rp-cli-run-options.h"
 #include "rp-text.h"
 #include "rp-units.h"
 
@@ -33,327 +34,6 @@ typedef struct {
   gboolean   progress_shown;
   int        signals_received;
 } RunState;
-
-typedef struct {
-  char    *scenario;
-  char    *directory;
-  char    *size;
-  char    *block_size;
-  char    *duration;
-  char    *interval;
-  char    *report;
-  gboolean force;
-  gboolean direct;
-  gboolean fdatasync;
-  gboolean until_written;
-
-  /* Custom combinations and the parameters of the other loads and probes. */
-  char   **loads;
-  char   **probes;
-  char    *writers;
-  char    *write_size;
-  char    *file_size;
-  gboolean fsync_each;
-  char    *copy_size;
-  gboolean single_thread;
-  char    *calibration;
-  char    *command;
-  char   **command_args;         /* after "--" */
-  char    *cold_read_interval;
-  char    *app_start_interval;
-} RunOptions;
-
-static void
-run_options_clear (RunOptions *options)
-{
-  g_free (options->scenario);
-  g_free (options->directory);
-  g_free (options->size);
-  g_free (options->block_size);
-  g_free (options->duration);
-  g_free (options->interval);
-  g_free (options->report);
-  g_strfreev (options->loads);
-  g_strfreev (options->probes);
-  g_free (options->writers);
-  g_free (options->write_size);
-  g_free (options->file_size);
-  g_free (options->copy_size);
-  g_free (options->calibration);
-  g_free (options->command);
-  g_strfreev (options->command_args);
-  g_free (options->cold_read_interval);
-  g_free (options->app_start_interval);
-}
-
-typedef struct {
-  const char *name;
-  guint       flag;
-} NamedFlag;
-
-/* The names of rp_scenario_to_json(), so that a report's scenario reads as
- * the options that would run it again. */
-static const NamedFlag load_names[] = {
-  { "seq-writer", RP_LOAD_SEQ_WRITER },
-  { "copy-loop", RP_LOAD_COPY_LOOP },
-  { "parallel-writers", RP_LOAD_PARALLEL_WRITERS },
-  { "cpu-bench", RP_LOAD_CPU_BENCH },
-  { "command", RP_LOAD_COMMAND },
-  { "none", 0 },
-};
-
-static const NamedFlag probe_names[] = {
-  { "fsync", RP_PROBE_FSYNC },
-  { "system", RP_PROBE_SYSTEM },
-  { "cold-read", RP_PROBE_COLD_READ },
-  { "app-start", RP_PROBE_APP_START },
-  { "none", 0 },
-};
-
-/* Each value of a repeatable option may also be a comma-separated list. */
-static gboolean
-parse_flags (char * const     *values,
-             const NamedFlag  *names,
-             guint             n_names,
-             const char       *option,
-             guint            *out_flags,
-             GError          **error)
-{
-  guint flags = 0;
-
-  for (guint i = 0; values[i] != NULL; i++)
-    {
-      g_auto(GStrv) items = g_strsplit (values[i], ",", -1);
-
-      for (guint j = 0; items[j] != NULL; j++)
-        {
-          g_autoptr(GString) known = g_string_new (NULL);
-          gboolean found = FALSE;
-
-          for (guint k = 0; k < n_names && !found; k++)
-            if (g_str_equal (g_strstrip (items[j]), names[k].name))
-              {
-                flags |= names[k].flag;
-                found = TRUE;
-              }
-          if (found)
-            continue;
-          for (guint k = 0; k < n_names; k++)
-            g_string_append_printf (known, "%s%s", k ? ", " : "", names[k].name);
-          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                       _("%s: unknown name “%s”; choose from %s"), option, items[j], known->str);
-          return FALSE;
-        }
-    }
-  *out_flags = flags;
-  return TRUE;
-}
-
-/* --command 'dd if=/dev/zero of=x' is split as a shell would split it, but
- * no shell runs it; arguments after "--" are taken as they are. */
-static gboolean
-apply_command (const RunOptions  *options,
-               RpScenario        *scenario,
-               GError           **error)
-{
-  g_auto(GStrv) argv = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  if (options->command != NULL && options->command_args != NULL)
-    {
-      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                           _("--command: give the command either with --command or after “--”, not both"));
-      return FALSE;
-    }
-  if (options->command_args != NULL)
-    argv = g_strdupv (options->command_args);
-  else if (options->command != NULL &&
-           !g_shell_parse_argv (options->command, NULL, &argv, &local_error))
-    {
-      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                   "--command: %s", local_error->message);
-      return FALSE;
-    }
-  if (argv == NULL)
-    return TRUE;
-
-  g_strfreev (scenario->command_argv);
-  scenario->command_argv = g_steal_pointer (&argv);
-  /* Giving a command is asking for it to run. */
-  scenario->loads |= RP_LOAD_COMMAND;
-  return TRUE;
-}
-
-/* --load and --probe replace the preset's loads and probes; without
- * --scenario they start from no load and the fsync and system probes. */
-static gboolean
-apply_combination (const RunOptions  *options,
-                   RpScenario        *scenario,
-                   GError           **error)
-{
-  RpLoads preset_loads = scenario->loads;
-  RpProbes preset_probes = scenario->probes;
-  guint flags;
-
-  if (options->loads != NULL)
-    {
-      if (!parse_flags (options->loads, load_names, G_N_ELEMENTS (load_names), "--load", &flags, error))
-        return FALSE;
-      scenario->loads = flags;
-    }
-  if (options->probes != NULL)
-    {
-      if (!parse_flags (options->probes, probe_names, G_N_ELEMENTS (probe_names), "--probe", &flags, error))
-        return FALSE;
-      scenario->probes = flags;
-    }
-  if (!apply_command (options, scenario, error))
-    return FALSE;
-
-  if (scenario->loads != preset_loads || scenario->probes != preset_probes)
-    {
-      g_free (scenario->name);
-      scenario->name = g_strdup ("custom");
-    }
-  return TRUE;
-}
-
-/* The parameters of the loads and probes of issue 4, each parsed by rp-units
- * so that a bad value names its option. */
-static gboolean
-apply_parameters (const RunOptions  *options,
-                  RpScenario        *scenario,
-                  GError           **error)
-{
-  if (options->writers != NULL &&
-      !rp_parse_count (options->writers, "--writers", RP_MAX_WRITERS, &scenario->writers_count, error))
-    return FALSE;
-  if (options->write_size != NULL &&
-      !rp_parse_size (options->write_size, "--write-size", &scenario->writers_write_size, error))
-    return FALSE;
-  if (options->file_size != NULL &&
-      !rp_parse_size (options->file_size, "--file-size", &scenario->writers_file_size, error))
-    return FALSE;
-  if (options->copy_size != NULL &&
-      !rp_parse_size (options->copy_size, "--copy-size", &scenario->copy_source_size, error))
-    return FALSE;
-  if (options->calibration != NULL &&
-      !rp_parse_duration (options->calibration, "--calibration", &scenario->cpu_calibration, error))
-    return FALSE;
-  if (options->cold_read_interval != NULL &&
-      !rp_parse_duration (options->cold_read_interval, "--cold-read-interval",
-                          &scenario->cold_read_interval, error))
-    return FALSE;
-  if (options->app_start_interval != NULL &&
-      !rp_parse_duration (options->app_start_interval, "--app-start-interval",
-                          &scenario->app_start_interval, error))
-    return FALSE;
-  if (options->fsync_each)
-    scenario->writers_fsync_each = TRUE;
-  if (options->single_thread)
-    scenario->cpu_single_thread = TRUE;
-  return TRUE;
-}
-
-typedef struct {
-  gboolean    given;
-  const char *option;
-  RpLoads     load;
-  RpProbes    probe;
-} Applicability;
-
-/* An option for a load or probe the run does not have would be silently
- * ignored, and the user would measure something else than they asked for. */
-static gboolean
-check_applicable (const RunOptions  *options,
-                  const RpScenario  *scenario,
-                  GError           **error)
-{
-  const Applicability rules[] = {
-    { options->block_size != NULL, "--block-size", RP_LOAD_SEQ_WRITER, 0 },
-    { options->direct, "--direct", RP_LOAD_SEQ_WRITER, 0 },
-    { options->fdatasync, "--fdatasync", RP_LOAD_SEQ_WRITER, 0 },
-    { options->writers != NULL, "--writers", RP_LOAD_PARALLEL_WRITERS, 0 },
-    { options->write_size != NULL, "--write-size", RP_LOAD_PARALLEL_WRITERS, 0 },
-    { options->file_size != NULL, "--file-size", RP_LOAD_PARALLEL_WRITERS, 0 },
-    { options->fsync_each, "--fsync-each", RP_LOAD_PARALLEL_WRITERS, 0 },
-    { options->copy_size != NULL, "--copy-size", RP_LOAD_COPY_LOOP, 0 },
-    { options->single_thread, "--single-thread", RP_LOAD_CPU_BENCH, 0 },
-    { options->calibration != NULL, "--calibration", RP_LOAD_CPU_BENCH, 0 },
-    { options->interval != NULL, "--interval", 0, RP_PROBE_FSYNC },
-    { options->cold_read_interval != NULL, "--cold-read-interval", 0, RP_PROBE_COLD_READ },
-    { options->app_start_interval != NULL, "--app-start-interval", 0, RP_PROBE_APP_START },
-    { options->size != NULL, "--size", RP_LOAD_SEQ_WRITER | RP_LOAD_COPY_LOOP | RP_LOAD_PARALLEL_WRITERS, 0 },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
-    if (rules[i].given && !(rules[i].load & scenario->loads) && !(rules[i].probe & scenario->probes))
-      {
-        g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                     _("%s does not apply to scenario %s: it has no load or probe that uses it (see “resprobe-cli scenarios”)"),
-                     rules[i].option, scenario->name);
-        return FALSE;
-      }
-  return TRUE;
-}
-
-/* --size is the size of the run's main load, as in the window: the writer's
- * total (dd's bs × count), else the copied file, else each writer's file. */
-static guint64 *
-size_target (RpScenario *scenario)
-{
-  if (scenario->loads & RP_LOAD_SEQ_WRITER)
-    return &scenario->writer_total_size;
-  if (scenario->loads & RP_LOAD_COPY_LOOP)
-    return &scenario->copy_source_size;
-  return &scenario->writers_file_size;
-}
-
-/* Applies the options to the preset; every bad value is an error naming its
- * option, and nothing runs. */
-static RpScenario *
-scenario_from_options (const RunOptions  *options,
-                       GError           **error)
-{
-  g_autoptr(RpScenario) scenario = NULL;
-  gboolean custom = options->loads != NULL || options->probes != NULL ||
-                    options->command != NULL || options->command_args != NULL;
-  const char *preset = options->scenario ? options->scenario : custom ? "custom" : "R1";
-
-  scenario = rp_scenario_new_preset (preset, error);
-  if (scenario == NULL)
-    return NULL;
-  if (!apply_combination (options, scenario, error) ||
-      !check_applicable (options, scenario, error) ||
-      !apply_parameters (options, scenario, error))
-    return NULL;
-
-  if (options->directory != NULL)
-    {
-      g_free (scenario->directory);
-      scenario->directory = g_strdup (options->directory);
-    }
-  if (options->size != NULL &&
-      !rp_parse_size (options->size, "--size", size_target (scenario), error))
-    return NULL;
-  if (options->block_size != NULL &&
-      !rp_parse_size (options->block_size, "--block-size", &scenario->writer_block_size, error))
-    return NULL;
-  if (options->duration != NULL &&
-      !rp_parse_duration (options->duration, "--duration", &scenario->duration, error))
-    return NULL;
-  if (options->interval != NULL &&
-      !rp_parse_duration (options->interval, "--interval", &scenario->fsync_interval, error))
-    return NULL;
-
-  scenario->writer_direct = options->direct;
-  scenario->writer_fdatasync = options->fdatasync;
-  scenario->stop_when_loads_finish = options->until_written;
-
-  if (!rp_scenario_validate (scenario, error))
-    return NULL;
-  return g_steal_pointer (&scenario);
-}
 
 /* "# Label: value", wrapped to 80 columns like the text report: the lines
  * before the fsync lines are pasted into bug trackers with them. */
@@ -1077,32 +757,7 @@ int
 rp_cli_run (int    argc,
             char **argv)
 {
-  RunOptions options = { 0 };
-  GOptionEntry entries[] = {
-    { "scenario", 0, 0, G_OPTION_ARG_STRING, &options.scenario, N_("Preset to run (default R1)"), N_("NAME") },
-    { "dir", 'd', 0, G_OPTION_ARG_FILENAME, &options.directory, N_("Target directory (default ~/.cache/resprobe)"), N_("DIR") },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &options.size, N_("Size of the main load: the writer’s total (default 15000M, at most half the free space), else the copied file, else each parallel writer’s file"), N_("SIZE") },
-    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &options.block_size, N_("Writer block size, dd’s bs= (default 1M)"), N_("SIZE") },
-    { "duration", 't', 0, G_OPTION_ARG_STRING, &options.duration, N_("Stop after this many seconds (default: when the loads are done, or Ctrl-C)"), N_("SECONDS") },
-    { "interval", 'i', 0, G_OPTION_ARG_STRING, &options.interval, N_("Sleep between fsync probes (default 1 s)"), N_("SECONDS") },
-    { "report", 'o', 0, G_OPTION_ARG_FILENAME, &options.report, N_("Save the JSON report here (default ~/.local/share/resprobe/reports/)"), N_("FILE") },
-    { "force", 0, 0, G_OPTION_ARG_NONE, &options.force, N_("Replace the --report file if it exists"), NULL },
-    { "direct", 0, 0, G_OPTION_ARG_NONE, &options.direct, N_("Writer uses O_DIRECT (dd oflag=direct)"), NULL },
-    { "fdatasync", 0, 0, G_OPTION_ARG_NONE, &options.fdatasync, N_("Writer calls fdatasync() at the end (dd conv=fdatasync)"), NULL },
-    { "load", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &options.loads, N_("Load to run instead of the preset’s, repeatable: seq-writer, copy-loop, parallel-writers, cpu-bench, command, none"), N_("NAME") },
-    { "probe", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &options.probes, N_("Probe to run instead of the preset’s, repeatable: fsync, system, cold-read, app-start, none"), N_("NAME") },
-    { "writers", 0, 0, G_OPTION_ARG_STRING, &options.writers, N_("Parallel writers: number of threads, 1 to 64 (default 4)"), N_("N") },
-    { "write-size", 0, 0, G_OPTION_ARG_STRING, &options.write_size, N_("Parallel writers: size of each write() (default 64K)"), N_("SIZE") },
-    { "file-size", 0, 0, G_OPTION_ARG_STRING, &options.file_size, N_("Parallel writers: stop after this much per thread (default: until stopped, wrapping around)"), N_("SIZE") },
-    { "fsync-each", 0, 0, G_OPTION_ARG_NONE, &options.fsync_each, N_("Parallel writers: fsync() after each write()"), NULL },
-    { "copy-size", 0, 0, G_OPTION_ARG_STRING, &options.copy_size, N_("Copy loop: size of the file copied (default 1G)"), N_("SIZE") },
-    { "single-thread", 0, 0, G_OPTION_ARG_NONE, &options.single_thread, N_("CPU benchmark: one thread instead of one per CPU"), NULL },
-    { "calibration", 0, 0, G_OPTION_ARG_STRING, &options.calibration, N_("CPU benchmark: seconds measured alone before the run (default 3)"), N_("SECONDS") },
-    { "command", 'c', 0, G_OPTION_ARG_STRING, &options.command, N_("Command load: program and arguments, split like a shell but run without one (or give them after “--”)"), N_("COMMAND") },
-    { "cold-read-interval", 0, 0, G_OPTION_ARG_STRING, &options.cold_read_interval, N_("Cold-read probe: seconds between reads (default 0.5)"), N_("SECONDS") },
-    { "app-start-interval", 0, 0, G_OPTION_ARG_STRING, &options.app_start_interval, N_("App-start probe: seconds between starts (default 2)"), N_("SECONDS") },
-    { NULL }
-  };
+  g_auto(RpRunOptions) options;
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(RpScenario) scenario = NULL;
   g_autoptr(RpSession) session = NULL;
@@ -1118,25 +773,19 @@ rp_cli_run (int    argc,
   int exit_code = RP_CLI_EXIT_OK;
 
   g_option_context_set_summary (context, _("Measure responsiveness while a load runs (default R1: a dd-style writer and fsync-tester). “resprobe-cli scenarios” lists the presets; --load and --probe combine any loads and probes; a command load’s arguments may follow “--”."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  rp_run_options_init (&options);
+  g_option_context_add_main_entries (context, rp_run_options_get_entries (&options), GETTEXT_PACKAGE);
   options.command_args = split_command_args (&argc, argv);
   if (!rp_cli_parse_options (context, &argc, &argv))
-    {
-      run_options_clear (&options);
-      return RP_CLI_EXIT_USAGE;
-    }
+    return RP_CLI_EXIT_USAGE;
   if (argc > 1)
     {
       rp_cli_printerr (_("resprobe-cli: unexpected argument “%s”\n"), argv[1]);
-      run_options_clear (&options);
       return RP_CLI_EXIT_USAGE;
     }
 
-  /* The writer stops by itself when no duration is given: dd's behaviour. */
-  options.until_written = options.duration == NULL;
-  scenario = scenario_from_options (&options, &error);
-  report_path = options.report ? g_strdup (options.report) : NULL;
-  run_options_clear (&options);
+  scenario = rp_run_options_to_scenario (&options, &error);
+  report_path = g_strdup (options.report);
   if (scenario == NULL)
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   report_stem = default_report_stem ();
@@ -1165,8 +814,8 @@ rp_cli_run (int    argc,
 
   /* Creating the copy loop's source and calibrating the CPU benchmark take a
    * while before the first line: say why nothing shows yet. */
-  if ((scenario->loads & (RP_LOAD_COPY_LOOP | RP_LOAD_CPU_BENCH)) ||
-      (scenario->probes & RP_PROBE_COLD_READ))
+  if (rp_scenario_has_part (scenario, "copy-loop") || rp_scenario_has_part (scenario, "cpu-bench") ||
+      rp_scenario_has_part (scenario, "cold-read"))
     g_printerr ("%s\n", _("Preparing the loads and probes (creating files, calibrating)…"));
 
   start.loop = loop;

@@ -9,12 +9,6 @@
 G_BEGIN_DECLS
 
 /* Series the GUI adds to the session (and so to its report). */
-#define RP_SERIES_MAINLOOP_LATENESS "mainloop_lateness"
-#define RP_SERIES_FRAME_INTERVAL    "frame_interval"
-#define RP_SERIES_LATE_FRAMES       "late_frames"
-#define RP_SERIES_INPUT_LATENCY     "input_latency"
-#define RP_SERIES_WAKEUP_LATENCY    "wakeup_latency"
-#define RP_SERIES_MAIN_THREAD_SAVE  "main_thread_save"
 
 #define RP_TYPE_UI_PROBES (rp_ui_probes_get_type ())
 G_DECLARE_FINAL_TYPE (RpUiProbes, rp_ui_probes, RP, UI_PROBES, GObject)

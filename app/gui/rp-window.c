@@ -219,12 +219,10 @@ static void
 apply_size (RpScenario *scenario,
             guint64     bytes)
 {
-  if (scenario->loads & RP_LOAD_SEQ_WRITER)
-    scenario->writer_total_size = bytes;
-  if (scenario->loads & RP_LOAD_COPY_LOOP)
-    scenario->copy_source_size = bytes;
-  if (scenario->loads & RP_LOAD_PARALLEL_WRITERS)
-    scenario->writers_file_size = bytes;
+  const char *key = rp_scenario_get_size_key (scenario);
+
+  if (key != NULL)
+    rp_params_set_size (scenario->params, key, bytes);
 }
 
 static RpScenario *
@@ -249,7 +247,7 @@ build_scenario (RpWindow  *self,
   scenario->duration = seconds;
   /* Without a duration the run ends with its loads, as dd does (and as the
    * CLI does); a scenario without loads runs until stopped. */
-  scenario->stop_when_loads_finish = seconds == 0 && scenario->loads != 0;
+  scenario->stop_when_loads_finish = seconds == 0 && rp_scenario_has_role (scenario, RP_PART_LOAD);
 
   if (!rp_scenario_validate (scenario, error))
     return NULL;
@@ -283,23 +281,22 @@ static void
 update_size_row (RpWindow *self)
 {
   g_autoptr(RpScenario) preset = rp_scenario_new_preset (selected_preset_id (self), NULL);
-  RpLoads loads = preset ? preset->loads : 0;
+  const char *size_key = preset ? rp_scenario_get_size_key (preset) : NULL;
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->size_row),
-                            (loads & (RP_LOAD_SEQ_WRITER | RP_LOAD_COPY_LOOP | RP_LOAD_PARALLEL_WRITERS)) != 0);
-  if (loads & RP_LOAD_SEQ_WRITER)
+  gtk_widget_set_sensitive (GTK_WIDGET (self->size_row), size_key != NULL);
+  if (g_strcmp0 (size_key, "writer_total_size") == 0)
     {
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("Data to Write"));
       adw_action_row_set_subtitle (self->size_row, _("As dd’s bs×count, e.g. 4G"));
       gtk_entry_set_placeholder_text (self->size_entry, _("15000M"));
     }
-  else if (loads & RP_LOAD_COPY_LOOP)
+  else if (g_strcmp0 (size_key, "copy_source_size") == 0)
     {
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("File to Copy"));
       adw_action_row_set_subtitle (self->size_row, _("Copied again and again in the folder"));
       gtk_entry_set_placeholder_text (self->size_entry, _("1G"));
     }
-  else if (loads & RP_LOAD_PARALLEL_WRITERS)
+  else if (g_strcmp0 (size_key, "writers_file_size") == 0)
     {
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("Data per Writer"));
       adw_action_row_set_subtitle (self->size_row, _("Each writer thread; empty: until stopped"));
@@ -1298,12 +1295,8 @@ show_report_settings (RpWindow *self,
 
   if (scenario == NULL || scenario->name == NULL || !rp_window_set_scenario (self, scenario->name))
     return;
-  if (scenario->loads & RP_LOAD_SEQ_WRITER)
-    bytes = scenario->writer_total_size;
-  else if (scenario->loads & RP_LOAD_COPY_LOOP)
-    bytes = scenario->copy_source_size;
-  else if (scenario->loads & RP_LOAD_PARALLEL_WRITERS)
-    bytes = scenario->writers_file_size;
+  if (rp_scenario_get_size_key (scenario) != NULL)
+    bytes = rp_params_get_size (scenario->params, rp_scenario_get_size_key (scenario));
   size = size_text (bytes);
   duration = scenario->duration > 0 ? g_strdup_printf ("%g", scenario->duration) : g_strdup ("");
   rp_window_set_size_text (self, size);

@@ -10,7 +10,8 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
-#include "rp-workers.h"
+#include "rp-params.h"
+#include "rp-parts.h"
 
 extern char **environ;
 
@@ -36,7 +37,7 @@ app_start_probe_free (gpointer data)
 }
 
 static gpointer
-app_start_probe_prepare (RpSession  *session,
+app_start_probe_prepare (RpPartHost *host,
                          GError    **error)
 {
   AppStartProbe *probe;
@@ -50,11 +51,11 @@ app_start_probe_prepare (RpSession  *session,
                            _("App-start probe: the program “true” was not found"));
       return NULL;
     }
-  rp_session_set_note (session, "app_start_program", program);
+  rp_part_host_set_note (host, "app_start_program", program);
 
   probe = g_new0 (AppStartProbe, 1);
   probe->program = program;
-  probe->interval = rp_session_get_scenario (session)->app_start_interval;
+  probe->interval = rp_params_get_seconds (rp_part_host_get_params (host), "app_start_interval");
   return probe;
 }
 
@@ -84,13 +85,13 @@ start_once (AppStartProbe  *probe,
 }
 
 static void
-app_start_probe_run (RpSession *session,
+app_start_probe_run (RpPartHost *host,
                      gpointer   state)
 {
   AppStartProbe *probe = state;
   RpSeries *series;
 
-  series = rp_session_ensure_series (session, "app_start_latency", "s", _("Program start time"));
+  series = rp_part_host_ensure_series (host, "app_start_latency", "s", _("Program start time"));
 
   do
     {
@@ -100,18 +101,52 @@ app_start_probe_run (RpSession *session,
 
       if (seconds < 0)
         {
-          rp_session_worker_fail (session, error);
+          rp_part_host_fail (host, error);
           return;
         }
-      rp_series_append (series, rp_session_time_from_monotonic (session, before), seconds);
-      rp_session_worker_changed (session);
+      rp_series_append (series, rp_part_host_time_from_monotonic (host, before), seconds);
+      rp_part_host_changed (host);
     }
-  while (rp_session_worker_sleep (session, probe->interval));
+  while (rp_part_host_sleep (host, probe->interval));
 }
 
-const RpWorkerClass rp_app_start_probe_class = {
+static const RpWorkerClass worker = {
   .name = "app-start",
   .prepare = app_start_probe_prepare,
   .run = app_start_probe_run,
   .free_state = app_start_probe_free,
+};
+
+static const RpParamInfo params[] = {
+  { "app_start_interval", "app-start-interval", "app-start-interval", RP_PARAM_SECONDS, 0.01, 3600, 2.0, NULL,
+    N_("App-start probe: seconds between starts (default 2)"), N_("SECONDS") },
+};
+
+static const RpSeriesInfo series[] = {
+  { "app_start_latency", "s", N_("Program start time"), "disk-latency", N_("program start"),
+    N_("Time to start and finish a small program"),
+    15, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY },
+};
+
+static char *
+app_start_describe (const RpParams *p)
+{
+  /* TRANSLATORS: "“true” every 2 s": the program started, and how often */
+  return g_strdup_printf (_("“true” every %g s"), rp_params_get_seconds (p, "app_start_interval"));
+}
+
+/* Spawning and reaping a small program, as a launcher does. */
+const RpPartInfo rp_app_start_part = {
+  .id = "app-start",
+  .role = RP_PART_PROBE,
+  .label = N_("App-start probe"),
+  /* TRANSLATORS: %s is e.g. "“true” every 2 s" */
+  .sentence = N_("app start %s"),
+  .start_rank = 0,
+  .params = params,
+  .n_params = G_N_ELEMENTS (params),
+  .series = series,
+  .n_series = G_N_ELEMENTS (series),
+  .worker = &worker,
+  .describe = app_start_describe,
 };

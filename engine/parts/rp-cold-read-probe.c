@@ -9,7 +9,9 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
-#include "rp-workers.h"
+#include "rp-params.h"
+#include "rp-units.h"
+#include "rp-parts.h"
 
 #define READ_SIZE 4096
 
@@ -44,10 +46,10 @@ cold_read_probe_free (gpointer data)
  * cache, and its writeback should not fall into the run. */
 static gboolean
 fill_file (ColdReadProbe  *probe,
-           RpSession      *session,
+           RpPartHost      *host,
            GError        **error)
 {
-  const char *directory = rp_session_get_scenario (session)->directory;
+  const char *directory = rp_part_host_get_directory (host);
   g_autofree char *chunk = g_malloc (FILL_CHUNK);
   guint64 written = 0;
 
@@ -80,16 +82,16 @@ fill_file (ColdReadProbe  *probe,
 }
 
 static gpointer
-cold_read_probe_prepare (RpSession  *session,
+cold_read_probe_prepare (RpPartHost *host,
                          GError    **error)
 {
-  const RpScenario *scenario = rp_session_get_scenario (session);
+  const RpParams *params = rp_part_host_get_params (host);
   ColdReadProbe *probe = g_new0 (ColdReadProbe, 1);
 
-  probe->size = scenario->cold_read_file_size - scenario->cold_read_file_size % READ_SIZE;
-  probe->interval = scenario->cold_read_interval;
-  probe->fd = rp_session_worker_open_tmpfile (session, 0, error);
-  if (probe->fd < 0 || !fill_file (probe, session, error))
+  probe->size = rp_params_get_size (params, "cold_read_file_size") - rp_params_get_size (params, "cold_read_file_size") % READ_SIZE;
+  probe->interval = rp_params_get_seconds (params, "cold_read_interval");
+  probe->fd = rp_part_host_open_tmpfile (host, 0, error);
+  if (probe->fd < 0 || !fill_file (probe, host, error))
     {
       cold_read_probe_free (probe);
       return NULL;
@@ -98,16 +100,16 @@ cold_read_probe_prepare (RpSession  *session,
 }
 
 static void
-cold_read_probe_run (RpSession *session,
+cold_read_probe_run (RpPartHost *host,
                      gpointer   state)
 {
   ColdReadProbe *probe = state;
-  const char *directory = rp_session_get_scenario (session)->directory;
+  const char *directory = rp_part_host_get_directory (host);
   RpSeries *series;
   g_autoptr(GRand) rand = g_rand_new ();
   guint64 blocks = probe->size / READ_SIZE;
 
-  series = rp_session_ensure_series (session, "cold_read_latency", "s", _("Cold read latency"));
+  series = rp_part_host_ensure_series (host, "cold_read_latency", "s", _("Cold read latency"));
 
   do
     {
@@ -127,18 +129,66 @@ cold_read_probe_run (RpSession *session,
           GError *error = NULL;
 
           rp_error_set_from_errno (&error, errno, _("Cold-read probe: reading in"), directory);
-          rp_session_worker_fail (session, error);
+          rp_part_host_fail (host, error);
           return;
         }
-      rp_series_append (series, rp_session_time_from_monotonic (session, before), after - before);
-      rp_session_worker_changed (session);
+      rp_series_append (series, rp_part_host_time_from_monotonic (host, before), after - before);
+      rp_part_host_changed (host);
     }
-  while (rp_session_worker_sleep (session, probe->interval));
+  while (rp_part_host_sleep (host, probe->interval));
 }
 
-const RpWorkerClass rp_cold_read_probe_class = {
+static const RpWorkerClass worker = {
   .name = "cold-read",
   .prepare = cold_read_probe_prepare,
   .run = cold_read_probe_run,
   .free_state = cold_read_probe_free,
+};
+
+static const RpParamInfo params[] = {
+  /* At least one 4 KiB block to read; a file the size of the RAM would take
+   * as long to prepare as a run. */
+  { "cold_read_file_size", "cold-read-size", NULL, RP_PARAM_SIZE, 64 * RP_KiB, 16 * RP_GiB, 64 * RP_MiB, NULL,
+    N_("Cold-read probe: size of the file read from (default 64M)"), N_("SIZE") },
+  { "cold_read_interval", "cold-read-interval", "cold-read-interval", RP_PARAM_SECONDS, 0.01, 3600, 0.5, NULL,
+    N_("Cold-read probe: seconds between reads (default 0.5)"), N_("SECONDS") },
+};
+
+static const RpSeriesInfo series[] = {
+  { "cold_read_latency", "s", N_("Cold read latency"), "disk-latency", N_("cold read"),
+    N_("Time to read 4 KiB of a file that is not in the page cache"),
+    14, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY },
+};
+
+static guint64
+cold_read_write_budget (const RpParams *p)
+{
+  return rp_params_get_size (p, "cold_read_file_size");
+}
+
+static char *
+cold_read_describe (const RpParams *p)
+{
+  g_autofree char *size = rp_format_size (rp_params_get_size (p, "cold_read_file_size"));
+
+  /* TRANSLATORS: "4 KiB of a 64.0 MiB file every 0.5 s" */
+  return g_strdup_printf (_("4 KiB of a %s file every %g s"), size,
+                          rp_params_get_seconds (p, "cold_read_interval"));
+}
+
+/* ioping-style random 4 KiB reads of pages evicted from the page cache. */
+const RpPartInfo rp_cold_read_part = {
+  .id = "cold-read",
+  .role = RP_PART_PROBE,
+  .label = N_("Cold-read probe"),
+  /* TRANSLATORS: %s is e.g. "4 KiB of a 64.0 MiB file every 0.5 s" */
+  .sentence = N_("cold read %s"),
+  .start_rank = 0,
+  .params = params,
+  .n_params = G_N_ELEMENTS (params),
+  .series = series,
+  .n_series = G_N_ELEMENTS (series),
+  .worker = &worker,
+  .write_budget = cold_read_write_budget,
+  .describe = cold_read_describe,
 };

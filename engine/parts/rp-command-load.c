@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "rp-error.h"
-#include "rp-workers.h"
+#include "rp-params.h"
+#include "rp-parts.h"
 
 /* The last bytes of the command's stdout and stderr kept for the report. */
 #define TAIL_SIZE 4096
@@ -69,17 +70,17 @@ check_program (const char  *program,
 }
 
 static gpointer
-command_load_prepare (RpSession  *session,
+command_load_prepare (RpPartHost *host,
                       GError    **error)
 {
-  const RpScenario *scenario = rp_session_get_scenario (session);
+  const RpParams *params = rp_part_host_get_params (host);
   CommandLoad *load;
 
-  if (!check_program (scenario->command_argv[0], error))
+  if (!check_program (rp_params_get_argv (params, "command_argv")[0], error))
     return NULL;
   load = g_new0 (CommandLoad, 1);
-  load->argv = g_strdupv (scenario->command_argv);
-  load->directory = g_strdup (scenario->directory);
+  load->argv = g_strdupv ((char **) rp_params_get_argv (params, "command_argv"));
+  load->directory = g_strdup (rp_part_host_get_directory (host));
   return load;
 }
 
@@ -189,7 +190,7 @@ terminate_group (pid_t     pgid,
 }
 
 static void
-set_exit_notes (RpSession *session,
+set_exit_notes (RpPartHost *host,
                 pid_t      pid,
                 int        status,
                 gboolean   stopped,
@@ -206,10 +207,10 @@ set_exit_notes (RpSession *session,
   else
     status_text = g_strdup ("unknown");
 
-  rp_session_set_note (session, "command_pid", pid_text);
-  rp_session_set_note (session, "command_exit_status", status_text);
-  rp_session_set_note (session, "command_stopped", stopped ? "true" : "false");
-  rp_session_set_note (session, "command_output_tail", valid_tail);
+  rp_part_host_set_note (host, "command_pid", pid_text);
+  rp_part_host_set_note (host, "command_exit_status", status_text);
+  rp_part_host_set_note (host, "command_stopped", stopped ? "true" : "false");
+  rp_part_host_set_note (host, "command_output_tail", valid_tail);
 }
 
 static gboolean
@@ -234,7 +235,7 @@ spawn (CommandLoad  *load,
 }
 
 static void
-command_load_run (RpSession *session,
+command_load_run (RpPartHost *host,
                   gpointer   state)
 {
   CommandLoad *load = state;
@@ -247,14 +248,14 @@ command_load_run (RpSession *session,
   if (pipe2 (fds, O_CLOEXEC) != 0)
     {
       rp_error_set_from_errno (&error, errno, _("Command: creating a pipe"), NULL);
-      rp_session_worker_fail (session, error);
+      rp_part_host_fail (host, error);
       return;
     }
   if (!spawn (load, fds[1], &pid, &error))
     {
       close (fds[0]);
       close (fds[1]);
-      rp_session_worker_fail (session, error);
+      rp_part_host_fail (host, error);
       return;
     }
   close (fds[1]);
@@ -264,7 +265,7 @@ command_load_run (RpSession *session,
     {
       struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
 
-      if (rp_session_worker_should_stop (session))
+      if (rp_part_host_should_stop (host))
         {
           stopped = TRUE;
           break;
@@ -278,12 +279,54 @@ command_load_run (RpSession *session,
     terminate_group (pid, fds[0], tail, &reaped, &status);
   read_output (fds[0], tail);
   close (fds[0]);
-  set_exit_notes (session, pid, status, stopped, tail);
+  set_exit_notes (host, pid, status, stopped, tail);
 }
 
-const RpWorkerClass rp_command_load_class = {
+static const RpWorkerClass worker = {
   .name = "command",
   .prepare = command_load_prepare,
   .run = command_load_run,
   .free_state = command_load_free,
+};
+
+static const RpParamInfo params[] = {
+  { "command_argv", "command", "command", RP_PARAM_ARGV, 0, 0, 0, NULL,
+    N_("Command load: program and arguments, split like a shell but run without one (or give them after “--”)"),
+    N_("COMMAND") },
+};
+
+static gboolean
+command_load_validate (const RpParams  *p,
+                       GError         **error)
+{
+  const char * const *argv = rp_params_get_argv (p, "command_argv");
+
+  if (argv != NULL && argv[0] != NULL && *argv[0] != '\0')
+    return TRUE;
+  g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       _("command: the command load needs a program to run"));
+  return FALSE;
+}
+
+static char *
+command_load_describe (const RpParams *p)
+{
+  const char * const *argv = rp_params_get_argv (p, "command_argv");
+
+  return argv != NULL ? g_strjoinv (" ", (char **) argv) : g_strdup ("");
+}
+
+/* Any program as the load, without a shell. */
+const RpPartInfo rp_command_part = {
+  .id = "command",
+  .role = RP_PART_LOAD,
+  .label = N_("Command"),
+  /* TRANSLATORS: %s is a command line */
+  .sentence = N_("command “%s”"),
+  .start_rank = 2,
+  .params = params,
+  .n_params = G_N_ELEMENTS (params),
+  .worker = &worker,
+  .validate = command_load_validate,
+  .describe = command_load_describe,
 };

@@ -10,7 +10,9 @@
 #include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-units.h"
-#include "rp-workers.h"
+#include "rp-params.h"
+#include "rp-parts.h"
+#include "rp-rate-meter.h"
 
 /* Throughput samples every 0.5 s, as the sequential writer's. */
 #define RATE_PERIOD 0.5
@@ -79,18 +81,18 @@ write_all (int         fd,
  * not fall into the measured run. A stop requested meanwhile ends early. */
 static gboolean
 fill_source (CopyLoop    *loop,
-             RpSession   *session,
+             RpPartHost   *host,
              guint64      size,
              GError     **error)
 {
-  const char *directory = rp_session_get_scenario (session)->directory;
+  const char *directory = rp_part_host_get_directory (host);
   g_autofree guint32 *chunk = g_new (guint32, FILL_CHUNK / sizeof (guint32));
   g_autoptr(GRand) rand = g_rand_new ();
 
   for (gsize i = 0; i < FILL_CHUNK / sizeof (guint32); i++)
     chunk[i] = g_rand_int (rand);
 
-  while (loop->source_size < size && !rp_session_worker_should_stop (session))
+  while (loop->source_size < size && !rp_part_host_should_stop (host))
     {
       gsize n = (gsize) MIN (size - loop->source_size, FILL_CHUNK);
 
@@ -102,7 +104,7 @@ fill_source (CopyLoop    *loop,
       loop->source_size += n;
     }
 
-  if (!rp_session_worker_should_stop (session) && fdatasync (loop->source_fd) != 0)
+  if (!rp_part_host_should_stop (host) && fdatasync (loop->source_fd) != 0)
     {
       rp_error_set_from_errno (error, errno, _("Copy loop: flushing the source file in"), directory);
       return FALSE;
@@ -111,17 +113,17 @@ fill_source (CopyLoop    *loop,
 }
 
 static gpointer
-copy_loop_prepare (RpSession  *session,
+copy_loop_prepare (RpPartHost *host,
                    GError    **error)
 {
-  const RpScenario *scenario = rp_session_get_scenario (session);
+  const RpParams *params = rp_part_host_get_params (host);
   CopyLoop *loop = g_new0 (CopyLoop, 1);
 
-  loop->buffer_size = scenario->copy_buffer_size;
+  loop->buffer_size = rp_params_get_size (params, "copy_buffer_size");
   loop->buffer = g_malloc (loop->buffer_size);
   loop->use_copy_range = TRUE;
-  loop->source_fd = rp_session_worker_open_tmpfile (session, 0, error);
-  if (loop->source_fd < 0 || !fill_source (loop, session, scenario->copy_source_size, error))
+  loop->source_fd = rp_part_host_open_tmpfile (host, 0, error);
+  if (loop->source_fd < 0 || !fill_source (loop, host, rp_params_get_size (params, "copy_source_size"), error))
     {
       copy_loop_free (loop);
       return NULL;
@@ -185,16 +187,16 @@ copy_piece (CopyLoop *loop,
 /* One copy, with explicit offsets so that the source's offset never matters. */
 static CopyResult
 copy_once (CopyLoop     *loop,
-           RpSession    *session,
+           RpPartHost    *host,
            RpRateMeter  *meter,
            GError      **error)
 {
-  const char *directory = rp_session_get_scenario (session)->directory;
+  const char *directory = rp_part_host_get_directory (host);
   guint64 offset = 0;
   CopyResult result = COPY_DONE;
   int target;
 
-  target = rp_session_worker_open_tmpfile (session, 0, error);
+  target = rp_part_host_open_tmpfile (host, 0, error);
   if (target < 0)
     return COPY_FAILED;
 
@@ -216,9 +218,9 @@ copy_once (CopyLoop     *loop,
           break;
         }
       offset += (guint64) n;
-      if (rp_rate_meter_add (meter, (guint64) n, rp_session_worker_now (session)))
-        rp_session_worker_changed (session);
-      if (rp_session_worker_should_stop (session))
+      if (rp_rate_meter_add (meter, (guint64) n, rp_part_host_now (host)))
+        rp_part_host_changed (host);
+      if (rp_part_host_should_stop (host))
         {
           result = COPY_STOPPED;
           break;
@@ -232,7 +234,7 @@ copy_once (CopyLoop     *loop,
 }
 
 static void
-copy_loop_run (RpSession *session,
+copy_loop_run (RpPartHost *host,
                gpointer   state)
 {
   CopyLoop *loop = state;
@@ -240,49 +242,109 @@ copy_loop_run (RpSession *session,
   RpRateMeter meter;
   CopyResult result = COPY_DONE;
   guint64 copies = 0;
-  double start = rp_session_worker_now (session);
+  double start = rp_part_host_now (host);
   GError *error = NULL;
 
-  throughput = rp_session_ensure_series (session, "copy_throughput", "B/s", _("Copy throughput"));
-  durations = rp_session_ensure_series (session, "copy_duration", "s", _("Time per copy"));
+  throughput = rp_part_host_ensure_series (host, "copy_throughput", "B/s", _("Copy throughput"));
+  durations = rp_part_host_ensure_series (host, "copy_duration", "s", _("Time per copy"));
   rp_rate_meter_init (&meter, throughput, RATE_PERIOD, start);
 
-  while (result == COPY_DONE && !rp_session_worker_should_stop (session))
+  while (result == COPY_DONE && !rp_part_host_should_stop (host))
     {
       double before = rp_clock_now ();
 
-      result = copy_once (loop, session, &meter, &error);
+      result = copy_once (loop, host, &meter, &error);
       if (result == COPY_DONE)
         {
           double after = rp_clock_now ();
 
           copies++;
-          rp_series_append (durations, rp_session_time_from_monotonic (session, after), after - before);
-          rp_session_worker_changed (session);
+          rp_series_append (durations, rp_part_host_time_from_monotonic (host, after), after - before);
+          rp_part_host_changed (host);
         }
     }
   if (result == COPY_FAILED)
-    rp_session_worker_fail (session, error);
+    rp_part_host_fail (host, error);
 
   {
     g_autofree char *count_text = g_strdup_printf ("%" G_GUINT64_FORMAT, copies);
     g_autofree char *bytes_text = g_strdup_printf ("%" G_GUINT64_FORMAT, meter.bytes);
     g_autofree char *source_text = g_strdup_printf ("%" G_GUINT64_FORMAT, loop->source_size);
     g_autofree char *seconds_text = NULL;
-    double end = rp_session_worker_now (session);
+    double end = rp_part_host_now (host);
 
     seconds_text = g_strdup_printf ("%.3f", end - start);
     rp_rate_meter_flush (&meter, end);
-    rp_session_set_note (session, "copy_count", count_text);
-    rp_session_set_note (session, "copy_bytes_total", bytes_text);
-    rp_session_set_note (session, "copy_source_bytes", source_text);
-    rp_session_set_note (session, "copy_seconds", seconds_text);
+    rp_part_host_set_note (host, "copy_count", count_text);
+    rp_part_host_set_note (host, "copy_bytes_total", bytes_text);
+    rp_part_host_set_note (host, "copy_source_bytes", source_text);
+    rp_part_host_set_note (host, "copy_seconds", seconds_text);
   }
 }
 
-const RpWorkerClass rp_copy_loop_class = {
+static const RpWorkerClass worker = {
   .name = "copy-loop",
   .prepare = copy_loop_prepare,
   .run = copy_loop_run,
   .free_state = copy_loop_free,
+};
+
+static const RpParamInfo params[] = {
+  /* Also set by --size when there is no writer (app/cli). */
+  { "copy_source_size", "copy-size", "copy-size", RP_PARAM_SIZE, RP_MiB, (double) (G_MAXUINT64 / 4), RP_GiB, NULL,
+    N_("Copy loop: size of the file copied (default 1G)"), N_("SIZE") },
+  { "copy_buffer_size", "copy-buffer", NULL, RP_PARAM_SIZE, 512, 64 * RP_MiB, 128 * RP_KiB, NULL,
+    N_("Copy loop: size of each read() and write() (default 128K)"), N_("SIZE") },
+};
+
+static const RpSeriesInfo series[] = {
+  { "copy_throughput", "B/s", N_("Copy throughput"), "throughput", N_("copy"), NULL,
+    32, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
+  { "copy_duration", "s", N_("Time per copy"), NULL, NULL, NULL,
+    33, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_NONE },
+};
+
+/* The copied file must hold at least one buffer, and a megabyte. */
+static gboolean
+copy_loop_validate (const RpParams  *p,
+                    GError         **error)
+{
+  return rp_params_check_size (rp_params_get_size (p, "copy_source_size"),
+                               MAX (rp_params_get_size (p, "copy_buffer_size"), RP_MiB),
+                               G_MAXUINT64 / 4, "copy-size", error);
+}
+
+/* The source and one copy at a time. */
+static guint64
+copy_loop_write_budget (const RpParams *p)
+{
+  return 2 * rp_params_get_size (p, "copy_source_size");
+}
+
+static char *
+copy_loop_describe (const RpParams *p)
+{
+  g_autofree char *size = rp_format_size (rp_params_get_size (p, "copy_source_size"));
+  g_autofree char *buffer = rp_format_size (rp_params_get_size (p, "copy_buffer_size"));
+
+  /* TRANSLATORS: "1.0 GiB file, 128.0 KiB buffer" */
+  return g_strdup_printf (_("%s file, %s buffer"), size, buffer);
+}
+
+/* R2's endless copy of one file into the same directory. */
+const RpPartInfo rp_copy_loop_part = {
+  .id = "copy-loop",
+  .role = RP_PART_LOAD,
+  .label = N_("Copy loop"),
+  /* TRANSLATORS: %s is e.g. "1.0 GiB file, 128.0 KiB buffer" */
+  .sentence = N_("copy loop of a %s"),
+  .start_rank = 2,
+  .params = params,
+  .n_params = G_N_ELEMENTS (params),
+  .series = series,
+  .n_series = G_N_ELEMENTS (series),
+  .worker = &worker,
+  .validate = copy_loop_validate,
+  .write_budget = copy_loop_write_budget,
+  .describe = copy_loop_describe,
 };

@@ -6,7 +6,8 @@
 #include <stdatomic.h>
 
 #include "rp-clock.h"
-#include "rp-workers.h"
+#include "rp-params.h"
+#include "rp-parts.h"
 
 /* Rate samples every 0.5 s, as the other throughput series. */
 #define SAMPLE_PERIOD 0.5
@@ -120,48 +121,48 @@ pool_stop (Pool *pool)
 }
 
 static void
-set_rate_note (RpSession  *session,
+set_rate_note (RpPartHost *host,
                const char *key,
                double      value)
 {
   char text[G_ASCII_DTOSTR_BUF_SIZE];
 
-  rp_session_set_note (session, key, g_ascii_formatd (text, sizeof text, "%.1f", value));
+  rp_part_host_set_note (host, key, g_ascii_formatd (text, sizeof text, "%.1f", value));
 }
 
 /* Measures the rate alone, before any load starts (the session clock has not
  * started, so no samples: the result goes to the state and a note). A stop
  * requested meanwhile cuts the calibration short. */
 static gpointer
-cpu_bench_prepare (RpSession  *session,
+cpu_bench_prepare (RpPartHost *host,
                    GError    **error)
 {
-  const RpScenario *scenario = rp_session_get_scenario (session);
+  const RpParams *params = rp_part_host_get_params (host);
   CpuBench *bench = g_new0 (CpuBench, 1);
   Pool *pool;
   double start, elapsed;
   guint64 units;
 
-  bench->n_threads = scenario->cpu_single_thread ? 1 : MAX (g_get_num_processors (), 1);
+  bench->n_threads = rp_params_get_flag (params, "cpu_single_thread") ? 1 : MAX (g_get_num_processors (), 1);
   start = rp_clock_now ();
   pool = pool_start (bench->n_threads);
-  while (rp_clock_now () - start < scenario->cpu_calibration &&
-         !rp_session_worker_should_stop (session))
+  while (rp_clock_now () - start < rp_params_get_seconds (params, "cpu_calibration") &&
+         !rp_part_host_should_stop (host))
     g_usleep (20 * 1000);
   units = pool_stop (pool);
   elapsed = rp_clock_now () - start;
 
   bench->baseline_rate = elapsed > 0 ? (double) units / elapsed : 0;
-  set_rate_note (session, "cpu_bench_baseline_rate", bench->baseline_rate);
+  set_rate_note (host, "cpu_bench_baseline_rate", bench->baseline_rate);
   {
     g_autofree char *threads = g_strdup_printf ("%u", bench->n_threads);
-    rp_session_set_note (session, "cpu_bench_threads", threads);
+    rp_part_host_set_note (host, "cpu_bench_threads", threads);
   }
   return bench;
 }
 
 static void
-cpu_bench_run (RpSession *session,
+cpu_bench_run (RpPartHost *host,
                gpointer   state)
 {
   CpuBench *bench = state;
@@ -171,21 +172,21 @@ cpu_bench_run (RpSession *session,
   guint64 last_units = 0, units;
   guint n_samples = 0;
 
-  rate = rp_session_ensure_series (session, "cpu_bench_rate", "ops/s", _("CPU benchmark rate"));
+  rate = rp_part_host_ensure_series (host, "cpu_bench_rate", "ops/s", _("CPU benchmark rate"));
   start = last_t = rp_clock_now ();
   pool = pool_start (bench->n_threads);
 
-  while (rp_session_worker_sleep (session, SAMPLE_PERIOD))
+  while (rp_part_host_sleep (host, SAMPLE_PERIOD))
     {
       double now = rp_clock_now ();
 
       units = pool_get_units (pool);
-      rp_series_append (rate, rp_session_time_from_monotonic (session, now),
+      rp_series_append (rate, rp_part_host_time_from_monotonic (host, now),
                         (double) (units - last_units) / (now - last_t));
       last_units = units;
       last_t = now;
       n_samples++;
-      rp_session_worker_changed (session);
+      rp_part_host_changed (host);
     }
   units = pool_stop (pool);
 
@@ -200,16 +201,55 @@ cpu_bench_run (RpSession *session,
     double elapsed = rp_clock_now () - start;
     double under_load = elapsed > 0 ? (double) units / elapsed : 0;
 
-    set_rate_note (session, "cpu_bench_rate_under_load", under_load);
+    set_rate_note (host, "cpu_bench_rate_under_load", under_load);
     if (bench->baseline_rate > 0)
-      set_rate_note (session, "cpu_bench_loss_percent",
+      set_rate_note (host, "cpu_bench_loss_percent",
                      100.0 * (1.0 - under_load / bench->baseline_rate));
   }
 }
 
-const RpWorkerClass rp_cpu_bench_class = {
+static const RpWorkerClass worker = {
   .name = "cpu-bench",
   .prepare = cpu_bench_prepare,
   .run = cpu_bench_run,
   .free_state = g_free,
+};
+
+static const RpParamInfo params[] = {
+  { "cpu_single_thread", "single-thread", "single-thread", RP_PARAM_FLAG, 0, 1, 0, NULL,
+    N_("CPU benchmark: one thread instead of one per CPU"), NULL },
+  { "cpu_calibration", "calibration", "calibration", RP_PARAM_SECONDS, 0.5, 600, 3.0, NULL,
+    N_("CPU benchmark: seconds measured alone before the run (default 3)"), N_("SECONDS") },
+};
+
+static const RpSeriesInfo series[] = {
+  { "cpu_bench_rate", "ops/s", N_("CPU benchmark rate"), "cpu-bench", N_("work units per second"),
+    NULL, 50, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
+};
+
+static char *
+cpu_bench_describe (const RpParams *p)
+{
+  /* TRANSLATORS: "every CPU, calibrated for 3 s" or "one thread, calibrated for 3 s" */
+  return g_strdup_printf (_("%s, calibrated for %g s"),
+                          rp_params_get_flag (p, "cpu_single_thread") ? _("one thread") : _("every CPU"),
+                          rp_params_get_seconds (p, "cpu_calibration"));
+}
+
+/* R2's ubench-style benchmark: its rate alone against its rate under load.
+ * It calibrates in prepare(), before the copy loop's prepare() writes its
+ * source, so that the rate alone is measured on a quiet disk. */
+const RpPartInfo rp_cpu_bench_part = {
+  .id = "cpu-bench",
+  .role = RP_PART_LOAD,
+  .label = N_("CPU benchmark"),
+  /* TRANSLATORS: %s is e.g. "every CPU, calibrated for 3 s" */
+  .sentence = N_("CPU benchmark on %s"),
+  .start_rank = 1,
+  .params = params,
+  .n_params = G_N_ELEMENTS (params),
+  .series = series,
+  .n_series = G_N_ELEMENTS (series),
+  .worker = &worker,
+  .describe = cpu_bench_describe,
 };

@@ -9,7 +9,9 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
-#include "rp-workers.h"
+#include "rp-params.h"
+#include "rp-parts.h"
+#include "rp-units.h"
 
 /* fsync-tester (Linux kernel bug 12309, as quoted in R1): open its own file,
  * then forever: write 1 MiB of 'a' at offset 0, time fsync(), print
@@ -38,19 +40,19 @@ fsync_probe_free (gpointer data)
 }
 
 static gpointer
-fsync_probe_prepare (RpSession  *session,
+fsync_probe_prepare (RpPartHost *host,
                      GError    **error)
 {
-  const RpScenario *scenario = rp_session_get_scenario (session);
+  const RpParams *params = rp_part_host_get_params (host);
   FsyncProbe *probe = g_new0 (FsyncProbe, 1);
 
-  probe->size = scenario->fsync_size;
-  probe->interval = scenario->fsync_interval;
-  probe->use_fdatasync = scenario->fsync_use_fdatasync;
+  probe->size = rp_params_get_size (params, "fsync_size");
+  probe->interval = rp_params_get_seconds (params, "fsync_interval");
+  probe->use_fdatasync = rp_params_get_flag (params, "fsync_use_fdatasync");
   probe->buffer = g_malloc (probe->size);
   memset (probe->buffer, 'a', probe->size);
 
-  probe->fd = rp_session_worker_open_tmpfile (session, 0, error);
+  probe->fd = rp_part_host_open_tmpfile (host, 0, error);
   if (probe->fd < 0)
     {
       fsync_probe_free (probe);
@@ -80,17 +82,17 @@ pwrite_all (int         fd,
 }
 
 static void
-fsync_probe_run (RpSession *session,
+fsync_probe_run (RpPartHost *host,
                  gpointer   state)
 {
   FsyncProbe *probe = state;
-  const char *directory = rp_session_get_scenario (session)->directory;
+  const char *directory = rp_part_host_get_directory (host);
   RpSeries *fsync_series, *pwrite_series;
 
-  fsync_series = rp_session_ensure_series (session, "fsync_latency", "s",
+  fsync_series = rp_part_host_ensure_series (host, RP_SERIES_FSYNC_LATENCY, "s",
                                            probe->use_fdatasync ? _("fdatasync latency")
                                                                 : _("fsync latency"));
-  pwrite_series = rp_session_ensure_series (session, "fsync_pwrite_latency", "s",
+  pwrite_series = rp_part_host_ensure_series (host, "fsync_pwrite_latency", "s",
                                             _("Probe write latency"));
 
   do
@@ -103,7 +105,7 @@ fsync_probe_run (RpSession *session,
       if (!pwrite_all (probe->fd, probe->buffer, probe->size))
         {
           rp_error_set_from_errno (&error, errno, _("fsync probe: writing to"), directory);
-          rp_session_worker_fail (session, error);
+          rp_part_host_fail (host, error);
           return;
         }
       t_sync = rp_clock_now ();
@@ -112,22 +114,75 @@ fsync_probe_run (RpSession *session,
       if (rc != 0)
         {
           rp_error_set_from_errno (&error, errno, _("fsync probe: flushing"), directory);
-          rp_session_worker_fail (session, error);
+          rp_part_host_fail (host, error);
           return;
         }
 
-      rp_series_append (pwrite_series, rp_session_time_from_monotonic (session, t_write),
+      rp_series_append (pwrite_series, rp_part_host_time_from_monotonic (host, t_write),
                         t_sync - t_write);
-      rp_series_append (fsync_series, rp_session_time_from_monotonic (session, t_sync),
+      rp_series_append (fsync_series, rp_part_host_time_from_monotonic (host, t_sync),
                         t_done - t_sync);
-      rp_session_worker_changed (session);
+      rp_part_host_changed (host);
     }
-  while (rp_session_worker_sleep (session, probe->interval));
+  while (rp_part_host_sleep (host, probe->interval));
 }
 
-const RpWorkerClass rp_fsync_probe_class = {
+static const RpWorkerClass worker = {
   .name = "fsync-probe",
   .prepare = fsync_probe_prepare,
   .run = fsync_probe_run,
   .free_state = fsync_probe_free,
+};
+
+static const RpParamInfo params[] = {
+  { "fsync_size", "fsync-size", NULL, RP_PARAM_SIZE, 1, 256 * RP_MiB, RP_MiB, NULL,
+    N_("fsync probe: bytes written at offset 0 before each fsync() (default 1M)"), N_("SIZE") },
+  { "fsync_interval", "interval", "interval", RP_PARAM_SECONDS, 0.01, 3600, 1.0, NULL,
+    N_("Sleep between fsync probes (default 1 s)"), N_("SECONDS") },
+  { "fsync_use_fdatasync", "fdatasync", NULL, RP_PARAM_FLAG, 0, 1, 0, NULL,
+    N_("fsync probe: fdatasync() instead of fsync()"), NULL },
+};
+
+static const RpSeriesInfo series[] = {
+  { RP_SERIES_FSYNC_LATENCY, "s", N_("fsync latency"), "disk-latency", N_("fsync"),
+    N_("Time to flush 1 MiB to the disk, what an application that saves a file waits for"),
+    10, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_IN_SUMMARY },
+  { "fsync_pwrite_latency", "s", N_("Probe write latency"), "disk-latency",
+    N_("1 MiB write before fsync"), NULL, 11, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_NONE },
+};
+
+static guint64
+fsync_probe_write_budget (const RpParams *p)
+{
+  return rp_params_get_size (p, "fsync_size");
+}
+
+static char *
+fsync_probe_describe (const RpParams *p)
+{
+  g_autofree char *size = rp_format_size (rp_params_get_size (p, "fsync_size"));
+  double interval = rp_params_get_seconds (p, "fsync_interval");
+
+  if (rp_params_get_flag (p, "fsync_use_fdatasync"))
+    /* TRANSLATORS: "1.0 MiB every 1 s, with fdatasync()" */
+    return g_strdup_printf (_("%s every %g s, with fdatasync()"), size, interval);
+  /* TRANSLATORS: "1.0 MiB every 1 s" */
+  return g_strdup_printf (_("%s every %g s"), size, interval);
+}
+
+/* The fsync-tester of kernel bug 12309 (R1). */
+const RpPartInfo rp_fsync_part = {
+  .id = "fsync",
+  .role = RP_PART_PROBE,
+  .label = N_("fsync probe"),
+  /* TRANSLATORS: %s is e.g. "1.0 MiB every 1 s" */
+  .sentence = N_("fsync probe %s"),
+  .start_rank = 0,
+  .params = params,
+  .n_params = G_N_ELEMENTS (params),
+  .series = series,
+  .n_series = G_N_ELEMENTS (series),
+  .worker = &worker,
+  .write_budget = fsync_probe_write_budget,
+  .describe = fsync_probe_describe,
 };

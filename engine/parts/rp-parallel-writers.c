@@ -10,7 +10,8 @@
 #include "rp-stats.h"
 #include "rp-error.h"
 #include "rp-units.h"
-#include "rp-workers.h"
+#include "rp-params.h"
+#include "rp-parts.h"
 
 /* A writer tells the owner about new samples at most this often: the
  * session coalesces anyway, but not taking its lock for every write() keeps
@@ -58,7 +59,7 @@ typedef struct {
 } WriterThread;
 
 struct _ParallelWriters {
-  RpSession    *session;
+  RpPartHost    *host;
   const char   *directory;
   guint         n_threads;
   guint64       write_size;
@@ -88,10 +89,10 @@ parallel_writers_free (gpointer data)
  * within the space the session set aside, so that the disk never fills. */
 static gboolean
 choose_wrap_size (ParallelWriters  *writers,
-                  RpSession        *session,
+                  RpPartHost        *host,
                   GError          **error)
 {
-  guint64 spare = rp_session_worker_get_spare_bytes (session);
+  guint64 spare = rp_part_host_get_spare_bytes (host);
   guint64 per_thread = spare / writers->n_threads;
 
   per_thread -= per_thread % writers->write_size;
@@ -107,38 +108,38 @@ choose_wrap_size (ParallelWriters  *writers,
   writers->wrap_size = per_thread;
   {
     g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, per_thread);
-    rp_session_set_note (session, "writers_wrap_bytes", text);
+    rp_part_host_set_note (host, "writers_wrap_bytes", text);
   }
   return TRUE;
 }
 
 static gpointer
-parallel_writers_prepare (RpSession  *session,
+parallel_writers_prepare (RpPartHost *host,
                           GError    **error)
 {
-  const RpScenario *scenario = rp_session_get_scenario (session);
+  const RpParams *params = rp_part_host_get_params (host);
   ParallelWriters *writers = g_new0 (ParallelWriters, 1);
 
-  writers->session = session;
-  writers->directory = scenario->directory;
-  writers->n_threads = scenario->writers_count;
-  writers->write_size = scenario->writers_write_size;
-  writers->file_size = scenario->writers_file_size;
-  writers->fsync_each = scenario->writers_fsync_each;
+  writers->host = host;
+  writers->directory = rp_part_host_get_directory (host);
+  writers->n_threads = rp_params_get_size (params, "writers_count");
+  writers->write_size = rp_params_get_size (params, "writers_write_size");
+  writers->file_size = rp_params_get_size (params, "writers_file_size");
+  writers->fsync_each = rp_params_get_flag (params, "writers_fsync_each");
   /* Zeros, as the sequential writer: the page cache does not care. */
   writers->buffer = g_malloc0 (writers->write_size);
   writers->threads = g_new0 (WriterThread, writers->n_threads);
   for (guint i = 0; i < writers->n_threads; i++)
     writers->threads[i].fd = -1;
 
-  if (writers->file_size == 0 && !choose_wrap_size (writers, session, error))
+  if (writers->file_size == 0 && !choose_wrap_size (writers, host, error))
     goto failed;
 
   for (guint i = 0; i < writers->n_threads; i++)
     {
       writers->threads[i].parent = writers;
       writers->threads[i].index = i;
-      writers->threads[i].fd = rp_session_worker_open_tmpfile (session, 0, error);
+      writers->threads[i].fd = rp_part_host_open_tmpfile (host, 0, error);
       if (writers->threads[i].fd < 0)
         goto failed;
     }
@@ -208,7 +209,7 @@ write_block (WriterThread  *thread,
              GError       **error)
 {
   ParallelWriters *writers = thread->parent;
-  RpSession *session = writers->session;
+  RpPartHost *host = writers->host;
   gsize left = writers->write_size;
 
   while (left > 0)
@@ -216,7 +217,7 @@ write_block (WriterThread  *thread,
       double before = rp_clock_now ();
       ssize_t n = write (thread->fd, writers->buffer + (writers->write_size - left), left);
       double after = rp_clock_now ();
-      double t = rp_session_time_from_monotonic (session, before);
+      double t = rp_part_host_time_from_monotonic (host, before);
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -239,7 +240,7 @@ write_block (WriterThread  *thread,
           rp_error_set_from_errno (error, errno, _("Parallel writers: flushing"), writers->directory);
           return FALSE;
         }
-      rp_series_append (writers->fsync_series, rp_session_time_from_monotonic (session, before),
+      rp_series_append (writers->fsync_series, rp_part_host_time_from_monotonic (host, before),
                         rp_clock_now () - before);
     }
   return TRUE;
@@ -250,12 +251,12 @@ writer_thread (gpointer data)
 {
   WriterThread *thread = data;
   ParallelWriters *writers = thread->parent;
-  RpSession *session = writers->session;
+  RpPartHost *host = writers->host;
   guint64 in_file = 0;
   double last_changed = 0;
   GError *error = NULL;
 
-  while (!rp_session_worker_should_stop (session) &&
+  while (!rp_part_host_should_stop (host) &&
          (writers->file_size == 0 || in_file < writers->file_size))
     {
       double now;
@@ -273,14 +274,14 @@ writer_thread (gpointer data)
       now = rp_clock_now ();
       if (now - last_changed >= CHANGED_PERIOD)
         {
-          rp_session_worker_changed (session);
+          rp_part_host_changed (host);
           last_changed = now;
         }
     }
 
   flush_window (thread);
   if (error != NULL)
-    rp_session_worker_fail (session, error);
+    rp_part_host_fail (host, error);
   return NULL;
 }
 
@@ -295,7 +296,7 @@ set_notes (ParallelWriters *writers)
       g_autofree char *key = g_strdup_printf ("write_latency_%u_max", i);
       char value[G_ASCII_DTOSTR_BUF_SIZE];
 
-      rp_session_set_note (writers->session, key,
+      rp_part_host_set_note (writers->host, key,
                            g_ascii_formatd (value, sizeof value, "%.6f", thread->max));
       bytes += thread->bytes;
       wraps += thread->wraps;
@@ -310,24 +311,24 @@ set_notes (ParallelWriters *writers)
     g_autofree char *instant_text = g_strdup_printf ("%" G_GUINT64_FORMAT, over_instant);
     g_autofree char *flow_text = g_strdup_printf ("%" G_GUINT64_FORMAT, over_flow);
 
-    rp_session_set_note (writers->session, "writers_bytes_total", bytes_text);
-    rp_session_set_note (writers->session, "writers_wraps", wraps_text);
-    rp_session_set_note (writers->session, "write_calls", calls_text);
-    rp_session_set_note (writers->session, "write_calls_over_0_1s", instant_text);
-    rp_session_set_note (writers->session, "write_calls_over_1s", flow_text);
+    rp_part_host_set_note (writers->host, "writers_bytes_total", bytes_text);
+    rp_part_host_set_note (writers->host, "writers_wraps", wraps_text);
+    rp_part_host_set_note (writers->host, "write_calls", calls_text);
+    rp_part_host_set_note (writers->host, "write_calls_over_0_1s", instant_text);
+    rp_part_host_set_note (writers->host, "write_calls_over_1s", flow_text);
   }
 }
 
 static void
-parallel_writers_run (RpSession *session,
+parallel_writers_run (RpPartHost *host,
                       gpointer   state)
 {
   ParallelWriters *writers = state;
 
-  writers->combined = rp_session_ensure_series (session, "write_latency", "s",
+  writers->combined = rp_part_host_ensure_series (host, "write_latency", "s",
                                                 _("Longest write() per 0.1 s, all writers"));
   if (writers->fsync_each)
-    writers->fsync_series = rp_session_ensure_series (session, "writers_fsync_latency", "s",
+    writers->fsync_series = rp_part_host_ensure_series (host, "writers_fsync_latency", "s",
                                                       _("fsync() latency after each write"));
 
   /* Series first, threads second: the writers then start within microseconds
@@ -337,7 +338,7 @@ parallel_writers_run (RpSession *session,
       g_autofree char *name = g_strdup_printf ("write_latency_%u", i);
       g_autofree char *title = g_strdup_printf (_("Longest write() per 0.1 s, writer %u"), i);
 
-      writers->threads[i].series = rp_session_ensure_series (session, name, "s", title);
+      writers->threads[i].series = rp_part_host_ensure_series (host, name, "s", title);
     }
   for (guint i = 0; i < writers->n_threads; i++)
     writers->threads[i].thread = g_thread_new ("rp-writer", writer_thread, &writers->threads[i]);
@@ -347,9 +348,97 @@ parallel_writers_run (RpSession *session,
   set_notes (writers);
 }
 
-const RpWorkerClass rp_parallel_writers_class = {
+static const RpWorkerClass worker = {
   .name = "parallel-writers",
   .prepare = parallel_writers_prepare,
   .run = parallel_writers_run,
   .free_state = parallel_writers_free,
+};
+
+static const RpParamInfo params[] = {
+  { "writers_count", "writers", "writers", RP_PARAM_COUNT, 1, 64, 4, NULL,
+    N_("Parallel writers: number of threads, 1 to 64 (default 4)"), N_("N") },
+  { "writers_write_size", "write-size", "write-size", RP_PARAM_SIZE, 512, 64 * RP_MiB, 64 * RP_KiB, NULL,
+    N_("Parallel writers: size of each write() (default 64K)"), N_("SIZE") },
+  /* Also set by --size when there is neither writer nor copy loop (app/cli). */
+  { "writers_file_size", "file-size", "file-size", RP_PARAM_SIZE, 512, (double) (G_MAXUINT64 / 128), 0,
+    N_("until stopped"),
+    N_("Parallel writers: stop after this much per thread (default: until stopped, wrapping around)"), N_("SIZE") },
+  { "writers_fsync_each", "fsync-each", "fsync-each", RP_PARAM_FLAG, 0, 1, 0, NULL,
+    N_("Parallel writers: fsync() after each write()"), NULL },
+};
+
+static const RpSeriesInfo series[] = {
+  { RP_SERIES_WRITE_LATENCY, "s", N_("Longest write() per 0.1 s, all writers"), "disk-latency",
+    N_("write()"), N_("Time of one 64 KiB write() call of the parallel writers"),
+    12, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_IN_SUMMARY },
+  { "writers_fsync_latency", "s", N_("fsync() latency after each write"), "disk-latency",
+    N_("fsync after write()"), N_("Time of the fsync() each parallel writer makes after its write()"),
+    13, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY },
+  /* write_latency_0, _1, …: R3 compares the writers with each other. */
+  { "write_latency_", "s", N_("Longest write() per 0.1 s of one writer"), "writer-threads",
+    NULL, NULL, 40, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_PER_THREAD },
+};
+
+/* Each thread's file holds at least one write(). */
+static gboolean
+parallel_writers_validate (const RpParams  *p,
+                           GError         **error)
+{
+  guint64 file_size = rp_params_get_size (p, "writers_file_size");
+
+  return file_size == 0 ||
+         rp_params_check_size (file_size, rp_params_get_size (p, "writers_write_size"),
+                               G_MAXUINT64 / 128, "file-size", error);
+}
+
+/* Writers with a size write that much each; without one they wrap around
+ * within the spare space the run sets aside (rp_part_host_get_spare_bytes()). */
+static guint64
+parallel_writers_write_budget (const RpParams *p)
+{
+  return rp_params_get_size (p, "writers_count") * rp_params_get_size (p, "writers_file_size");
+}
+
+static char *
+parallel_writers_describe (const RpParams *p)
+{
+  guint count = (guint) rp_params_get_size (p, "writers_count");
+  guint64 file_size_bytes = rp_params_get_size (p, "writers_file_size");
+  g_autofree char *write_size = rp_format_size (rp_params_get_size (p, "writers_write_size"));
+  g_autofree char *file_size = rp_format_size (file_size_bytes);
+  g_autofree char *text = NULL;
+
+  if (file_size_bytes != 0)
+    /* TRANSLATORS: "4 threads of 64.0 KiB write() calls, 1.0 GiB each": threads, write size, file size */
+    text = g_strdup_printf (ngettext ("%u thread of %s write() calls, %s each",
+                                      "%u threads of %s write() calls, %s each", count),
+                            count, write_size, file_size);
+  else
+    /* TRANSLATORS: "4 threads of 64.0 KiB write() calls until stopped": threads, write size */
+    text = g_strdup_printf (ngettext ("%u thread of %s write() calls until stopped",
+                                      "%u threads of %s write() calls until stopped", count),
+                            count, write_size);
+  if (rp_params_get_flag (p, "writers_fsync_each"))
+    /* TRANSLATORS: %s is the text above */
+    return g_strdup_printf (_("%s, fsync after each write"), text);
+  return g_steal_pointer (&text);
+}
+
+/* R3's concurrent writers of 64 KiB write() calls. */
+const RpPartInfo rp_parallel_writers_part = {
+  .id = "parallel-writers",
+  .role = RP_PART_LOAD,
+  .label = N_("Parallel writers"),
+  /* TRANSLATORS: %s is e.g. "4 threads of 64.0 KiB write() calls until stopped" */
+  .sentence = N_("parallel writers, %s"),
+  .start_rank = 2,
+  .params = params,
+  .n_params = G_N_ELEMENTS (params),
+  .series = series,
+  .n_series = G_N_ELEMENTS (series),
+  .worker = &worker,
+  .validate = parallel_writers_validate,
+  .write_budget = parallel_writers_write_budget,
+  .describe = parallel_writers_describe,
 };

@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "rp-session-private.h"
+#include "rp-rate-meter.h"
 
 /**
  * rp_rate_meter_init:

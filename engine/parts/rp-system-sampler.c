@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "rp-proc.h"
-#include "rp-workers.h"
+#include "rp-params.h"
+#include "rp-parts.h"
 
 /* What `top` showed the R2 reporter, and what R5 says not to trust alone: the
  * CPU split, beside PSI io pressure, beside the dirty and writeback memory that
@@ -68,13 +69,13 @@ system_sampler_free (gpointer data)
 }
 
 static gpointer
-system_sampler_prepare (RpSession  *session,
+system_sampler_prepare (RpPartHost *host,
                         GError    **error)
 {
   static const char *resources[] = { "io", "cpu", "memory" };
   SystemSampler *sampler = g_new0 (SystemSampler, 1);
 
-  sampler->period = rp_session_get_scenario (session)->sample_period;
+  sampler->period = rp_params_get_seconds (rp_part_host_get_params (host), "sample_period");
 
   /* Missing files (no PSI before Linux 4.20, or psi=0) leave their series out;
    * the report then simply has none. */
@@ -91,7 +92,7 @@ system_sampler_prepare (RpSession  *session,
 }
 
 static void
-ensure_psi_series (RpSession *session,
+ensure_psi_series (RpPartHost *host,
                    PsiSource *psi)
 {
   g_autofree char *some_avg10 = g_strdup_printf ("psi_%s_some_avg10", psi->resource);
@@ -104,14 +105,14 @@ ensure_psi_series (RpSession *session,
   g_autofree char *some_avg10_title = g_strdup_printf (_("%s pressure (some, avg10)"), psi->resource);
   g_autofree char *full_avg10_title = g_strdup_printf (_("%s pressure (full, avg10)"), psi->resource);
 
-  psi->some = rp_session_ensure_series (session, some, "ratio", some_title);
-  psi->full = rp_session_ensure_series (session, full, "ratio", full_title);
-  psi->some_avg10 = rp_session_ensure_series (session, some_avg10, "ratio", some_avg10_title);
-  psi->full_avg10 = rp_session_ensure_series (session, full_avg10, "ratio", full_avg10_title);
+  psi->some = rp_part_host_ensure_series (host, some, "ratio", some_title);
+  psi->full = rp_part_host_ensure_series (host, full, "ratio", full_title);
+  psi->some_avg10 = rp_part_host_ensure_series (host, some_avg10, "ratio", some_avg10_title);
+  psi->full_avg10 = rp_part_host_ensure_series (host, full_avg10, "ratio", full_avg10_title);
 }
 
 static void
-sample_psi (RpSession *session,
+sample_psi (RpPartHost *host,
             PsiSource *psi,
             double     now)
 {
@@ -123,7 +124,7 @@ sample_psi (RpSession *session,
     return;
 
   if (psi->some == NULL)
-    ensure_psi_series (session, psi);
+    ensure_psi_series (host, psi);
 
   rp_series_append (psi->some_avg10, now, current.some_avg10 / 100.0);
   if (current.has_full)
@@ -145,7 +146,7 @@ sample_psi (RpSession *session,
 }
 
 static void
-system_sampler_run (RpSession *session,
+system_sampler_run (RpPartHost *host,
                     gpointer   state)
 {
   SystemSampler *sampler = state;
@@ -156,14 +157,14 @@ system_sampler_run (RpSession *session,
   char buffer[8192];
 
   for (guint i = 0; i < RP_CPU_N_FIELDS; i++)
-    cpu_series[i] = rp_session_ensure_series (session, cpu_fields[i].name, "ratio",
+    cpu_series[i] = rp_part_host_ensure_series (host, cpu_fields[i].name, "ratio",
                                               _(cpu_fields[i].title));
-  dirty = rp_session_ensure_series (session, "dirty_bytes", "B", _("Dirty"));
-  writeback = rp_session_ensure_series (session, "writeback_bytes", "B", _("Writeback"));
+  dirty = rp_part_host_ensure_series (host, "dirty_bytes", "B", _("Dirty"));
+  writeback = rp_part_host_ensure_series (host, "writeback_bytes", "B", _("Writeback"));
 
   do
     {
-      double now = rp_session_worker_now (session);
+      double now = rp_part_host_now (host);
       guint64 cpu[RP_CPU_N_FIELDS];
       guint64 dirty_bytes, writeback_bytes;
 
@@ -183,7 +184,7 @@ system_sampler_run (RpSession *session,
         }
 
       for (guint i = 0; i < G_N_ELEMENTS (sampler->psi); i++)
-        sample_psi (session, &sampler->psi[i], now);
+        sample_psi (host, &sampler->psi[i], now);
 
       if (sampler->meminfo_fd >= 0 && rp_proc_read_fd (sampler->meminfo_fd, buffer, sizeof buffer) &&
           rp_proc_parse_meminfo (buffer, &dirty_bytes, &writeback_bytes))
@@ -192,14 +193,75 @@ system_sampler_run (RpSession *session,
           rp_series_append (writeback, now, (double) writeback_bytes);
         }
 
-      rp_session_worker_changed (session);
+      rp_part_host_changed (host);
     }
-  while (rp_session_worker_sleep (session, sampler->period));
+  while (rp_part_host_sleep (host, sampler->period));
 }
 
-const RpWorkerClass rp_system_sampler_class = {
+static const RpWorkerClass worker = {
   .name = "system-sampler",
   .prepare = system_sampler_prepare,
   .run = system_sampler_run,
   .free_state = system_sampler_free,
+};
+
+static const RpParamInfo params[] = {
+  { "sample_period", "sample-period", NULL, RP_PARAM_SECONDS, 0.05, 60, 0.5, NULL,
+    N_("System sampler: seconds between samples (default 0.5)"), N_("SECONDS") },
+};
+
+#define LEVEL(name, title, chart, legend, rank, flags) \
+  { name, "ratio", title, chart, legend, NULL, rank, RP_SUMMARY_LEVEL, flags }
+#define PSI(resource, rank) \
+  LEVEL ("psi_" resource "_some", NULL, NULL, NULL, rank, RP_SERIES_FLAG_NONE), \
+  LEVEL ("psi_" resource "_full", NULL, NULL, NULL, rank + 1, RP_SERIES_FLAG_NONE), \
+  LEVEL ("psi_" resource "_some_avg10", NULL, NULL, NULL, rank + 2, RP_SERIES_FLAG_NONE), \
+  LEVEL ("psi_" resource "_full_avg10", NULL, NULL, NULL, rank + 3, RP_SERIES_FLAG_NONE)
+
+/* The CPU chart stacks user, system and iowait (what `top` showed R2's
+ * reporter) and draws I/O pressure over them (R5: do not trust iowait
+ * alone). PSI titles are made at run time from the resource's name. */
+static const RpSeriesInfo series[] = {
+  LEVEL ("cpu_user", N_("User"), "cpu", N_("user"), 60, RP_SERIES_FLAG_STACKED),
+  LEVEL ("cpu_system", N_("System"), "cpu", N_("system"), 61, RP_SERIES_FLAG_STACKED),
+  LEVEL ("cpu_iowait", N_("I/O wait"), "cpu", N_("iowait"), 62, RP_SERIES_FLAG_STACKED),
+  LEVEL ("psi_io_some", NULL, "cpu", N_("I/O pressure"), 63, RP_SERIES_FLAG_NONE),
+  LEVEL ("cpu_nice", N_("Nice"), NULL, NULL, 64, RP_SERIES_FLAG_NONE),
+  LEVEL ("cpu_idle", N_("Idle"), NULL, NULL, 65, RP_SERIES_FLAG_NONE),
+  LEVEL ("cpu_irq", N_("IRQ"), NULL, NULL, 66, RP_SERIES_FLAG_NONE),
+  LEVEL ("cpu_softirq", N_("Soft IRQ"), NULL, NULL, 67, RP_SERIES_FLAG_NONE),
+  LEVEL ("cpu_steal", N_("Steal"), NULL, NULL, 68, RP_SERIES_FLAG_NONE),
+  LEVEL ("psi_io_full", NULL, NULL, NULL, 69, RP_SERIES_FLAG_NONE),
+  LEVEL ("psi_io_some_avg10", NULL, NULL, NULL, 70, RP_SERIES_FLAG_NONE),
+  LEVEL ("psi_io_full_avg10", NULL, NULL, NULL, 71, RP_SERIES_FLAG_NONE),
+  PSI ("cpu", 72),
+  PSI ("memory", 76),
+  { "dirty_bytes", "B", N_("Dirty"), "memory", N_("dirty"), NULL, 80, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  { "writeback_bytes", "B", N_("Writeback"), "memory", N_("writeback"), NULL, 81, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+};
+
+#undef PSI
+#undef LEVEL
+
+static char *
+system_sampler_describe (const RpParams *p)
+{
+  /* TRANSLATORS: "every 0.5 s" */
+  return g_strdup_printf (_("every %g s"), rp_params_get_seconds (p, "sample_period"));
+}
+
+/* /proc/stat, PSI and /proc/meminfo, sampled. */
+const RpPartInfo rp_system_part = {
+  .id = "system",
+  .role = RP_PART_PROBE,
+  .label = N_("System sampler"),
+  /* TRANSLATORS: %s is e.g. "every 0.5 s" */
+  .sentence = N_("system sampler %s"),
+  .start_rank = 0,
+  .params = params,
+  .n_params = G_N_ELEMENTS (params),
+  .series = series,
+  .n_series = G_N_ELEMENTS (series),
+  .worker = &worker,
+  .describe = system_sampler_describe,
 };

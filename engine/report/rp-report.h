@@ -4,6 +4,7 @@
 
 #include <gio/gio.h>
 
+#include "rp-parts.h"
 #include "rp-scenario.h"
 #include "rp-series.h"
 #include "rp-session.h"
@@ -32,10 +33,6 @@ G_BEGIN_DECLS
 #define RP_REPORT_MAX_VALUE     1e21
 
 /* Series names the verdict and the comparison look for. */
-#define RP_SERIES_FSYNC_LATENCY     "fsync_latency"
-#define RP_SERIES_WRITE_LATENCY     "write_latency"
-#define RP_SERIES_MAINLOOP_LATENESS "mainloop_lateness"
-#define RP_SERIES_WRITER_THROUGHPUT "writer_throughput"
 
 #define RP_TYPE_REPORT (rp_report_get_type ())
 G_DECLARE_FINAL_TYPE (RpReport, rp_report, RP, REPORT, GObject)

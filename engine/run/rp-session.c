@@ -12,19 +12,12 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
-#include "rp-session-private.h"
+#include "rp-session.h"
+#include "rp-target.h"
 #include "rp-units.h"
-#include "rp-workers.h"
 
 /* The owner hears about new samples at most this often (DESIGN.md: ~20 Hz). */
 #define UPDATE_INTERVAL_MS 50
-
-/* R1's dd wrote 15000 MiB; lowered to fit when the disk is smaller. */
-#define DEFAULT_WRITER_SIZE (15000 * RP_MiB)
-
-/* Never leave less than this free (issue 2): 5 % of the file system or 1 GiB. */
-#define RESERVE_FRACTION 0.05
-#define RESERVE_MIN      RP_GiB
 
 typedef struct {
   const RpWorkerClass *klass;
@@ -39,6 +32,11 @@ struct _RpSession
   GObject         parent_instance;
 
   RpScenario     *scenario;
+  /* What the parts read (rp_part_host_get_params()): the start thread's
+   * resolved copy of @scenario (directory, default sizes), which becomes
+   * @scenario once the run starts, so that the owner never sees it change
+   * under its feet. */
+  RpScenario     *live;
   RpSysinfo      *sysinfo;
   RpSessionState  state;
   GDateTime      *start_time;
@@ -71,7 +69,10 @@ struct _RpSession
   GPtrArray      *stop_waiters;        /* GTask of rp_session_stop_async() */
 };
 
-G_DEFINE_FINAL_TYPE (RpSession, rp_session, G_TYPE_OBJECT)
+static void rp_session_part_host_init (RpPartHostInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (RpSession, rp_session, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (RP_TYPE_PART_HOST, rp_session_part_host_init))
 
 enum {
   PROP_0,
@@ -123,6 +124,8 @@ rp_session_finalize (GObject *object)
   RpSession *self = RP_SESSION (object);
 
   g_clear_pointer (&self->workers, g_ptr_array_unref);
+  if (self->live != self->scenario)
+    g_clear_pointer (&self->live, rp_scenario_free);
   g_clear_pointer (&self->scenario, rp_scenario_free);
   g_clear_pointer (&self->sysinfo, rp_sysinfo_free);
   g_clear_pointer (&self->start_time, g_date_time_unref);
@@ -453,47 +456,47 @@ set_state (RpSession      *self,
 /* Worker-side API (any thread)                                              */
 
 /**
- * rp_session_worker_now:
+ * session_now:
  *
  * Returns: session time, seconds since the start
  */
-double
-rp_session_worker_now (RpSession *self)
+static double
+session_now (RpSession *self)
 {
   return rp_clock_now () - self->t0;
 }
 
 /**
- * rp_session_worker_should_stop:
+ * session_should_stop:
  *
  * Returns: %TRUE once a stop was requested; workers check it between calls
  */
-gboolean
-rp_session_worker_should_stop (RpSession *self)
+static gboolean
+session_should_stop (RpSession *self)
 {
   return g_atomic_int_get (&self->stopping) != 0;
 }
 
 /**
- * rp_session_worker_sleep:
+ * session_sleep:
  * @seconds: how long
  *
  * Sleeps, waking at once when the session stops.
  *
  * Returns: %FALSE when the session is stopping (the worker should return)
  */
-gboolean
-rp_session_worker_sleep (RpSession *self,
+static gboolean
+session_sleep (RpSession *self,
                          double     seconds)
 {
   gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
 
   g_mutex_lock (&self->lock);
-  while (!rp_session_worker_should_stop (self))
+  while (!session_should_stop (self))
     if (!g_cond_wait_until (&self->stop_cond, &self->lock, deadline))
       break;
   g_mutex_unlock (&self->lock);
-  return !rp_session_worker_should_stop (self);
+  return !session_should_stop (self);
 }
 
 static gboolean
@@ -510,14 +513,14 @@ emit_updated (gpointer data)
 }
 
 /**
- * rp_session_worker_changed:
+ * session_changed:
  *
  * Tells the owner that new samples are there. Coalesced: at most one update is
  * pending at a time and it fires 50 ms after the first change, so the owner
  * sees at most 20 "updated" signals a second however fast workers append.
  */
-void
-rp_session_worker_changed (RpSession *self)
+static void
+session_changed (RpSession *self)
 {
   g_mutex_lock (&self->lock);
   if (self->update_source == NULL && self->owner_context != NULL && !self->joined)
@@ -531,14 +534,14 @@ rp_session_worker_changed (RpSession *self)
 }
 
 /**
- * rp_session_worker_fail:
+ * session_fail:
  * @error: (transfer full): what went wrong
  *
  * Records the first fatal error and stops the run. The series recorded so far
  * are kept, so the report shows what happened up to the failure.
  */
-void
-rp_session_worker_fail (RpSession *self,
+static void
+session_fail (RpSession *self,
                         GError    *error)
 {
   g_mutex_lock (&self->lock);
@@ -552,13 +555,13 @@ rp_session_worker_fail (RpSession *self,
 }
 
 /**
- * rp_session_worker_load_done:
+ * session_load_done:
  *
  * A load finished its work (the writer wrote its size). When the scenario
  * says so, the run ends when the last load is done.
  */
-void
-rp_session_worker_load_done (RpSession *self)
+static void
+session_load_done (RpSession *self)
 {
   gboolean all_done;
 
@@ -572,7 +575,7 @@ rp_session_worker_load_done (RpSession *self)
 }
 
 /**
- * rp_session_worker_get_spare_bytes:
+ * session_get_spare_bytes:
  *
  * For loads that write until stopped (parallel writers without a size): how
  * many bytes they may keep on disk at once, together, so that the run still
@@ -581,242 +584,73 @@ rp_session_worker_load_done (RpSession *self)
  *
  * Returns: bytes (0 when nothing is left)
  */
-guint64
-rp_session_worker_get_spare_bytes (RpSession *self)
+static guint64
+session_get_spare_bytes (RpSession *self)
 {
   return self->spare_bytes;
 }
 
-/**
- * rp_session_worker_open_tmpfile:
- * @extra_flags: added to O_RDWR | O_CLOEXEC, e.g. O_DIRECT
- * @error: %RP_ERROR_TARGET, %RP_ERROR_NO_SPACE or %RP_ERROR_IO naming the directory
- *
- * Opens an anonymous file (mode 0600) in the target directory: O_TMPFILE where
- * the file system has it, otherwise a uniquely named file created with
- * O_CREAT | O_EXCL | O_NOFOLLOW and unlinked at once. Either way nothing is
- * left behind, not even after kill -9 (DESIGN.md, safety rules).
- *
- * Returns: a file descriptor, or -1 with @error set
- */
-int
-rp_session_worker_open_tmpfile (RpSession  *self,
-                                int         extra_flags,
-                                GError    **error)
-{
-  const char *directory = self->scenario->directory;
-  g_autofree char *path = NULL;
-  int fd, saved_errno;
-
-  fd = open (directory, O_TMPFILE | O_RDWR | O_CLOEXEC | extra_flags, 0600);
-  if (fd >= 0)
-    return fd;
-
-  saved_errno = errno;
-  if (saved_errno != EOPNOTSUPP && saved_errno != EISDIR && saved_errno != EINVAL)
-    {
-      rp_error_set_from_errno (error, saved_errno, _("Creating a file in"), directory);
-      return -1;
-    }
-
-  path = g_build_filename (directory, ".resprobe-XXXXXX", NULL);
-  fd = g_mkstemp_full (path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | extra_flags, 0600);
-  if (fd < 0)
-    {
-      rp_error_set_from_errno (error, errno, _("Creating a file in"), directory);
-      return -1;
-    }
-  if (unlink (path) != 0)
-    {
-      saved_errno = errno;
-      close (fd);
-      rp_error_set_from_errno (error, saved_errno, _("Removing"), path);
-      return -1;
-    }
-  return fd;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Starting                                                                  */
-
-/* Resolves the target directory and checks it can be written: the default one
- * is created; a directory the user named must exist. */
-static gboolean
-prepare_directory (RpSession  *self,
-                   GError    **error)
-{
-  g_autofree char *default_directory = rp_scenario_default_directory ();
-  const char *directory = rp_scenario_get_directory (self->scenario);
-  struct stat st;
-  char *resolved;
-
-  if (g_str_equal (directory, default_directory) &&
-      g_mkdir_with_parents (directory, 0700) != 0)
-    {
-      rp_error_set_from_errno (error, errno, _("Creating the directory"), directory);
-      return FALSE;
-    }
-
-  if (stat (directory, &st) != 0)
-    {
-      if (errno == ENOENT)
-        g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
-                     _("Target directory “%s” does not exist"), directory);
-      else
-        rp_error_set_from_errno (error, errno, _("Target directory"), directory);
-      return FALSE;
-    }
-  if (!S_ISDIR (st.st_mode))
-    {
-      g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
-                   _("Target “%s” is not a directory"), directory);
-      return FALSE;
-    }
-
-  self->target_dev = st.st_dev;
-  self->target_ino = st.st_ino;
-  resolved = realpath (directory, NULL);
-  g_free (self->scenario->directory);
-  self->scenario->directory = resolved ? resolved : g_strdup (directory);
-
-  if (access (self->scenario->directory, W_OK) != 0)
-    {
-      if (errno == EROFS)
-        g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
-                     _("Target directory “%s” is on a read-only file system"),
-                     self->scenario->directory);
-      else
-        g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
-                     _("Target directory “%s” is not writable: %s"),
-                     self->scenario->directory, g_strerror (errno));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Bytes the scenario will write at most, not counting the writer. */
-static guint64
-fixed_write_budget (const RpScenario *scenario)
-{
-  guint64 bytes = 0;
-
-  if (scenario->probes & RP_PROBE_FSYNC)
-    bytes += scenario->fsync_size;
-  if (scenario->probes & RP_PROBE_COLD_READ)
-    bytes += scenario->cold_read_file_size;
-  if (scenario->loads & RP_LOAD_COPY_LOOP)
-    bytes += 2 * scenario->copy_source_size;
-  if (scenario->loads & RP_LOAD_PARALLEL_WRITERS)
-    bytes += (guint64) scenario->writers_count * scenario->writers_file_size;
-  return bytes;
-}
-
-/* Refuses a run whose writes would leave less than 5 % or 1 GiB free, and picks
- * the default writer size: R1's 15000 MiB, at most half the free space. */
-static gboolean
-check_free_space (RpSession  *self,
-                  GError    **error)
-{
-  RpScenario *scenario = self->scenario;
-  struct statvfs vfs;
-  guint64 free_bytes, reserve, needed;
-
-  if (statvfs (scenario->directory, &vfs) != 0)
-    {
-      rp_error_set_from_errno (error, errno, _("Checking free space in"), scenario->directory);
-      return FALSE;
-    }
-
-  /* proc, sysfs and the like have no blocks at all: not a full disk. */
-  if (vfs.f_blocks == 0)
-    {
-      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                   _("“%s” is on a file system without storage (as /proc and /sys are); choose a directory on a disk"),
-                   scenario->directory);
-      return FALSE;
-    }
-
-  free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
-  reserve = MAX ((guint64) (RESERVE_FRACTION * (double) vfs.f_blocks * vfs.f_frsize), RESERVE_MIN);
-
-  if ((scenario->loads & RP_LOAD_SEQ_WRITER) && scenario->writer_total_size == 0)
-    {
-      guint64 size = MIN (DEFAULT_WRITER_SIZE, free_bytes / 2);
-
-      if (free_bytes > reserve + fixed_write_budget (scenario))
-        size = MIN (size, free_bytes - reserve - fixed_write_budget (scenario));
-      else
-        size = 0;
-      size -= size % scenario->writer_block_size;
-      scenario->writer_total_size = MAX (size, scenario->writer_block_size);
-    }
-
-  needed = fixed_write_budget (scenario);
-  if (scenario->loads & RP_LOAD_SEQ_WRITER)
-    needed += scenario->writer_total_size;
-
-  /* Parallel writers without a size wrap around within what is left, as the
-   * default writer size does: at most half the free space. */
-  if (needed + reserve < free_bytes)
-    self->spare_bytes = MIN (free_bytes / 2, free_bytes - reserve - needed);
-
-  if (needed + reserve > free_bytes)
-    {
-      g_autofree char *needed_text = rp_format_size (needed);
-      g_autofree char *free_text = rp_format_size (free_bytes);
-      g_autofree char *reserve_text = rp_format_size (reserve);
-
-      /* A smaller size cannot help there: say so rather than send the user
-       * shrinking it down to 1 MiB. */
-      if (free_bytes <= reserve + fixed_write_budget (scenario))
-        g_set_error (error, RP_ERROR, RP_ERROR_NO_SPACE,
-                     _("Cannot write %s to “%s”: only %s is free there, and a run always leaves %s free; choose a directory on a file system with more free space"),
-                     needed_text, scenario->directory, free_text, reserve_text);
-      else
-        g_set_error (error, RP_ERROR, RP_ERROR_NO_SPACE,
-                     _("Writing %s to “%s” would leave less than %s free (%s is free); choose a smaller size"),
-                     needed_text, scenario->directory, reserve_text, free_text);
-      return FALSE;
-    }
-  return TRUE;
-}
 
 static gpointer
 worker_thread (gpointer data)
 {
   Worker *worker = data;
 
-  worker->klass->run (worker->session, worker->state);
+  worker->klass->run (RP_PART_HOST (worker->session), worker->state);
   if (worker->is_load)
-    rp_session_worker_load_done (worker->session);
-  rp_session_worker_changed (worker->session);
+    session_load_done (worker->session);
+  session_changed (worker->session);
   return NULL;
+}
+
+static int
+compare_start_rank (gconstpointer a,
+                    gconstpointer b)
+{
+  const RpPartInfo *pa = *(const RpPartInfo * const *) a;
+  const RpPartInfo *pb = *(const RpPartInfo * const *) b;
+
+  return (int) pa->start_rank - (int) pb->start_rank;
+}
+
+/* The parts that run, by start rank then table order (g_ptr_array_sort is
+ * stable): probes first, so that the first samples show the system at rest,
+ * as the reporters started fsync-tester before dd. */
+static GPtrArray *
+parts_in_start_order (const RpScenario *scenario)
+{
+  GPtrArray *parts = g_ptr_array_new ();
+  guint n;
+  const RpPartInfo * const *table = rp_parts_get_table (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (table[i]->worker != NULL && rp_scenario_has_part (scenario, table[i]->id))
+      g_ptr_array_add (parts, (gpointer) table[i]);
+  g_ptr_array_sort (parts, compare_start_rank);
+  return parts;
 }
 
 static gboolean
 prepare_workers (RpSession  *self,
                  GError    **error)
 {
-  const RpWorkerEntry *table;
-  guint n_entries;
+  g_autoptr(GPtrArray) parts = parts_in_start_order (self->live);
 
-  table = rp_workers_get_table (&n_entries);
-  for (guint i = 0; i < n_entries; i++)
+  for (guint i = 0; i < parts->len; i++)
     {
-      Worker *worker;
+      const RpPartInfo *part = g_ptr_array_index (parts, i);
+      Worker *worker = g_new0 (Worker, 1);
 
-      if (!(table[i].load & self->scenario->loads) && !(table[i].probe & self->scenario->probes))
-        continue;
-
-      worker = g_new0 (Worker, 1);
-      worker->klass = table[i].klass;
-      worker->is_load = table[i].load != 0;
+      worker->klass = part->worker;
+      worker->is_load = part->role == RP_PART_LOAD;
       worker->session = self;
       g_ptr_array_add (self->workers, worker);
 
       if (worker->klass->prepare != NULL)
         {
-          worker->state = worker->klass->prepare (self, error);
+          worker->state = worker->klass->prepare (RP_PART_HOST (self), error);
           if (worker->state == NULL)
             return FALSE;
         }
@@ -825,7 +659,9 @@ prepare_workers (RpSession  *self,
 }
 
 /* Runs in a GTask thread: everything that may block (stat, statvfs, sysfs,
- * creating files) stays off the owner's main thread. */
+ * creating files) stays off the owner's main thread. It works on its own
+ * copy of the scenario, @live, which the owner does not read until
+ * on_started(). */
 static void
 start_in_thread (GTask        *task,
                  gpointer      source_object,
@@ -833,15 +669,22 @@ start_in_thread (GTask        *task,
                  GCancellable *cancellable)
 {
   RpSession *self = source_object;
+  RpScenario *live = self->live;
   GError *error = NULL;
+  char *resolved;
 
-  if (!rp_scenario_validate (self->scenario, &error) ||
-      !prepare_directory (self, &error))
+  if (!rp_scenario_validate (live, &error))
     goto failed;
+  resolved = rp_target_resolve (rp_scenario_get_directory (live), &self->target_dev,
+                                &self->target_ino, &error);
+  if (resolved == NULL)
+    goto failed;
+  g_free (live->directory);
+  live->directory = resolved;
 
-  self->sysinfo = rp_sysinfo_collect (self->scenario->directory);
+  self->sysinfo = rp_sysinfo_collect (live->directory);
 
-  if (!check_free_space (self, &error))
+  if (!rp_target_check_free_space (live, &self->spare_bytes, &error))
     goto failed;
 
   if (!prepare_workers (self, &error))
@@ -912,12 +755,15 @@ on_started (GObject      *object,
       return;
     }
 
+  /* The resolved scenario is the one the run has from now on. */
+  rp_scenario_free (self->scenario);
+  self->scenario = self->live;
   set_state (self, RP_SESSION_RUNNING);
   launch_workers (self);
   g_task_return_boolean (task, TRUE);
 
   /* A stop requested while starting takes effect now. */
-  if (rp_session_worker_should_stop (self))
+  if (session_should_stop (self))
     schedule_stop_for (self, RP_ENDED_BY_REQUEST);
 }
 
@@ -954,6 +800,7 @@ rp_session_start_async (RpSession           *self,
     }
 
   self->owner_context = g_main_context_ref_thread_default ();
+  self->live = rp_scenario_copy (self->scenario);
   set_state (self, RP_SESSION_STARTING);
 
   inner = g_task_new (self, NULL, on_started, task);
@@ -1170,4 +1017,113 @@ rp_session_stop_finish (RpSession     *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* RpPartHost: what the parts may ask of their run                           */
+
+static const RpParams *
+host_get_params (RpPartHost *host)
+{
+  return RP_SESSION (host)->live->params;
+}
+
+static const char *
+host_get_directory (RpPartHost *host)
+{
+  return RP_SESSION (host)->live->directory;
+}
+
+static double
+host_now (RpPartHost *host)
+{
+  return session_now (RP_SESSION (host));
+}
+
+static double
+host_time_from_monotonic (RpPartHost *host,
+                          double      monotonic_seconds)
+{
+  return rp_session_time_from_monotonic (RP_SESSION (host), monotonic_seconds);
+}
+
+static gboolean
+host_should_stop (RpPartHost *host)
+{
+  return session_should_stop (RP_SESSION (host));
+}
+
+static gboolean
+host_sleep (RpPartHost *host,
+            double      seconds)
+{
+  return session_sleep (RP_SESSION (host), seconds);
+}
+
+static void
+host_fail (RpPartHost *host,
+           GError     *error)
+{
+  session_fail (RP_SESSION (host), error);
+}
+
+static void
+host_load_done (RpPartHost *host)
+{
+  session_load_done (RP_SESSION (host));
+}
+
+static void
+host_changed (RpPartHost *host)
+{
+  session_changed (RP_SESSION (host));
+}
+
+static guint64
+host_get_spare_bytes (RpPartHost *host)
+{
+  return session_get_spare_bytes (RP_SESSION (host));
+}
+
+static int
+host_open_tmpfile (RpPartHost  *host,
+                   int          extra_flags,
+                   GError     **error)
+{
+  return rp_target_open_tmpfile (RP_SESSION (host)->live->directory, extra_flags, error);
+}
+
+static RpSeries *
+host_ensure_series (RpPartHost *host,
+                    const char *name,
+                    const char *unit,
+                    const char *title)
+{
+  return rp_session_ensure_series (RP_SESSION (host), name, unit, title);
+}
+
+static void
+host_set_note (RpPartHost *host,
+               const char *key,
+               const char *value)
+{
+  rp_session_set_note (RP_SESSION (host), key, value);
+}
+
+static void
+rp_session_part_host_init (RpPartHostInterface *iface)
+{
+  iface->get_params = host_get_params;
+  iface->get_directory = host_get_directory;
+  iface->now = host_now;
+  iface->time_from_monotonic = host_time_from_monotonic;
+  iface->should_stop = host_should_stop;
+  iface->sleep = host_sleep;
+  iface->fail = host_fail;
+  iface->load_done = host_load_done;
+  iface->changed = host_changed;
+  iface->get_spare_bytes = host_get_spare_bytes;
+  iface->open_tmpfile = host_open_tmpfile;
+  iface->ensure_series = host_ensure_series;
+  iface->set_note = host_set_note;
 }

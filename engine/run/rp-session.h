@@ -4,6 +4,7 @@
 
 #include <gio/gio.h>
 
+#include "rp-parts.h"
 #include "rp-scenario.h"
 #include "rp-series.h"
 #include "rp-sysinfo.h"

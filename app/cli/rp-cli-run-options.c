@@ -1,0 +1,345 @@
+/* rp-cli-run-options.c: the options of `resprobe-cli run`, from the parts table. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "rp-cli-run-options.h"
+#include "rp-error.h"
+#include "rp-units.h"
+
+/* Short options of the parts' most used parameters, as the CLI always had
+ * them: a matter of the command line, not of the parts. */
+static const struct {
+  const char *option;
+  char        short_name;
+} short_names[] = {
+  { "block-size", 'b' },
+  { "interval", 'i' },
+  { "command", 'c' },
+};
+
+static char
+short_name_of (const char *option)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (short_names); i++)
+    if (g_str_equal (short_names[i].option, option))
+      return short_names[i].short_name;
+  return 0;
+}
+
+/* "seq-writer, copy-loop, …, none": the ids of one role, for --help and errors. */
+static char *
+part_ids (RpPartRole role)
+{
+  GString *ids = g_string_new (NULL);
+  guint n;
+  const RpPartInfo * const *table = rp_parts_get_table (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (table[i]->role == role)
+      g_string_append_printf (ids, "%s, ", table[i]->id);
+  g_string_append (ids, "none");
+  return g_string_free (ids, FALSE);
+}
+
+static void
+add_entry (GArray       *entries,
+           const char   *long_name,
+           char          short_name,
+           GOptionArg    arg,
+           gpointer      data,
+           const char   *description,
+           const char   *arg_description)
+{
+  GOptionEntry entry = { long_name, short_name, 0, arg, data, description, arg_description };
+
+  g_array_append_val (entries, entry);
+}
+
+/**
+ * rp_run_options_init:
+ *
+ * Empties @options and builds its option entries: the common ones, then one
+ * per parameter of the parts table that has an option, in table order.
+ * Descriptions are untranslated (GOption translates them with the domain).
+ */
+void
+rp_run_options_init (RpRunOptions *options)
+{
+  static char *load_help, *probe_help;
+  static gsize initialized;
+  guint n;
+  const RpParamEntry *params = rp_parts_get_params (&n);
+  GArray *e;
+
+  if (g_once_init_enter (&initialized))
+    {
+      g_autofree char *loads = part_ids (RP_PART_LOAD);
+      g_autofree char *probes = part_ids (RP_PART_PROBE);
+
+      /* Built once and kept: GOption keeps pointers to the descriptions. */
+      load_help = g_strdup_printf (_("Load to run instead of the preset’s, repeatable: %s"), loads);
+      probe_help = g_strdup_printf (_("Probe to run instead of the preset’s, repeatable: %s"), probes);
+      g_once_init_leave (&initialized, 1);
+    }
+
+  memset (options, 0, sizeof *options);
+  options->param_texts = g_new0 (char *, n + 1);
+  options->param_flags = g_new0 (gboolean, n + 1);
+  options->entries = e = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+
+  add_entry (e, "scenario", 0, G_OPTION_ARG_STRING, &options->scenario, N_("Preset to run (default R1)"), N_("NAME"));
+  add_entry (e, "dir", 'd', G_OPTION_ARG_FILENAME, &options->directory, N_("Target directory (default ~/.cache/resprobe)"), N_("DIR"));
+  add_entry (e, "size", 's', G_OPTION_ARG_STRING, &options->size, N_("Size of the main load: the writer’s total (default 15000M, at most half the free space), else the copied file, else each parallel writer’s file"), N_("SIZE"));
+  add_entry (e, "duration", 't', G_OPTION_ARG_STRING, &options->duration, N_("Stop after this many seconds (default: when the loads are done, or Ctrl-C)"), N_("SECONDS"));
+  add_entry (e, "report", 'o', G_OPTION_ARG_FILENAME, &options->report, N_("Save the JSON report here (default ~/.local/share/resprobe/reports/)"), N_("FILE"));
+  add_entry (e, "force", 0, G_OPTION_ARG_NONE, &options->force, N_("Replace the --report file if it exists"), NULL);
+  /* Already translated: GOption would look the built text up again. */
+  add_entry (e, "load", 'l', G_OPTION_ARG_STRING_ARRAY, &options->loads, load_help, N_("NAME"));
+  add_entry (e, "probe", 'p', G_OPTION_ARG_STRING_ARRAY, &options->probes, probe_help, N_("NAME"));
+
+  for (guint i = 0; i < n; i++)
+    {
+      const RpParamInfo *p = params[i].param;
+
+      if (p->option == NULL)
+        continue;
+      if (p->kind == RP_PARAM_FLAG)
+        add_entry (e, p->option, short_name_of (p->option), G_OPTION_ARG_NONE,
+                   &options->param_flags[i], p->help, NULL);
+      else
+        add_entry (e, p->option, short_name_of (p->option), G_OPTION_ARG_STRING,
+                   &options->param_texts[i], p->help, p->arg_description);
+    }
+}
+
+void
+rp_run_options_clear (RpRunOptions *options)
+{
+  g_clear_pointer (&options->scenario, g_free);
+  g_clear_pointer (&options->directory, g_free);
+  g_clear_pointer (&options->size, g_free);
+  g_clear_pointer (&options->duration, g_free);
+  g_clear_pointer (&options->report, g_free);
+  g_clear_pointer (&options->loads, g_strfreev);
+  g_clear_pointer (&options->probes, g_strfreev);
+  g_clear_pointer (&options->command_args, g_strfreev);
+  g_clear_pointer (&options->param_texts, g_strfreev);
+  g_clear_pointer (&options->param_flags, g_free);
+  if (options->entries != NULL)
+    g_array_unref (g_steal_pointer (&options->entries));
+}
+
+/**
+ * rp_run_options_get_entries:
+ *
+ * Returns: (transfer none): the entries for g_option_context_add_main_entries()
+ */
+GOptionEntry *
+rp_run_options_get_entries (RpRunOptions *options)
+{
+  return (GOptionEntry *) options->entries->data;
+}
+
+static gboolean
+param_given (const RpRunOptions *options,
+             guint               index)
+{
+  return options->param_texts[index] != NULL || options->param_flags[index];
+}
+
+/* --load and --probe name parts of their role; each value may also be a
+ * comma-separated list; "none" selects nothing. */
+static gboolean
+select_parts (RpScenario         *scenario,
+              char * const       *values,
+              RpPartRole          role,
+              const char         *option,
+              GError            **error)
+{
+  rp_scenario_clear_role (scenario, role);
+  for (guint i = 0; values[i] != NULL; i++)
+    {
+      g_auto(GStrv) items = g_strsplit (values[i], ",", -1);
+
+      for (guint j = 0; items[j] != NULL; j++)
+        {
+          const char *id = g_strstrip (items[j]);
+          const RpPartInfo *part = rp_parts_lookup (id);
+          g_autofree char *known = NULL;
+
+          if (g_str_equal (id, "none"))
+            continue;
+          if (part != NULL && part->role == role)
+            {
+              rp_scenario_set_part (scenario, id, TRUE);
+              continue;
+            }
+          known = part_ids (role);
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       _("%s: unknown name “%s”; choose from %s"), option, id, known);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* --command 'dd if=/dev/zero of=x' is split as a shell would split it, but
+ * no shell runs it; arguments after "--" are taken as they are. Giving a
+ * command is asking for it to run. */
+static gboolean
+apply_command (const RpRunOptions  *options,
+               const char          *command_text,
+               RpScenario          *scenario,
+               GError             **error)
+{
+  const RpParamInfo *param = rp_params_lookup ("command_argv", NULL);
+
+  if (command_text != NULL && options->command_args != NULL)
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("--command: give the command either with --command or after “--”, not both"));
+      return FALSE;
+    }
+  if (options->command_args != NULL)
+    rp_params_set_argv (scenario->params, "command_argv", (const char * const *) options->command_args);
+  else if (command_text == NULL)
+    return TRUE;
+  else if (!rp_params_parse (scenario->params, param, command_text, "--command", error))
+    return FALSE;
+  rp_scenario_set_part (scenario, "command", TRUE);
+  return TRUE;
+}
+
+static gboolean
+apply_combination (const RpRunOptions  *options,
+                   RpScenario          *scenario,
+                   GError             **error)
+{
+  guint64 preset_parts = scenario->parts;
+  int command = rp_parts_lookup_param ("command_argv")->index;
+
+  if (options->loads != NULL &&
+      !select_parts (scenario, options->loads, RP_PART_LOAD, "--load", error))
+    return FALSE;
+  if (options->probes != NULL &&
+      !select_parts (scenario, options->probes, RP_PART_PROBE, "--probe", error))
+    return FALSE;
+  if (!apply_command (options, options->param_texts[command], scenario, error))
+    return FALSE;
+  if (scenario->parts != preset_parts)
+    {
+      g_free (scenario->name);
+      scenario->name = g_strdup ("custom");
+    }
+  return TRUE;
+}
+
+/* An option for a part the run does not have would be silently ignored, and
+ * the user would measure something else than they asked for. */
+static gboolean
+refuse_inapplicable (const RpScenario  *scenario,
+                     const char        *option,
+                     GError           **error)
+{
+  g_autofree char *dashed = g_strconcat ("--", option, NULL);
+
+  g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+               _("%s does not apply to scenario %s: it has no load or probe that uses it (see “resprobe-cli scenarios”)"),
+               dashed, scenario->name);
+  return FALSE;
+}
+
+/* Each parameter given, parsed by rp-units so that a bad value names its
+ * option, for a part that runs. */
+static gboolean
+apply_parameters (const RpRunOptions  *options,
+                  RpScenario          *scenario,
+                  GError             **error)
+{
+  guint n;
+  const RpParamEntry *params = rp_parts_get_params (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const RpParamInfo *p = params[i].param;
+      g_autofree char *dashed = NULL;
+
+      if (p->option == NULL || !param_given (options, i))
+        continue;
+      if (!rp_scenario_has_part (scenario, params[i].part->id))
+        return refuse_inapplicable (scenario, p->option, error);
+      if (p->kind == RP_PARAM_ARGV)
+        continue;  /* apply_command() */
+      if (p->kind == RP_PARAM_FLAG)
+        {
+          rp_params_set_flag (scenario->params, p->key, TRUE);
+          continue;
+        }
+      dashed = g_strconcat ("--", p->option, NULL);
+      if (!rp_params_parse (scenario->params, p, options->param_texts[i], dashed, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * rp_run_options_to_scenario:
+ * @error: %RP_ERROR_INVALID_ARGUMENT naming the option
+ *
+ * Applies the options to the preset (R1 by default; "custom" when --load,
+ * --probe or a command is given without --scenario); every bad value is an
+ * error naming its option, and nothing runs.
+ *
+ * Returns: (transfer full) (nullable): the validated scenario
+ */
+RpScenario *
+rp_run_options_to_scenario (const RpRunOptions  *options,
+                            GError             **error)
+{
+  g_autoptr(RpScenario) scenario = NULL;
+  int command = rp_parts_lookup_param ("command_argv")->index;
+  gboolean custom = options->loads != NULL || options->probes != NULL ||
+                    options->param_texts[command] != NULL || options->command_args != NULL;
+  const char *preset = options->scenario ? options->scenario : custom ? "custom" : "R1";
+  const char *size = NULL;
+
+  scenario = rp_scenario_new_preset (preset, error);
+  if (scenario == NULL)
+    return NULL;
+  if (!apply_combination (options, scenario, error))
+    return NULL;
+  if (options->size != NULL && (size = rp_scenario_get_size_key (scenario)) == NULL)
+    {
+      refuse_inapplicable (scenario, "size", error);
+      return NULL;
+    }
+  if (!apply_parameters (options, scenario, error))
+    return NULL;
+
+  if (options->directory != NULL)
+    {
+      g_free (scenario->directory);
+      scenario->directory = g_strdup (options->directory);
+    }
+  if (size != NULL)
+    {
+      guint64 bytes;
+
+      if (!rp_parse_size (options->size, "--size", &bytes, error))
+        return NULL;
+      rp_params_set_size (scenario->params, size, bytes);
+    }
+  if (options->duration != NULL &&
+      !rp_parse_duration (options->duration, "--duration", &scenario->duration, error))
+    return NULL;
+
+  /* The writer stops by itself when no duration is given: dd's behaviour. */
+  scenario->stop_when_loads_finish = options->duration == NULL;
+
+  if (!rp_scenario_validate (scenario, error))
+    return NULL;
+  return g_steal_pointer (&scenario);
+}

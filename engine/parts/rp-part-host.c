@@ -1,0 +1,186 @@
+/* rp-part-host.c: dispatch of the interface parts use to talk to their run. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "rp-part-host.h"
+
+G_DEFINE_INTERFACE (RpPartHost, rp_part_host, G_TYPE_OBJECT)
+
+static void
+rp_part_host_default_init (RpPartHostInterface *iface)
+{
+}
+
+#define IFACE(self) (RP_PART_HOST_GET_IFACE (self))
+
+/**
+ * rp_part_host_get_params:
+ *
+ * Returns: (transfer none): the parameters of every part of the run, as it
+ *   runs (after the start, with defaults resolved, e.g. the writer's size)
+ */
+const RpParams *
+rp_part_host_get_params (RpPartHost *self)
+{
+  g_return_val_if_fail (RP_IS_PART_HOST (self), NULL);
+  return IFACE (self)->get_params (self);
+}
+
+/**
+ * rp_part_host_get_directory:
+ *
+ * Returns: (transfer none): the resolved target directory
+ */
+const char *
+rp_part_host_get_directory (RpPartHost *self)
+{
+  g_return_val_if_fail (RP_IS_PART_HOST (self), NULL);
+  return IFACE (self)->get_directory (self);
+}
+
+/**
+ * rp_part_host_now:
+ *
+ * Returns: run time, seconds since the start (the time axis of every series)
+ */
+double
+rp_part_host_now (RpPartHost *self)
+{
+  return IFACE (self)->now (self);
+}
+
+/**
+ * rp_part_host_time_from_monotonic:
+ * @monotonic_seconds: a CLOCK_MONOTONIC time in seconds (rp_clock_now())
+ *
+ * Returns: the same instant as run time, seconds since the start
+ */
+double
+rp_part_host_time_from_monotonic (RpPartHost *self,
+                                  double      monotonic_seconds)
+{
+  return IFACE (self)->time_from_monotonic (self, monotonic_seconds);
+}
+
+/**
+ * rp_part_host_should_stop:
+ *
+ * Returns: %TRUE once a stop was requested; workers check it between calls
+ */
+gboolean
+rp_part_host_should_stop (RpPartHost *self)
+{
+  return IFACE (self)->should_stop (self);
+}
+
+/**
+ * rp_part_host_sleep:
+ * @seconds: how long
+ *
+ * Sleeps, waking at once when the run stops.
+ *
+ * Returns: %FALSE when the run is stopping (the worker should return)
+ */
+gboolean
+rp_part_host_sleep (RpPartHost *self,
+                    double      seconds)
+{
+  return IFACE (self)->sleep (self, seconds);
+}
+
+/**
+ * rp_part_host_fail:
+ * @error: (transfer full): what went wrong, naming the thing
+ *
+ * Records the first fatal error and stops the run; the samples so far stay.
+ */
+void
+rp_part_host_fail (RpPartHost *self,
+                   GError     *error)
+{
+  IFACE (self)->fail (self, error);
+}
+
+/**
+ * rp_part_host_load_done:
+ *
+ * A load finished its work (the writer wrote its size).
+ */
+void
+rp_part_host_load_done (RpPartHost *self)
+{
+  IFACE (self)->load_done (self);
+}
+
+/**
+ * rp_part_host_changed:
+ *
+ * New samples are there; the owner is told at most 20 times a second.
+ */
+void
+rp_part_host_changed (RpPartHost *self)
+{
+  IFACE (self)->changed (self);
+}
+
+/**
+ * rp_part_host_get_spare_bytes:
+ *
+ * Returns: bytes that loads writing until stopped may keep on disk at once,
+ *   together (0 when nothing is left)
+ */
+guint64
+rp_part_host_get_spare_bytes (RpPartHost *self)
+{
+  return IFACE (self)->get_spare_bytes (self);
+}
+
+/**
+ * rp_part_host_open_tmpfile:
+ * @extra_flags: added to O_RDWR | O_CLOEXEC, e.g. O_DIRECT
+ * @error: %RP_ERROR_TARGET, %RP_ERROR_NO_SPACE or %RP_ERROR_IO naming the
+ *   directory
+ *
+ * Returns: an anonymous file (mode 0600) in the target directory that
+ *   nothing outlives, not even kill -9; -1 on error
+ */
+int
+rp_part_host_open_tmpfile (RpPartHost  *self,
+                           int          extra_flags,
+                           GError     **error)
+{
+  return IFACE (self)->open_tmpfile (self, extra_flags, error);
+}
+
+/**
+ * rp_part_host_ensure_series:
+ * @name: stable name, e.g. "fsync_latency"
+ * @unit: e.g. "s"
+ * @title: (nullable): translated title
+ *
+ * Returns: (transfer none): the run's series of that name, created on first
+ *   use; valid as long as the run
+ */
+RpSeries *
+rp_part_host_ensure_series (RpPartHost *self,
+                            const char *name,
+                            const char *unit,
+                            const char *title)
+{
+  return IFACE (self)->ensure_series (self, name, unit, title);
+}
+
+/**
+ * rp_part_host_set_note:
+ * @key: e.g. "copy_count"
+ * @value: (nullable): text; %NULL removes the note
+ *
+ * A fact about the run that is not a time series; it goes into the report.
+ */
+void
+rp_part_host_set_note (RpPartHost *self,
+                       const char *key,
+                       const char *value)
+{
+  IFACE (self)->set_note (self, key, value);
+}

@@ -1,0 +1,42 @@
+/* rp-parts.h: the one table of loads and probes, and look-ups in it. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "rp-part.h"
+
+G_BEGIN_DECLS
+
+/* Series other code names directly (the fsync-tester lines of the text
+ * report, the window's own probes); every series is described in its
+ * part's #RpSeriesInfo. */
+#define RP_SERIES_FSYNC_LATENCY     "fsync_latency"
+#define RP_SERIES_WRITE_LATENCY     "write_latency"
+#define RP_SERIES_MAINLOOP_LATENESS "mainloop_lateness"
+#define RP_SERIES_FRAME_INTERVAL    "frame_interval"
+#define RP_SERIES_LATE_FRAMES       "late_frames"
+#define RP_SERIES_INPUT_LATENCY     "input_latency"
+#define RP_SERIES_WAKEUP_LATENCY    "wakeup_latency"
+#define RP_SERIES_MAIN_THREAD_SAVE  "main_thread_save"
+#define RP_SERIES_WRITER_THROUGHPUT "writer_throughput"
+
+/**
+ * RpParamEntry:
+ * @part: the part the parameter belongs to
+ * @param: the parameter
+ * @index: its place among every parameter of every part, from 0
+ */
+typedef struct {
+  const RpPartInfo  *part;
+  const RpParamInfo *param;
+  guint              index;
+} RpParamEntry;
+
+const RpPartInfo * const *rp_parts_get_table       (guint        *out_n_parts);
+const RpPartInfo         *rp_parts_lookup          (const char   *id);
+int                       rp_parts_get_index       (const char   *id);
+const RpParamEntry       *rp_parts_get_params      (guint        *out_n_params);
+const RpParamEntry       *rp_parts_lookup_param    (const char   *key);
+const RpSeriesInfo       *rp_parts_lookup_series   (const char   *name,
+                                                    const RpPartInfo **out_part);
+
+G_END_DECLS
