@@ -9,45 +9,21 @@
 #include "rp-ui-probes.h"
 #include "rp-units.h"
 
-typedef struct {
-  const char *series;
-  const char *label;
-  const char *tooltip;
-} Probe;
-
-static const Probe probes[] = {
-  { "fsync_latency", N_("fsync"),
-    N_("Time to flush 1 MiB to the disk, what an application that saves a file waits for") },
-  { "write_latency", N_("write()"),
-    N_("Time of one 64 KiB write() call of the parallel writers") },
-  { "writers_fsync_latency", N_("fsync after write()"),
-    N_("Time of the fsync() each parallel writer makes after its write()") },
-  { "cold_read_latency", N_("Cold read"),
-    N_("Time to read 4 KiB of a file that is not in the page cache") },
-  { "app_start_latency", N_("Program start"),
-    N_("Time to start and finish a small program") },
-  { RP_SERIES_MAINLOOP_LATENESS, N_("Main loop"),
-    N_("How late this window’s 10 ms timer ran: the delay any click or redraw would have had") },
-  { RP_SERIES_FRAME_INTERVAL, N_("Frames"),
-    N_("Time between two frames of this window") },
-  { RP_SERIES_INPUT_LATENCY, N_("Input"),
-    N_("From a key press or pointer motion to this window handling it") },
-  { RP_SERIES_WAKEUP_LATENCY, N_("Wake-up"),
-    N_("From a worker thread’s message to the main thread running it") },
-  { RP_SERIES_MAIN_THREAD_SAVE, N_("Naive save"),
-    N_("Writing and fsyncing 256 KiB on the main thread, as the simulation does") },
-};
-
-#define N_PROBES G_N_ELEMENTS (probes)
+/* The rows are those of the run summary (rp-run-summary.h): every series
+ * of the parts table marked for the summary, in rank order. */
+#define N_ROWS (rp_run_summary_get_n_rows ())
 #define N_VALUE_COLUMNS 3
+
+/* A row's label and its median, p99 and worst. */
+typedef GtkLabel *RowCells[1 + N_VALUE_COLUMNS];
 
 /* A running session's probes, followed from refresh to refresh: each
  * refresh reads only the samples appended since the previous one, so that
  * its cost and memory do not grow with the run (a report snapshot copied
  * and sorted every sample, every time). Shared with the refresh tasks. */
 typedef struct {
-  RpSession     *session;
-  RpStreamStats *stats[N_PROBES];
+  RpSession      *session;
+  RpStreamStats **stats;         /* one per row */
 } Live;
 
 /* What one refresh works from: a report, a finished session (its report,
@@ -60,12 +36,10 @@ typedef struct {
 
 /* What a refresh computes off the main thread. */
 typedef struct {
-  RpReport *report;      /* NULL for a live summary */
-  RpStats   stats[N_PROBES];
-  gboolean  present[N_PROBES];
-  char     *headline;
-  char     *verdict;
-  RpSeverity severity;
+  RpReport     *report;      /* NULL for a live summary */
+  RpRunSummary *rows;
+  char         *verdict;
+  RpSeverity    severity;
 } Summary;
 
 struct _RpSummaryView
@@ -74,7 +48,7 @@ struct _RpSummaryView
 
   GtkGrid   *grid;
   GtkWidget *placeholder;
-  GtkLabel  *cells[N_PROBES][1 + N_VALUE_COLUMNS];
+  RowCells  *cells;      /* N_ROWS rows */
 
   RpReport  *report;
   Live      *live;       /* while a session runs */
@@ -102,8 +76,9 @@ live_clear (gpointer data)
   Live *live = data;
 
   g_clear_object (&live->session);
-  for (guint i = 0; i < N_PROBES; i++)
+  for (guint i = 0; i < N_ROWS; i++)
     g_clear_pointer (&live->stats[i], rp_stream_stats_free);
+  g_free (live->stats);
 }
 
 static Live *
@@ -112,7 +87,8 @@ live_new (RpSession *session)
   Live *live = g_atomic_rc_box_new0 (Live);
 
   live->session = g_object_ref (session);
-  for (guint i = 0; i < N_PROBES; i++)
+  live->stats = g_new0 (RpStreamStats *, N_ROWS);
+  for (guint i = 0; i < N_ROWS; i++)
     live->stats[i] = rp_stream_stats_new ();
   return live;
 }
@@ -140,58 +116,9 @@ summary_free (gpointer data)
   Summary *summary = data;
 
   g_clear_object (&summary->report);
-  g_free (summary->headline);
+  g_clear_pointer (&summary->rows, rp_run_summary_free);
   g_free (summary->verdict);
   g_free (summary);
-}
-
-/* The severity is the response-time band of the worst delay a user would
- * have felt: saving a file (fsync), writing one (write()) or the window
- * itself (main loop). */
-static RpSeverity
-judge (const Summary *summary)
-{
-  double worst = -1;
-
-  for (guint i = 0; i < N_PROBES; i++)
-    {
-      const char *name = probes[i].series;
-
-      /* What a user waits for: a save, a write, the window itself. */
-      if (summary->present[i] && summary->stats[i].n > 0 &&
-          (g_str_equal (name, "fsync_latency") || g_str_equal (name, "write_latency") ||
-           g_str_equal (name, RP_SERIES_MAINLOOP_LATENESS)))
-        worst = MAX (worst, summary->stats[i].max);
-    }
-
-  if (worst < 0)
-    return RP_SEVERITY_UNKNOWN;
-  if (worst <= RP_LIMIT_INSTANT)
-    return RP_SEVERITY_INSTANT;
-  if (worst <= RP_LIMIT_FLOW)
-    return RP_SEVERITY_NOTICEABLE;
-  if (worst <= RP_LIMIT_ATTENTION)
-    return RP_SEVERITY_FLOW;
-  return RP_SEVERITY_ATTENTION;
-}
-
-static char *
-make_headline (RpSeverity severity)
-{
-  switch (severity)
-    {
-    case RP_SEVERITY_INSTANT:
-      return g_strdup (_("Responsive"));
-    case RP_SEVERITY_NOTICEABLE:
-      return g_strdup (_("Noticeable delays"));
-    case RP_SEVERITY_FLOW:
-      return g_strdup (_("Stalls that break the flow"));
-    case RP_SEVERITY_ATTENTION:
-      return g_strdup (_("Severe stalls"));
-    case RP_SEVERITY_UNKNOWN:
-    default:
-      return g_strdup (_("Measuring…"));
-    }
 }
 
 /* The frames line after the verdict. @notes has "frames" and "late_frames"
@@ -224,7 +151,7 @@ add_late_frames (char       *verdict,
 static char *
 make_verdict (Summary *summary)
 {
-  return add_late_frames (rp_report_get_verdict (summary->report),
+  return add_late_frames (rp_run_summary_get_verdict (summary->rows, rp_report_get_sysinfo (summary->report)),
                           rp_report_get_notes (summary->report),
                           rp_report_lookup_series (summary->report, RP_SERIES_LATE_FRAMES));
 }
@@ -236,18 +163,9 @@ make_live_verdict (Summary         *summary,
                    Live            *live,
                    const RpSysinfo *sysinfo)
 {
-  const char *names[N_PROBES];
-  RpStats stats[N_PROBES];
   g_autoptr(GHashTable) notes = rp_session_get_notes (live->session);
-  guint n = 0;
 
-  for (guint i = 0; i < N_PROBES; i++)
-    if (summary->present[i])
-      {
-        names[n] = probes[i].series;
-        stats[n++] = summary->stats[i];
-      }
-  return add_late_frames (rp_verdict_for_stats (sysinfo, names, stats, n), notes,
+  return add_late_frames (rp_run_summary_get_verdict (summary->rows, sysinfo), notes,
                           rp_session_lookup_series (live->session, RP_SERIES_LATE_FRAMES));
 }
 
@@ -257,15 +175,16 @@ static void
 summarize_live (Summary *summary,
                 Live    *live)
 {
-  for (guint i = 0; i < N_PROBES; i++)
+  for (guint i = 0; i < N_ROWS; i++)
     {
-      RpSeries *series = rp_session_lookup_series (live->session, probes[i].series);
+      RpSeries *series = rp_session_lookup_series (live->session, rp_run_summary_get_row_info (i)->name);
+      RpStats stats;
 
       if (series == NULL)
         continue;
       rp_stream_stats_follow (live->stats[i], series);
-      rp_stream_stats_get (live->stats[i], &summary->stats[i]);
-      summary->present[i] = TRUE;
+      rp_stream_stats_get (live->stats[i], &stats);
+      rp_run_summary_set_row (summary->rows, i, &stats);
     }
 }
 
@@ -283,17 +202,18 @@ refresh_in_thread (GTask        *task,
   Summary *summary = g_new0 (Summary, 1);
 
   if (request->live != NULL)
-    summarize_live (summary, request->live);
+    {
+      summary->rows = rp_run_summary_new ();
+      summarize_live (summary, request->live);
+    }
   else
     {
       summary->report = RP_IS_REPORT (request->source)
                           ? g_object_ref (RP_REPORT (request->source))
                           : rp_report_new_from_session (RP_SESSION (request->source));
-      for (guint i = 0; i < N_PROBES; i++)
-        summary->present[i] = rp_report_get_stats (summary->report, probes[i].series, &summary->stats[i]);
+      summary->rows = rp_report_get_summary (summary->report);
     }
-  summary->severity = judge (summary);
-  summary->headline = make_headline (summary->severity);
+  summary->severity = rp_run_summary_get_severity (summary->rows);
   summary->verdict = request->live != NULL
                        ? make_live_verdict (summary, request->live, request->sysinfo)
                        : make_verdict (summary);
@@ -315,19 +235,16 @@ static void
 show_summary (RpSummaryView *self,
               const Summary *summary)
 {
-  gboolean any = FALSE;
-
-  for (guint i = 0; i < N_PROBES; i++)
-    any |= summary->present[i] && summary->stats[i].n > 0;
+  gboolean any = summary->rows != NULL && rp_run_summary_has_samples (summary->rows);
   /* The headers only make sense above numbers. */
   for (guint c = 0; c <= N_VALUE_COLUMNS; c++)
     gtk_widget_set_visible (gtk_grid_get_child_at (self->grid, c, 0), any);
   gtk_widget_set_visible (self->placeholder, !any);
 
-  for (guint i = 0; i < N_PROBES; i++)
+  for (guint i = 0; i < N_ROWS; i++)
     {
-      const RpStats *stats = &summary->stats[i];
-      gboolean visible = summary->present[i] && stats->n > 0;
+      const RpStats *stats = summary->rows ? &summary->rows->stats[i] : NULL;
+      gboolean visible = stats != NULL && summary->rows->present[i] && stats->n > 0;
 
       for (guint c = 0; c <= N_VALUE_COLUMNS; c++)
         gtk_widget_set_visible (GTK_WIDGET (self->cells[i][c]), visible);
@@ -382,7 +299,7 @@ on_refreshed (GObject      *object,
       if (g_set_object (&self->report, summary->report))
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
       self->severity = summary->severity;
-      set_text_property (self, &self->headline, summary->headline, PROP_HEADLINE);
+      set_text_property (self, &self->headline, rp_severity_get_headline (summary->severity), PROP_HEADLINE);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
   g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,
@@ -599,16 +516,19 @@ rp_summary_view_get_verdict (RpSummaryView *self)
 static void
 build_rows (RpSummaryView *self)
 {
-  for (guint i = 0; i < N_PROBES; i++)
+  self->cells = g_new0 (RowCells, N_ROWS);
+  for (guint i = 0; i < N_ROWS; i++)
     for (guint c = 0; c <= N_VALUE_COLUMNS; c++)
       {
-        GtkWidget *label = gtk_label_new (c == 0 ? _(probes[i].label) : NULL);
+        const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
+        GtkWidget *label = gtk_label_new (c == 0 ? _(info->label) : NULL);
 
         gtk_label_set_xalign (GTK_LABEL (label), c == 0 ? 0.0 : 1.0);
         gtk_widget_set_hexpand (label, c == 0);
         if (c > 0)
           gtk_widget_add_css_class (label, "numeric");
-        gtk_widget_set_tooltip_text (label, _(probes[i].tooltip));
+        if (info->description != NULL)
+          gtk_widget_set_tooltip_text (label, _(info->description));
         gtk_widget_set_visible (label, FALSE);
         gtk_grid_attach (self->grid, label, c, i + 1, 1, 1);
         self->cells[i][c] = GTK_LABEL (label);
@@ -625,6 +545,7 @@ rp_summary_view_dispose (GObject *object)
   g_clear_pointer (&self->live, live_unref);
   g_clear_pointer (&self->headline, g_free);
   g_clear_pointer (&self->verdict, g_free);
+  g_clear_pointer (&self->cells, g_free);
 
   G_OBJECT_CLASS (rp_summary_view_parent_class)->dispose (object);
 }

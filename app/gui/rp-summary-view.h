@@ -5,27 +5,10 @@
 #include <gtk/gtk.h>
 
 #include "rp-report.h"
+#include "rp-run-summary.h"
 #include "rp-session.h"
 
 G_BEGIN_DECLS
-
-/**
- * RpSeverity:
- * @RP_SEVERITY_UNKNOWN: nothing measured yet
- * @RP_SEVERITY_INSTANT: the worst delay stayed under 0.1 s
- * @RP_SEVERITY_NOTICEABLE: under 1 s: noticed, but the flow of thought holds
- * @RP_SEVERITY_FLOW: under 10 s: breaks the flow
- * @RP_SEVERITY_ATTENTION: over 10 s: long enough to lose attention
- *
- * The response-time band (rp-stats.h) of the worst delay felt in a run.
- */
-typedef enum {
-  RP_SEVERITY_UNKNOWN,
-  RP_SEVERITY_INSTANT,
-  RP_SEVERITY_NOTICEABLE,
-  RP_SEVERITY_FLOW,
-  RP_SEVERITY_ATTENTION,
-} RpSeverity;
 
 #define RP_TYPE_SUMMARY_VIEW (rp_summary_view_get_type ())
 G_DECLARE_FINAL_TYPE (RpSummaryView, rp_summary_view, RP, SUMMARY_VIEW, GtkWidget)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rp-error.h"
+#include "rp-text.h"
 #include "rp-units.h"
 
 typedef struct {
@@ -310,4 +311,65 @@ char *
 rp_format_latency (double seconds)
 {
   return plain_spaces (format_latency (seconds));
+}
+
+static gboolean
+unit_is (const char *unit,
+         const char *expected)
+{
+  return g_strcmp0 (unit, expected) == 0;
+}
+
+/**
+ * rp_format_value:
+ * @unit: a series' unit: "s", "B/s", "B", "ratio", or anything (a
+ *   stranger's report)
+ * @value: in that unit
+ *
+ * A value as a reader wants to see it: latencies in µs/ms/s, throughputs
+ * and sizes in IEC units, ratios as percent; "-" for what is not finite.
+ *
+ * Returns: (transfer full): the text, on one line
+ */
+char *
+rp_format_value (const char *unit,
+                 double      value)
+{
+  g_autofree char *clean_unit = NULL;
+
+  if (!isfinite (value))
+    return g_strdup ("-");
+  if ((unit_is (unit, "B") || unit_is (unit, "B/s")) && value < 0)
+    {
+      g_autofree char *magnitude = rp_format_value (unit, -value);
+
+      return g_strdup_printf ("-%s", magnitude);
+    }
+  if (unit_is (unit, "s"))
+    return rp_format_latency (value);
+  if (unit_is (unit, "B/s"))
+    return rp_format_rate (value);
+  if (unit_is (unit, "B"))
+    return rp_format_size ((guint64) MIN (round (value), (double) G_MAXINT64));
+  if (unit_is (unit, "ratio"))
+    return g_strdup_printf ("%.1f %%", value * 100);
+  if (unit == NULL || *unit == '\0')
+    return g_strdup_printf ("%.4g", value);
+  /* A unit from a stranger's report goes into a table cell: one line. */
+  clean_unit = rp_text_sanitize (unit);
+  g_strdelimit (clean_unit, "\n", ' ');
+  return g_strdup_printf ("%.4g %s", value, clean_unit);
+}
+
+/**
+ * rp_format_limit:
+ * @seconds: a response-time limit, e.g. %RP_LIMIT_FLOW
+ *
+ * Returns: (transfer full): the limit as verdicts name it: "0.1 s", "1 s"
+ */
+char *
+rp_format_limit (double seconds)
+{
+  /* TRANSLATORS: a time limit in seconds, e.g. "0.1 s" */
+  return g_strdup_printf (_("%g s"), seconds);
 }

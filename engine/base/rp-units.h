@@ -26,5 +26,8 @@ gboolean rp_parse_count    (const char  *text,
 char    *rp_format_size    (guint64      bytes);
 char    *rp_format_rate    (double       bytes_per_second);
 char    *rp_format_latency (double       seconds);
+char    *rp_format_value   (const char  *unit,
+                            double       value);
+char    *rp_format_limit   (double       seconds);
 
 G_END_DECLS

@@ -155,7 +155,7 @@ static const RpParamInfo params[] = {
 };
 
 static const RpSeriesInfo series[] = {
-  { "cold_read_latency", "s", N_("Cold read latency"), "disk-latency", N_("cold read"),
+  { "cold_read_latency", "s", N_("Cold read latency"), "disk-latency", N_("cold read"), N_("Cold read"),
     N_("Time to read 4 KiB of a file that is not in the page cache"),
     14, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY },
 };

@@ -298,9 +298,9 @@ static const RpParamInfo params[] = {
 };
 
 static const RpSeriesInfo series[] = {
-  { "copy_throughput", "B/s", N_("Copy throughput"), "throughput", N_("copy"), NULL,
+  { "copy_throughput", "B/s", N_("Copy throughput"), "throughput", N_("copy"), NULL, NULL,
     32, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
-  { "copy_duration", "s", N_("Time per copy"), NULL, NULL, NULL,
+  { "copy_duration", "s", N_("Time per copy"), NULL, NULL, NULL, NULL,
     33, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_NONE },
 };
 

@@ -223,7 +223,7 @@ static const RpParamInfo params[] = {
 };
 
 static const RpSeriesInfo series[] = {
-  { "cpu_bench_rate", "ops/s", N_("CPU benchmark rate"), "cpu-bench", N_("work units per second"),
+  { "cpu_bench_rate", "ops/s", N_("CPU benchmark rate"), "cpu-bench", N_("work units per second"), NULL,
     NULL, 50, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
 };
 

@@ -144,11 +144,11 @@ static const RpParamInfo params[] = {
 };
 
 static const RpSeriesInfo series[] = {
-  { RP_SERIES_FSYNC_LATENCY, "s", N_("fsync latency"), "disk-latency", N_("fsync"),
+  { RP_SERIES_FSYNC_LATENCY, "s", N_("fsync latency"), "disk-latency", N_("fsync"), N_("fsync"),
     N_("Time to flush 1 MiB to the disk, what an application that saves a file waits for"),
     10, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_IN_SUMMARY },
   { "fsync_pwrite_latency", "s", N_("Probe write latency"), "disk-latency",
-    N_("1 MiB write before fsync"), NULL, 11, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_NONE },
+    N_("1 MiB write before fsync"), NULL, NULL, 11, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_NONE },
 };
 
 static guint64

@@ -370,14 +370,14 @@ static const RpParamInfo params[] = {
 
 static const RpSeriesInfo series[] = {
   { RP_SERIES_WRITE_LATENCY, "s", N_("Longest write() per 0.1 s, all writers"), "disk-latency",
-    N_("write()"), N_("Time of one 64 KiB write() call of the parallel writers"),
+    N_("write()"), N_("write()"), N_("Time of one 64 KiB write() call of the parallel writers"),
     12, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_IN_SUMMARY },
   { "writers_fsync_latency", "s", N_("fsync() latency after each write"), "disk-latency",
-    N_("fsync after write()"), N_("Time of the fsync() each parallel writer makes after its write()"),
+    N_("fsync after write()"), N_("fsync after write()"), N_("Time of the fsync() each parallel writer makes after its write()"),
     13, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY },
   /* write_latency_0, _1, …: R3 compares the writers with each other. */
   { "write_latency_", "s", N_("Longest write() per 0.1 s of one writer"), "writer-threads",
-    NULL, NULL, 40, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_PER_THREAD },
+    NULL, NULL, NULL, 40, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_PER_THREAD },
 };
 
 /* Each thread's file holds at least one write(). */

@@ -67,8 +67,9 @@ typedef enum {
  * @unit: "s", "B/s", "B", "ratio" (0..1) or "ops/s"
  * @title: translatable (N_()) title, e.g. "fsync latency"
  * @chart: id of the chart that shows it (render/rp-plot-catalog.c), or %NULL
- * @legend: translatable (N_()) short label in that chart's legend and in
- *   the window's summary table
+ * @legend: translatable (N_()) short label in that chart's legend
+ * @label: translatable (N_()) label of its row in the window's summary
+ *   table, or %NULL
  * @description: translatable (N_()) sentence saying what it measures, for
  *   tooltips, or %NULL
  * @rank: where it goes among the series: a chart's legend (and so its
@@ -85,6 +86,7 @@ typedef struct {
   const char    *title;
   const char    *chart;
   const char    *legend;
+  const char    *label;
   const char    *description;
   guint          rank;
   RpSummaryRole  role;

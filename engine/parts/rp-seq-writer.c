@@ -193,9 +193,9 @@ static const RpParamInfo params[] = {
 };
 
 static const RpSeriesInfo series[] = {
-  { "writer_throughput", "B/s", N_("Writer throughput"), "throughput", N_("writer"), NULL,
+  { "writer_throughput", "B/s", N_("Writer throughput"), "throughput", N_("writer"), NULL, NULL,
     30, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
-  { "writer_bytes", "B", N_("Bytes written"), NULL, NULL, NULL,
+  { "writer_bytes", "B", N_("Bytes written"), NULL, NULL, NULL, NULL,
     31, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
 };
 

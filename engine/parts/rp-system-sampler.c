@@ -211,7 +211,7 @@ static const RpParamInfo params[] = {
 };
 
 #define LEVEL(name, title, chart, legend, rank, flags) \
-  { name, "ratio", title, chart, legend, NULL, rank, RP_SUMMARY_LEVEL, flags }
+  { name, "ratio", title, chart, legend, NULL, NULL, rank, RP_SUMMARY_LEVEL, flags }
 #define PSI(resource, rank) \
   LEVEL ("psi_" resource "_some", NULL, NULL, NULL, rank, RP_SERIES_FLAG_NONE), \
   LEVEL ("psi_" resource "_full", NULL, NULL, NULL, rank + 1, RP_SERIES_FLAG_NONE), \
@@ -236,8 +236,8 @@ static const RpSeriesInfo series[] = {
   LEVEL ("psi_io_full_avg10", NULL, NULL, NULL, 71, RP_SERIES_FLAG_NONE),
   PSI ("cpu", 72),
   PSI ("memory", 76),
-  { "dirty_bytes", "B", N_("Dirty"), "memory", N_("dirty"), NULL, 80, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
-  { "writeback_bytes", "B", N_("Writeback"), "memory", N_("writeback"), NULL, 81, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  { "dirty_bytes", "B", N_("Dirty"), "memory", N_("dirty"), NULL, NULL, 80, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  { "writeback_bytes", "B", N_("Writeback"), "memory", N_("writeback"), NULL, NULL, 81, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
 };
 
 #undef PSI

@@ -62,7 +62,7 @@ static const RpParamInfo params[] = {
 };
 
 static const RpSeriesInfo series[] = {
-  { "timer_lateness", "s", N_("Worker timer lateness"), "ui-latency", N_("worker timer"),
+  { "timer_lateness", "s", N_("Worker timer lateness"), NULL, N_("worker timer"), N_("Worker timer"),
     N_("How late a sleeping worker thread of the probe woke up: the measuring process’s own delay"),
     26, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY },
 };

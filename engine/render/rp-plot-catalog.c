@@ -5,17 +5,12 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "rp-parts.h"
 #include "rp-plot-catalog.h"
 #include "rp-stats.h"
 
 /* The per-thread series of the parallel writers: write_latency_0, _1, … */
 #define WRITER_PREFIX "write_latency_"
-
-typedef struct {
-  const char *name;
-  const char *label;
-  RpPlotMark  mark;
-} CatalogSeries;
 
 typedef struct {
   const char      *title;
@@ -24,44 +19,54 @@ typedef struct {
   gboolean         limits;       /* dashed lines at 0.1 s and 1 s */
   gboolean         per_writer;   /* the series are write_latency_N, found at bind time */
   RpPlotPlacement  placement;
-  CatalogSeries    series[6];
 } CatalogEntry;
 
-/* In reading order, which is also the order of exported charts. Each chart
- * declares every series it can show; the legend names those a run has. The
- * latency of disk calls is the headline measurement of the reports (R1, R3,
- * R4) and gets the full width. The UI series come from the GUI's probes
- * (app/gui/rp-ui-probes.h), hence the literal names. */
+/* In reading order, which is also the order of exported charts. Which
+ * series a chart shows, with their legend labels and colours, is said by
+ * the parts table (RpSeriesInfo's chart and rank); the legend names those
+ * a run has. The latency of disk calls is the headline measurement of the
+ * reports (R1, R3, R4) and gets the full width. */
 static const CatalogEntry catalog[] = {
-  { N_("Disk call latency"), "s", TRUE, TRUE, FALSE, { "disk-latency", 0, 0, 2, FALSE },
-    { { "fsync_latency", N_("fsync"), RP_PLOT_LINE },
-      { "fsync_pwrite_latency", N_("1 MiB write before fsync"), RP_PLOT_LINE },
-      { "write_latency", N_("write()"), RP_PLOT_LINE },
-      { "writers_fsync_latency", N_("fsync after write()"), RP_PLOT_LINE },
-      { "cold_read_latency", N_("cold read"), RP_PLOT_LINE },
-      { "app_start_latency", N_("program start"), RP_PLOT_LINE } } },
+  { N_("Disk call latency"), "s", TRUE, TRUE, FALSE, { "disk-latency", 0, 0, 2, FALSE } },
   /* R3 compares the writers with each other: does one of them starve? */
-  { N_("write() latency per writer thread"), "s", TRUE, TRUE, TRUE, { "writer-threads", 0, 1, 2, TRUE },
-    { { NULL } } },
-  { N_("This window"), "s", TRUE, TRUE, FALSE, { "ui-latency", 0, 2, 1, FALSE },
-    { { "mainloop_lateness", N_("main loop"), RP_PLOT_LINE },
-      { "frame_interval", N_("frames"), RP_PLOT_LINE },
-      { "input_latency", N_("input"), RP_PLOT_LINE },
-      { "wakeup_latency", N_("wake-up"), RP_PLOT_LINE } } },
-  { N_("CPU time"), "ratio", FALSE, FALSE, FALSE, { "cpu", 1, 2, 1, FALSE },
-    { { "cpu_user", N_("user"), RP_PLOT_STACKED_AREA },
-      { "cpu_system", N_("system"), RP_PLOT_STACKED_AREA },
-      { "cpu_iowait", N_("iowait"), RP_PLOT_STACKED_AREA },
-      { "psi_io_some", N_("I/O pressure"), RP_PLOT_LINE } } },
-  { N_("Throughput"), "B/s", FALSE, FALSE, FALSE, { "throughput", 0, 3, 1, FALSE },
-    { { "writer_throughput", N_("writer"), RP_PLOT_LINE },
-      { "copy_throughput", N_("copy"), RP_PLOT_LINE } } },
-  { N_("Dirty and writeback memory"), "B", FALSE, FALSE, FALSE, { "memory", 1, 3, 1, FALSE },
-    { { "dirty_bytes", N_("dirty"), RP_PLOT_LINE },
-      { "writeback_bytes", N_("writeback"), RP_PLOT_LINE } } },
-  { N_("CPU benchmark"), "ops/s", FALSE, FALSE, FALSE, { "cpu-bench", 0, 4, 2, TRUE },
-    { { "cpu_bench_rate", N_("work units per second"), RP_PLOT_LINE } } },
+  { N_("write() latency per writer thread"), "s", TRUE, TRUE, TRUE, { "writer-threads", 0, 1, 2, TRUE } },
+  { N_("This window"), "s", TRUE, TRUE, FALSE, { "ui-latency", 0, 2, 1, FALSE } },
+  { N_("CPU time"), "ratio", FALSE, FALSE, FALSE, { "cpu", 1, 2, 1, FALSE } },
+  { N_("Throughput"), "B/s", FALSE, FALSE, FALSE, { "throughput", 0, 3, 1, FALSE } },
+  { N_("Dirty and writeback memory"), "B", FALSE, FALSE, FALSE, { "memory", 1, 3, 1, FALSE } },
+  { N_("CPU benchmark"), "ops/s", FALSE, FALSE, FALSE, { "cpu-bench", 0, 4, 2, TRUE } },
 };
+
+static int
+compare_rank (gconstpointer a,
+              gconstpointer b)
+{
+  const RpSeriesInfo *ia = *(const RpSeriesInfo * const *) a;
+  const RpSeriesInfo *ib = *(const RpSeriesInfo * const *) b;
+
+  return (int) ia->rank - (int) ib->rank;
+}
+
+/* The series of the parts table that chart @id shows, by rank; per-thread
+ * series are bound by bind_writers() instead. */
+static GPtrArray *
+chart_series (const char *id)
+{
+  GPtrArray *found = g_ptr_array_new ();
+  guint n;
+  const RpPartInfo * const *table = rp_parts_get_table (&n);
+
+  for (guint i = 0; i < n; i++)
+    for (guint k = 0; k < table[i]->n_series; k++)
+      {
+        const RpSeriesInfo *info = &table[i]->series[k];
+
+        if (g_strcmp0 (info->chart, id) == 0 && !(info->flags & RP_SERIES_FLAG_PER_THREAD))
+          g_ptr_array_add (found, (gpointer) info);
+      }
+  g_ptr_array_sort (found, compare_rank);
+  return found;
+}
 
 /**
  * rp_plot_catalog_get_n_plots:
@@ -93,6 +98,7 @@ rp_plot_catalog_new_plot (guint            index,
                           RpPlotPlacement *out_placement)
 {
   const CatalogEntry *entry;
+  g_autoptr(GPtrArray) series = NULL;
   RpPlot *plot;
 
   g_return_val_if_fail (index < G_N_ELEMENTS (catalog), NULL);
@@ -108,8 +114,14 @@ rp_plot_catalog_new_plot (guint            index,
       rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
       rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
     }
-  for (guint k = 0; k < G_N_ELEMENTS (entry->series) && entry->series[k].name != NULL; k++)
-    rp_plot_add_series (plot, entry->series[k].name, _(entry->series[k].label), entry->series[k].mark);
+  series = chart_series (entry->placement.id);
+  for (guint k = 0; k < series->len; k++)
+    {
+      const RpSeriesInfo *info = g_ptr_array_index (series, k);
+
+      rp_plot_add_series (plot, info->name, _(info->legend),
+                          (info->flags & RP_SERIES_FLAG_STACKED) ? RP_PLOT_STACKED_AREA : RP_PLOT_LINE);
+    }
   if (out_placement != NULL)
     *out_placement = entry->placement;
   return plot;

@@ -13,6 +13,7 @@
 #include "rp-plot-catalog.h"
 #include "rp-report-export.h"
 #include "rp-report-private.h"
+#include "rp-units.h"
 
 /* Everything is laid out in device units of the screen (pixels at 96 dpi,
  * where Pango's points become 4/3 pixels), multiples of 6 as in rp-plot.c:
@@ -940,10 +941,10 @@ add_summary_row (DocTable      *table,
 {
   const char *unit = rp_series_get_unit (series);
   g_autofree char *n = format_count (stats->n);
-  g_autofree char *p50 = rp_text_format_value (unit, stats->p50);
-  g_autofree char *p90 = rp_text_format_value (unit, stats->p90);
-  g_autofree char *p99 = rp_text_format_value (unit, stats->p99);
-  g_autofree char *max = rp_text_format_value (unit, stats->max);
+  g_autofree char *p50 = rp_format_value (unit, stats->p50);
+  g_autofree char *p90 = rp_format_value (unit, stats->p90);
+  g_autofree char *p99 = rp_format_value (unit, stats->p99);
+  g_autofree char *max = rp_format_value (unit, stats->max);
   g_autofree char *instant = format_count (stats->over_instant);
   g_autofree char *flow = format_count (stats->over_flow);
   const char *name = rp_series_get_name (series);
@@ -960,8 +961,8 @@ static void
 doc_summary (Doc *doc)
 {
   GPtrArray *series = rp_report_get_series (doc->report);
-  g_autofree char *instant = rp_text_format_limit (RP_LIMIT_INSTANT);
-  g_autofree char *flow = rp_text_format_limit (RP_LIMIT_FLOW);
+  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
+  g_autofree char *flow = rp_format_limit (RP_LIMIT_FLOW);
   g_autofree char *over_instant = g_strdup_printf ("> %s", instant);
   g_autofree char *over_flow = g_strdup_printf ("> %s", flow);
   DocTable latencies, others;

@@ -331,9 +331,9 @@ static void
 add_metric_rows (GPtrArray *rows,
                  GPtrArray *reports)
 {
-  g_autofree char *instant = rp_text_format_limit (RP_LIMIT_INSTANT);
-  g_autofree char *flow = rp_text_format_limit (RP_LIMIT_FLOW);
-  g_autofree char *attention = rp_text_format_limit (RP_LIMIT_ATTENTION);
+  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
+  g_autofree char *flow = rp_format_limit (RP_LIMIT_FLOW);
+  g_autofree char *attention = rp_format_limit (RP_LIMIT_ATTENTION);
   /* TRANSLATORS: a table row: how many fsync calls took longer than e.g. "1 s" */
   g_autofree char *fsync_instant = g_strdup_printf (_("fsync > %s"), instant);
   g_autofree char *fsync_flow = g_strdup_printf (_("fsync > %s"), flow);

@@ -47,10 +47,7 @@ GPtrArray  *rp_report_notes_sorted_keys (GHashTable *notes);
 guint64     rp_report_count_samples     (RpReport   *self);
 
 /* rp-report-text.c: units as the text shows them, also for the comparison and the PDF */
-char       *rp_text_format_limit        (double      seconds);
 char       *rp_text_format_duration     (double      seconds);
 char       *rp_text_format_created      (GDateTime  *created);
-char       *rp_text_format_value        (const char *unit,
-                                         double      value);
 
 G_END_DECLS

@@ -92,214 +92,46 @@ append_label_value (GString    *out,
   rp_text_append_wrapped (out, prefix->str, indent, value);
 }
 
-static gboolean
-unit_is (const char *unit,
-         const char *expected)
-{
-  return g_strcmp0 (unit, expected) == 0;
-}
-
-/* A value in the series' unit as a reader wants to see it: latencies in
- * µs/ms/s, throughputs and sizes in IEC units, ratios as percent. */
-static char *
-format_value (const char *unit,
-              double      value)
-{
-  g_autofree char *clean_unit = NULL;
-
-  if (!isfinite (value))
-    return g_strdup ("-");
-  if ((unit_is (unit, "B") || unit_is (unit, "B/s")) && value < 0)
-    {
-      g_autofree char *magnitude = format_value (unit, -value);
-
-      return g_strdup_printf ("-%s", magnitude);
-    }
-  if (unit_is (unit, "s"))
-    return rp_format_latency (value);
-  if (unit_is (unit, "B/s"))
-    return rp_format_rate (value);
-  if (unit_is (unit, "B"))
-    return rp_format_size ((guint64) MIN (round (value), (double) G_MAXINT64));
-  if (unit_is (unit, "ratio"))
-    return g_strdup_printf ("%.1f %%", value * 100);
-  if (unit == NULL || *unit == '\0')
-    return g_strdup_printf ("%.4g", value);
-  /* A unit from a stranger's report goes into a table cell: one line. */
-  clean_unit = rp_text_sanitize (unit);
-  g_strdelimit (clean_unit, "\n", ' ');
-  return g_strdup_printf ("%.4g %s", value, clean_unit);
-}
-
-/* The same units for the other renderings of a report (PDF). */
-char *
-rp_text_format_value (const char *unit,
-                      double      value)
-{
-  return format_value (unit, value);
-}
-
-/* "0.1 s", "1 s", "10 s": the limits as the verdict names them. */
-char *
-rp_text_format_limit (double seconds)
-{
-  /* TRANSLATORS: a time limit in seconds, e.g. "0.1 s" */
-  return g_strdup_printf (_("%g s"), seconds);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Verdict                                                                   */
-/* ------------------------------------------------------------------------ */
-
-static char *
-stall_sentence (const char *series,
-                gulong      count,
-                const char *limit,
-                const char *worst)
-{
-  if (g_str_equal (series, RP_SERIES_FSYNC_LATENCY))
-    return g_strdup_printf (ngettext ("fsync stalled %lu time over %s; worst %s.",
-                                      "fsync stalled %lu times over %s; worst %s.", count),
-                            count, limit, worst);
-  if (g_str_equal (series, RP_SERIES_WRITE_LATENCY))
-    return g_strdup_printf (ngettext ("A write() call stalled %lu time over %s; worst %s.",
-                                      "write() calls stalled %lu times over %s; worst %s.", count),
-                            count, limit, worst);
-  return g_strdup_printf (ngettext ("The desktop's main loop stalled %lu time over %s; worst %s.",
-                                    "The desktop's main loop stalled %lu times over %s; worst %s.",
-                                    count),
-                          count, limit, worst);
-}
-
-static char *
-calm_sentence (const char *series,
-               const char *limit,
-               const char *worst)
-{
-  if (g_str_equal (series, RP_SERIES_FSYNC_LATENCY))
-    return g_strdup_printf (_("fsync never took over %s; worst %s."), limit, worst);
-  if (g_str_equal (series, RP_SERIES_WRITE_LATENCY))
-    return g_strdup_printf (_("No write() call took over %s; worst %s."), limit, worst);
-  return g_strdup_printf (_("The desktop's main loop never stalled over %s; worst %s."),
-                          limit, worst);
-}
-
-/* Nielsen's limits: over 1 s breaks the flow of thought, so that count is
- * the one to tell; with none, the count over 0.1 s (no longer instant). */
-static char *
-series_verdict (const char    *series,
-                const RpStats *stats)
-{
-  g_autofree char *worst = rp_format_latency (stats->max);
-  double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;
-  guint64 count = stats->over_flow > 0 ? stats->over_flow : stats->over_instant;
-  g_autofree char *limit_text = rp_text_format_limit (limit);
-  g_autofree char *sentence = NULL;
-  g_autofree char *attention_limit = NULL;
-  g_autofree char *attention_sentence = NULL;
-  gulong attention;
-
-  if (count == 0)
-    return calm_sentence (series, limit_text, worst);
-  sentence = stall_sentence (series, (gulong) MIN (count, G_MAXULONG), limit_text, worst);
-  if (stats->over_attention == 0)
-    return g_steal_pointer (&sentence);
-
-  attention = (gulong) MIN (stats->over_attention, G_MAXULONG);
-  attention_limit = rp_text_format_limit (RP_LIMIT_ATTENTION);
-  attention_sentence =
-    g_strdup_printf (ngettext ("%lu of them took over %s: long enough to lose the user's attention.",
-                               "%lu of them took over %s: long enough to lose the user's attention.",
-                               attention),
-                     attention, attention_limit);
-  return g_strconcat (sentence, " ", attention_sentence, NULL);
-}
-
 /**
- * rp_verdict_for_stats:
- * @sysinfo: (nullable): the run's system snapshot (it tells a tmpfs target)
- * @names: (array length=n_series): series names, e.g. %RP_SERIES_FSYNC_LATENCY
- * @stats: (array length=n_series): their statistics, from rp_stats_compute()
- *   or running ones (rp_stream_stats_get())
- * @n_series: how many
+ * rp_report_get_summary:
  *
- * A few plain sentences for someone who is not a storage expert, from the
- * fsync latency, the write() latency and the desktop's main-loop lateness
- * (whichever of them @names has, with samples), using the limits of
- * rp-stats.h, e.g. "fsync stalled 7 times over 1 s; worst 10.86 s." It
- * reads only the counts, the worst value and the limit counts of @stats, so
- * running statistics, which keep those exactly, give the exact verdict.
- *
- * Returns: (transfer full): translated text
+ * Returns: (transfer full): the run summary (rp-run-summary.h) of the
+ *   report's series, from their exact statistics
  */
-char *
-rp_verdict_for_stats (const RpSysinfo    *sysinfo,
-                      const char * const *names,
-                      const RpStats      *stats,
-                      guint               n_series)
+RpRunSummary *
+rp_report_get_summary (RpReport *self)
 {
-  static const char *const judged[] = {
-    RP_SERIES_FSYNC_LATENCY, RP_SERIES_WRITE_LATENCY, RP_SERIES_MAINLOOP_LATENESS,
-  };
-  g_autoptr(GPtrArray) sentences = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *instant = rp_text_format_limit (RP_LIMIT_INSTANT);
-  guint measured = 0, stalled = 0;
+  RpRunSummary *summary;
 
-  g_return_val_if_fail (names != NULL || n_series == 0, NULL);
-  g_return_val_if_fail (stats != NULL || n_series == 0, NULL);
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
-  for (guint j = 0; j < G_N_ELEMENTS (judged); j++)
-    for (guint i = 0; i < n_series; i++)
-      {
-        if (!g_str_equal (names[i], judged[j]) || stats[i].n == 0)
-          continue;
-        measured++;
-        if (stats[i].over_instant > 0)
-          stalled++;
-        g_ptr_array_add (sentences, series_verdict (judged[j], &stats[i]));
-        break;
-      }
-
-  if (measured == 0)
-    return g_strdup (_("No latency was measured, so there is nothing to judge."));
-  if (stalled == 0)
+  summary = rp_run_summary_new ();
+  for (guint row = 0; row < summary->n_rows; row++)
     {
-      g_ptr_array_set_size (sentences, 0);
-      g_ptr_array_add (sentences, g_strdup_printf (_("No stalls over %s: the system stayed responsive."),
-                                                   instant));
+      RpStats stats;
+
+      if (rp_report_get_stats (self, rp_run_summary_get_row_info (row)->name, &stats))
+        rp_run_summary_set_row (summary, row, &stats);
     }
-  /* A calm verdict on tmpfs would mislead: fsync() returned at once because
-   * there is no disk behind it (DESIGN.md, safety rules). */
-  if (sysinfo != NULL && sysinfo->fsync_is_noop)
-    g_ptr_array_add (sentences, g_strdup_printf (_("But the target is on %s, where fsync() does nothing: these fsync times say nothing about a disk."),
-                                                 sysinfo->fs_type ? sysinfo->fs_type : "tmpfs"));
-  g_ptr_array_add (sentences, NULL);
-  return g_strjoinv (" ", (char **) sentences->pdata);
+  return summary;
 }
 
 /**
  * rp_report_get_verdict:
  *
- * The verdict of rp_verdict_for_stats() for the report's series.
+ * The verdict of rp_run_summary_get_verdict() for the report's series.
  *
  * Returns: (transfer full): translated text
  */
 char *
 rp_report_get_verdict (RpReport *self)
 {
-  static const char *const names[] = {
-    RP_SERIES_FSYNC_LATENCY, RP_SERIES_WRITE_LATENCY, RP_SERIES_MAINLOOP_LATENESS,
-  };
-  const char *found[G_N_ELEMENTS (names)];
-  RpStats stats[G_N_ELEMENTS (names)];
-  guint n = 0;
+  g_autoptr(RpRunSummary) summary = NULL;
 
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (rp_report_get_stats (self, names[i], &stats[n]))
-      found[n++] = names[i];
-  return rp_verdict_for_stats (self->sysinfo, found, stats, n);
+  summary = rp_report_get_summary (self);
+  return rp_run_summary_get_verdict (summary, self->sysinfo);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -458,10 +290,10 @@ summary_cells (RpSeries      *series,
 
   g_ptr_array_add (cells, rp_text_sanitize (rp_series_get_name (series)));
   g_ptr_array_add (cells, format_count (stats->n));
-  g_ptr_array_add (cells, format_value (unit, stats->p50));
-  g_ptr_array_add (cells, format_value (unit, stats->p90));
-  g_ptr_array_add (cells, format_value (unit, stats->p99));
-  g_ptr_array_add (cells, format_value (unit, stats->max));
+  g_ptr_array_add (cells, rp_format_value (unit, stats->p50));
+  g_ptr_array_add (cells, rp_format_value (unit, stats->p90));
+  g_ptr_array_add (cells, rp_format_value (unit, stats->p99));
+  g_ptr_array_add (cells, rp_format_value (unit, stats->max));
   if (latency)
     {
       g_ptr_array_add (cells, format_count (stats->over_instant));
@@ -475,8 +307,8 @@ static void
 append_text_summary (GString  *out,
                      RpReport *self)
 {
-  g_autofree char *instant = rp_text_format_limit (RP_LIMIT_INSTANT);
-  g_autofree char *flow = rp_text_format_limit (RP_LIMIT_FLOW);
+  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
+  g_autofree char *flow = rp_format_limit (RP_LIMIT_FLOW);
   g_autofree char *over_instant = g_strdup_printf ("> %s", instant);
   g_autofree char *over_flow = g_strdup_printf ("> %s", flow);
   g_autoptr(GPtrArray) latency_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
@@ -489,7 +321,7 @@ append_text_summary (GString  *out,
   for (guint i = 0; i < self->series->len; i++)
     {
       RpSeries *series = g_ptr_array_index (self->series, i);
-      gboolean latency = unit_is (rp_series_get_unit (series), "s");
+      gboolean latency = g_strcmp0 (rp_series_get_unit (series), "s") == 0;
       RpStats stats;
 
       rp_report_stats_at (self, i, &stats);

@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 
 #include "rp-parts.h"
+#include "rp-run-summary.h"
 #include "rp-scenario.h"
 #include "rp-series.h"
 #include "rp-session.h"
@@ -61,10 +62,7 @@ gboolean          rp_report_get_stats        (RpReport      *self,
                                               const char    *name,
                                               RpStats       *out_stats);
 char             *rp_report_get_verdict      (RpReport      *self);
-char             *rp_verdict_for_stats       (const RpSysinfo    *sysinfo,
-                                              const char * const *names,
-                                              const RpStats      *stats,
-                                              guint               n_series);
+RpRunSummary     *rp_report_get_summary      (RpReport      *self);
 
 char             *rp_report_to_json          (RpReport      *self,
                                               gsize         *out_length);

@@ -1,0 +1,334 @@
+/* rp-run-summary.c: the judgement of a run, one for the window, the CLI and exports. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "rp-run-summary.h"
+#include "rp-units.h"
+
+static int
+compare_rank (gconstpointer a,
+              gconstpointer b)
+{
+  const RpSeriesInfo *ia = *(const RpSeriesInfo * const *) a;
+  const RpSeriesInfo *ib = *(const RpSeriesInfo * const *) b;
+
+  return (int) ia->rank - (int) ib->rank;
+}
+
+/* The rows: the series the parts table puts in the summary, by rank. */
+static GPtrArray *
+rows (void)
+{
+  static GPtrArray *infos;
+  static gsize initialized;
+
+  if (g_once_init_enter (&initialized))
+    {
+      guint n;
+      const RpPartInfo * const *table = rp_parts_get_table (&n);
+      GPtrArray *array = g_ptr_array_new ();
+
+      for (guint i = 0; i < n; i++)
+        for (guint k = 0; k < table[i]->n_series; k++)
+          if (table[i]->series[k].flags & RP_SERIES_FLAG_IN_SUMMARY)
+            g_ptr_array_add (array, (gpointer) &table[i]->series[k]);
+      g_ptr_array_sort (array, compare_rank);
+      infos = array;
+      g_once_init_leave (&initialized, 1);
+    }
+  return infos;
+}
+
+/**
+ * rp_run_summary_get_n_rows:
+ *
+ * Returns: how many rows a summary has (the same for every run)
+ */
+guint
+rp_run_summary_get_n_rows (void)
+{
+  return rows ()->len;
+}
+
+/**
+ * rp_run_summary_get_row_info:
+ * @row: 0 .. rp_run_summary_get_n_rows() − 1
+ *
+ * Returns: (transfer none): the series of that row; its @legend is the
+ *   row's label and its @description the tooltip
+ */
+const RpSeriesInfo *
+rp_run_summary_get_row_info (guint row)
+{
+  g_return_val_if_fail (row < rows ()->len, NULL);
+  return g_ptr_array_index (rows (), row);
+}
+
+/**
+ * rp_run_summary_new:
+ *
+ * Returns: (transfer full): a summary with no row present
+ */
+RpRunSummary *
+rp_run_summary_new (void)
+{
+  RpRunSummary *self = g_new0 (RpRunSummary, 1);
+
+  self->n_rows = rp_run_summary_get_n_rows ();
+  self->stats = g_new0 (RpStats, self->n_rows);
+  self->present = g_new0 (gboolean, self->n_rows);
+  return self;
+}
+
+void
+rp_run_summary_free (RpRunSummary *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->stats);
+  g_free (self->present);
+  g_free (self);
+}
+
+/**
+ * rp_run_summary_set_row:
+ * @row: 0 .. @n_rows − 1
+ * @stats: (nullable): the statistics of the row's series; %NULL: the run
+ *   has no such series
+ */
+void
+rp_run_summary_set_row (RpRunSummary  *self,
+                        guint          row,
+                        const RpStats *stats)
+{
+  g_return_if_fail (self != NULL && row < self->n_rows);
+
+  self->present[row] = stats != NULL;
+  if (stats != NULL)
+    self->stats[row] = *stats;
+  else
+    memset (&self->stats[row], 0, sizeof self->stats[row]);
+}
+
+/**
+ * rp_run_summary_has_samples:
+ *
+ * Returns: whether any row has a sample
+ */
+gboolean
+rp_run_summary_has_samples (const RpRunSummary *self)
+{
+  for (guint i = 0; i < self->n_rows; i++)
+    if (self->present[i] && self->stats[i].n > 0)
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * rp_run_summary_get_severity:
+ *
+ * The response-time band of the worst delay a user would have felt: the
+ * series the parts table marks %RP_SERIES_FLAG_FELT (saving a file, a
+ * write, the window itself).
+ *
+ * Returns: the severity; %RP_SEVERITY_UNKNOWN while none of them has a sample
+ */
+RpSeverity
+rp_run_summary_get_severity (const RpRunSummary *self)
+{
+  double worst = -1;
+
+  g_return_val_if_fail (self != NULL, RP_SEVERITY_UNKNOWN);
+
+  for (guint i = 0; i < self->n_rows; i++)
+    if ((rp_run_summary_get_row_info (i)->flags & RP_SERIES_FLAG_FELT) &&
+        self->present[i] && self->stats[i].n > 0)
+      worst = MAX (worst, self->stats[i].max);
+
+  if (worst < 0)
+    return RP_SEVERITY_UNKNOWN;
+  if (worst <= RP_LIMIT_INSTANT)
+    return RP_SEVERITY_INSTANT;
+  if (worst <= RP_LIMIT_FLOW)
+    return RP_SEVERITY_NOTICEABLE;
+  if (worst <= RP_LIMIT_ATTENTION)
+    return RP_SEVERITY_FLOW;
+  return RP_SEVERITY_ATTENTION;
+}
+
+/**
+ * rp_severity_get_headline:
+ *
+ * Returns: (transfer none): a translated headline, e.g. "Responsive"
+ */
+const char *
+rp_severity_get_headline (RpSeverity severity)
+{
+  switch (severity)
+    {
+    case RP_SEVERITY_INSTANT:
+      return _("Responsive");
+    case RP_SEVERITY_NOTICEABLE:
+      return _("Noticeable delays");
+    case RP_SEVERITY_FLOW:
+      return _("Stalls that break the flow");
+    case RP_SEVERITY_ATTENTION:
+      return _("Severe stalls");
+    case RP_SEVERITY_UNKNOWN:
+    default:
+      return _("Measuring…");
+    }
+}
+
+static char *
+stall_sentence (const char *series,
+                gulong      count,
+                const char *limit,
+                const char *worst)
+{
+  if (g_str_equal (series, RP_SERIES_FSYNC_LATENCY))
+    return g_strdup_printf (ngettext ("fsync stalled %lu time over %s; worst %s.",
+                                      "fsync stalled %lu times over %s; worst %s.", count),
+                            count, limit, worst);
+  if (g_str_equal (series, RP_SERIES_WRITE_LATENCY))
+    return g_strdup_printf (ngettext ("A write() call stalled %lu time over %s; worst %s.",
+                                      "write() calls stalled %lu times over %s; worst %s.", count),
+                            count, limit, worst);
+  return g_strdup_printf (ngettext ("The desktop's main loop stalled %lu time over %s; worst %s.",
+                                    "The desktop's main loop stalled %lu times over %s; worst %s.",
+                                    count),
+                          count, limit, worst);
+}
+
+static char *
+calm_sentence (const char *series,
+               const char *limit,
+               const char *worst)
+{
+  if (g_str_equal (series, RP_SERIES_FSYNC_LATENCY))
+    return g_strdup_printf (_("fsync never took over %s; worst %s."), limit, worst);
+  if (g_str_equal (series, RP_SERIES_WRITE_LATENCY))
+    return g_strdup_printf (_("No write() call took over %s; worst %s."), limit, worst);
+  return g_strdup_printf (_("The desktop's main loop never stalled over %s; worst %s."),
+                          limit, worst);
+}
+
+/* Nielsen's limits: over 1 s breaks the flow of thought, so that count is
+ * the one to tell; with none, the count over 0.1 s (no longer instant). */
+static char *
+series_verdict (const char    *series,
+                const RpStats *stats)
+{
+  g_autofree char *worst = rp_format_latency (stats->max);
+  double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;
+  guint64 count = stats->over_flow > 0 ? stats->over_flow : stats->over_instant;
+  g_autofree char *limit_text = rp_format_limit (limit);
+  g_autofree char *sentence = NULL;
+  g_autofree char *attention_limit = NULL;
+  g_autofree char *attention_sentence = NULL;
+  gulong attention;
+
+  if (count == 0)
+    return calm_sentence (series, limit_text, worst);
+  sentence = stall_sentence (series, (gulong) MIN (count, G_MAXULONG), limit_text, worst);
+  if (stats->over_attention == 0)
+    return g_steal_pointer (&sentence);
+
+  attention = (gulong) MIN (stats->over_attention, G_MAXULONG);
+  attention_limit = rp_format_limit (RP_LIMIT_ATTENTION);
+  attention_sentence =
+    g_strdup_printf (ngettext ("%lu of them took over %s: long enough to lose the user's attention.",
+                               "%lu of them took over %s: long enough to lose the user's attention.",
+                               attention),
+                     attention, attention_limit);
+  return g_strconcat (sentence, " ", attention_sentence, NULL);
+}
+
+/**
+ * rp_verdict_for_stats:
+ * @sysinfo: (nullable): the run's system snapshot (it tells a tmpfs target)
+ * @names: (array length=n_series): series names, e.g. %RP_SERIES_FSYNC_LATENCY
+ * @stats: (array length=n_series): their statistics, from rp_stats_compute()
+ *   or running ones (rp_stream_stats_get())
+ * @n_series: how many
+ *
+ * A few plain sentences for someone who is not a storage expert, from the
+ * series a user feels (%RP_SERIES_FLAG_FELT: the fsync latency, the write()
+ * latency and the desktop's main-loop lateness), whichever of them @names
+ * has with samples, in rank order, using the limits of rp-stats.h, e.g.
+ * "fsync stalled 7 times over 1 s; worst 10.86 s." It reads only the counts,
+ * the worst value and the limit counts of @stats, so running statistics,
+ * which keep those exactly, give the exact verdict.
+ *
+ * Returns: (transfer full): translated text
+ */
+char *
+rp_verdict_for_stats (const RpSysinfo    *sysinfo,
+                      const char * const *names,
+                      const RpStats      *stats,
+                      guint               n_series)
+{
+  g_autoptr(RpRunSummary) summary = rp_run_summary_new ();
+
+  g_return_val_if_fail (names != NULL || n_series == 0, NULL);
+  g_return_val_if_fail (stats != NULL || n_series == 0, NULL);
+
+  for (guint row = 0; row < summary->n_rows; row++)
+    for (guint i = 0; i < n_series; i++)
+      if (g_str_equal (names[i], rp_run_summary_get_row_info (row)->name))
+        {
+          rp_run_summary_set_row (summary, row, &stats[i]);
+          break;
+        }
+  return rp_run_summary_get_verdict (summary, sysinfo);
+}
+
+/**
+ * rp_run_summary_get_verdict:
+ * @sysinfo: (nullable): the run's system snapshot (it tells a tmpfs target)
+ *
+ * The verdict of rp_verdict_for_stats() for the summary's rows.
+ *
+ * Returns: (transfer full): translated text
+ */
+char *
+rp_run_summary_get_verdict (const RpRunSummary *self,
+                            const RpSysinfo    *sysinfo)
+{
+  g_autoptr(GPtrArray) sentences = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
+  guint measured = 0, stalled = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->n_rows; i++)
+    {
+      const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
+
+      if (!(info->flags & RP_SERIES_FLAG_FELT) || !self->present[i] || self->stats[i].n == 0)
+        continue;
+      measured++;
+      if (self->stats[i].over_instant > 0)
+        stalled++;
+      g_ptr_array_add (sentences, series_verdict (info->name, &self->stats[i]));
+    }
+
+  if (measured == 0)
+    return g_strdup (_("No latency was measured, so there is nothing to judge."));
+  if (stalled == 0)
+    {
+      g_ptr_array_set_size (sentences, 0);
+      g_ptr_array_add (sentences, g_strdup_printf (_("No stalls over %s: the system stayed responsive."),
+                                                   instant));
+    }
+  /* A calm verdict on tmpfs would mislead: fsync() returned at once
+   * because there is no disk behind it. */
+  if (sysinfo != NULL && sysinfo->fsync_is_noop)
+    g_ptr_array_add (sentences, g_strdup_printf (_("But the target is on %s, where fsync() does nothing: these fsync times say nothing about a disk."),
+                                                 sysinfo->fs_type ? sysinfo->fs_type : "tmpfs"));
+  g_ptr_array_add (sentences, NULL);
+  return g_strjoinv (" ", (char **) sentences->pdata);
+}

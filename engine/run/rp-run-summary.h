@@ -1,0 +1,69 @@
+/* rp-run-summary.h: the judgement of a run, one for the window, the CLI and exports. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "rp-parts.h"
+#include "rp-stats.h"
+#include "rp-sysinfo.h"
+
+G_BEGIN_DECLS
+
+/**
+ * RpSeverity:
+ * @RP_SEVERITY_UNKNOWN: nothing measured yet
+ * @RP_SEVERITY_INSTANT: the worst delay stayed under 0.1 s
+ * @RP_SEVERITY_NOTICEABLE: under 1 s: noticed, but the flow of thought holds
+ * @RP_SEVERITY_FLOW: under 10 s: breaks the flow
+ * @RP_SEVERITY_ATTENTION: over 10 s: long enough to lose attention
+ *
+ * The response-time band (Nielsen, "Usability Engineering", 1993, ch. 5)
+ * of the worst delay a user would have felt.
+ */
+typedef enum {
+  RP_SEVERITY_UNKNOWN,
+  RP_SEVERITY_INSTANT,
+  RP_SEVERITY_NOTICEABLE,
+  RP_SEVERITY_FLOW,
+  RP_SEVERITY_ATTENTION,
+} RpSeverity;
+
+/**
+ * RpRunSummary:
+ * @n_rows: how many rows, rp_run_summary_get_n_rows()
+ * @stats: (array length=n_rows): each row's statistics
+ * @present: (array length=n_rows): whether the run has that series at all
+ *
+ * The statistics of the summary's rows: every series of the parts table
+ * marked %RP_SERIES_FLAG_IN_SUMMARY, in rank order. Filled from a report's
+ * exact statistics or from running ones; the severity and the verdict read
+ * only counts, maxima and counts over the limits, which running
+ * statistics keep exactly.
+ */
+typedef struct {
+  guint     n_rows;
+  RpStats  *stats;
+  gboolean *present;
+} RpRunSummary;
+
+guint               rp_run_summary_get_n_rows     (void);
+const RpSeriesInfo *rp_run_summary_get_row_info   (guint               row);
+
+RpRunSummary       *rp_run_summary_new            (void);
+void                rp_run_summary_free           (RpRunSummary       *self);
+void                rp_run_summary_set_row        (RpRunSummary       *self,
+                                                   guint               row,
+                                                   const RpStats      *stats);
+gboolean            rp_run_summary_has_samples    (const RpRunSummary *self);
+RpSeverity          rp_run_summary_get_severity   (const RpRunSummary *self);
+char               *rp_run_summary_get_verdict    (const RpRunSummary *self,
+                                                   const RpSysinfo    *sysinfo);
+const char         *rp_severity_get_headline      (RpSeverity          severity);
+
+char               *rp_verdict_for_stats          (const RpSysinfo    *sysinfo,
+                                                   const char * const *names,
+                                                   const RpStats      *stats,
+                                                   guint               n_series);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpRunSummary, rp_run_summary_free)
+
+G_END_DECLS
