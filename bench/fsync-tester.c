@@ -1,7 +1,7 @@
 /* fsync-tester.c: the reference of benchmark 3, fsync-tester of kernel bug 12309 as R1 describes it. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
-/* Written from the description in SCENARIOS.md (R1), deliberately without the
+/* Written from the description in docs/SCENARIOS.md (R1), deliberately without the
  * engine, GLib or anything of ours, so that it is an independent reference:
  * write 1 MiB of 'a' at offset 0 of its own file, time fsync(), print
  * "fsync time: %.4f" (seconds), sleep 1 s, repeat. The original loops

@@ -3,7 +3,7 @@
 """fsync-unlinked.py: what an unlinked file alone costs fsync under dd (row 3's gap).
 
 The engine's fsync probe writes to an unlinked file (O_TMPFILE), because
-DESIGN.md wants nothing left behind by a crash or kill -9; the original
+The safety rules (docs/ARCHITECTURE.md) want nothing left behind by a crash or kill -9; the original
 fsync-tester writes to a named one. This runs the same reference tester both
 ways, side by side under one dd loop (as row 3 of bench.py does), six rounds
 of 15 fsyncs, and prints per-round medians and the pooled ratio unlinked/named.

@@ -115,7 +115,7 @@ list_toplevels (void)
 }
 
 /* ------------------------------------------------------------------------- */
-/* Reports: what the reporters of SCENARIOS.md compared, ext3 ordered against
+/* Reports: what the reporters of docs/SCENARIOS.md compared, ext3 ordered against
  * writeback: the same machine, one mount option apart. */
 
 static RpSysinfo *

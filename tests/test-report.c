@@ -20,7 +20,7 @@
  * a line, 17 significant digits. */
 #define SAMPLE_0 "[\n          1.0,\n          0.54220000000000002\n        ]"
 
-/* fsync times of R1 (ext3, data=ordered, amd64) from SCENARIOS.md. */
+/* fsync times of R1 (ext3, data=ordered, amd64) from docs/SCENARIOS.md. */
 static const double r1_ext3_ordered[] = { 0.5422, 6.37, 8.60, 0.78, 0.77, 4.66, 5.60, 9.42, 10.86 };
 /* ... and of ext4 with data=writeback. */
 static const double r1_ext4_writeback[] = { 0.08, 0.06, 1.70, 1.47, 1.60, 1.78, 1.92, 1.49, 1.40, 1.83 };

@@ -19,7 +19,7 @@
 #include "rp-session.h"
 #include "rp-units.h"
 
-/* Every reporter of SCENARIOS.md compared configurations by reinstalling. This
+/* Every reporter of docs/SCENARIOS.md compared configurations by reinstalling. This
  * command does it on loop-mounted images, one cell at a time, and restores
  * everything it changed (mounts, loop devices, sysctls, images) on every exit
  * path: errors, Ctrl-C, SIGTERM and SIGHUP included. Only SIGKILL can leave

@@ -15,7 +15,7 @@
 #include "rp-text.h"
 #include "rp-units.h"
 
-/* The settings the reporters of SCENARIOS.md compared by hand (ext3 against
+/* The settings the reporters of docs/SCENARIOS.md compared by hand (ext3 against
  * ext4, ordered against writeback, CFQ against deadline, dirty_ratio …), by
  * their rp_sysinfo_get_fields() keys. The sysctl names stay untranslated:
  * they are what one types. */

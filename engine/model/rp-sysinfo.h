@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 /**
  * RpSysinfo:
  *
- * What the reporters of SCENARIOS.md compared by hand. Every string field may be
+ * What the reporters of docs/SCENARIOS.md compared by hand. Every string field may be
  * NULL, meaning "unknown"; numbers use 0 (or -1 where 0 is meaningful) for unknown.
  * Collected with uname(2), /etc/os-release, /proc/cpuinfo, /proc/meminfo,
  * libmount (mountinfo) and sysfs.

@@ -12,7 +12,7 @@
 #include "rp-sysinfo.h"
 #include "rp-units.h"
 
-/* The settings the reporters of SCENARIOS.md compared by hand, by their
+/* The settings the reporters of docs/SCENARIOS.md compared by hand, by their
  * rp_sysinfo_get_fields() keys, with labels short enough for a table. The
  * sysctl names stay untranslated: they are what one types. */
 static const struct {
@@ -504,7 +504,7 @@ append_compare_group (GString            *out,
  *
  * A side-by-side table, one column per report: the parts of the scenarios
  * that differ (rp_scenario_get_fields()), the settings the reporters of
- * SCENARIOS.md compared (file system, journal mode, scheduler, kernel,
+ * docs/SCENARIOS.md compared (file system, journal mode, scheduler, kernel,
  * machine, RAM, dirty_* sysctls), rows that differ marked with "*"; then
  * fsync p50/p99/max and stall counts, write() and main-loop results where
  * measured, and the writer's mean throughput, each with its change relative

@@ -11,7 +11,7 @@
 
 G_DEFINE_BOXED_TYPE (RpScenario, rp_scenario, rp_scenario_copy, rp_scenario_free)
 
-/* Presets reproduce the reports of SCENARIOS.md; ids are stable (CLI, reports). */
+/* Presets reproduce the reports of docs/SCENARIOS.md; ids are stable (CLI, reports). */
 static const RpPresetInfo presets[] = {
   { "R1", N_("Big sequential write (dd) while fsync-tester measures fsync latency") },
   { "R2", N_("Endless copy of a 1 GiB file while a CPU benchmark measures the CPU time I/O steals") },

@@ -12,65 +12,12 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
-#include "rp-session.h"
+#include "rp-session-private.h"
 #include "rp-target.h"
 #include "rp-units.h"
 
-/* The owner hears about new samples at most this often (DESIGN.md: ~20 Hz). */
-#define UPDATE_INTERVAL_MS 50
 
-typedef struct {
-  const RpWorkerClass *klass;
-  gboolean             is_load;
-  gpointer             state;
-  GThread             *thread;
-  RpSession           *session;
-} Worker;
-
-struct _RpSession
-{
-  GObject         parent_instance;
-
-  RpScenario     *scenario;
-  /* What the parts read (rp_part_host_get_params()): the start thread's
-   * resolved copy of @scenario (directory, default sizes), which becomes
-   * @scenario once the run starts, so that the owner never sees it change
-   * under its feet. */
-  RpScenario     *live;
-  RpSysinfo      *sysinfo;
-  RpSessionState  state;
-  GDateTime      *start_time;
-  GMainContext   *owner_context;
-
-  /* Monotonic seconds at the start and at the end of the run. */
-  double          t0;
-  double          t_end;
-
-  /* Set once from any thread; read by workers between calls. */
-  gint            stopping;
-
-  GMutex          lock;
-  GCond           stop_cond;           /* wakes sleeping workers on stop */
-  GError         *error;               /* the first fatal error */
-  GPtrArray      *series;              /* RpSeries, in creation order */
-  GHashTable     *series_by_name;
-  GHashTable     *notes;
-  guint64         spare_bytes;         /* for loads without a size: check_free_space() */
-  dev_t           target_dev;          /* the target directory at the start, to tell */
-  ino_t           target_ino;          /* whether it was removed during the run */
-  GSource        *update_source;       /* the one pending "updated", if any */
-  gboolean        joined;              /* no more "updated" after "finished" */
-  gboolean        stop_scheduled;
-  const char     *ended_by;            /* why it stopped, first reason wins: RP_ENDED_BY_* */
-  guint           loads_running;
-
-  GPtrArray      *workers;             /* Worker, owned by the session */
-  GSource        *duration_source;
-  GPtrArray      *stop_waiters;        /* GTask of rp_session_stop_async() */
-};
-
-static void rp_session_part_host_init (RpPartHostInterface *iface);
-
+/* The parts' host interface is implemented in rp-session-host.c. */
 G_DEFINE_FINAL_TYPE_WITH_CODE (RpSession, rp_session, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (RP_TYPE_PART_HOST, rp_session_part_host_init))
 
@@ -88,9 +35,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
-
-static void schedule_stop_for (RpSession  *self,
-                               const char *reason);
 
 static void
 worker_free (Worker *worker)
@@ -453,51 +397,7 @@ set_state (RpSession      *self,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Worker-side API (any thread)                                              */
-
-/**
- * session_now:
- *
- * Returns: session time, seconds since the start
- */
-static double
-session_now (RpSession *self)
-{
-  return rp_clock_now () - self->t0;
-}
-
-/**
- * session_should_stop:
- *
- * Returns: %TRUE once a stop was requested; workers check it between calls
- */
-static gboolean
-session_should_stop (RpSession *self)
-{
-  return g_atomic_int_get (&self->stopping) != 0;
-}
-
-/**
- * session_sleep:
- * @seconds: how long
- *
- * Sleeps, waking at once when the session stops.
- *
- * Returns: %FALSE when the session is stopping (the worker should return)
- */
-static gboolean
-session_sleep (RpSession *self,
-                         double     seconds)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-
-  g_mutex_lock (&self->lock);
-  while (!session_should_stop (self))
-    if (!g_cond_wait_until (&self->stop_cond, &self->lock, deadline))
-      break;
-  g_mutex_unlock (&self->lock);
-  return !session_should_stop (self);
-}
+/* Notifying the owner                                                       */
 
 static gboolean
 emit_updated (gpointer data)
@@ -513,14 +413,14 @@ emit_updated (gpointer data)
 }
 
 /**
- * session_changed:
+ * rp_session_schedule_update:
  *
  * Tells the owner that new samples are there. Coalesced: at most one update is
  * pending at a time and it fires 50 ms after the first change, so the owner
  * sees at most 20 "updated" signals a second however fast workers append.
  */
-static void
-session_changed (RpSession *self)
+void
+rp_session_schedule_update (RpSession *self)
 {
   g_mutex_lock (&self->lock);
   if (self->update_source == NULL && self->owner_context != NULL && !self->joined)
@@ -533,63 +433,6 @@ session_changed (RpSession *self)
   g_mutex_unlock (&self->lock);
 }
 
-/**
- * session_fail:
- * @error: (transfer full): what went wrong
- *
- * Records the first fatal error and stops the run. The series recorded so far
- * are kept, so the report shows what happened up to the failure.
- */
-static void
-session_fail (RpSession *self,
-                        GError    *error)
-{
-  g_mutex_lock (&self->lock);
-  if (self->error == NULL)
-    self->error = error;
-  else
-    g_error_free (error);
-  g_mutex_unlock (&self->lock);
-
-  schedule_stop_for (self, RP_ENDED_BY_ERROR);
-}
-
-/**
- * session_load_done:
- *
- * A load finished its work (the writer wrote its size). When the scenario
- * says so, the run ends when the last load is done.
- */
-static void
-session_load_done (RpSession *self)
-{
-  gboolean all_done;
-
-  g_mutex_lock (&self->lock);
-  g_assert (self->loads_running > 0);
-  all_done = --self->loads_running == 0;
-  g_mutex_unlock (&self->lock);
-
-  if (all_done && self->scenario->stop_when_loads_finish)
-    schedule_stop_for (self, RP_ENDED_BY_LOADS);
-}
-
-/**
- * session_get_spare_bytes:
- *
- * For loads that write until stopped (parallel writers without a size): how
- * many bytes they may keep on disk at once, together, so that the run still
- * leaves 5 % or 1 GiB free besides everything the other loads and probes
- * write. Computed from statvfs() before the workers are prepared.
- *
- * Returns: bytes (0 when nothing is left)
- */
-static guint64
-session_get_spare_bytes (RpSession *self)
-{
-  return self->spare_bytes;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Starting                                                                  */
 
@@ -600,8 +443,8 @@ worker_thread (gpointer data)
 
   worker->klass->run (RP_PART_HOST (worker->session), worker->state);
   if (worker->is_load)
-    session_load_done (worker->session);
-  session_changed (worker->session);
+    rp_part_host_load_done (RP_PART_HOST (worker->session));
+  rp_session_schedule_update (worker->session);
   return NULL;
 }
 
@@ -705,7 +548,7 @@ on_duration_elapsed (gpointer data)
   RpSession *self = data;
 
   g_clear_pointer (&self->duration_source, g_source_unref);
-  schedule_stop_for (self, RP_ENDED_BY_DURATION);
+  rp_session_schedule_stop (self, RP_ENDED_BY_DURATION);
   return G_SOURCE_REMOVE;
 }
 
@@ -763,8 +606,8 @@ on_started (GObject      *object,
   g_task_return_boolean (task, TRUE);
 
   /* A stop requested while starting takes effect now. */
-  if (session_should_stop (self))
-    schedule_stop_for (self, RP_ENDED_BY_REQUEST);
+  if (g_atomic_int_get (&self->stopping))
+    rp_session_schedule_stop (self, RP_ENDED_BY_REQUEST);
 }
 
 /**
@@ -937,8 +780,8 @@ begin_stop (gpointer data)
  * context do the state change. @reason (an RP_ENDED_BY_* string) goes into
  * the report's "ended_by" note unless an earlier one did: a run stopped by
  * hand after 3 s of 30 must not read as a complete one. */
-static void
-schedule_stop_for (RpSession  *self,
+void
+rp_session_schedule_stop (RpSession  *self,
                    const char *reason)
 {
   gboolean schedule;
@@ -974,7 +817,7 @@ rp_session_stop (RpSession *self)
 {
   g_return_if_fail (RP_IS_SESSION (self));
 
-  schedule_stop_for (self, RP_ENDED_BY_REQUEST);
+  rp_session_schedule_stop (self, RP_ENDED_BY_REQUEST);
 }
 
 /**
@@ -1005,7 +848,7 @@ rp_session_stop_async (RpSession           *self,
     }
 
   g_ptr_array_add (self->stop_waiters, task);
-  schedule_stop_for (self, RP_ENDED_BY_REQUEST);
+  rp_session_schedule_stop (self, RP_ENDED_BY_REQUEST);
 }
 
 gboolean
@@ -1017,113 +860,4 @@ rp_session_stop_finish (RpSession     *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-/* ------------------------------------------------------------------------ */
-/* RpPartHost: what the parts may ask of their run                           */
-
-static const RpParams *
-host_get_params (RpPartHost *host)
-{
-  return RP_SESSION (host)->live->params;
-}
-
-static const char *
-host_get_directory (RpPartHost *host)
-{
-  return RP_SESSION (host)->live->directory;
-}
-
-static double
-host_now (RpPartHost *host)
-{
-  return session_now (RP_SESSION (host));
-}
-
-static double
-host_time_from_monotonic (RpPartHost *host,
-                          double      monotonic_seconds)
-{
-  return rp_session_time_from_monotonic (RP_SESSION (host), monotonic_seconds);
-}
-
-static gboolean
-host_should_stop (RpPartHost *host)
-{
-  return session_should_stop (RP_SESSION (host));
-}
-
-static gboolean
-host_sleep (RpPartHost *host,
-            double      seconds)
-{
-  return session_sleep (RP_SESSION (host), seconds);
-}
-
-static void
-host_fail (RpPartHost *host,
-           GError     *error)
-{
-  session_fail (RP_SESSION (host), error);
-}
-
-static void
-host_load_done (RpPartHost *host)
-{
-  session_load_done (RP_SESSION (host));
-}
-
-static void
-host_changed (RpPartHost *host)
-{
-  session_changed (RP_SESSION (host));
-}
-
-static guint64
-host_get_spare_bytes (RpPartHost *host)
-{
-  return session_get_spare_bytes (RP_SESSION (host));
-}
-
-static int
-host_open_tmpfile (RpPartHost  *host,
-                   int          extra_flags,
-                   GError     **error)
-{
-  return rp_target_open_tmpfile (RP_SESSION (host)->live->directory, extra_flags, error);
-}
-
-static RpSeries *
-host_ensure_series (RpPartHost *host,
-                    const char *name,
-                    const char *unit,
-                    const char *title)
-{
-  return rp_session_ensure_series (RP_SESSION (host), name, unit, title);
-}
-
-static void
-host_set_note (RpPartHost *host,
-               const char *key,
-               const char *value)
-{
-  rp_session_set_note (RP_SESSION (host), key, value);
-}
-
-static void
-rp_session_part_host_init (RpPartHostInterface *iface)
-{
-  iface->get_params = host_get_params;
-  iface->get_directory = host_get_directory;
-  iface->now = host_now;
-  iface->time_from_monotonic = host_time_from_monotonic;
-  iface->should_stop = host_should_stop;
-  iface->sleep = host_sleep;
-  iface->fail = host_fail;
-  iface->load_done = host_load_done;
-  iface->changed = host_changed;
-  iface->get_spare_bytes = host_get_spare_bytes;
-  iface->open_tmpfile = host_open_tmpfile;
-  iface->ensure_series = host_ensure_series;
-  iface->set_note = host_set_note;
 }

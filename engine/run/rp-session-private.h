@@ -1,0 +1,69 @@
+/* rp-session-private.h: what the session's own files share: its fields. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <sys/types.h>
+
+#include "rp-session.h"
+
+G_BEGIN_DECLS
+
+/* The owner hears about new samples at most this often (docs/ARCHITECTURE.md: ~20 Hz). */
+#define UPDATE_INTERVAL_MS 50
+
+typedef struct {
+  const RpWorkerClass *klass;
+  gboolean             is_load;
+  gpointer             state;
+  GThread             *thread;
+  RpSession           *session;
+} Worker;
+
+struct _RpSession
+{
+  GObject         parent_instance;
+
+  RpScenario     *scenario;
+  /* What the parts read (rp_part_host_get_params()): the start thread's
+   * resolved copy of @scenario (directory, default sizes), which becomes
+   * @scenario once the run starts, so that the owner never sees it change
+   * under its feet. */
+  RpScenario     *live;
+  RpSysinfo      *sysinfo;
+  RpSessionState  state;
+  GDateTime      *start_time;
+  GMainContext   *owner_context;
+
+  /* Monotonic seconds at the start and at the end of the run. */
+  double          t0;
+  double          t_end;
+
+  /* Set once from any thread; read by workers between calls. */
+  gint            stopping;
+
+  GMutex          lock;
+  GCond           stop_cond;           /* wakes sleeping workers on stop */
+  GError         *error;               /* the first fatal error */
+  GPtrArray      *series;              /* RpSeries, in creation order */
+  GHashTable     *series_by_name;
+  GHashTable     *notes;
+  guint64         spare_bytes;         /* for loads without a size: check_free_space() */
+  dev_t           target_dev;          /* the target directory at the start, to tell */
+  ino_t           target_ino;          /* whether it was removed during the run */
+  GSource        *update_source;       /* the one pending "updated", if any */
+  gboolean        joined;              /* no more "updated" after "finished" */
+  gboolean        stop_scheduled;
+  const char     *ended_by;            /* why it stopped, first reason wins: RP_ENDED_BY_* */
+  guint           loads_running;
+
+  GPtrArray      *workers;             /* Worker, owned by the session */
+  GSource        *duration_source;
+  GPtrArray      *stop_waiters;        /* GTask of rp_session_stop_async() */
+};
+
+void rp_session_schedule_update (RpSession            *self);
+void rp_session_schedule_stop   (RpSession            *self,
+                                 const char           *reason);
+void rp_session_part_host_init  (RpPartHostInterface  *iface);
+
+G_END_DECLS
