@@ -50,4 +50,23 @@ guint64     rp_report_count_samples     (RpReport   *self);
 char       *rp_text_format_duration     (double      seconds);
 char       *rp_text_format_created      (GDateTime  *created);
 
+/* Limits of the loader beyond the public ones in rp-report.h. Our own reports
+ * nest five levels deep; a string is a path or a note; names and units end
+ * up in table cells and CSV rows. */
+#define RP_REPORT_JSON_MAX_DEPTH      64
+#define RP_REPORT_JSON_MAX_STRING     (1024 * 1024)
+#define RP_REPORT_JSON_MAX_NAME_BYTES 200
+#define RP_REPORT_JSON_MAX_UNIT_BYTES 32
+
+/* json-glib 1.6 builds about 100 bytes of tree per array element and 300 per
+ * object or member (measured). The pre-check counts 1 per '[' and ',' and 3
+ * per '{' and ':', enough for RP_REPORT_MAX_SAMPLES samples (3 each) and a
+ * million other values, and so keeps the tree under about 1.8 GB whatever
+ * the shape of the file. */
+#define RP_REPORT_JSON_MAX_TREE_UNITS (3 * (guint64) RP_REPORT_MAX_SAMPLES + 1000000)
+
+gboolean    rp_report_json_precheck     (const char  *data,
+                                         gsize        length,
+                                         GError     **error);
+
 G_END_DECLS
