@@ -22,7 +22,7 @@
  * print a line of its own. */
 G_GNUC_PRINTF (2, 0)
 static void
-print_sanitized (void        (*print) (const char *format, ...),
+print_sanitized (gboolean      to_stderr,
                  const char   *format,
                  va_list       args)
 {
@@ -35,7 +35,10 @@ print_sanitized (void        (*print) (const char *format, ...),
   for (gsize i = 0; i < body; i++)
     if (clean[i] == '\n')
       clean[i] = ' ';
-  print ("%s", clean);
+  if (to_stderr)
+    g_printerr ("%s", clean);
+  else
+    g_print ("%s", clean);
 }
 
 /**
@@ -56,7 +59,7 @@ rp_cli_print (const char *format,
   va_list args;
 
   va_start (args, format);
-  print_sanitized (g_print, format, args);
+  print_sanitized (FALSE, format, args);
   va_end (args);
 }
 
@@ -73,7 +76,7 @@ rp_cli_printerr (const char *format,
   va_list args;
 
   va_start (args, format);
-  print_sanitized (g_printerr, format, args);
+  print_sanitized (TRUE, format, args);
   va_end (args);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <glib.h>
+#include "rp-base-enums.h"
 
 G_BEGIN_DECLS
 

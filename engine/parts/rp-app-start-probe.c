@@ -13,7 +13,6 @@
 #include "rp-params.h"
 #include "rp-parts.h"
 
-extern char **environ;
 
 /* Starting a program is what a desktop user waits for most often: exec()
  * pages in the binary and its libraries, the dynamic loader opens and maps a

@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "rp-part-host.h"
+#include "rp-parts-enums.h"
 
 G_BEGIN_DECLS
 

@@ -6,6 +6,7 @@
 #include <glib-object.h>
 
 #include "rp-series.h"
+#include "rp-render-enums.h"
 
 G_BEGIN_DECLS
 

@@ -10,6 +10,7 @@
 #include "rp-series.h"
 #include "rp-session.h"
 #include "rp-sysinfo.h"
+#include "rp-report-enums.h"
 
 G_BEGIN_DECLS
 

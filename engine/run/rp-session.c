@@ -118,9 +118,8 @@ rp_session_class_init (RpSessionClass *klass)
    * The #RpSessionState, as an int; notified on the owner's main context.
    */
   properties[PROP_STATE] =
-    g_param_spec_int ("state", NULL, NULL,
-                      RP_SESSION_IDLE, RP_SESSION_FINISHED, RP_SESSION_IDLE,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("state", NULL, NULL, RP_TYPE_SESSION_STATE, RP_SESSION_IDLE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**

@@ -8,6 +8,7 @@
 #include "rp-scenario.h"
 #include "rp-series.h"
 #include "rp-sysinfo.h"
+#include "rp-run-enums.h"
 
 G_BEGIN_DECLS
 
