@@ -21,12 +21,28 @@ rp_plot_in_legend (RpPlot *self,
   return TRUE;
 }
 
+/* @buffer, or a new one in its place when it has room for fewer than @n
+ * elements of @element_size bytes (@size: its room, updated). Contents are
+ * not kept. The buffers of prepare outlive the frame, so that a frame of
+ * the same size allocates nothing. */
+static gpointer
+grow (gpointer  buffer,
+      guint    *size,
+      guint     n,
+      gsize     element_size)
+{
+  if (*size >= n)
+    return buffer;
+  g_free (buffer);
+  *size = n;
+  return g_malloc_n (n, element_size);
+}
+
 /* Room (pixels) kept free around a threshold label. */
 #define LABEL_MARGIN 4
 
 /* What a column of the label band holds (place_threshold_labels()). */
 #define BAND_DATA  1
-
 #define BAND_LABEL 2
 
 static int
@@ -222,18 +238,18 @@ place_threshold_labels (RpPlot *self)
 {
   g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
   g_autoptr(GPtrArray) placed = g_ptr_array_new ();
-  g_autofree guint8 *bands = g_new (guint8, 2 * (self->n_columns + 1));
 
   for (guint i = 0; i < self->thresholds->len; i++)
     g_ptr_array_add (sorted, &g_array_index (self->thresholds, Threshold, i));
   g_ptr_array_sort (sorted, compare_thresholds_descending);
+  self->bands = grow (self->bands, &self->bands_size, 2 * (self->n_columns + 1), sizeof (guint8));
 
   for (guint i = 0; i < sorted->len; i++)
     {
       Threshold *threshold = g_ptr_array_index (sorted, i);
 
       threshold->label_shown = threshold->label != NULL && self->mode != RP_PLOT_CDF &&
-                               place_label (self, threshold, bands, placed);
+                               place_label (self, threshold, self->bands, placed);
       if (threshold->label_shown)
         g_ptr_array_add (placed, threshold);
     }
@@ -372,10 +388,11 @@ rp_plot_prepare (RpPlot            *self,
   else
     rp_plot_data_time_range (self, &self->drawn_t0, &self->drawn_t1);
   self->n_columns = (guint) self->area_w;
-  g_free (self->columns);
-  g_free (self->stack);
-  self->columns = g_new0 (const RpColumn *, MAX (1, self->entries->len));
-  self->stack = g_new0 (double, self->n_columns);
+  /* Every slot is filled below, and rp_plot_compute_y_scale() clears the
+   * stack: neither needs zeroing. */
+  self->columns = grow (self->columns, &self->columns_size, MAX (1, self->entries->len),
+                        sizeof (const RpColumn *));
+  self->stack = grow (self->stack, &self->stack_size, self->n_columns, sizeof (double));
   for (guint i = 0; i < self->entries->len; i++)
     {
       Entry *entry = g_ptr_array_index (self->entries, i);
