@@ -280,9 +280,8 @@ rp_plot_draw_data (RpPlot            *self,
   g_return_if_fail (RP_IS_PLOT (self));
   g_return_if_fail (cr != NULL);
 
-  if (!self->prepared || !self->has_data)
+  if (!rp_plot_draw_init (&d, self, cr, style, &default_style, TRUE))
     return;
-  style = rp_plot_style_or_default (style, &default_style);
 
   /* The plot area and a little more (bars are two pixels tall at least),
    * to whole pixels: an aligned clip costs cairo nothing. Without the
@@ -293,7 +292,7 @@ rp_plot_draw_data (RpPlot            *self,
                    ceil (self->area_y + self->area_h + 4) - floor (self->area_y - 4));
   cairo_clip (cr);
   cairo_new_path (cr);
-  d = (Draw) { self, cr, style, FALSE, rp_plot_raster_begin (self, cr) };
+  d.raster = rp_plot_raster_begin (self, cr);
 
   for (guint c = 0; c < self->n_columns; c++)
     self->stack[c] = 0;

@@ -175,18 +175,16 @@ rp_plot_draw_frame (RpPlot            *self,
   g_return_if_fail (RP_IS_PLOT (self));
   g_return_if_fail (cr != NULL);
 
-  if (!self->prepared)
+  if (!rp_plot_draw_init (&d, self, cr, style, &default_style, FALSE))
     return;
-  style = rp_plot_style_or_default (style, &default_style);
 
   cairo_save (cr);
-  if (style->background.alpha > 0)
+  if (d.style->background.alpha > 0)
     {
-      set_source (cr, &style->background, 1);
+      set_source (cr, &d.style->background, 1);
       cairo_paint (cr);
     }
-  rp_plot_update_text_cache (self, cr, style);
-  d = (Draw) { self, cr, style, FALSE, NULL };
+  rp_plot_update_text_cache (self, cr, d.style);
   draw_header (&d);
   rp_plot_draw_y_axis (&d);
   rp_plot_draw_x_axis (&d);

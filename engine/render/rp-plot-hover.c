@@ -104,11 +104,9 @@ rp_plot_draw_hover (RpPlot            *self,
   g_return_if_fail (RP_IS_PLOT (self));
   g_return_if_fail (cr != NULL);
 
-  if (!self->prepared || !self->has_data)
+  if (!rp_plot_draw_init (&d, self, cr, style, &default_style, TRUE))
     return;
-  style = rp_plot_style_or_default (style, &default_style);
 
-  d = (Draw) { self, cr, style, FALSE, NULL };
   cairo_save (cr);
   draw_hover (&d);
   cairo_restore (cr);

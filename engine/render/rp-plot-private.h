@@ -189,6 +189,12 @@ set_source (cairo_t      *cr,
 /* rp-plot-style.c */
 const RpPlotStyle *rp_plot_style_or_default   (const RpPlotStyle *style,
                                                RpPlotStyle       *fallback);
+gboolean        rp_plot_draw_init             (Draw              *d,
+                                               RpPlot            *self,
+                                               cairo_t           *cr,
+                                               const RpPlotStyle *style,
+                                               RpPlotStyle       *fallback,
+                                               gboolean           need_data);
 
 /* rp-plot-scale.c */
 char           *rp_plot_format_tick           (const char        *unit,

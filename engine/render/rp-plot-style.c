@@ -1,4 +1,4 @@
-/* rp-plot-style.c: RpPlot's default style (exports, tests); the widget takes its roles from the theme. */
+/* rp-plot-style.c: RpPlot's default style (exports, tests), and the style each layer draws with. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -56,4 +56,22 @@ rp_plot_style_or_default (const RpPlotStyle *style,
     return style;
   rp_plot_style_init_default (fallback, FALSE);
   return fallback;
+}
+
+/* Sets @d up to draw a layer of the last prepare of @self onto @cr, in
+ * @style (%NULL: the default, kept in @fallback). Returns %FALSE when there
+ * is nothing to draw: no prepare (the chart was too small), or no data
+ * when @need_data. */
+gboolean
+rp_plot_draw_init (Draw              *d,
+                   RpPlot            *self,
+                   cairo_t           *cr,
+                   const RpPlotStyle *style,
+                   RpPlotStyle       *fallback,
+                   gboolean           need_data)
+{
+  if (!self->prepared || (need_data && !self->has_data))
+    return FALSE;
+  *d = (Draw) { self, cr, rp_plot_style_or_default (style, fallback), FALSE, NULL };
+  return TRUE;
 }
