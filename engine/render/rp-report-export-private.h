@@ -10,7 +10,7 @@
 G_BEGIN_DECLS
 
 /* Everything is laid out in device units of the screen (pixels at 96 dpi,
- * where Pango's points become 4/3 pixels), multiples of 6 as in rp-plot.c:
+ * where Pango's points become 4/3 pixels), multiples of 6 as in RpPlot:
  * charts in a file look as they do in the window. */
 #define GAP          12.0
 #define CORNER        6.0
