@@ -6,7 +6,6 @@
 
 #include "rp-plot-private.h"
 
-
 #define MAX_TICKS   24
 
 static guint
@@ -27,6 +26,8 @@ linear_ticks (RpPlot      *self,
   return n;
 }
 
+/* The y grid and its labels: a line per decade on a log axis (every other
+ * one when the chart is short), else round steps of the display unit. */
 void
 rp_plot_draw_y_axis (Draw *d)
 {
@@ -131,6 +132,7 @@ draw_value_axis (Draw *d)
   draw_base_line (d);
 }
 
+/* The x grid and its labels: session time, or the values of a distribution. */
 void
 rp_plot_draw_x_axis (Draw *d)
 {

@@ -7,7 +7,8 @@
 
 #include "rp-plot-private.h"
 
-
+/* The columns of @entry's series over [@t0, @t1], from its cache: only the
+ * columns from the one of the last cached point on are decimated again. */
 const RpColumn *
 rp_plot_entry_decimate (Entry  *entry,
                         double  t0,
@@ -57,6 +58,8 @@ rp_plot_entry_decimate (Entry  *entry,
   return entry->columns;
 }
 
+/* The time range of a timeline: the one set, else the data's (0 to 60 s
+ * when there is none: %FALSE). */
 gboolean
 rp_plot_data_time_range (RpPlot *self,
                          double *out_t0,

@@ -6,7 +6,6 @@
 
 #include "rp-plot-private.h"
 
-
 /* Below this spacing (pixels) between filled columns a series is drawn as
  * pixel-aligned bars, one per column, from its minimum to its maximum: cairo
  * fills boxes an order of magnitude faster than it strokes a noisy polyline

@@ -6,7 +6,6 @@
 
 #include "rp-plot-private.h"
 
-
 static void
 draw_legend (Draw   *d,
              double  x,

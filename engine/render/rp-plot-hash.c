@@ -7,7 +7,6 @@
 
 #include "rp-plot-private.h"
 
-
 static guint
 hash_double (guint  hash,
              double value)

@@ -6,7 +6,6 @@
 
 #include "rp-plot-private.h"
 
-
 /* How far (pixels) a hover looks sideways for the nearest sample. */
 #define HOVER_REACH 24
 

@@ -7,7 +7,6 @@
 
 #include "rp-plot-private.h"
 
-
 /* A chart declares every series it can show; the legend names those the run
  * has (all of them while none is bound, so that an empty chart says what it
  * is waiting for). */

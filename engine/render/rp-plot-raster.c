@@ -7,7 +7,6 @@
 
 #include "rp-plot-private.h"
 
-
 /* Dense series are pixel-aligned boxes: one per filled column. Cairo 1.16
  * sends a path of several boxes through its Bentley-Ottmann tessellator
  * (some 1 500 instructions a box, 5 000 boxes a frame for the window's
@@ -317,6 +316,8 @@ raster_flush (RpPlot  *self,
     }
 }
 
+/* Composites what is left, keeps the layer for the next frame (image
+ * targets) and frees @r. */
 void
 rp_plot_raster_end (RpPlot  *self,
                     Raster  *r,
@@ -346,6 +347,7 @@ rp_plot_bars_begin (Draw         *d,
     set_source (d->cr, color, alpha);
 }
 
+/* One pixel-aligned box of the current series. */
 void
 rp_plot_bars_add (Draw   *d,
                   double  x,
@@ -359,6 +361,7 @@ rp_plot_bars_add (Draw   *d,
     cairo_rectangle (d->cr, x, y, width, height);
 }
 
+/* The series' boxes are complete: filled, or held for the layer. */
 void
 rp_plot_bars_end (Draw *d)
 {

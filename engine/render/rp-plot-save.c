@@ -9,7 +9,6 @@
 #include "rp-error.h"
 #include "rp-plot-private.h"
 
-
 /**
  * rp_plot_draw:
  * @cr: where to draw, with (0, 0) at the top-left corner of the chart

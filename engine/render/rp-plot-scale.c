@@ -8,7 +8,6 @@
 #include "rp-plot-private.h"
 #include "rp-units.h"
 
-
 typedef struct {
   double      factor;
   const char *prefix;
@@ -58,6 +57,8 @@ unit_scale (const char *unit,
   return (UnitScale) { 1.0, "", unit ? unit : "" };
 }
 
+/* A tick label: @value in the display unit for @magnitude, with as many
+ * decimals as @step needs. */
 char *
 rp_plot_format_tick (const char *unit,
                      double      value,
@@ -147,6 +148,8 @@ rp_plot_time_step (double rough)
   return nice_step (rough);
 }
 
+/* A time axis label at @t: seconds, or whole minutes, hours or days when
+ * @step is made of them. */
 char *
 rp_plot_format_time (double t,
                      double step)
@@ -197,6 +200,9 @@ minimum_span (const char *unit)
   return 1;
 }
 
+/* The y scale of the columns of the last prepare: fitted to the data and
+ * the thresholds (stacked areas summed, in self->stack as scratch), unless
+ * rp_plot_set_y_range() set it; decades on a log axis. Sets has_data. */
 Scale
 rp_plot_compute_y_scale (RpPlot *self)
 {
@@ -289,6 +295,7 @@ rp_plot_compute_y_scale (RpPlot *self)
   return scale;
 }
 
+/* The pixel row of value @v on @scale, clamped to just outside the area. */
 double
 rp_plot_y_to_pixel (RpPlot      *self,
                     const Scale *scale,
@@ -315,6 +322,7 @@ rp_plot_pixel_to_value (RpPlot *self,
   return scale->log ? pow (10, v) : v;
 }
 
+/* The x of the middle of @column. */
 double
 rp_plot_column_x (RpPlot *self,
                   guint   column)

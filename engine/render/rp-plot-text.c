@@ -7,7 +7,6 @@
 
 #include "rp-plot-private.h"
 
-
 /* Laid-out texts kept between frames (tick labels of a few ranges, the
  * legend, the title); more than this and the cache starts over. */
 #define MAX_LAYOUTS 128
@@ -131,6 +130,7 @@ cached_layout (RpPlot     *self,
   return layout;
 }
 
+/* The width of @text as rp_plot_show_text() would draw it. */
 double
 rp_plot_text_width (Draw       *d,
                     const char *text)

@@ -557,6 +557,7 @@ discard_bytes (void                *closure,
   return CAIRO_STATUS_SUCCESS;
 }
 
+/* The PDF report in memory, for rp_report_render(). */
 GBytes *
 rp_report_render_pdf (RpReport  *self,
                       GError   **error)

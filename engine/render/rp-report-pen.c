@@ -9,6 +9,7 @@
 #include "rp-report-export-private.h"
 #include "rp-report-private.h"
 
+/* A pen in @style's font on @cr; rp_export_pen_clear() frees its font. */
 void
 rp_export_pen_init (Pen               *pen,
                     cairo_t           *cr,
@@ -61,6 +62,7 @@ rp_export_pen_layout (Pen            *pen,
   return layout;
 }
 
+/* Pixel height of @layout. */
 double
 rp_export_layout_height (PangoLayout *layout)
 {
@@ -70,6 +72,7 @@ rp_export_layout_height (PangoLayout *layout)
   return height;
 }
 
+/* Pixel width of @layout. */
 double
 rp_export_layout_width (PangoLayout *layout)
 {
@@ -79,6 +82,7 @@ rp_export_layout_width (PangoLayout *layout)
   return width;
 }
 
+/* Draws @layout with its top-left corner at (@x, @y). */
 void
 rp_export_show_layout (Pen          *pen,
                        PangoLayout  *layout,
@@ -110,6 +114,7 @@ rp_export_show_text (Pen          *pen,
   return rp_export_layout_height (layout);
 }
 
+/* When the run started and how long it took, for the headers. */
 char *
 rp_export_describe_run (RpReport *self)
 {
@@ -121,6 +126,8 @@ rp_export_describe_run (RpReport *self)
   return g_strdup_printf (_("%s · %s"), created, duration);
 }
 
+/* The charts of @report, as the window shows them; rp_export_charts_clear()
+ * frees them. */
 void
 rp_export_charts_init (Charts   *charts,
                        RpReport *report)
@@ -182,6 +189,7 @@ rp_export_draw_chart (cairo_t           *cr,
   cairo_restore (cr);
 }
 
+/* A cairo write function appending to the GByteArray @closure. */
 cairo_status_t
 rp_export_append_bytes (void                *closure,
                         const unsigned char *data,
@@ -191,6 +199,7 @@ rp_export_append_bytes (void                *closure,
   return CAIRO_STATUS_SUCCESS;
 }
 
+/* %TRUE on success, else @error says that drawing as @format failed. */
 gboolean
 rp_export_check_status (cairo_status_t   status,
                         const char      *format,
