@@ -18,7 +18,11 @@
  *        but the data layer is still drawn whole.
  * The figure is the median over the frames; the driver compares 360 000
  * points (1 h) with 6 000 (1 min). A third argument names a PNG file for
- * the last frame. */
+ * the last live frame.
+ *
+ * Then, beside the figures: how long a worker's rp_series_append() waits
+ * while cold frames decimate the series it appends to (a probe at 1 kHz on
+ * another thread), since workers must not stall behind the chart. */
 
 #define N_SERIES 4
 #define RATE     100.0
@@ -40,6 +44,32 @@ sample (GRand *rand,
   if (i % 1999 == 0)
     v += 0.2 * g_rand_double (rand);
   return v;
+}
+
+/* A worker appending to a series at about 1 kHz, timing each append. */
+typedef struct {
+  RpSeries *series;
+  double    t;
+  gint      stop;
+  GArray   *waits;    /* double, seconds */
+} Appender;
+
+static gpointer
+append_loop (gpointer data)
+{
+  Appender *a = data;
+
+  while (!g_atomic_int_get (&a->stop))
+    {
+      double start = rp_clock_now (), wait;
+
+      rp_series_append (a->series, a->t, 1e-4);
+      wait = rp_clock_now () - start;
+      g_array_append_val (a->waits, wait);
+      a->t += 1e-3;
+      g_usleep (1000);
+    }
+  return NULL;
 }
 
 static int
@@ -117,7 +147,7 @@ main (int   argc,
   g_autoptr(GRand) rand = g_rand_new_with_seed (42);
   g_autofree double *cold = NULL, *live = NULL;
   cairo_surface_t *surface;
-  double t_end, cold_median, live_median;
+  double t_end, cold_median, live_median, wait_max, wait_p99;
 
   if (argc > 1)
     n_points = (guint) g_ascii_strtoull (argv[1], NULL, 10);
@@ -159,19 +189,36 @@ main (int   argc,
   for (guint f = 0; f < n_frames; f++)
     live[f] = draw_live (plot, series, n_points + f, rand, surface, width, height);
 
+  /* The last live frame, to compare renderings before and after a change. */
+  if (argc > 3 && cairo_surface_write_to_png (surface, argv[3]) != CAIRO_STATUS_SUCCESS)
+    fprintf (stderr, "%s: could not write %s\n", argv[0], argv[3]);
+
+  /* Cold frames (every point read again) while a worker appends, after
+   * the end of the time range so that they change nothing drawn. */
+  {
+    Appender appender = { series[0], t_end + 1, 0, g_array_new (FALSE, FALSE, sizeof (double)) };
+    GThread *thread = g_thread_new ("appender", append_loop, &appender);
+
+    for (guint f = 0; f < n_frames; f++)
+      draw_cold (plot, surface, width, height, t_end * (f % 2 ? 1 + 1e-12 : 1 - 1e-12));
+    g_atomic_int_set (&appender.stop, 1);
+    g_thread_join (thread);
+    qsort (appender.waits->data, appender.waits->len, sizeof (double), compare_doubles);
+    wait_max = appender.waits->len > 0 ? g_array_index (appender.waits, double, appender.waits->len - 1) : 0;
+    wait_p99 = appender.waits->len > 0 ? g_array_index (appender.waits, double, appender.waits->len * 99 / 100) : 0;
+    g_array_unref (appender.waits);
+  }
+
   /* median() sorts: [0] is then the minimum. */
   cold_median = median (cold, n_frames);
   live_median = median (live, n_frames);
   /* The median is the figure; the minimum, what a frame costs when nothing
    * else competes for the CPU, helps to compare code changes on a busy machine. */
   printf ("{\"points\": %u, \"series\": %d, \"width\": %d, \"frames\": %u, "
-          "\"cold_ms\": %.4f, \"live_ms\": %.4f, \"cold_min_ms\": %.4f, \"live_min_ms\": %.4f}\n",
+          "\"cold_ms\": %.4f, \"live_ms\": %.4f, \"cold_min_ms\": %.4f, \"live_min_ms\": %.4f, "
+          "\"append_wait_p99_ms\": %.4f, \"append_wait_max_ms\": %.4f}\n",
           n_points, N_SERIES, width, n_frames, cold_median * 1e3, live_median * 1e3,
-          cold[0] * 1e3, live[0] * 1e3);
-
-  /* The last frame, to compare renderings before and after a change. */
-  if (argc > 3 && cairo_surface_write_to_png (surface, argv[3]) != CAIRO_STATUS_SUCCESS)
-    fprintf (stderr, "%s: could not write %s\n", argv[0], argv[3]);
+          cold[0] * 1e3, live[0] * 1e3, wait_p99 * 1e3, wait_max * 1e3);
 
   cairo_surface_destroy (surface);
   for (guint s = 0; s < N_SERIES; s++)

@@ -1,0 +1,594 @@
+/* rp-report-pdf.c: the PDF report: A4 pages of verdict, system, scenario, summary and charts. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <cairo-pdf.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "rp-report-export-private.h"
+#include "rp-report-private.h"
+#include "rp-units.h"
+
+/* A4 in points. The PDF is laid out in pixels at 96 dpi and scaled to
+ * points, so that "Sans 9" is 9 pt on paper and the charts keep the
+ * proportions of the screen. */
+#define A4_WIDTH_PT   595.2756
+#define A4_HEIGHT_PT  841.8898
+#define PT_PER_PX     (72.0 / 96.0)
+#define PAGE_MARGIN   60.0    /* 16 mm */
+#define PDF_CHART_HEIGHT 238.0   /* four to a page */
+#define CELL_PAD_X    6.0
+#define CELL_PAD_Y    3.0
+/* A note (say, a command's output tail) longer than this is cut in the PDF:
+ * the JSON and text reports have it whole. */
+#define MAX_NOTE_CHARS 600
+#define MAX_NOTE_LINES 8
+
+typedef struct {
+  Pen       pen;
+  RpReport *report;
+  double    page_width;      /* px */
+  double    page_height;
+  double    left;            /* the content box */
+  double    right;
+  double    top;
+  double    bottom;
+  double    y;               /* where the next block goes */
+  guint     page;            /* 1-based; 0 before the first */
+  guint     n_pages;         /* 0 while counting */
+  char     *footer;
+} Doc;
+
+static double
+doc_width (Doc *doc)
+{
+  return doc->right - doc->left;
+}
+
+static void
+doc_draw_footer (Doc *doc)
+{
+  /* TRANSLATORS: page footer, e.g. "Page 2 of 3" */
+  g_autofree char *number = g_strdup_printf (_("Page %u of %u"), doc->page,
+                                             doc->n_pages > 0 ? doc->n_pages : doc->page);
+  g_autoptr(PangoLayout) left = rp_export_pen_layout (&doc->pen, doc->footer, 0.85, FALSE, -1,
+                                                      PANGO_ALIGN_LEFT);
+  g_autoptr(PangoLayout) right = rp_export_pen_layout (&doc->pen, number, 0.85, FALSE, -1, PANGO_ALIGN_LEFT);
+  double y = doc->bottom + (doc->page_height - doc->bottom - rp_export_layout_height (left)) / 2;
+  const RpRgba *fg = &doc->pen.style->foreground;
+
+  set_source (doc->pen.cr, fg, 0.2);
+  cairo_rectangle (doc->pen.cr, doc->left, y - 6, doc_width (doc), 1);
+  cairo_fill (doc->pen.cr);
+  rp_export_show_layout (&doc->pen, left, doc->left, y, fg, 0.6);
+  rp_export_show_layout (&doc->pen, right, doc->right - rp_export_layout_width (right), y, fg, 0.6);
+}
+
+static void
+doc_new_page (Doc *doc)
+{
+  if (doc->page > 0)
+    {
+      doc_draw_footer (doc);
+      cairo_show_page (doc->pen.cr);
+    }
+  doc->page++;
+  doc->y = doc->top;
+}
+
+/* Starts a new page unless @height fits below the cursor (or the page is
+ * still empty: a block taller than a page is cut, not repeated forever). */
+static void
+doc_need (Doc    *doc,
+          double  height)
+{
+  if (doc->y + height > doc->bottom && doc->y > doc->top)
+    doc_new_page (doc);
+}
+
+static void
+doc_paragraph (Doc          *doc,
+               const char   *text,
+               double        scale,
+               gboolean      bold,
+               const RpRgba *color,
+               double        alpha)
+{
+  g_autoptr(PangoLayout) layout = rp_export_pen_layout (&doc->pen, text, scale, bold, doc_width (doc),
+                                                        PANGO_ALIGN_LEFT);
+  double height = rp_export_layout_height (layout);
+
+  doc_need (doc, height);
+  rp_export_show_layout (&doc->pen, layout, doc->left, doc->y, color, alpha);
+  doc->y += height;
+}
+
+/* A section title, kept on one page with @keep_with_next of what follows. */
+static void
+doc_heading (Doc        *doc,
+             const char *title,
+             double      keep_with_next)
+{
+  g_autoptr(PangoLayout) layout = rp_export_pen_layout (&doc->pen, title, 1.3, TRUE, doc_width (doc),
+                                                        PANGO_ALIGN_LEFT);
+  double height = rp_export_layout_height (layout);
+  const RpRgba *fg = &doc->pen.style->foreground;
+
+  if (doc->y > doc->top)
+    doc->y += 2 * GAP;
+  doc_need (doc, height + 6 + keep_with_next);
+  rp_export_show_layout (&doc->pen, layout, doc->left, doc->y, fg, 1);
+  doc->y += height + 2;
+  set_source (doc->pen.cr, fg, 0.25);
+  cairo_rectangle (doc->pen.cr, doc->left, doc->y, doc_width (doc), 1);
+  cairo_fill (doc->pen.cr);
+  doc->y += 6;
+}
+
+/* A table: cells wrap inside their column; a row that does not fit starts a
+ * new page, which repeats the header. */
+typedef struct {
+  guint        n_columns;
+  const char  *header[8];     /* NULL first cell: no header row */
+  gboolean     right[8];      /* right-aligned columns (numbers) */
+  GPtrArray   *rows;          /* char **, n_columns cells each */
+  double       widths[8];
+} DocTable;
+
+static void
+doc_table_add (DocTable    *table,
+               const char  *first,
+               ...) G_GNUC_NULL_TERMINATED;
+
+static void
+doc_table_add (DocTable    *table,
+               const char  *first,
+               ...)
+{
+  char **cells = g_new0 (char *, table->n_columns + 1);
+  va_list args;
+
+  cells[0] = g_strdup (first);
+  va_start (args, first);
+  for (guint c = 1; c < table->n_columns; c++)
+    cells[c] = g_strdup (va_arg (args, const char *));
+  va_end (args);
+  g_ptr_array_add (table->rows, cells);
+}
+
+static double
+natural_width (Doc        *doc,
+               const char *text,
+               gboolean    bold)
+{
+  g_autoptr(PangoLayout) layout = rp_export_pen_layout (&doc->pen, text, 1.0, bold, -1, PANGO_ALIGN_LEFT);
+
+  return rp_export_layout_width (layout);
+}
+
+/* A table of numbers: every column but the first as wide as its widest
+ * cell, the first (names) gets the rest, at least a third, and wraps. A
+ * key-value table (@stretch_last): keys as wide as the widest, at most half,
+ * values get the rest. */
+static void
+doc_table_measure (Doc      *doc,
+                   DocTable *table,
+                   gboolean  stretch_last)
+{
+  double total = doc_width (doc), used = 0, first = 0;
+
+  for (guint c = 0; c < table->n_columns; c++)
+    {
+      double width = table->header[0] != NULL ? natural_width (doc, table->header[c], TRUE) : 0;
+
+      for (guint r = 0; r < table->rows->len; r++)
+        width = MAX (width, natural_width (doc, ((char **) g_ptr_array_index (table->rows, r))[c], FALSE));
+      table->widths[c] = width + 2 * CELL_PAD_X;
+    }
+  if (stretch_last)
+    {
+      /* Key and value: the keys as wide as the widest, at most half. */
+      table->widths[0] = MIN (table->widths[0], floor (total * 0.5));
+      table->widths[1] = total - table->widths[0];
+      return;
+    }
+  for (guint c = 1; c < table->n_columns; c++)
+    used += table->widths[c];
+  first = MAX (total - used, floor (total / 3));
+  table->widths[0] = first;
+  if (used + first > total)
+    {
+      /* Too wide: the number columns share what is left. */
+      double scale = (total - first) / used;
+
+      for (guint c = 1; c < table->n_columns; c++)
+        table->widths[c] = floor (table->widths[c] * scale);
+    }
+}
+
+static double
+doc_table_row (Doc         *doc,
+               DocTable    *table,
+               const char **cells,
+               gboolean     bold,
+               gboolean     shaded,
+               gboolean     draw)
+{
+  PangoLayout *layouts[8];
+  double height = 0, x = doc->left;
+
+  for (guint c = 0; c < table->n_columns; c++)
+    {
+      layouts[c] = rp_export_pen_layout (&doc->pen, cells[c] ? cells[c] : "", 1.0, bold,
+                                         table->widths[c] - 2 * CELL_PAD_X,
+                                         table->right[c] ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
+      height = MAX (height, rp_export_layout_height (layouts[c]));
+    }
+  height += 2 * CELL_PAD_Y;
+
+  if (draw)
+    {
+      if (shaded)
+        {
+          set_source (doc->pen.cr, &doc->pen.style->grid, 0.6);
+          cairo_rectangle (doc->pen.cr, doc->left, doc->y, doc_width (doc), height);
+          cairo_fill (doc->pen.cr);
+        }
+      for (guint c = 0; c < table->n_columns; c++)
+        {
+          rp_export_show_layout (&doc->pen, layouts[c], x + CELL_PAD_X, doc->y + CELL_PAD_Y,
+                                 &doc->pen.style->foreground, c == 0 && !bold ? 0.75 : 1);
+          x += table->widths[c];
+        }
+      if (bold)
+        {
+          set_source (doc->pen.cr, &doc->pen.style->foreground, 0.3);
+          cairo_rectangle (doc->pen.cr, doc->left, doc->y + height - 1, doc_width (doc), 1);
+          cairo_fill (doc->pen.cr);
+        }
+    }
+  for (guint c = 0; c < table->n_columns; c++)
+    g_object_unref (layouts[c]);
+  return height;
+}
+
+static void
+doc_table (Doc      *doc,
+           DocTable *table,
+           gboolean  key_value)
+{
+  gboolean has_header = table->header[0] != NULL;
+  double header;
+
+  doc_table_measure (doc, table, key_value);
+  header = has_header ? doc_table_row (doc, table, table->header, TRUE, FALSE, FALSE) : 0;
+  for (guint r = 0; r < table->rows->len; r++)
+    {
+      const char **cells = g_ptr_array_index (table->rows, r);
+      double height = doc_table_row (doc, table, cells, FALSE, FALSE, FALSE);
+
+      if (r == 0)
+        doc_need (doc, header + height);
+      else if (doc->y + height > doc->bottom)
+        doc_new_page (doc);
+      if (has_header && (r == 0 || doc->y == doc->top))
+        doc->y += doc_table_row (doc, table, table->header, TRUE, FALSE, TRUE);
+      doc->y += doc_table_row (doc, table, cells, FALSE, r % 2 == 1, TRUE);
+    }
+}
+
+static void
+doc_table_init (DocTable *table,
+                guint     n_columns)
+{
+  memset (table, 0, sizeof *table);
+  g_assert (n_columns <= G_N_ELEMENTS (table->header));
+  table->n_columns = n_columns;
+  table->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+}
+
+static void
+doc_table_clear (DocTable *table)
+{
+  g_clear_pointer (&table->rows, g_ptr_array_unref);
+}
+
+/* The verdict in a tinted box with an accent bar: the one thing to read. */
+static void
+doc_verdict (Doc *doc)
+{
+  g_autofree char *verdict = rp_report_get_verdict (doc->report);
+  const RpPlotStyle *style = doc->pen.style;
+  double inset = GAP + 4;
+  g_autoptr(PangoLayout) layout = rp_export_pen_layout (&doc->pen, verdict, 1.2, FALSE,
+                                                        doc_width (doc) - 2 * inset, PANGO_ALIGN_LEFT);
+  double height = rp_export_layout_height (layout) + 2 * GAP;
+
+  doc_need (doc, height);
+  set_source (doc->pen.cr, &style->palette[0], 0.08);
+  cairo_rectangle (doc->pen.cr, doc->left, doc->y, doc_width (doc), height);
+  cairo_fill (doc->pen.cr);
+  set_source (doc->pen.cr, &style->palette[0], 1);
+  cairo_rectangle (doc->pen.cr, doc->left, doc->y, 4, height);
+  cairo_fill (doc->pen.cr);
+  rp_export_show_layout (&doc->pen, layout, doc->left + inset, doc->y + GAP, &style->foreground, 1);
+  doc->y += height;
+}
+
+static void
+doc_title (Doc *doc)
+{
+  const RpRgba *fg = &doc->pen.style->foreground;
+  g_autofree char *run = rp_export_describe_run (doc->report);
+  g_autofree char *target = rp_sysinfo_describe (rp_report_get_sysinfo (doc->report));
+  const char *error_message = rp_report_get_error_message (doc->report);
+
+  doc_paragraph (doc, _("Responsiveness Probe report"), 2.0, TRUE, fg, 1);
+  doc->y += 4;
+  doc_paragraph (doc, run, 1.1, FALSE, fg, 0.7);
+  doc->y += 2;
+  doc_paragraph (doc, target, 1.1, FALSE, fg, 0.7);
+  doc->y += GAP;
+  doc_verdict (doc);
+  if (error_message != NULL)
+    {
+      g_autofree char *line = g_strdup_printf (_("The run ended early: %s"), error_message);
+
+      doc->y += GAP / 2;
+      doc_paragraph (doc, line, 1.0, TRUE, &doc->pen.style->threshold, 1);
+    }
+}
+
+static void
+doc_system (Doc *doc)
+{
+  const RpSysinfo *sysinfo = rp_report_get_sysinfo (doc->report);
+  g_autoptr(GPtrArray) fields = rp_sysinfo_get_fields (sysinfo);
+  g_auto(GStrv) warnings = rp_sysinfo_get_warnings (sysinfo);
+  DocTable table;
+
+  doc_table_init (&table, 2);
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const RpSysinfoField *field = g_ptr_array_index (fields, i);
+
+      doc_table_add (&table, field->label, field->value, NULL);
+    }
+  doc_heading (doc, _("System"), 60);
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("⚠ %s", warnings[i]);
+
+      doc_paragraph (doc, line, 1.0, TRUE, &doc->pen.style->threshold, 1);
+      doc->y += 4;
+    }
+  doc_table (doc, &table, TRUE);
+  doc_table_clear (&table);
+}
+
+static char *
+cut_note (const char *value)
+{
+  const char *end = value;
+  guint lines = 0;
+
+  /* Whichever comes first: MAX_NOTE_CHARS characters or MAX_NOTE_LINES lines. */
+  for (glong chars = 0; *end != '\0' && chars < MAX_NOTE_CHARS; chars++, end = g_utf8_next_char (end))
+    if (*end == '\n' && ++lines == MAX_NOTE_LINES)
+      break;
+  if (*end == '\0' || (*end == '\n' && end[1] == '\0'))
+    return g_strdup (value);
+  return g_strdup_printf ("%.*s…", (int) (end - value), value);
+}
+
+static void
+doc_scenario (Doc *doc)
+{
+  g_autofree char *description = rp_scenario_describe (rp_report_get_scenario (doc->report));
+  GHashTable *notes = rp_report_get_notes (doc->report);
+  g_autoptr(GPtrArray) keys = rp_report_notes_sorted_keys (notes);
+  DocTable table;
+
+  doc_heading (doc, _("Scenario"), 30);
+  doc_paragraph (doc, description, 1.0, FALSE, &doc->pen.style->foreground, 1);
+  if (keys->len == 0)
+    return;
+
+  doc_table_init (&table, 2);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      const char *key = g_ptr_array_index (keys, i);
+      g_autofree char *valid = g_utf8_make_valid (g_hash_table_lookup (notes, key), -1);
+      g_autofree char *value = cut_note (valid);
+
+      doc_table_add (&table, key, value, NULL);
+    }
+  doc_heading (doc, _("Notes"), 40);
+  doc_table (doc, &table, TRUE);
+  doc_table_clear (&table);
+}
+
+static char *
+format_count (guint64 count)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+}
+
+static void
+add_summary_row (DocTable      *table,
+                 RpSeries      *series,
+                 const RpStats *stats,
+                 gboolean       latency)
+{
+  const char *unit = rp_series_get_unit (series);
+  g_autofree char *n = format_count (stats->n);
+  g_autofree char *p50 = rp_format_value (unit, stats->p50);
+  g_autofree char *p90 = rp_format_value (unit, stats->p90);
+  g_autofree char *p99 = rp_format_value (unit, stats->p99);
+  g_autofree char *max = rp_format_value (unit, stats->max);
+  g_autofree char *instant = format_count (stats->over_instant);
+  g_autofree char *flow = format_count (stats->over_flow);
+  const char *name = rp_series_get_name (series);
+
+  if (latency)
+    doc_table_add (table, name, n, p50, p90, p99, max, instant, flow, NULL);
+  else
+    doc_table_add (table, name, n, p50, p90, p99, max, NULL);
+}
+
+/* The text report's summary: latencies with their stall counts, then the
+ * other series in their units. */
+static void
+doc_summary (Doc *doc)
+{
+  GPtrArray *series = rp_report_get_series (doc->report);
+  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
+  g_autofree char *flow = rp_format_limit (RP_LIMIT_FLOW);
+  g_autofree char *over_instant = g_strdup_printf ("> %s", instant);
+  g_autofree char *over_flow = g_strdup_printf ("> %s", flow);
+  DocTable latencies, others;
+
+  doc_table_init (&latencies, 8);
+  doc_table_init (&others, 6);
+  latencies.header[0] = _("Latency");
+  others.header[0] = _("Series");
+  for (guint t = 0; t < 2; t++)
+    {
+      DocTable *table = t == 0 ? &latencies : &others;
+      const char *rest[] = { "n", "p50", "p90", "p99", _("max"), over_instant, over_flow };
+
+      for (guint c = 1; c < table->n_columns; c++)
+        {
+          table->header[c] = rest[c - 1];
+          table->right[c] = TRUE;
+        }
+    }
+  for (guint i = 0; i < series->len; i++)
+    {
+      RpSeries *s = g_ptr_array_index (series, i);
+      gboolean latency = g_strcmp0 (rp_series_get_unit (s), "s") == 0;
+      RpStats stats;
+
+      rp_report_stats_at (doc->report, i, &stats);
+      if (stats.n > 0)
+        add_summary_row (latency ? &latencies : &others, s, &stats, latency);
+    }
+
+  doc_heading (doc, _("Summary"), 40);
+  if (latencies.rows->len == 0 && others.rows->len == 0)
+    doc_paragraph (doc, _("No samples were recorded."), 1.0, FALSE, &doc->pen.style->foreground, 1);
+  if (latencies.rows->len > 0)
+    doc_table (doc, &latencies, FALSE);
+  if (latencies.rows->len > 0 && others.rows->len > 0)
+    doc->y += GAP;
+  if (others.rows->len > 0)
+    doc_table (doc, &others, FALSE);
+  doc_table_clear (&latencies);
+  doc_table_clear (&others);
+}
+
+/* Every chart across the page: half a page's width would be too small to read. */
+static void
+doc_charts (Doc *doc)
+{
+  Charts charts;
+
+  rp_export_charts_init (&charts, doc->report);
+  if (charts.plots->len > 0)
+    doc_heading (doc, _("Charts"), PDF_CHART_HEIGHT);
+  for (guint i = 0; i < charts.plots->len; i++)
+    {
+      doc_need (doc, PDF_CHART_HEIGHT);
+      rp_export_draw_chart (doc->pen.cr, g_ptr_array_index (charts.plots, i), doc->left, doc->y,
+                            doc_width (doc), PDF_CHART_HEIGHT, doc->pen.style);
+      doc->y += PDF_CHART_HEIGHT + GAP;
+    }
+  rp_export_charts_clear (&charts);
+}
+
+/* Lays the whole document out onto @surface; returns the number of pages.
+ * With @n_pages 0 (unknown) the footers say "Page N of N": that pass only
+ * counts. */
+static guint
+draw_pdf (RpReport        *self,
+          cairo_surface_t *surface,
+          guint            n_pages)
+{
+  g_autofree char *created = rp_text_format_created (rp_report_get_created (self));
+  RpPlotStyle style;
+  cairo_t *cr = cairo_create (surface);
+  Doc doc = { 0 };
+
+  rp_plot_style_init_default (&style, FALSE);
+  cairo_scale (cr, PT_PER_PX, PT_PER_PX);
+  rp_export_pen_init (&doc.pen, cr, &style);
+  doc.report = self;
+  doc.n_pages = n_pages;
+  doc.page_width = A4_WIDTH_PT / PT_PER_PX;
+  doc.page_height = A4_HEIGHT_PT / PT_PER_PX;
+  doc.left = PAGE_MARGIN;
+  doc.right = doc.page_width - PAGE_MARGIN;
+  doc.top = PAGE_MARGIN;
+  doc.bottom = doc.page_height - PAGE_MARGIN;
+  /* TRANSLATORS: page footer, %s is when the run started */
+  doc.footer = g_strdup_printf (_("Responsiveness Probe report · %s"), created);
+
+  doc_new_page (&doc);
+  doc_title (&doc);
+  doc_system (&doc);
+  doc_scenario (&doc);
+  doc_summary (&doc);
+  doc_charts (&doc);
+  doc_draw_footer (&doc);
+
+  g_free (doc.footer);
+  rp_export_pen_clear (&doc.pen);
+  cairo_destroy (cr);
+  return doc.page;
+}
+
+static cairo_status_t
+discard_bytes (void                *closure,
+               const unsigned char *data,
+               unsigned int         length)
+{
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* The PDF report in memory, for rp_report_render(). */
+GBytes *
+rp_report_render_pdf (RpReport  *self,
+                      GError   **error)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autoptr(GDateTime) created = g_date_time_to_utc (rp_report_get_created (self));
+  g_autofree char *date = g_date_time_format (created, "%Y-%m-%dT%H:%M:%SZ");
+  g_autofree char *title = NULL;
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  guint n_pages;
+
+  /* The footers say "of N": count the pages first. */
+  surface = cairo_pdf_surface_create_for_stream (discard_bytes, NULL, A4_WIDTH_PT, A4_HEIGHT_PT);
+  n_pages = draw_pdf (self, surface, 0);
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (!rp_export_check_status (status, "PDF", error))
+    return NULL;
+
+  surface = cairo_pdf_surface_create_for_stream (rp_export_append_bytes, bytes, A4_WIDTH_PT, A4_HEIGHT_PT);
+  title = g_strdup_printf ("%s (%s)", _("Responsiveness Probe report"), rp_report_get_scenario (self)->name);
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "resprobe " PACKAGE_VERSION);
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
+  draw_pdf (self, surface, n_pages);
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (!rp_export_check_status (status, "PDF", error))
+    return NULL;
+  return g_byte_array_free_to_bytes (g_steal_pointer (&bytes));
+}
