@@ -7,19 +7,6 @@
 
 #include "rp-plot-private.h"
 
-/* A chart declares every series it can show; the legend names those the run
- * has (all of them while none is bound, so that an empty chart says what it
- * is waiting for). */
-gboolean
-rp_plot_in_legend (RpPlot *self,
-                   Entry  *entry)
-{
-  for (guint i = 0; i < self->entries->len; i++)
-    if (((Entry *) g_ptr_array_index (self->entries, i))->series != NULL)
-      return entry->series != NULL;
-  return TRUE;
-}
-
 /* @buffer, or a new one in its place when it has room for fewer than @n
  * elements of @element_size bytes (@size: its room, updated). Contents are
  * not kept. The buffers of prepare outlive the frame, so that a frame of

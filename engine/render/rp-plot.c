@@ -448,6 +448,19 @@ rp_plot_bind_series (RpPlot     *self,
   rp_plot_changed (self);
 }
 
+/* A chart declares every series it can show; the legend names those the run
+ * has (all of them while none is bound, so that an empty chart says what it
+ * is waiting for). */
+gboolean
+rp_plot_in_legend (RpPlot *self,
+                   Entry  *entry)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    if (((Entry *) g_ptr_array_index (self->entries, i))->series != NULL)
+      return entry->series != NULL;
+  return TRUE;
+}
+
 /**
  * rp_plot_get_n_series:
  *
