@@ -142,10 +142,8 @@ const RpPartInfo rp_app_start_part = {
   /* TRANSLATORS: %s is e.g. "“true” every 2 s" */
   .sentence = N_("app start %s"),
   .start_rank = 0,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
   .worker = &worker,
   .describe = app_start_describe,
 };

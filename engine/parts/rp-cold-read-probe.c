@@ -9,6 +9,7 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
+#include "rp-io.h"
 #include "rp-params.h"
 #include "rp-units.h"
 #include "rp-parts.h"
@@ -51,26 +52,18 @@ fill_file (ColdReadProbe  *probe,
 {
   const char *directory = rp_part_host_get_directory (host);
   g_autofree char *chunk = g_malloc (FILL_CHUNK);
-  guint64 written = 0;
 
   /* Not zeros: a file system that compresses or skips zero blocks would have
    * nothing to read. */
   for (gsize i = 0; i < FILL_CHUNK; i++)
     chunk[i] = (char) (i * 131 + 7);
 
-  while (written < probe->size)
-    {
-      ssize_t n = write (probe->fd, chunk, (gsize) MIN (probe->size - written, FILL_CHUNK));
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          rp_error_set_from_errno (error, errno, _("Cold-read probe: writing its file in"), directory);
-          return FALSE;
-        }
-      written += (guint64) n;
-    }
+  for (guint64 written = 0; written < probe->size; written += FILL_CHUNK)
+    if (!rp_write_all (probe->fd, chunk, (gsize) MIN (probe->size - written, FILL_CHUNK)))
+      {
+        rp_error_set_from_errno (error, errno, _("Cold-read probe: writing its file in"), directory);
+        return FALSE;
+      }
   if (fsync (probe->fd) != 0)
     {
       rp_error_set_from_errno (error, errno, _("Cold-read probe: flushing its file in"), directory);
@@ -184,10 +177,8 @@ const RpPartInfo rp_cold_read_part = {
   /* TRANSLATORS: %s is e.g. "4 KiB of a 64.0 MiB file every 0.5 s" */
   .sentence = N_("cold read %s"),
   .start_rank = 0,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
   .worker = &worker,
   .write_budget = cold_read_write_budget,
   .describe = cold_read_describe,

@@ -324,8 +324,7 @@ const RpPartInfo rp_command_part = {
   /* TRANSLATORS: %s is a command line */
   .sentence = N_("command “%s”"),
   .start_rank = 2,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
+  RP_PART_PARAMS (params),
   .worker = &worker,
   .validate = command_load_validate,
   .describe = command_load_describe,

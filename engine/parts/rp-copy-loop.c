@@ -10,6 +10,7 @@
 #include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-units.h"
+#include "rp-io.h"
 #include "rp-params.h"
 #include "rp-parts.h"
 #include "rp-rate-meter.h"
@@ -57,25 +58,6 @@ copy_loop_free (gpointer data)
   g_free (loop);
 }
 
-static gboolean
-write_all (int         fd,
-           const char *buffer,
-           gsize       size)
-{
-  while (size > 0)
-    {
-      ssize_t n = write (fd, buffer, size);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return FALSE;
-      buffer += n;
-      size -= (gsize) n;
-    }
-  return TRUE;
-}
-
 /* Fills the source with pseudo-random bytes (a file system that compresses
  * would make zeros free to copy) and flushes it, so that its writeback does
  * not fall into the measured run. A stop requested meanwhile ends early. */
@@ -96,7 +78,7 @@ fill_source (CopyLoop    *loop,
     {
       gsize n = (gsize) MIN (size - loop->source_size, FILL_CHUNK);
 
-      if (!write_all (loop->source_fd, (const char *) chunk, n))
+      if (!rp_write_all (loop->source_fd, (const char *) chunk, n))
         {
           rp_error_set_from_errno (error, errno, _("Copy loop: writing the source file in"), directory);
           return FALSE;
@@ -179,7 +161,7 @@ copy_piece (CopyLoop *loop,
       *out_reading = TRUE;
       return n;
     }
-  if (!write_all (target, loop->buffer, (gsize) n))
+  if (!rp_write_all (target, loop->buffer, (gsize) n))
     return -1;
   return n;
 }
@@ -339,10 +321,8 @@ const RpPartInfo rp_copy_loop_part = {
   /* TRANSLATORS: %s is e.g. "1.0 GiB file, 128.0 KiB buffer" */
   .sentence = N_("copy loop of a %s"),
   .start_rank = 2,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
   .worker = &worker,
   .validate = copy_loop_validate,
   .write_budget = copy_loop_write_budget,

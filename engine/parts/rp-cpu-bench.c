@@ -246,10 +246,8 @@ const RpPartInfo rp_cpu_bench_part = {
   /* TRANSLATORS: %s is e.g. "every CPU, calibrated for 3 s" */
   .sentence = N_("CPU benchmark on %s"),
   .start_rank = 1,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
   .worker = &worker,
   .describe = cpu_bench_describe,
 };

@@ -9,6 +9,7 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
+#include "rp-io.h"
 #include "rp-params.h"
 #include "rp-parts.h"
 #include "rp-units.h"
@@ -61,26 +62,6 @@ fsync_probe_prepare (RpPartHost *host,
   return probe;
 }
 
-static gboolean
-pwrite_all (int         fd,
-            const char *buffer,
-            gsize       size)
-{
-  gsize done = 0;
-
-  while (done < size)
-    {
-      ssize_t n = pwrite (fd, buffer + done, size - done, (off_t) done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return FALSE;
-      done += (gsize) n;
-    }
-  return TRUE;
-}
-
 static void
 fsync_probe_run (RpPartHost *host,
                  gpointer   state)
@@ -102,7 +83,7 @@ fsync_probe_run (RpPartHost *host,
       int rc;
 
       t_write = rp_clock_now ();
-      if (!pwrite_all (probe->fd, probe->buffer, probe->size))
+      if (!rp_pwrite_all (probe->fd, probe->buffer, probe->size, 0))
         {
           rp_error_set_from_errno (&error, errno, _("fsync probe: writing to"), directory);
           rp_part_host_fail (host, error);
@@ -178,10 +159,8 @@ const RpPartInfo rp_fsync_part = {
   /* TRANSLATORS: %s is e.g. "1.0 MiB every 1 s" */
   .sentence = N_("fsync probe %s"),
   .start_rank = 0,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
   .worker = &worker,
   .write_budget = fsync_probe_write_budget,
   .describe = fsync_probe_describe,

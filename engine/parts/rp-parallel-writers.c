@@ -433,10 +433,8 @@ const RpPartInfo rp_parallel_writers_part = {
   /* TRANSLATORS: %s is e.g. "4 threads of 64.0 KiB write() calls until stopped" */
   .sentence = N_("parallel writers, %s"),
   .start_rank = 2,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
   .worker = &worker,
   .validate = parallel_writers_validate,
   .write_budget = parallel_writers_write_budget,

@@ -210,4 +210,8 @@ struct _RpPartInfo {
   char              *(*describe)     (const RpParams *params);
 };
 
+/* A part's arrays in its #RpPartInfo, each with its length. */
+#define RP_PART_PARAMS(array) .params = (array), .n_params = G_N_ELEMENTS (array)
+#define RP_PART_SERIES(array) .series = (array), .n_series = G_N_ELEMENTS (array)
+
 G_END_DECLS

@@ -181,3 +181,36 @@ rp_parts_lookup_series (const char        *name,
     *out_part = NULL;
   return NULL;
 }
+
+static int
+compare_rank (gconstpointer a,
+              gconstpointer b)
+{
+  const RpSeriesInfo *ia = *(const RpSeriesInfo * const *) a;
+  const RpSeriesInfo *ib = *(const RpSeriesInfo * const *) b;
+
+  return (int) ia->rank - (int) ib->rank;
+}
+
+/**
+ * rp_parts_find_series:
+ * @filter: which series to take
+ * @data: for @filter
+ *
+ * Returns: (transfer container) (element-type RpSeriesInfo): the series of
+ *   every part that @filter takes, by rank (the order of legends and of the
+ *   summary's rows)
+ */
+GPtrArray *
+rp_parts_find_series (RpSeriesFilter filter,
+                      gconstpointer  data)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    for (guint k = 0; k < table[i]->n_series; k++)
+      if (filter (&table[i]->series[k], data))
+        g_ptr_array_add (found, (gpointer) &table[i]->series[k]);
+  g_ptr_array_sort (found, compare_rank);
+  return found;
+}

@@ -39,4 +39,10 @@ const RpParamEntry       *rp_parts_lookup_param    (const char   *key);
 const RpSeriesInfo       *rp_parts_lookup_series   (const char   *name,
                                                     const RpPartInfo **out_part);
 
+typedef gboolean (*RpSeriesFilter) (const RpSeriesInfo *info,
+                                    gconstpointer       data);
+
+GPtrArray                *rp_parts_find_series     (RpSeriesFilter      filter,
+                                                    gconstpointer       data);
+
 G_END_DECLS

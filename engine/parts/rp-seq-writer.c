@@ -261,10 +261,8 @@ const RpPartInfo rp_seq_writer_part = {
   /* TRANSLATORS: %s is e.g. "bs=1.0 MiB, 64.0 MiB, buffered" */
   .sentence = N_("sequential writer %s"),
   .start_rank = 2,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
   .worker = &worker,
   .validate = seq_writer_validate,
   .write_budget = NULL,

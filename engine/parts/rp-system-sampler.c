@@ -258,10 +258,8 @@ const RpPartInfo rp_system_part = {
   /* TRANSLATORS: %s is e.g. "every 0.5 s" */
   .sentence = N_("system sampler %s"),
   .start_rank = 0,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
   .worker = &worker,
   .describe = system_sampler_describe,
 };

@@ -81,10 +81,8 @@ const RpPartInfo rp_timer_part = {
   /* TRANSLATORS: %s is e.g. "every 0.1 s" */
   .sentence = N_("timer probe %s"),
   .start_rank = 0,
-  .params = params,
-  .n_params = G_N_ELEMENTS (params),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
   .worker = &worker,
   .describe = timer_probe_describe,
 };

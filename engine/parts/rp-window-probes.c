@@ -35,6 +35,5 @@ const RpPartInfo rp_window_probes_part = {
   .id = "window",
   .role = RP_PART_FRONT_END,
   .label = N_("This window"),
-  .series = series,
-  .n_series = G_N_ELEMENTS (series),
+  RP_PART_SERIES (series),
 };

@@ -37,35 +37,13 @@ static const CatalogEntry catalog[] = {
   { N_("CPU benchmark"), "ops/s", FALSE, FALSE, FALSE, { "cpu-bench", 0, 4, 2, TRUE } },
 };
 
-static int
-compare_rank (gconstpointer a,
-              gconstpointer b)
+/* The series of the parts table that chart @data shows; per-thread series
+ * are bound by bind_writers() instead. */
+static gboolean
+in_chart (const RpSeriesInfo *info,
+          gconstpointer       data)
 {
-  const RpSeriesInfo *ia = *(const RpSeriesInfo * const *) a;
-  const RpSeriesInfo *ib = *(const RpSeriesInfo * const *) b;
-
-  return (int) ia->rank - (int) ib->rank;
-}
-
-/* The series of the parts table that chart @id shows, by rank; per-thread
- * series are bound by bind_writers() instead. */
-static GPtrArray *
-chart_series (const char *id)
-{
-  GPtrArray *found = g_ptr_array_new ();
-  guint n;
-  const RpPartInfo * const *table = rp_parts_get_table (&n);
-
-  for (guint i = 0; i < n; i++)
-    for (guint k = 0; k < table[i]->n_series; k++)
-      {
-        const RpSeriesInfo *info = &table[i]->series[k];
-
-        if (g_strcmp0 (info->chart, id) == 0 && !(info->flags & RP_SERIES_FLAG_PER_THREAD))
-          g_ptr_array_add (found, (gpointer) info);
-      }
-  g_ptr_array_sort (found, compare_rank);
-  return found;
+  return g_strcmp0 (info->chart, data) == 0 && !(info->flags & RP_SERIES_FLAG_PER_THREAD);
 }
 
 /**
@@ -114,7 +92,7 @@ rp_plot_catalog_new_plot (guint            index,
       rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
       rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
     }
-  series = chart_series (entry->placement.id);
+  series = rp_parts_find_series (in_chart, entry->placement.id);
   for (guint k = 0; k < series->len; k++)
     {
       const RpSeriesInfo *info = g_ptr_array_index (series, k);

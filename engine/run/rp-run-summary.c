@@ -8,14 +8,11 @@
 #include "rp-run-summary.h"
 #include "rp-units.h"
 
-static int
-compare_rank (gconstpointer a,
-              gconstpointer b)
+static gboolean
+in_summary (const RpSeriesInfo *info,
+            gconstpointer       data)
 {
-  const RpSeriesInfo *ia = *(const RpSeriesInfo * const *) a;
-  const RpSeriesInfo *ib = *(const RpSeriesInfo * const *) b;
-
-  return (int) ia->rank - (int) ib->rank;
+  return (info->flags & RP_SERIES_FLAG_IN_SUMMARY) != 0;
 }
 
 /* The rows: the series the parts table puts in the summary, by rank. */
@@ -27,16 +24,7 @@ rows (void)
 
   if (g_once_init_enter (&initialized))
     {
-      guint n;
-      const RpPartInfo * const *table = rp_parts_get_table (&n);
-      GPtrArray *array = g_ptr_array_new ();
-
-      for (guint i = 0; i < n; i++)
-        for (guint k = 0; k < table[i]->n_series; k++)
-          if (table[i]->series[k].flags & RP_SERIES_FLAG_IN_SUMMARY)
-            g_ptr_array_add (array, (gpointer) &table[i]->series[k]);
-      g_ptr_array_sort (array, compare_rank);
-      infos = array;
+      infos = rp_parts_find_series (in_summary, NULL);
       g_once_init_leave (&initialized, 1);
     }
   return infos;
