@@ -209,6 +209,46 @@ test_start_errors (Fixture       *f,
   expect_start_error (f, scenario, f->directory, RP_ERROR_INVALID_ARGUMENT);
 }
 
+static void
+on_start_cancelled (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  GError **error = user_data;
+
+  g_assert_false (rp_session_start_finish (RP_SESSION (object), result, error));
+}
+
+/* A start cancelled while its thread prepares (the copy loop writes its
+ * 64 MiB source there) runs nothing and leaves nothing behind, however far
+ * the thread got: GTask reports the cancellation even when the thread ended
+ * first. */
+static void
+test_start_cancelled (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R2", NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) series = NULL;
+
+  scenario->directory = g_strdup (f->directory);
+  rp_params_set_size (scenario->params, "copy_source_size", 64 * RP_MiB);
+  rp_params_set_seconds (scenario->params, "cpu_calibration", 0.5);
+  session = rp_session_new (scenario);
+  rp_session_start_async (session, cancellable, on_start_cancelled, &error);
+  g_cancellable_cancel (cancellable);
+  while (error == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (rp_session_get_state (session), ==, RP_SESSION_FINISHED);
+  series = rp_session_get_series (session);
+  g_assert_cmpuint (series->len, ==, 0);
+  g_assert_cmpuint (rp_test_count_entries (f->directory), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -217,5 +257,6 @@ main (int argc, char **argv)
   g_test_add ("/session/stop-during-writer", Fixture, NULL, rp_test_fixture_set_up, test_stop_during_writer, rp_test_fixture_tear_down);
   g_test_add ("/session/writer-exact-size", Fixture, NULL, rp_test_fixture_set_up, test_writer_exact_size, rp_test_fixture_tear_down);
   g_test_add ("/session/start-errors", Fixture, NULL, rp_test_fixture_set_up, test_start_errors, rp_test_fixture_tear_down);
+  g_test_add ("/session/start-cancelled", Fixture, NULL, rp_test_fixture_set_up, test_start_cancelled, rp_test_fixture_tear_down);
   return g_test_run ();
 }

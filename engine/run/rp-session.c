@@ -475,16 +475,20 @@ parts_in_start_order (const RpScenario *scenario)
 }
 
 static gboolean
-prepare_workers (RpSession  *self,
-                 GError    **error)
+prepare_workers (RpSession     *self,
+                 GCancellable  *cancellable,
+                 GError       **error)
 {
   g_autoptr(GPtrArray) parts = parts_in_start_order (self->live);
 
   for (guint i = 0; i < parts->len; i++)
     {
       const RpPartInfo *part = g_ptr_array_index (parts, i);
-      Worker *worker = g_new0 (Worker, 1);
+      Worker *worker;
 
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      worker = g_new0 (Worker, 1);
       worker->klass = part->worker;
       worker->is_load = part->role == RP_PART_LOAD;
       worker->session = self;
@@ -524,12 +528,17 @@ start_in_thread (GTask        *task,
   g_free (live->directory);
   live->directory = resolved;
 
+  /* Each step may take seconds on a busy disk (a copy loop's source is
+   * written in prepare): a cancelled start stops between them. */
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+    goto failed;
   self->sysinfo = rp_sysinfo_collect (live->directory);
 
-  if (!rp_target_check_free_space (live, &self->spare_bytes, &error))
+  if (!rp_target_check_free_space (live, &self->spare_bytes, &error) ||
+      g_cancellable_set_error_if_cancelled (cancellable, &error))
     goto failed;
 
-  if (!prepare_workers (self, &error))
+  if (!prepare_workers (self, cancellable, &error))
     goto failed;
 
   g_task_return_boolean (task, TRUE);
@@ -591,6 +600,8 @@ on_started (GObject      *object,
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
+      /* Cancelled after the thread prepared them: close their files now. */
+      g_ptr_array_set_size (self->workers, 0);
       self->t_end = self->t0;
       set_state (self, RP_SESSION_FINISHED);
       g_task_return_error (task, error);
@@ -611,7 +622,9 @@ on_started (GObject      *object,
 
 /**
  * rp_session_start_async:
- * @cancellable: (nullable): currently only checked before starting
+ * @cancellable: (nullable): gives up the start: checked between its steps
+ *   (validation, the folder, the snapshot, free space, each part's
+ *   prepare); the callback then gets %G_IO_ERROR_CANCELLED and nothing runs
  * @callback: called on the caller's thread-default main context when the
  *   workers run, or when the start failed
  *
@@ -645,7 +658,7 @@ rp_session_start_async (RpSession           *self,
   self->live = rp_scenario_copy (self->scenario);
   set_state (self, RP_SESSION_STARTING);
 
-  inner = g_task_new (self, NULL, on_started, task);
+  inner = g_task_new (self, cancellable, on_started, task);
   g_task_run_in_thread (inner, start_in_thread);
   g_object_unref (inner);
 }
