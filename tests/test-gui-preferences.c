@@ -4,11 +4,15 @@
 
 #include <glib/gstdio.h>
 #include <adwaita.h>
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
 
 #include "rp-application.h"
 #include "rp-chart-view.h"
+#include "rp-gui-util.h"
 #include "rp-preferences-window.h"
 #include "rp-scenario.h"
+#include "rp-units.h"
 #include "rp-window.h"
 
 static GtkApplication *application;
@@ -38,7 +42,7 @@ find_all (gpointer widget,
 static GSettings *
 fresh_settings (void)
 {
-  GSettings *settings = rp_application_new_settings ();
+  GSettings *settings = rp_gui_new_settings ();
   g_autoptr(GSettingsSchema) schema = NULL;
   g_auto(GStrv) keys = NULL;
 
@@ -78,8 +82,6 @@ test_preferences_edit_settings (void)
   g_autoptr(GPtrArray) switches = find_all (preferences, GTK_TYPE_SWITCH);
   g_autoptr(GPtrArray) combos = find_all (preferences, ADW_TYPE_COMBO_ROW);
   g_autoptr(GPtrArray) entries = find_all (preferences, ADW_TYPE_ENTRY_ROW);
-  g_autofree char *size = NULL;
-  g_autofree char *duration = NULL;
   g_autofree char *scenario = NULL;
   guint n_presets;
   const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
@@ -110,30 +112,24 @@ test_preferences_edit_settings (void)
   g_assert_cmpuint (entries->len, ==, 2);
   g_assert_cmpstr (gtk_editable_get_text (entries->pdata[0]), ==, "4G");
   apply (entries->pdata[0], "12 parsecs");
-  size = g_settings_get_string (settings, "size");
-  g_assert_cmpstr (size, ==, "4G");
+  g_assert_cmpuint (g_settings_get_uint64 (settings, "size-bytes"), ==, 4 * RP_GiB);
   g_assert_true (gtk_widget_has_css_class (entries->pdata[0], "error"));
   apply (entries->pdata[0], "512 M");
-  g_clear_pointer (&size, g_free);
-  size = g_settings_get_string (settings, "size");
-  g_assert_cmpstr (size, ==, "512 M");
+  g_assert_cmpuint (g_settings_get_uint64 (settings, "size-bytes"), ==, 512 * RP_MiB);
   g_assert_false (gtk_widget_has_css_class (entries->pdata[0], "error"));
+  /* As typed, not as it would be written back ("512M"). */
+  g_assert_cmpstr (gtk_editable_get_text (entries->pdata[0]), ==, "512 M");
 
   apply (entries->pdata[1], "soon");
-  duration = g_settings_get_string (settings, "duration");
-  g_assert_cmpstr (duration, ==, "60");
+  g_assert_cmpfloat (g_settings_get_double (settings, "duration-seconds"), ==, 60);
   apply (entries->pdata[1], "2m");
-  g_clear_pointer (&duration, g_free);
-  duration = g_settings_get_string (settings, "duration");
-  g_assert_cmpstr (duration, ==, "2m");
+  g_assert_cmpfloat (g_settings_get_double (settings, "duration-seconds"), ==, 120);
   /* An empty duration means "until the load is done". */
   apply (entries->pdata[1], "");
-  g_clear_pointer (&duration, g_free);
-  duration = g_settings_get_string (settings, "duration");
-  g_assert_cmpstr (duration, ==, "");
+  g_assert_cmpfloat (g_settings_get_double (settings, "duration-seconds"), ==, 0);
 
   /* A run stores its values meanwhile: the window shows them. */
-  g_settings_set_string (settings, "size", "1G");
+  g_settings_set_uint64 (settings, "size-bytes", RP_GiB);
   g_assert_cmpstr (gtk_editable_get_text (entries->pdata[0]), ==, "1G");
 
   gtk_window_destroy (GTK_WINDOW (preferences));
@@ -213,7 +209,6 @@ test_run_stores_form (void)
   RpWindow *window = rp_window_new (application);
   g_autofree char *scenario = NULL;
   g_autofree char *directory = NULL;
-  g_autofree char *duration = NULL;
   guint timeout_id;
 
   g_assert_no_error (error);
@@ -231,13 +226,55 @@ test_run_stores_form (void)
 
   scenario = g_settings_get_string (settings, "scenario");
   directory = g_settings_get_string (settings, "directory");
-  duration = g_settings_get_string (settings, "duration");
   g_assert_cmpstr (scenario, ==, "passive");
   g_assert_cmpstr (directory, ==, target);
-  g_assert_cmpstr (duration, ==, "1");
+  g_assert_cmpfloat (g_settings_get_double (settings, "duration-seconds"), ==, 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
   /* Nothing left behind: rmdir fails on a non-empty folder. */
+  g_assert_cmpint (g_rmdir (target), ==, 0);
+}
+
+/* Settings that cannot be written (locked down, a read-only backend): the
+ * form keeps what was typed, before and after a run. */
+static void
+test_form_without_writable_settings (void)
+{
+  g_autoptr(GSettingsBackend) backend = g_null_settings_backend_new ();
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) probe = rp_gui_new_settings ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *target = g_dir_make_tmp ("test-gui-preferences-XXXXXX", &error);
+  g_autoptr(GPtrArray) entries = NULL;
+  RpWindow *window;
+  guint timeout_id;
+
+  g_assert_no_error (error);
+  g_object_get (probe, "settings-schema", &schema, NULL);
+  settings = g_settings_new_full (schema, backend, NULL);
+  g_assert_false (g_settings_is_writable (settings, "size-bytes"));
+  window = g_object_new (RP_TYPE_WINDOW, "application", application, "settings", settings, NULL);
+  entries = find_all (window, GTK_TYPE_ENTRY);
+
+  g_assert_true (rp_window_set_scenario (window, "passive"));
+  rp_window_set_directory (window, target);
+  rp_window_set_size_text (window, "512 M");
+  rp_window_set_duration_text (window, "1 s");
+  gtk_window_present (GTK_WINDOW (window));
+  rp_window_start (window);
+  g_assert_true (rp_window_get_busy (window));
+  timeout_id = g_timeout_add_seconds (60, on_timeout, NULL);
+  while (rp_window_get_busy (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+
+  g_assert_cmpuint (entries->len, ==, 2);
+  g_assert_cmpstr (gtk_editable_get_text (entries->pdata[0]), ==, "512 M");
+  g_assert_cmpstr (gtk_editable_get_text (entries->pdata[1]), ==, "1 s");
+  g_assert_cmpuint (g_settings_get_uint64 (settings, "size-bytes"), ==, 4 * RP_GiB);
+
+  gtk_window_destroy (GTK_WINDOW (window));
   g_assert_cmpint (g_rmdir (target), ==, 0);
 }
 
@@ -272,6 +309,7 @@ main (int   argc,
   g_test_add_func ("/preferences/edit-settings", test_preferences_edit_settings);
   g_test_add_func ("/preferences/window-follows-settings", test_window_follows_settings);
   g_test_add_func ("/preferences/run-stores-form", test_run_stores_form);
+  g_test_add_func ("/preferences/form-without-writable-settings", test_form_without_writable_settings);
 
   status = g_test_run ();
   g_object_unref (application);

@@ -138,6 +138,23 @@ lookup_file (GApplicationCommandLine *command_line,
   return NULL;
 }
 
+/* The one report left of those a comparison was given shows in a main
+ * window like a finished run (which then takes the screenshot of a script). */
+static GtkWindow *
+on_compare_show_report (RpCompareWindow *compare,
+                        RpReport        *report,
+                        GFile           *file,
+                        GFile           *screenshot,
+                        GtkApplication  *application)
+{
+  RpWindow *window = rp_window_new (application);
+
+  rp_window_set_exit_outputs (window, NULL, screenshot);
+  gtk_window_present (GTK_WINDOW (window));
+  rp_window_show_report (window, report, file);
+  return GTK_WINDOW (window);
+}
+
 /* Two to eight reports (or too many, which the window explains) open in a
  * comparison window of their own; one in an idle main window. */
 static void
@@ -309,7 +326,7 @@ preferences_activated (GSimpleAction *action,
                        gpointer       user_data)
 {
   GtkApplication *application = user_data;
-  g_autoptr(GSettings) settings = rp_application_new_settings ();
+  g_autoptr(GSettings) settings = rp_gui_new_settings ();
   RpPreferencesWindow *preferences;
 
   /* Without the schema there is nothing to edit; the action is disabled
@@ -400,6 +417,11 @@ on_window_added (GtkApplication *application,
 {
   g_autoptr(GSimpleAction) action = NULL;
 
+  /* Every comparison window, whoever opened it, hands a lone report to a
+   * main window through the application: a window does not create the
+   * other kind. */
+  if (RP_IS_COMPARE_WINDOW (window))
+    g_signal_connect_object (window, "show-report", G_CALLBACK (on_compare_show_report), application, 0);
   if (!GTK_IS_APPLICATION_WINDOW (window) ||
       g_action_map_lookup_action (G_ACTION_MAP (window), "show-help-overlay") != NULL)
     return;
@@ -438,7 +460,7 @@ rp_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.preferences", preferences_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-help-overlay", help_overlay_accels);
   g_signal_connect (application, "window-added", G_CALLBACK (on_window_added), NULL);
-  settings = rp_application_new_settings ();
+  settings = rp_gui_new_settings ();
   preferences = g_action_map_lookup_action (G_ACTION_MAP (application), "preferences");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (preferences), settings != NULL);
   gtk_window_set_default_icon_name (APP_ID);
@@ -534,26 +556,4 @@ rp_application_new (void)
                        "application-id", APP_ID,
                        "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_HANDLES_OPEN,
                        NULL);
-}
-
-/**
- * rp_application_new_settings:
- *
- * The application's settings, if its schema is installed. Run from the build
- * tree without `GSETTINGS_SCHEMA_DIR` it is not, and g_settings_new() would
- * abort: the windows then work with their defaults and remember nothing.
- *
- * Returns: (transfer full) (nullable): io.github.resprobe.Resprobe, or %NULL
- */
-GSettings *
-rp_application_new_settings (void)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL)
-    return NULL;
-  return g_settings_new_full (schema, NULL, NULL);
 }

@@ -13,6 +13,5 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RpApplication, rp_application, RP, APPLICATION, AdwApplication)
 
 RpApplication *rp_application_new          (void);
-GSettings     *rp_application_new_settings (void);
 
 G_END_DECLS

@@ -7,8 +7,6 @@
 #include "rp-gui-util.h"
 #include "rp-compare-window.h"
 #include "rp-report-io.h"
-#include "rp-window.h"
-#include "rp-window-private.h"
 
 /* After the reports show, how long to let the charts paint before the
  * screenshot of --screenshot-on-exit. */
@@ -33,6 +31,13 @@ struct _RpCompareWindow
 };
 
 G_DEFINE_FINAL_TYPE (RpCompareWindow, rp_compare_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  SHOW_REPORT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void
 show_toast (RpCompareWindow *self,
@@ -129,12 +134,18 @@ static void
 show_single (RpCompareWindow        *self,
              const RpReportIoLoaded *loaded)
 {
-  RpWindow *window = rp_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+  GtkWindow *window = NULL;
 
-  rp_window_set_exit_outputs (window, NULL, self->exit_screenshot);
-  gtk_window_present (GTK_WINDOW (window));
-  rp_window_show_report (window, g_ptr_array_index (loaded->reports, 0), g_ptr_array_index (loaded->files, 0));
-  rp_report_io_show_errors (GTK_WINDOW (window), loaded, self->exit_screenshot != NULL);
+  /* The application makes the main window: this window knows none. */
+  g_signal_emit (self, signals[SHOW_REPORT], 0, g_ptr_array_index (loaded->reports, 0),
+                 g_ptr_array_index (loaded->files, 0), self->exit_screenshot, &window);
+  if (window == NULL)
+    {
+      rp_compare_window_set_reports (self, loaded->reports, (GFile *const *) loaded->files->pdata);
+      rp_report_io_show_errors (GTK_WINDOW (self), loaded, self->exit_screenshot != NULL);
+      return;
+    }
+  rp_report_io_show_errors (window, loaded, self->exit_screenshot != NULL);
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
@@ -463,6 +474,22 @@ rp_compare_window_class_init (RpCompareWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  /**
+   * RpCompareWindow::show-report:
+   * @report: the one report that loaded of those given
+   * @file: its file
+   * @screenshot: (nullable): the --screenshot-on-exit file of this window
+   *
+   * Asks for a main window showing @report, which then takes the place of
+   * this one (closed after the signal).
+   *
+   * Returns: (transfer none) (nullable): the window showing @report
+   */
+  signals[SHOW_REPORT] =
+    g_signal_new ("show-report", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, g_signal_accumulator_first_wins, NULL, NULL,
+                  GTK_TYPE_WINDOW, 3, RP_TYPE_REPORT, G_TYPE_FILE, G_TYPE_FILE);
 
   object_class->dispose = rp_compare_window_dispose;
   object_class->finalize = rp_compare_window_finalize;

@@ -94,3 +94,25 @@ rp_gui_printerr (const char *message)
   /* TRANSLATORS: an error on the terminal, e.g. "resprobe: --size: …" */
   g_printerr (_("resprobe: %s\n"), clean);
 }
+
+/**
+ * rp_gui_new_settings:
+ *
+ * The application's settings, if its schema is installed. Run from the build
+ * tree without `GSETTINGS_SCHEMA_DIR` it is not, and g_settings_new() would
+ * abort: the windows then work with their defaults and remember nothing.
+ *
+ * Returns: (transfer full) (nullable): io.github.resprobe.Resprobe, or %NULL
+ */
+GSettings *
+rp_gui_new_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}

@@ -13,4 +13,6 @@ gboolean    rp_gui_screenshot_ready  (GtkWidget   *widget,
 
 void        rp_gui_printerr          (const char  *message);
 
+GSettings  *rp_gui_new_settings      (void);
+
 G_END_DECLS

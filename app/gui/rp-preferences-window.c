@@ -3,12 +3,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #include "rp-preferences-window.h"
-#include "rp-scenario.h"
-#include "rp-units.h"
-#include "rp-window.h"
+#include "rp-run-form.h"
 
 struct _RpPreferencesWindow
 {
@@ -26,6 +23,8 @@ struct _RpPreferencesWindow
   GtkSwitch            *limit_lines_switch;
 
   GSettings            *settings;
+  /* The defaults of new runs, bound both ways to @settings. */
+  RpRunSettings        *run_settings;
 };
 
 G_DEFINE_FINAL_TYPE (RpPreferencesWindow, rp_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -41,29 +40,17 @@ static GParamSpec *properties[N_PROPS];
 /* ------------------------------------------------------------------------- */
 /* Folder */
 
-/* As the main window shows it: ~ for the home folder. */
-static char *
-display_path (const char *path)
-{
-  const char *home = g_get_home_dir ();
-  gsize length = strlen (home);
-
-  if (g_str_has_prefix (path, home) && (path[length] == '/' || path[length] == '\0'))
-    return g_strconcat ("~", path + length, NULL);
-  return g_strdup (path);
-}
-
 static void
 update_folder_row (RpPreferencesWindow *self)
 {
-  g_autofree char *directory = g_settings_get_string (self->settings, "directory");
+  const char *directory = rp_run_settings_get_directory (self->run_settings);
   g_autofree char *fallback = rp_scenario_default_directory ();
-  const char *path = *directory != '\0' ? directory : fallback;
-  g_autofree char *shown = display_path (path);
+  const char *path = directory != NULL ? directory : fallback;
+  g_autofree char *shown = rp_run_form_display_path (path);
 
   adw_action_row_set_subtitle (self->folder_row, shown);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->folder_row), path);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->folder_reset_button), *directory != '\0');
+  gtk_widget_set_sensitive (GTK_WIDGET (self->folder_reset_button), directory != NULL);
 }
 
 static void
@@ -77,7 +64,7 @@ on_folder_chosen (GtkNativeDialog     *dialog,
       g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
 
       if (path != NULL)
-        g_settings_set_string (self->settings, "directory", path);
+        rp_run_settings_set_directory (self->run_settings, path);
       else
         adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self),
                                           adw_toast_new (_("Choose a local folder: the probe needs a file system path")));
@@ -90,9 +77,9 @@ static void
 choose_folder (RpPreferencesWindow *self)
 {
   GtkFileChooserNative *dialog;
-  g_autofree char *directory = g_settings_get_string (self->settings, "directory");
+  const char *directory = rp_run_settings_get_directory (self->run_settings);
   g_autofree char *fallback = rp_scenario_default_directory ();
-  g_autoptr(GFile) current = g_file_new_for_path (*directory != '\0' ? directory : fallback);
+  g_autoptr(GFile) current = g_file_new_for_path (directory != NULL ? directory : fallback);
 
   dialog = gtk_file_chooser_native_new (_("Choose the Folder to Test"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
@@ -113,98 +100,35 @@ reset_folder (RpPreferencesWindow *self)
 /* Size and duration: stored when applied (Enter or the apply button) and
  * valid, so that a half-typed value never reaches an open window. */
 
-typedef gboolean (*ParseFunc) (const char *text, const char *field, GError **error);
-
-static gboolean
-parse_size (const char  *text,
-            const char  *field,
-            GError     **error)
-{
-  guint64 bytes;
-
-  return rp_parse_size (text, field, &bytes, error);
-}
-
-static gboolean
-parse_duration (const char  *text,
-                const char  *field,
-                GError     **error)
-{
-  double seconds;
-
-  return rp_parse_duration (text, field, &seconds, error);
-}
-
-/* The main window reads "20 s" as "20s"; accept what it accepts. */
-static char *
-squeeze_spaces (const char *text)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = text; *p != '\0'; p++)
-    if (!g_ascii_isspace (*p))
-      g_string_append_c (out, *p);
-  return g_string_free (out, FALSE);
-}
-
 static void
 apply_entry (RpPreferencesWindow *self,
              AdwEntryRow         *row,
-             const char          *key,
-             const char          *field,
-             ParseFunc            parse)
+             RpRunFormField       field)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (row));
-  g_autofree char *squeezed = squeeze_spaces (text);
   g_autoptr(GError) error = NULL;
 
-  if (*squeezed != '\0' && !parse (squeezed, field, &error))
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (row), "error");
-      adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (error->message));
-      return;
-    }
-  gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
-  g_settings_set_string (self->settings, key, text);
+  if (!rp_run_form_apply_entry (GTK_EDITABLE (row), self->run_settings, field, &error))
+    adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (error->message));
 }
 
 static void
 on_size_applied (RpPreferencesWindow *self)
 {
-  apply_entry (self, self->size_row, "size", _("Data to write"), parse_size);
+  apply_entry (self, self->size_row, RP_RUN_FORM_SIZE);
 }
 
 static void
 on_duration_applied (RpPreferencesWindow *self)
 {
-  apply_entry (self, self->duration_row, "duration", _("Duration"), parse_duration);
+  apply_entry (self, self->duration_row, RP_RUN_FORM_DURATION);
 }
 
 /* A run started meanwhile stores its values: show them. */
 static void
-load_entry (RpPreferencesWindow *self,
-            AdwEntryRow         *row,
-            const char          *key)
+load_entries (RpPreferencesWindow *self)
 {
-  g_autofree char *text = g_settings_get_string (self->settings, key);
-
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (row)), text) == 0)
-    return;
-  gtk_editable_set_text (GTK_EDITABLE (row), text);
-  gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
-}
-
-static void
-on_setting_changed (GSettings           *settings,
-                    const char          *key,
-                    RpPreferencesWindow *self)
-{
-  if (g_str_equal (key, "directory"))
-    update_folder_row (self);
-  else if (g_str_equal (key, "size"))
-    load_entry (self, self->size_row, "size");
-  else if (g_str_equal (key, "duration"))
-    load_entry (self, self->duration_row, "duration");
+  rp_run_form_load_entry (GTK_EDITABLE (self->size_row), self->run_settings, RP_RUN_FORM_SIZE);
+  rp_run_form_load_entry (GTK_EDITABLE (self->duration_row), self->run_settings, RP_RUN_FORM_DURATION);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -214,22 +138,26 @@ static void
 rp_preferences_window_constructed (GObject *object)
 {
   RpPreferencesWindow *self = RP_PREFERENCES_WINDOW (object);
-  g_autoptr(GListModel) scenarios = rp_window_create_scenario_model ();
 
   G_OBJECT_CLASS (rp_preferences_window_parent_class)->constructed (object);
 
   g_assert (G_IS_SETTINGS (self->settings));
 
-  adw_combo_row_set_model (self->scenario_row, scenarios);
-  rp_window_bind_scenario_setting (self->settings, self->scenario_row, G_SETTINGS_BIND_DEFAULT);
+  self->run_settings = rp_run_settings_new ();
+  rp_run_settings_bind (self->run_settings, self->settings, G_SETTINGS_BIND_DEFAULT);
+  rp_run_form_bind_scenario_row (self->scenario_row, self->run_settings);
   g_settings_bind (self->settings, "simulate-save", self->simulate_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "log-scale-latency", self->log_scale_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "show-limit-lines", self->limit_lines_switch, "active", G_SETTINGS_BIND_DEFAULT);
 
   update_folder_row (self);
-  load_entry (self, self->size_row, "size");
-  load_entry (self, self->duration_row, "duration");
-  g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_setting_changed), self, 0);
+  load_entries (self);
+  g_signal_connect_object (self->run_settings, "notify::directory",
+                           G_CALLBACK (update_folder_row), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run_settings, "notify::size",
+                           G_CALLBACK (load_entries), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run_settings, "notify::duration",
+                           G_CALLBACK (load_entries), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -238,6 +166,7 @@ rp_preferences_window_dispose (GObject *object)
   RpPreferencesWindow *self = RP_PREFERENCES_WINDOW (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_PREFERENCES_WINDOW);
+  g_clear_object (&self->run_settings);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (rp_preferences_window_parent_class)->dispose (object);

@@ -1,25 +1,116 @@
-/* rp-window-private.h: what rp-window.c shares with rp-window-reports.c (open, save, export). */
+/* rp-window-private.h: the window's struct and what its files (rp-window*.c) share. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
 #include "rp-report.h"
+#include "rp-run-settings.h"
+#include "rp-session.h"
+#include "rp-summary-view.h"
+#include "rp-ui-probes.h"
 #include "rp-window.h"
 
 G_BEGIN_DECLS
 
+/* One window is one struct in several files, each a job: rp-window.c (the
+ * object, its public API, an opened report), rp-window-form.c (the run
+ * settings), rp-window-run.c (a run), rp-window-view.c (charts and status),
+ * rp-window-reports.c (open, save, export). As GNOME Text Editor's
+ * editor-window-private.h, the fields are here so that each file uses them. */
+struct _RpWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* template children */
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  GtkButton            *run_button;
+  GtkSpinner           *run_spinner;
+  GtkLabel             *run_label;
+  AdwPreferencesGroup  *run_group;
+  AdwComboRow          *scenario_row;
+  AdwActionRow         *folder_row;
+  AdwActionRow         *size_row;
+  AdwActionRow         *duration_row;
+  GtkEntry             *size_entry;
+  GtkEntry             *duration_entry;
+  AdwActionRow         *simulate_row;
+  RpSummaryView        *summary_view;
+  GtkStack             *content_stack;
+  GtkLabel             *headline_label;
+  GtkLabel             *verdict_label;
+  GtkLabel             *warning_label;
+  GtkLabel             *details_label;
+  GtkProgressBar       *progress_bar;
+  GtkGrid              *chart_grid;
+
+  /* NULL without the schema (run from the build tree): the defaults. */
+  GSettings            *settings;
+  /* The form, typed (rp-window-form.c); it follows @settings. */
+  RpRunSettings        *run_settings;
+  GPtrArray            *plots;   /* RpPlot, by catalog index */
+  GPtrArray            *views;   /* RpChartView, likewise */
+
+  /* Cancelled in dispose: every async call the window starts gets it, so
+   * that no result reaches a window that is gone. */
+  GCancellable         *cancellable;
+
+  RpSession            *session;
+  /* The session's and the probes' signals, connected while they are this
+   * window's (g_signal_group_set_target()). */
+  GSignalGroup         *session_signals;
+  GSignalGroup         *probes_signals;
+  RpUiProbes           *probes;
+  double                run_duration;  /* planned seconds of the run; 0: until done */
+  gboolean              stop_requested;
+  GApplication         *holding;
+  guint                 inhibit_cookie;
+  gboolean              close_when_finished;
+  guint                 status_id;
+  gboolean              summary_busy;
+
+  GFile                *exit_report;
+  GFile                *exit_screenshot;
+  guint                 screenshot_tries;
+
+  /* A report opened from a file (rp-window-reports.c), shown as a finished
+   * run while there is no session: rp_window_show_report(). */
+  RpReport             *loaded_report;
+  GFile                *loaded_file;
+};
+
 /* rp-window.c */
-void      rp_window_show_toast         (RpWindow       *self,
-                                        const char     *text);
-RpReport *rp_window_get_report         (RpWindow       *self);
-gboolean  rp_window_get_scripted       (RpWindow       *self);
-void      rp_window_show_report        (RpWindow       *self,
-                                        RpReport       *report,
-                                        GFile          *file);
+RpSessionState rp_window_session_state       (RpWindow       *self);
+gboolean       rp_window_is_gone             (RpWindow       *self);
+void           rp_window_show_toast          (RpWindow       *self,
+                                              const char     *text);
+RpReport      *rp_window_get_report          (RpWindow       *self);
+gboolean       rp_window_get_scripted        (RpWindow       *self);
+void           rp_window_notify_busy         (RpWindow       *self);
+
+/* rp-window-form.c */
+void           rp_window_form_class_init     (GtkWidgetClass *widget_class);
+void           rp_window_form_init           (RpWindow       *self);
+const char    *rp_window_form_get_error      (RpWindow       *self);
+void           rp_window_form_store          (RpWindow       *self);
+
+/* rp-window-run.c */
+void           rp_window_run_class_init      (GtkWidgetClass *widget_class);
+void           rp_window_run_init            (RpWindow       *self);
+void           rp_window_reset_session       (RpWindow       *self);
+void           rp_window_release_application (RpWindow       *self);
+void           rp_window_save_exit_outputs   (RpWindow       *self);
+
+/* rp-window-view.c */
+void           rp_window_view_init           (RpWindow       *self);
+void           rp_window_refresh_charts      (RpWindow       *self);
+void           rp_window_show_sysinfo        (RpWindow       *self);
+void           rp_window_show_verdict        (RpWindow       *self);
+void           rp_window_update_ui           (RpWindow       *self);
 
 /* rp-window-reports.c */
-void      rp_window_reports_class_init (GtkWidgetClass *widget_class);
-void      rp_window_reports_init       (RpWindow       *self);
-void      rp_window_reports_update     (RpWindow       *self,
-                                        gboolean        busy);
+void           rp_window_reports_class_init  (GtkWidgetClass *widget_class);
+void           rp_window_reports_init        (RpWindow       *self);
+void           rp_window_reports_update      (RpWindow       *self,
+                                              gboolean        busy);
 
 G_END_DECLS

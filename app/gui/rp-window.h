@@ -4,6 +4,8 @@
 
 #include <adwaita.h>
 
+#include "rp-report.h"
+
 G_BEGIN_DECLS
 
 #define RP_TYPE_WINDOW (rp_window_get_type ())
@@ -27,10 +29,8 @@ void      rp_window_stop              (RpWindow       *self);
 void      rp_window_open_files        (RpWindow       *self,
                                        GFile   *const *files,
                                        guint           n_files);
-
-GListModel *rp_window_create_scenario_model (void);
-void      rp_window_bind_scenario_setting (GSettings          *settings,
-                                           AdwComboRow        *row,
-                                           GSettingsBindFlags  flags);
+void      rp_window_show_report       (RpWindow       *self,
+                                       RpReport       *report,
+                                       GFile          *file);
 
 G_END_DECLS

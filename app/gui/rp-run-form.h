@@ -1,0 +1,34 @@
+/* rp-run-form.h: widgets that edit an RpRunSettings, shared by the window's form and Preferences. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "rp-run-settings.h"
+
+G_BEGIN_DECLS
+
+/**
+ * RpRunFormField:
+ * @RP_RUN_FORM_SIZE: #RpRunSettings:size, as "4G"
+ * @RP_RUN_FORM_DURATION: #RpRunSettings:duration, as "60" or "2m"
+ *
+ * A setting that an entry edits as text.
+ */
+typedef enum {
+  RP_RUN_FORM_SIZE,
+  RP_RUN_FORM_DURATION,
+} RpRunFormField;
+
+void     rp_run_form_bind_scenario_row (AdwComboRow     *row,
+                                        RpRunSettings   *settings);
+gboolean rp_run_form_apply_entry       (GtkEditable     *editable,
+                                        RpRunSettings   *settings,
+                                        RpRunFormField   field,
+                                        GError         **error);
+void     rp_run_form_load_entry        (GtkEditable     *editable,
+                                        RpRunSettings   *settings,
+                                        RpRunFormField   field);
+char    *rp_run_form_display_path      (const char      *path);
+
+G_END_DECLS

@@ -1,0 +1,226 @@
+/* rp-window-form.c: the window's run form: scenario, folder, size, duration, bound to an RpRunSettings. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "rp-run-form.h"
+#include "rp-window-private.h"
+
+/* The form edits self->run_settings, which follows the settings
+ * (G_SETTINGS_BIND_GET: a change in Preferences shows at once in every idle
+ * window) and is written back only when a run starts. An entry's text is
+ * parsed when it is edited: valid text sets the property, invalid text marks
+ * the entry and leaves the property alone. Whatever the settings backend does
+ * (not writable, a write that fails), the object keeps what the user typed. */
+
+/* ------------------------------------------------------------------------- */
+/* Rows */
+
+static void
+update_folder_row (RpWindow *self)
+{
+  const char *directory = rp_run_settings_get_directory (self->run_settings);
+  g_autofree char *fallback = rp_scenario_default_directory ();
+  g_autofree char *shown = rp_run_form_display_path (directory ? directory : fallback);
+
+  adw_action_row_set_subtitle (self->folder_row, shown);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->folder_row), directory ? directory : fallback);
+}
+
+/* The size row says what the size means for the selected scenario. */
+static void
+update_size_row (RpWindow *self)
+{
+  RpSizeMeaning meaning = rp_run_settings_get_size_meaning (self->run_settings);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->size_row), meaning != RP_SIZE_MEANING_NONE);
+  switch (meaning)
+    {
+    case RP_SIZE_MEANING_WRITER_TOTAL:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("Data to Write"));
+      adw_action_row_set_subtitle (self->size_row, _("As dd’s bs×count, e.g. 4G"));
+      gtk_entry_set_placeholder_text (self->size_entry, _("15000M"));
+      break;
+    case RP_SIZE_MEANING_COPY_SOURCE:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("File to Copy"));
+      adw_action_row_set_subtitle (self->size_row, _("Copied again and again in the folder"));
+      gtk_entry_set_placeholder_text (self->size_entry, _("1G"));
+      break;
+    case RP_SIZE_MEANING_WRITER_SHARE:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("Data per Writer"));
+      adw_action_row_set_subtitle (self->size_row, _("Each writer thread; empty: until stopped"));
+      gtk_entry_set_placeholder_text (self->size_entry, _("no limit"));
+      break;
+    case RP_SIZE_MEANING_NONE:
+    default:
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->size_row), _("Data to Write"));
+      adw_action_row_set_subtitle (self->size_row, _("This scenario writes nothing"));
+      break;
+    }
+}
+
+static void
+on_scenario_changed (RpWindow *self)
+{
+  update_size_row (self);
+  rp_window_update_ui (self);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Entries */
+
+/* The reason shows as the entry's tooltip; Start (disabled meanwhile) says
+ * it too if Enter is pressed in the entry. */
+static void
+apply_entry (RpWindow       *self,
+             GtkEntry       *entry,
+             RpRunFormField  field)
+{
+  g_autoptr(GError) error = NULL;
+
+  rp_run_form_apply_entry (GTK_EDITABLE (entry), self->run_settings, field, &error);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (entry), error ? error->message : NULL);
+  rp_window_update_ui (self);
+}
+
+static void
+on_size_edited (RpWindow *self)
+{
+  apply_entry (self, self->size_entry, RP_RUN_FORM_SIZE);
+}
+
+static void
+on_duration_edited (RpWindow *self)
+{
+  apply_entry (self, self->duration_entry, RP_RUN_FORM_DURATION);
+}
+
+/* The settings changed (Preferences, a report shown, the command line). */
+static void
+load_entries (RpWindow *self)
+{
+  rp_run_form_load_entry (GTK_EDITABLE (self->size_entry), self->run_settings, RP_RUN_FORM_SIZE);
+  rp_run_form_load_entry (GTK_EDITABLE (self->duration_entry), self->run_settings, RP_RUN_FORM_DURATION);
+}
+
+/**
+ * rp_window_form_get_error:
+ *
+ * Returns: (nullable): why an entry's text is not a valid setting, or %NULL
+ *   if the form can run
+ */
+const char *
+rp_window_form_get_error (RpWindow *self)
+{
+  GtkWidget *entries[] = { GTK_WIDGET (self->size_entry), GTK_WIDGET (self->duration_entry) };
+
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    if (gtk_widget_has_css_class (entries[i], "error"))
+      return gtk_widget_get_tooltip_text (entries[i]);
+  return NULL;
+}
+
+/**
+ * rp_window_form_store:
+ *
+ * Starting a run remembers its form: the next window starts from it.
+ */
+void
+rp_window_form_store (RpWindow *self)
+{
+  if (self->settings != NULL)
+    rp_run_settings_store_form (self->run_settings, self->settings);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Folder */
+
+static void
+on_folder_chosen (GtkNativeDialog *dialog,
+                  int              response,
+                  RpWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
+
+      if (path != NULL)
+        rp_run_settings_set_directory (self->run_settings, path);
+      else
+        rp_window_show_toast (self, _("Choose a local folder: the probe needs a file system path"));
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+choose_folder_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  RpWindow *self = RP_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  g_autofree char *fallback = rp_scenario_default_directory ();
+  const char *directory = rp_run_settings_get_directory (self->run_settings);
+  g_autoptr(GFile) current = g_file_new_for_path (directory ? directory : fallback);
+
+  dialog = gtk_file_chooser_native_new (_("Choose the Folder to Test"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                        _("_Select"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  /* The default folder may not exist yet; then the chooser opens elsewhere. */
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), current, NULL);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_folder_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ------------------------------------------------------------------------- */
+
+/**
+ * rp_window_form_class_init:
+ *
+ * Installs win.choose-folder (Shift+Ctrl+O).
+ */
+void
+rp_window_form_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
+  /* Ctrl+O is Open, as everywhere; the folder is one Shift away. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.choose-folder", NULL);
+}
+
+/**
+ * rp_window_form_init:
+ *
+ * Binds the form to self->run_settings, and those to the settings.
+ */
+void
+rp_window_form_init (RpWindow *self)
+{
+  if (self->settings != NULL)
+    rp_run_settings_bind (self->run_settings, self->settings, G_SETTINGS_BIND_GET);
+  rp_run_form_bind_scenario_row (self->scenario_row, self->run_settings);
+  load_entries (self);
+  update_folder_row (self);
+  update_size_row (self);
+
+  g_signal_connect_object (self->run_settings, "notify::scenario",
+                           G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run_settings, "notify::directory",
+                           G_CALLBACK (update_folder_row), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run_settings, "notify::size",
+                           G_CALLBACK (load_entries), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run_settings, "notify::duration",
+                           G_CALLBACK (load_entries), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->size_entry, "changed",
+                           G_CALLBACK (on_size_edited), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->duration_entry, "changed",
+                           G_CALLBACK (on_duration_edited), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->size_entry, "activate",
+                           G_CALLBACK (rp_window_start), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->duration_entry, "activate",
+                           G_CALLBACK (rp_window_start), self, G_CONNECT_SWAPPED);
+}
