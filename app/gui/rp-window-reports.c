@@ -26,13 +26,6 @@ show_message (RpWindow   *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* A window closed while its worker ran: its widgets are gone. */
-static gboolean
-window_gone (RpWindow *self)
-{
-  return gtk_window_get_application (GTK_WINDOW (self)) == NULL;
-}
-
 /* ------------------------------------------------------------------------- */
 /* Open */
 
@@ -82,7 +75,8 @@ on_reports_loaded (GObject      *source,
   gboolean scripted = rp_window_get_scripted (self);
   GtkWindow *shown;
 
-  if (application == NULL || loaded == NULL)
+  /* Cancelled: the window was destroyed while the files loaded. */
+  if (loaded == NULL || rp_window_is_gone (self) || application == NULL)
     return;
   if (loaded->reports->len == 0)
     {
@@ -139,7 +133,7 @@ rp_window_open_files (RpWindow     *self,
       return;
     }
 
-  rp_report_io_load_async (files, n_files, NULL, on_reports_loaded, g_object_ref (self));
+  rp_report_io_load_async (files, n_files, self->cancellable, on_reports_loaded, g_object_ref (self));
 }
 
 static void
@@ -261,7 +255,7 @@ on_saved (GObject      *source,
   g_autofree char *name = rp_report_io_display_name (job->file);
   gboolean saved = rp_report_io_save_finish (result, &error);
 
-  if (window_gone (job->window))
+  if (rp_window_is_gone (job->window))
     {
       /* Nowhere to show it; the terminal may be watched. */
       if (!saved)
@@ -292,6 +286,8 @@ static void
 start_save (SaveJob  *job,
             gboolean  replace)
 {
+  /* Not the window's cancellable: a report being saved is written even if
+   * the window closes meanwhile (on_saved() then reports to the terminal). */
   rp_report_io_save_async (job->report, job->file, job->format, replace, NULL, on_saved, job);
 }
 
@@ -378,7 +374,7 @@ on_summary_text (GObject      *source,
   RpWindow *self = RP_WINDOW (source);
   g_autofree char *text = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  if (text == NULL || window_gone (self))
+  if (text == NULL || rp_window_is_gone (self))
     return;
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
   rp_window_show_toast (self, _("Summary copied"));
@@ -394,7 +390,7 @@ copy_summary_action (GtkWidget  *widget,
 
   if (report == NULL)
     return;
-  task = g_task_new (widget, NULL, on_summary_text, NULL);
+  task = g_task_new (widget, RP_WINDOW (widget)->cancellable, on_summary_text, NULL);
   g_task_set_task_data (task, g_object_ref (report), g_object_unref);
   g_task_run_in_thread (task, summary_text_in_thread);
 }
