@@ -101,34 +101,13 @@ reset_folder (RpPreferencesWindow *self)
  * valid, so that a half-typed value never reaches an open window. */
 
 static void
-apply_entry (RpPreferencesWindow *self,
-             AdwEntryRow         *row,
-             RpRunFormField       field)
+on_entry_applied (GtkEditable         *editable,
+                  RpPreferencesWindow *self)
 {
-  g_autoptr(GError) error = NULL;
+  const char *error = rp_run_form_get_entry_error (editable);
 
-  if (!rp_run_form_apply_entry (GTK_EDITABLE (row), self->run_settings, field, &error))
-    adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (error->message));
-}
-
-static void
-on_size_applied (RpPreferencesWindow *self)
-{
-  apply_entry (self, self->size_row, RP_RUN_FORM_SIZE);
-}
-
-static void
-on_duration_applied (RpPreferencesWindow *self)
-{
-  apply_entry (self, self->duration_row, RP_RUN_FORM_DURATION);
-}
-
-/* A run started meanwhile stores its values: show them. */
-static void
-load_entries (RpPreferencesWindow *self)
-{
-  rp_run_form_load_entry (GTK_EDITABLE (self->size_row), self->run_settings, RP_RUN_FORM_SIZE);
-  rp_run_form_load_entry (GTK_EDITABLE (self->duration_row), self->run_settings, RP_RUN_FORM_DURATION);
+  if (error != NULL)
+    adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (error));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -150,14 +129,14 @@ rp_preferences_window_constructed (GObject *object)
   g_settings_bind (self->settings, "log-scale-latency", self->log_scale_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "show-limit-lines", self->limit_lines_switch, "active", G_SETTINGS_BIND_DEFAULT);
 
+  /* A run started meanwhile stores its values: the rows show them. */
+  rp_run_form_bind_entry (GTK_EDITABLE (self->size_row), self->run_settings, RP_RUN_FORM_SIZE, "apply");
+  rp_run_form_bind_entry (GTK_EDITABLE (self->duration_row), self->run_settings, RP_RUN_FORM_DURATION, "apply");
+  g_signal_connect_object (self->size_row, "apply", G_CALLBACK (on_entry_applied), self, 0);
+  g_signal_connect_object (self->duration_row, "apply", G_CALLBACK (on_entry_applied), self, 0);
   update_folder_row (self);
-  load_entries (self);
   g_signal_connect_object (self->run_settings, "notify::directory",
                            G_CALLBACK (update_folder_row), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->run_settings, "notify::size",
-                           G_CALLBACK (load_entries), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->run_settings, "notify::duration",
-                           G_CALLBACK (load_entries), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -239,8 +218,6 @@ rp_preferences_window_class_init (RpPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RpPreferencesWindow, simulate_switch);
   gtk_widget_class_bind_template_child (widget_class, RpPreferencesWindow, log_scale_switch);
   gtk_widget_class_bind_template_child (widget_class, RpPreferencesWindow, limit_lines_switch);
-  gtk_widget_class_bind_template_callback (widget_class, on_size_applied);
-  gtk_widget_class_bind_template_callback (widget_class, on_duration_applied);
   gtk_widget_class_bind_template_callback (widget_class, choose_folder);
   gtk_widget_class_bind_template_callback (widget_class, reset_folder);
 

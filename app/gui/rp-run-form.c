@@ -77,95 +77,150 @@ rp_run_form_bind_scenario_row (AdwComboRow   *row,
 /* ------------------------------------------------------------------------- */
 /* Size and duration entries */
 
-/* Parses @text as @field; stores it in @settings if @store. */
+/* What an entry edits, kept on the entry. */
+typedef struct {
+  RpRunSettings  *settings;
+  RpRunFormField  field;
+  char           *error;  /* why the text is not a value; NULL if it is */
+} EntryBinding;
+
+#define ENTRY_BINDING_KEY "rp-run-form-entry"
+
+static void
+entry_binding_free (gpointer data)
+{
+  EntryBinding *binding = data;
+
+  g_clear_object (&binding->settings);
+  g_free (binding->error);
+  g_free (binding);
+}
+
+/* Parses @text as the field of @binding; stores it if @store. */
 static gboolean
-parse_field (RpRunSettings   *settings,
-             RpRunFormField   field,
-             const char      *text,
-             gboolean         store,
-             gboolean        *out_same,
-             GError         **error)
+parse_field (EntryBinding  *binding,
+             const char    *text,
+             gboolean       store,
+             gboolean      *out_same,
+             GError       **error)
 {
   guint64 bytes;
   double seconds;
 
-  switch (field)
+  switch (binding->field)
     {
     case RP_RUN_FORM_SIZE:
       if (!rp_run_settings_parse_size (text, &bytes, error))
         return FALSE;
-      *out_same = bytes == rp_run_settings_get_size (settings);
+      *out_same = bytes == rp_run_settings_get_size (binding->settings);
       if (store)
-        rp_run_settings_set_size (settings, bytes);
+        rp_run_settings_set_size (binding->settings, bytes);
       return TRUE;
     case RP_RUN_FORM_DURATION:
     default:
       if (!rp_run_settings_parse_duration (text, &seconds, error))
         return FALSE;
-      *out_same = seconds == rp_run_settings_get_duration (settings);
+      *out_same = seconds == rp_run_settings_get_duration (binding->settings);
       if (store)
-        rp_run_settings_set_duration (settings, seconds);
+        rp_run_settings_set_duration (binding->settings, seconds);
       return TRUE;
     }
 }
 
-/**
- * rp_run_form_apply_entry:
- * @editable: an entry of the form
- * @field: what it edits
- *
- * Reads @editable's text into @settings. Text that does not parse marks the
- * entry with the "error" style class and leaves @settings as they were.
- *
- * Returns: %FALSE with @error naming the field if the text does not parse
- */
-gboolean
-rp_run_form_apply_entry (GtkEditable     *editable,
-                         RpRunSettings   *settings,
-                         RpRunFormField   field,
-                         GError         **error)
+static void
+set_entry_error (GtkEditable  *editable,
+                 EntryBinding *binding,
+                 const GError *error)
 {
+  g_free (binding->error);
+  binding->error = error ? g_strdup (error->message) : NULL;
+  if (error != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (editable), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (editable), "error");
+}
+
+/* Text that parses sets the property; other text marks the entry and leaves
+ * the property as it was. */
+static void
+on_entry_apply (GtkEditable  *editable,
+                EntryBinding *binding)
+{
+  g_autoptr(GError) error = NULL;
   gboolean same;
 
-  g_return_val_if_fail (GTK_IS_EDITABLE (editable), FALSE);
-  g_return_val_if_fail (RP_IS_RUN_SETTINGS (settings), FALSE);
+  parse_field (binding, gtk_editable_get_text (editable), TRUE, &same, &error);
+  set_entry_error (editable, binding, error);
+}
 
-  if (!parse_field (settings, field, gtk_editable_get_text (editable), TRUE, &same, error))
-    {
-      gtk_widget_add_css_class (GTK_WIDGET (editable), "error");
-      return FALSE;
-    }
-  gtk_widget_remove_css_class (GTK_WIDGET (editable), "error");
-  return TRUE;
+/* The property changed (the settings, a report shown, the command line):
+ * the entry shows it, unless its text already means that value ("512 M"
+ * stays as typed rather than become "512M"). */
+static void
+on_setting_changed (GtkEditable *editable)
+{
+  EntryBinding *binding = g_object_get_data (G_OBJECT (editable), ENTRY_BINDING_KEY);
+  g_autofree char *text = NULL;
+  gboolean same = FALSE;
+
+  if (parse_field (binding, gtk_editable_get_text (editable), FALSE, &same, NULL) && same)
+    return;
+  if (binding->field == RP_RUN_FORM_SIZE)
+    text = rp_run_settings_format_size (rp_run_settings_get_size (binding->settings));
+  else
+    text = rp_run_settings_format_duration (rp_run_settings_get_duration (binding->settings));
+  gtk_editable_set_text (editable, text);
+  set_entry_error (editable, binding, NULL);
 }
 
 /**
- * rp_run_form_load_entry:
- * @editable: an entry of the form
- * @field: what it edits
+ * rp_run_form_bind_entry:
+ * @editable: an entry of a form
+ * @settings: the settings it edits
+ * @field: which of them, as text
+ * @apply_signal: the signal of @editable on which its text is parsed:
+ *   "changed" (as typed) or "apply" (an #AdwEntryRow's apply button)
  *
- * Shows the value of @field in @editable, unless its text already means
- * that value: "512 M" stays as typed rather than become "512M".
+ * Shows @field in @editable, and parses the text on @apply_signal: a value
+ * sets the property; text that is not one marks @editable with the "error"
+ * style class (rp_run_form_get_entry_error() says why) and leaves the
+ * property alone. Connect to @apply_signal after this call to see the result.
  */
 void
-rp_run_form_load_entry (GtkEditable    *editable,
+rp_run_form_bind_entry (GtkEditable    *editable,
                         RpRunSettings  *settings,
-                        RpRunFormField  field)
+                        RpRunFormField  field,
+                        const char     *apply_signal)
 {
-  g_autofree char *text = NULL;
-  gboolean same = FALSE;
+  EntryBinding *binding = g_new0 (EntryBinding, 1);
 
   g_return_if_fail (GTK_IS_EDITABLE (editable));
   g_return_if_fail (RP_IS_RUN_SETTINGS (settings));
 
-  if (parse_field (settings, field, gtk_editable_get_text (editable), FALSE, &same, NULL) && same)
-    return;
-  if (field == RP_RUN_FORM_SIZE)
-    text = rp_run_settings_format_size (rp_run_settings_get_size (settings));
-  else
-    text = rp_run_settings_format_duration (rp_run_settings_get_duration (settings));
-  gtk_editable_set_text (editable, text);
-  gtk_widget_remove_css_class (GTK_WIDGET (editable), "error");
+  binding->settings = g_object_ref (settings);
+  binding->field = field;
+  g_object_set_data_full (G_OBJECT (editable), ENTRY_BINDING_KEY, binding, entry_binding_free);
+  on_setting_changed (editable);
+  g_signal_connect (editable, apply_signal, G_CALLBACK (on_entry_apply), binding);
+  g_signal_connect_object (settings, field == RP_RUN_FORM_SIZE ? "notify::size" : "notify::duration",
+                           G_CALLBACK (on_setting_changed), editable, G_CONNECT_SWAPPED);
+}
+
+/**
+ * rp_run_form_get_entry_error:
+ * @editable: an entry bound with rp_run_form_bind_entry()
+ *
+ * Returns: (nullable): why its text is not a value, or %NULL if it is
+ */
+const char *
+rp_run_form_get_entry_error (GtkEditable *editable)
+{
+  EntryBinding *binding;
+
+  g_return_val_if_fail (GTK_IS_EDITABLE (editable), NULL);
+
+  binding = g_object_get_data (G_OBJECT (editable), ENTRY_BINDING_KEY);
+  return binding != NULL ? binding->error : NULL;
 }
 
 /**

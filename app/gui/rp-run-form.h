@@ -20,15 +20,13 @@ typedef enum {
   RP_RUN_FORM_DURATION,
 } RpRunFormField;
 
-void     rp_run_form_bind_scenario_row (AdwComboRow     *row,
-                                        RpRunSettings   *settings);
-gboolean rp_run_form_apply_entry       (GtkEditable     *editable,
-                                        RpRunSettings   *settings,
-                                        RpRunFormField   field,
-                                        GError         **error);
-void     rp_run_form_load_entry        (GtkEditable     *editable,
-                                        RpRunSettings   *settings,
-                                        RpRunFormField   field);
-char    *rp_run_form_display_path      (const char      *path);
+void        rp_run_form_bind_scenario_row (AdwComboRow    *row,
+                                           RpRunSettings  *settings);
+void        rp_run_form_bind_entry        (GtkEditable    *editable,
+                                           RpRunSettings  *settings,
+                                           RpRunFormField  field,
+                                           const char     *apply_signal);
+const char *rp_run_form_get_entry_error   (GtkEditable    *editable);
+char       *rp_run_form_display_path      (const char     *path);
 
 G_END_DECLS

@@ -70,38 +70,14 @@ on_scenario_changed (RpWindow *self)
 /* ------------------------------------------------------------------------- */
 /* Entries */
 
-/* The reason shows as the entry's tooltip; Start (disabled meanwhile) says
- * it too if Enter is pressed in the entry. */
+/* Edited: the reason of an invalid value shows as the entry's tooltip; Start
+ * (disabled meanwhile) says it too if Enter is pressed in the entry. */
 static void
-apply_entry (RpWindow       *self,
-             GtkEntry       *entry,
-             RpRunFormField  field)
+on_entry_edited (GtkEditable *editable,
+                 RpWindow    *self)
 {
-  g_autoptr(GError) error = NULL;
-
-  rp_run_form_apply_entry (GTK_EDITABLE (entry), self->run_settings, field, &error);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (entry), error ? error->message : NULL);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (editable), rp_run_form_get_entry_error (editable));
   rp_window_update_ui (self);
-}
-
-static void
-on_size_edited (RpWindow *self)
-{
-  apply_entry (self, self->size_entry, RP_RUN_FORM_SIZE);
-}
-
-static void
-on_duration_edited (RpWindow *self)
-{
-  apply_entry (self, self->duration_entry, RP_RUN_FORM_DURATION);
-}
-
-/* The settings changed (Preferences, a report shown, the command line). */
-static void
-load_entries (RpWindow *self)
-{
-  rp_run_form_load_entry (GTK_EDITABLE (self->size_entry), self->run_settings, RP_RUN_FORM_SIZE);
-  rp_run_form_load_entry (GTK_EDITABLE (self->duration_entry), self->run_settings, RP_RUN_FORM_DURATION);
 }
 
 /**
@@ -113,12 +89,9 @@ load_entries (RpWindow *self)
 const char *
 rp_window_form_get_error (RpWindow *self)
 {
-  GtkWidget *entries[] = { GTK_WIDGET (self->size_entry), GTK_WIDGET (self->duration_entry) };
+  const char *size_error = rp_run_form_get_entry_error (GTK_EDITABLE (self->size_entry));
 
-  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
-    if (gtk_widget_has_css_class (entries[i], "error"))
-      return gtk_widget_get_tooltip_text (entries[i]);
-  return NULL;
+  return size_error ? size_error : rp_run_form_get_entry_error (GTK_EDITABLE (self->duration_entry));
 }
 
 /**
@@ -203,7 +176,8 @@ rp_window_form_init (RpWindow *self)
   if (self->settings != NULL)
     rp_run_settings_bind (self->run_settings, self->settings, G_SETTINGS_BIND_GET);
   rp_run_form_bind_scenario_row (self->scenario_row, self->run_settings);
-  load_entries (self);
+  rp_run_form_bind_entry (GTK_EDITABLE (self->size_entry), self->run_settings, RP_RUN_FORM_SIZE, "changed");
+  rp_run_form_bind_entry (GTK_EDITABLE (self->duration_entry), self->run_settings, RP_RUN_FORM_DURATION, "changed");
   update_folder_row (self);
   update_size_row (self);
 
@@ -211,14 +185,8 @@ rp_window_form_init (RpWindow *self)
                            G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->run_settings, "notify::directory",
                            G_CALLBACK (update_folder_row), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->run_settings, "notify::size",
-                           G_CALLBACK (load_entries), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->run_settings, "notify::duration",
-                           G_CALLBACK (load_entries), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->size_entry, "changed",
-                           G_CALLBACK (on_size_edited), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->duration_entry, "changed",
-                           G_CALLBACK (on_duration_edited), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->size_entry, "changed", G_CALLBACK (on_entry_edited), self, 0);
+  g_signal_connect_object (self->duration_entry, "changed", G_CALLBACK (on_entry_edited), self, 0);
   g_signal_connect_object (self->size_entry, "activate",
                            G_CALLBACK (rp_window_start), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->duration_entry, "activate",
