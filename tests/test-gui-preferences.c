@@ -200,6 +200,20 @@ on_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Starts a run and waits until it is over (a minute at most). */
+static void
+run_to_end (RpWindow *window)
+{
+  guint timeout_id;
+
+  rp_window_start (window);
+  g_assert_true (rp_window_get_busy (window));
+  timeout_id = g_timeout_add_seconds (60, on_timeout, NULL);
+  while (rp_window_get_busy (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+}
+
 static void
 test_run_stores_form (void)
 {
@@ -209,20 +223,13 @@ test_run_stores_form (void)
   RpWindow *window = rp_window_new (application);
   g_autofree char *scenario = NULL;
   g_autofree char *directory = NULL;
-  guint timeout_id;
 
   g_assert_no_error (error);
   g_assert_true (rp_window_set_scenario (window, "passive"));
   rp_window_set_directory (window, target);
   rp_window_set_duration_text (window, "1");
   gtk_window_present (GTK_WINDOW (window));
-  rp_window_start (window);
-  g_assert_true (rp_window_get_busy (window));
-
-  timeout_id = g_timeout_add_seconds (60, on_timeout, NULL);
-  while (rp_window_get_busy (window))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timeout_id);
+  run_to_end (window);
 
   scenario = g_settings_get_string (settings, "scenario");
   directory = g_settings_get_string (settings, "directory");
@@ -248,7 +255,6 @@ test_form_without_writable_settings (void)
   g_autofree char *target = g_dir_make_tmp ("test-gui-preferences-XXXXXX", &error);
   g_autoptr(GPtrArray) entries = NULL;
   RpWindow *window;
-  guint timeout_id;
 
   g_assert_no_error (error);
   g_object_get (probe, "settings-schema", &schema, NULL);
@@ -262,12 +268,7 @@ test_form_without_writable_settings (void)
   rp_window_set_size_text (window, "512 M");
   rp_window_set_duration_text (window, "1 s");
   gtk_window_present (GTK_WINDOW (window));
-  rp_window_start (window);
-  g_assert_true (rp_window_get_busy (window));
-  timeout_id = g_timeout_add_seconds (60, on_timeout, NULL);
-  while (rp_window_get_busy (window))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timeout_id);
+  run_to_end (window);
 
   g_assert_cmpuint (entries->len, ==, 2);
   g_assert_cmpstr (gtk_editable_get_text (entries->pdata[0]), ==, "512 M");

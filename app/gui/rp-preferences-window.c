@@ -54,40 +54,16 @@ update_folder_row (RpPreferencesWindow *self)
 }
 
 static void
-on_folder_chosen (GtkNativeDialog     *dialog,
-                  int                  response,
-                  RpPreferencesWindow *self)
+show_toast (GtkWindow  *window,
+            const char *text)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
-
-      if (path != NULL)
-        rp_run_settings_set_directory (self->run_settings, path);
-      else
-        adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self),
-                                          adw_toast_new (_("Choose a local folder: the probe needs a file system path")));
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (window), adw_toast_new (text));
 }
 
 static void
 choose_folder (RpPreferencesWindow *self)
 {
-  GtkFileChooserNative *dialog;
-  const char *directory = rp_run_settings_get_directory (self->run_settings);
-  g_autofree char *fallback = rp_scenario_default_directory ();
-  g_autoptr(GFile) current = g_file_new_for_path (directory != NULL ? directory : fallback);
-
-  dialog = gtk_file_chooser_native_new (_("Choose the Folder to Test"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                        _("_Select"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), current, NULL);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_folder_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  rp_run_form_choose_folder (GTK_WINDOW (self), self->run_settings, show_toast);
 }
 
 static void
@@ -107,7 +83,7 @@ on_entry_applied (GtkEditable         *editable,
   const char *error = rp_run_form_get_entry_error (editable);
 
   if (error != NULL)
-    adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (error));
+    show_toast (GTK_WINDOW (self), error);
 }
 
 /* ------------------------------------------------------------------------- */

@@ -20,6 +20,10 @@ typedef enum {
   RP_RUN_FORM_DURATION,
 } RpRunFormField;
 
+/* How a window shows a short message. */
+typedef void (*RpRunFormToastFunc) (GtkWindow  *window,
+                                    const char *text);
+
 void        rp_run_form_bind_scenario_row (AdwComboRow    *row,
                                            RpRunSettings  *settings);
 void        rp_run_form_bind_entry        (GtkEditable    *editable,
@@ -27,6 +31,9 @@ void        rp_run_form_bind_entry        (GtkEditable    *editable,
                                            RpRunFormField  field,
                                            const char     *apply_signal);
 const char *rp_run_form_get_entry_error   (GtkEditable    *editable);
+void        rp_run_form_choose_folder     (GtkWindow          *parent,
+                                           RpRunSettings      *settings,
+                                           RpRunFormToastFunc  toast);
 char       *rp_run_form_display_path      (const char     *path);
 
 G_END_DECLS

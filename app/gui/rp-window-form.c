@@ -110,22 +110,10 @@ rp_window_form_store (RpWindow *self)
 /* Folder */
 
 static void
-on_folder_chosen (GtkNativeDialog *dialog,
-                  int              response,
-                  RpWindow        *self)
+show_toast (GtkWindow  *window,
+            const char *text)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
-
-      if (path != NULL)
-        rp_run_settings_set_directory (self->run_settings, path);
-      else
-        rp_window_show_toast (self, _("Choose a local folder: the probe needs a file system path"));
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  rp_window_show_toast (RP_WINDOW (window), text);
 }
 
 static void
@@ -133,20 +121,7 @@ choose_folder_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  RpWindow *self = RP_WINDOW (widget);
-  GtkFileChooserNative *dialog;
-  g_autofree char *fallback = rp_scenario_default_directory ();
-  const char *directory = rp_run_settings_get_directory (self->run_settings);
-  g_autoptr(GFile) current = g_file_new_for_path (directory ? directory : fallback);
-
-  dialog = gtk_file_chooser_native_new (_("Choose the Folder to Test"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                        _("_Select"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  /* The default folder may not exist yet; then the chooser opens elsewhere. */
-  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), current, NULL);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_folder_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  rp_run_form_choose_folder (GTK_WINDOW (widget), RP_WINDOW (widget)->run_settings, show_toast);
 }
 
 /* ------------------------------------------------------------------------- */
