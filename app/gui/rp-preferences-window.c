@@ -2,8 +2,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "rp-preferences-window.h"
 #include "rp-run-form.h"
 
