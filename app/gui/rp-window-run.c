@@ -90,6 +90,11 @@ inhibit_session (RpWindow *self)
                              _("Measuring desktop responsiveness under disk load"));
 }
 
+/**
+ * rp_window_release_application:
+ *
+ * Ends the hold on the application and the inhibitor of a run, if any.
+ */
 void
 rp_window_release_application (RpWindow *self)
 {
@@ -333,6 +338,12 @@ on_session_started (GObject      *object,
 /* ------------------------------------------------------------------------- */
 /* Start and stop */
 
+/**
+ * rp_window_reset_session:
+ *
+ * Forgets the run (stopped or finished): its probes stop, its signals are
+ * no longer this window's.
+ */
 void
 rp_window_reset_session (RpWindow *self)
 {

@@ -95,6 +95,11 @@ chart_time_end (RpWindow *self)
   return elapsed * 1.5;
 }
 
+/**
+ * rp_window_refresh_charts:
+ *
+ * Binds the series there are now and redraws the charts that got points.
+ */
 void
 rp_window_refresh_charts (RpWindow *self)
 {
@@ -177,6 +182,11 @@ rp_window_view_init (RpWindow *self)
 /* ------------------------------------------------------------------------- */
 /* Status */
 
+/**
+ * rp_window_show_sysinfo:
+ *
+ * The system line and its warnings, of the run or of the opened report.
+ */
 void
 rp_window_show_sysinfo (RpWindow *self)
 {
@@ -299,6 +309,12 @@ loaded_subtitle (RpWindow *self)
   return g_strdup_printf (_("%s · %s"), name, duration);
 }
 
+/**
+ * rp_window_update_ui:
+ *
+ * The header (Start/Stop, subtitle, progress) and which actions are enabled,
+ * from the state of the run; every second during a run.
+ */
 void
 rp_window_update_ui (RpWindow *self)
 {
@@ -356,6 +372,11 @@ rp_window_update_ui (RpWindow *self)
   update_progress (self);
 }
 
+/**
+ * rp_window_show_verdict:
+ *
+ * The verdict card: the summary's headline and verdict, or the failure.
+ */
 void
 rp_window_show_verdict (RpWindow *self)
 {
