@@ -86,8 +86,8 @@ rp_run_options_init (RpRunOptions *options)
     }
 
   memset (options, 0, sizeof *options);
-  options->param_texts = g_new0 (char *, n + 1);
-  options->param_flags = g_new0 (gboolean, n + 1);
+  options->param_texts = g_new0 (char *, n);
+  options->param_flags = g_new0 (gboolean, n);
   options->entries = e = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
 
   add_entry (e, "scenario", 0, G_OPTION_ARG_STRING, &options->scenario, N_("Preset to run (default R1)"), N_("NAME"));
@@ -126,7 +126,16 @@ rp_run_options_clear (RpRunOptions *options)
   g_clear_pointer (&options->loads, g_strfreev);
   g_clear_pointer (&options->probes, g_strfreev);
   g_clear_pointer (&options->command_args, g_strfreev);
-  g_clear_pointer (&options->param_texts, g_strfreev);
+  /* Sparse (NULL where an option was not given): not a GStrv. */
+  if (options->param_texts != NULL)
+    {
+      guint n;
+
+      rp_parts_get_params (&n);
+      for (guint i = 0; i < n; i++)
+        g_free (options->param_texts[i]);
+      g_clear_pointer (&options->param_texts, g_free);
+    }
   g_clear_pointer (&options->param_flags, g_free);
   if (options->entries != NULL)
     g_array_unref (g_steal_pointer (&options->entries));

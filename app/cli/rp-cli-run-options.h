@@ -23,7 +23,7 @@ typedef struct {
   char    **loads;
   char    **probes;
   char    **command_args;        /* after "--" */
-  char    **param_texts;         /* one per parameter, NULL when not given */
+  char    **param_texts;         /* one per parameter, NULL when not given (sparse) */
   gboolean *param_flags;         /* one per parameter, for flags */
   GArray   *entries;             /* GOptionEntry, for GOption */
 } RpRunOptions;
