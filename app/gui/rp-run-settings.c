@@ -223,7 +223,10 @@ rp_run_settings_format_size (guint64 bytes)
 char *
 rp_run_settings_format_duration (double seconds)
 {
-  return seconds > 0 ? g_strdup_printf ("%g", seconds) : g_strdup ("");
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* The parser reads a decimal point in every locale (rp_parse_duration()). */
+  return seconds > 0 ? g_strdup (g_ascii_formatd (text, sizeof text, "%g", seconds)) : g_strdup ("");
 }
 
 /* ------------------------------------------------------------------------- */

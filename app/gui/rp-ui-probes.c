@@ -767,10 +767,14 @@ set_notes_at_stop (RpUiProbes *self)
 {
   g_autofree char *frames = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_frames);
   g_autofree char *late = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_late_frames);
-  g_autofree char *refresh = g_strdup_printf ("%.6f", self->refresh_us * 1e-6);
+  char refresh[G_ASCII_DTOSTR_BUF_SIZE];
   g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_input_events);
   g_autofree char *unknown = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_input_unknown);
   g_autofree char *saves = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_saves);
+
+  /* A number in a report is read back with g_ascii_strtod(), whatever the
+   * locale it was written in. */
+  g_ascii_formatd (refresh, sizeof refresh, "%.6f", self->refresh_us * 1e-6);
 
   rp_session_set_note (self->session, "frame_timing_source",
                        self->presentation_seen ? "presentation" : "tick-monotonic");

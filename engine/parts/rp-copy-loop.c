@@ -252,15 +252,13 @@ copy_loop_run (RpPartHost *host,
     g_autofree char *count_text = g_strdup_printf ("%" G_GUINT64_FORMAT, copies);
     g_autofree char *bytes_text = g_strdup_printf ("%" G_GUINT64_FORMAT, meter.bytes);
     g_autofree char *source_text = g_strdup_printf ("%" G_GUINT64_FORMAT, loop->source_size);
-    g_autofree char *seconds_text = NULL;
     double end = rp_part_host_now (host);
 
-    seconds_text = g_strdup_printf ("%.3f", end - start);
     rp_rate_meter_flush (&meter, end);
     rp_part_host_set_note (host, "copy_count", count_text);
     rp_part_host_set_note (host, "copy_bytes_total", bytes_text);
     rp_part_host_set_note (host, "copy_source_bytes", source_text);
-    rp_part_host_set_note (host, "copy_seconds", seconds_text);
+    rp_part_host_set_number_note (host, "copy_seconds", "%.3f", end - start);
   }
 }
 

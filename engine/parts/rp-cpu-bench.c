@@ -120,16 +120,6 @@ pool_stop (Pool *pool)
   return units;
 }
 
-static void
-set_rate_note (RpPartHost *host,
-               const char *key,
-               double      value)
-{
-  char text[G_ASCII_DTOSTR_BUF_SIZE];
-
-  rp_part_host_set_note (host, key, g_ascii_formatd (text, sizeof text, "%.1f", value));
-}
-
 /* Measures the rate alone, before any load starts (the session clock has not
  * started, so no samples: the result goes to the state and a note). A stop
  * requested meanwhile cuts the calibration short. */
@@ -153,7 +143,7 @@ cpu_bench_prepare (RpPartHost *host,
   elapsed = rp_clock_now () - start;
 
   bench->baseline_rate = elapsed > 0 ? (double) units / elapsed : 0;
-  set_rate_note (host, "cpu_bench_baseline_rate", bench->baseline_rate);
+  rp_part_host_set_number_note (host, "cpu_bench_baseline_rate", "%.1f", bench->baseline_rate);
   {
     g_autofree char *threads = g_strdup_printf ("%u", bench->n_threads);
     rp_part_host_set_note (host, "cpu_bench_threads", threads);
@@ -201,9 +191,9 @@ cpu_bench_run (RpPartHost *host,
     double elapsed = rp_clock_now () - start;
     double under_load = elapsed > 0 ? (double) units / elapsed : 0;
 
-    set_rate_note (host, "cpu_bench_rate_under_load", under_load);
+    rp_part_host_set_number_note (host, "cpu_bench_rate_under_load", "%.1f", under_load);
     if (bench->baseline_rate > 0)
-      set_rate_note (host, "cpu_bench_loss_percent",
+      rp_part_host_set_number_note (host, "cpu_bench_loss_percent", "%.1f",
                      100.0 * (1.0 - under_load / bench->baseline_rate));
   }
 }

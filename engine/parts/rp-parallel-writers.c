@@ -294,10 +294,8 @@ set_notes (ParallelWriters *writers)
     {
       WriterThread *thread = &writers->threads[i];
       g_autofree char *key = g_strdup_printf ("write_latency_%u_max", i);
-      char value[G_ASCII_DTOSTR_BUF_SIZE];
 
-      rp_part_host_set_note (writers->host, key,
-                           g_ascii_formatd (value, sizeof value, "%.6f", thread->max));
+      rp_part_host_set_number_note (writers->host, key, "%.6f", thread->max);
       bytes += thread->bytes;
       wraps += thread->wraps;
       calls += thread->calls;

@@ -184,3 +184,24 @@ rp_part_host_set_note (RpPartHost *self,
 {
   IFACE (self)->set_note (self, key, value);
 }
+
+/**
+ * rp_part_host_set_number_note:
+ * @key: e.g. "writer_seconds"
+ * @format: a printf() format of one double, e.g. "%.3f"
+ * @value: the number, in the data model's units (seconds, bytes, ops/s)
+ *
+ * A number as a note, always with a decimal point: reports are read back
+ * with g_ascii_strtod() whatever the locale they were written in ("0,015"
+ * under de_DE would read as 0).
+ */
+void
+rp_part_host_set_number_note (RpPartHost *self,
+                              const char *key,
+                              const char *format,
+                              double      value)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  rp_part_host_set_note (self, key, g_ascii_formatd (text, sizeof text, format, value));
+}

@@ -73,5 +73,9 @@ RpSeries       *rp_part_host_ensure_series       (RpPartHost  *self,
 void            rp_part_host_set_note            (RpPartHost  *self,
                                                   const char  *key,
                                                   const char  *value);
+void            rp_part_host_set_number_note     (RpPartHost  *self,
+                                                  const char  *key,
+                                                  const char  *format,
+                                                  double       value);
 
 G_END_DECLS

@@ -154,21 +154,17 @@ seq_writer_run (RpPartHost *host,
           rp_part_host_fail (host, error);
         }
       else
-        {
-          g_autofree char *text = g_strdup_printf ("%.4f", rp_clock_now () - before);
-          rp_part_host_set_note (host, "writer_fdatasync_seconds", text);
-        }
+        rp_part_host_set_number_note (host, "writer_fdatasync_seconds", "%.4f", rp_clock_now () - before);
     }
 
   {
     double end = rp_part_host_now (host);
     g_autofree char *bytes_text = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
-    g_autofree char *seconds_text = g_strdup_printf ("%.3f", end - start);
 
     rp_rate_meter_flush (&meter, end);
     rp_series_append (written, end, (double) bytes);
     rp_part_host_set_note (host, "writer_bytes_total", bytes_text);
-    rp_part_host_set_note (host, "writer_seconds", seconds_text);
+    rp_part_host_set_number_note (host, "writer_seconds", "%.3f", end - start);
   }
 }
 
