@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "rp-cli.h"
@@ -58,6 +59,10 @@ main (int    argc,
       char **argv)
 {
   rp_i18n_init ();
+  /* A reader that goes away (`| head`) must not kill a run before its
+   * report is saved: writes to the pipe fail with EPIPE instead, and
+   * flush_stdout() says so and exits with 1. */
+  signal (SIGPIPE, SIG_IGN);
 
   if (argc < 2)
     {

@@ -87,6 +87,7 @@ rp_run_options_init (RpRunOptions *options)
 
   memset (options, 0, sizeof *options);
   options->param_texts = g_new0 (char *, n);
+  options->param_lists = g_new0 (char **, n);
   options->param_flags = g_new0 (gboolean, n);
   options->entries = e = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
 
@@ -109,6 +110,10 @@ rp_run_options_init (RpRunOptions *options)
       if (p->kind == RP_PARAM_FLAG)
         add_entry (e, p->option, short_name_of (p->option), G_OPTION_ARG_NONE,
                    &options->param_flags[i], p->help, NULL);
+      else if (p->kind == RP_PARAM_ARGV)
+        /* Collected, so that a second one is refused rather than dropped. */
+        add_entry (e, p->option, short_name_of (p->option), G_OPTION_ARG_STRING_ARRAY,
+                   &options->param_lists[i], p->help, p->arg_description);
       else
         add_entry (e, p->option, short_name_of (p->option), G_OPTION_ARG_STRING,
                    &options->param_texts[i], p->help, p->arg_description);
@@ -133,8 +138,12 @@ rp_run_options_clear (RpRunOptions *options)
 
       rp_parts_get_params (&n);
       for (guint i = 0; i < n; i++)
-        g_free (options->param_texts[i]);
+        {
+          g_free (options->param_texts[i]);
+          g_strfreev (options->param_lists[i]);
+        }
       g_clear_pointer (&options->param_texts, g_free);
+      g_clear_pointer (&options->param_lists, g_free);
     }
   g_clear_pointer (&options->param_flags, g_free);
   if (options->entries != NULL)
@@ -156,7 +165,8 @@ static gboolean
 param_given (const RpRunOptions *options,
              guint               index)
 {
-  return options->param_texts[index] != NULL || options->param_flags[index];
+  return options->param_texts[index] != NULL || options->param_lists[index] != NULL ||
+         options->param_flags[index];
 }
 
 /* --load and --probe name parts of their role; each value may also be a
@@ -200,12 +210,19 @@ select_parts (RpScenario         *scenario,
  * command is asking for it to run. */
 static gboolean
 apply_command (const RpRunOptions  *options,
-               const char          *command_text,
+               char * const        *command_texts,
                RpScenario          *scenario,
                GError             **error)
 {
   const RpParamInfo *param = rp_params_lookup ("command_argv", NULL);
+  const char *command_text = command_texts != NULL ? command_texts[0] : NULL;
 
+  if (command_text != NULL && command_texts[1] != NULL)
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("--command: give one command; a run has one command load"));
+      return FALSE;
+    }
   if (command_text != NULL && options->command_args != NULL)
     {
       g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
@@ -236,7 +253,7 @@ apply_combination (const RpRunOptions  *options,
   if (options->probes != NULL &&
       !select_parts (scenario, options->probes, RP_PART_PROBE, "--probe", error))
     return FALSE;
-  if (!apply_command (options, options->param_texts[command], scenario, error))
+  if (!apply_command (options, options->param_lists[command], scenario, error))
     return FALSE;
   if (scenario->parts != preset_parts)
     {
@@ -311,7 +328,7 @@ rp_run_options_to_scenario (const RpRunOptions  *options,
   g_autoptr(RpScenario) scenario = NULL;
   int command = rp_parts_lookup_param ("command_argv")->index;
   gboolean custom = options->loads != NULL || options->probes != NULL ||
-                    options->param_texts[command] != NULL || options->command_args != NULL;
+                    options->param_lists[command] != NULL || options->command_args != NULL;
   const char *preset = options->scenario ? options->scenario : custom ? "custom" : "R1";
   const char *size = NULL;
 

@@ -24,6 +24,7 @@ typedef struct {
   char    **probes;
   char    **command_args;        /* after "--" */
   char    **param_texts;         /* one per parameter, NULL when not given (sparse) */
+  char   ***param_lists;         /* the same for a program (given once at most) */
   gboolean *param_flags;         /* one per parameter, for flags */
   GArray   *entries;             /* GOptionEntry, for GOption */
 } RpRunOptions;
