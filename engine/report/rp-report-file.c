@@ -4,12 +4,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "rp-error.h"
+#include "rp-io.h"
 #include "rp-report-private.h"
 #include "rp-text.h"
 #include "rp-units.h"
@@ -140,12 +143,55 @@ code_from_save_error (const GError *error)
   return RP_ERROR_IO;
 }
 
+static gboolean
+fail_errno (GError    **error,
+            int         saved_errno,
+            const char *temporary)
+{
+  if (temporary != NULL)
+    g_unlink (temporary);
+  g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                       g_strerror (saved_errno));
+  return FALSE;
+}
+
+/* What g_file_set_contents_full (…, G_FILE_SET_CONTENTS_CONSISTENT) does,
+ * but with a temporary name of its own length: GLib's is @path plus 7
+ * bytes, so a name of 249 to 255 bytes could not be saved at all. The
+ * temporary file is written whole, flushed, then renamed over @path; it is
+ * removed on any error. Mode 0666 less the umask, as a new file gets. */
+static gboolean
+write_atomically (const char  *path,
+                  const char  *data,
+                  gsize        length,
+                  GError     **error)
+{
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autofree char *temporary = g_build_filename (parent, ".resprobe-XXXXXX", NULL);
+  int fd = g_mkstemp_full (temporary, O_RDWR | O_CLOEXEC, 0666);
+  int saved_errno;
+
+  if (fd < 0)
+    return fail_errno (error, errno, NULL);
+  if (!rp_write_all (fd, data, length) || fsync (fd) != 0)
+    {
+      saved_errno = errno;
+      close (fd);
+      return fail_errno (error, saved_errno, temporary);
+    }
+  if (close (fd) != 0)
+    return fail_errno (error, errno, temporary);
+  if (g_rename (temporary, path) != 0)
+    return fail_errno (error, errno, temporary);
+  return TRUE;
+}
+
 /* Never a half-written report, not even on ENOSPC. g_file_replace_contents()
  * is not enough: on a failed write it closes the stream normally, which
  * renames the partial temporary file over the target. So local files go
- * through g_file_set_contents_full() (temporary file, rename, temporary
- * removed on any error), other GFiles through g_file_replace() closed with
- * a cancelled cancellable on error, which drops the temporary file. */
+ * through write_atomically() (temporary file, rename, temporary removed on
+ * any error), other GFiles through g_file_replace() closed with a
+ * cancelled cancellable on error, which drops the temporary file. */
 static gboolean
 replace_contents (GFile       *file,
                   const char  *data,
@@ -176,8 +222,7 @@ replace_contents (GFile       *file,
                        _("the folder “%s” does not exist"), parent);
           return FALSE;
         }
-      return g_file_set_contents_full (path, data, (gssize) length,
-                                       G_FILE_SET_CONTENTS_CONSISTENT, 0666, error);
+      return write_atomically (path, data, length, error);
     }
 
   stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
