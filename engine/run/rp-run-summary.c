@@ -149,11 +149,14 @@ rp_run_summary_get_severity (const RpRunSummary *self)
 
 /**
  * rp_severity_get_headline:
+ * @finished: whether the run is over (a report): then %RP_SEVERITY_UNKNOWN
+ *   means that it measured no latency, not that it is still measuring
  *
  * Returns: (transfer none): a translated headline, e.g. "Responsive"
  */
 const char *
-rp_severity_get_headline (RpSeverity severity)
+rp_severity_get_headline (RpSeverity severity,
+                          gboolean   finished)
 {
   switch (severity)
     {
@@ -167,7 +170,7 @@ rp_severity_get_headline (RpSeverity severity)
       return _("Severe stalls");
     case RP_SEVERITY_UNKNOWN:
     default:
-      return _("Measuring…");
+      return finished ? _("No latency measured") : _("Measuring…");
     }
 }
 

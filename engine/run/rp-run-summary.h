@@ -57,7 +57,8 @@ gboolean            rp_run_summary_has_samples    (const RpRunSummary *self);
 RpSeverity          rp_run_summary_get_severity   (const RpRunSummary *self);
 char               *rp_run_summary_get_verdict    (const RpRunSummary *self,
                                                    const RpSysinfo    *sysinfo);
-const char         *rp_severity_get_headline      (RpSeverity          severity);
+const char         *rp_severity_get_headline      (RpSeverity          severity,
+                                                   gboolean            finished);
 
 char               *rp_verdict_for_stats          (const RpSysinfo    *sysinfo,
                                                    const char * const *names,
