@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "rp-clock.h"
+#include "rp-error.h"
 #include "rp-params.h"
 #include "rp-parts.h"
 
@@ -77,20 +78,36 @@ bench_thread (gpointer data)
   return NULL;
 }
 
+static guint64 pool_stop (Pool *pool);
+
+/* NULL with @error set when a thread cannot be created (a pids cgroup at its
+ * limit): the threads started so far are stopped. */
 static Pool *
-pool_start (guint n_threads)
+pool_start (guint    n_threads,
+            GError **error)
 {
   Pool *pool = g_new0 (Pool, 1);
 
   atomic_init (&pool->stop, 0);
-  pool->n_threads = n_threads;
   pool->threads = g_new0 (BenchThread, n_threads);
   for (guint i = 0; i < n_threads; i++)
     {
+      GError *local_error = NULL;
+
       pool->threads[i].pool = pool;
       pool->threads[i].index = i;
       atomic_init (&pool->threads[i].units, 0);
-      pool->threads[i].thread = g_thread_new ("rp-cpu-bench", bench_thread, &pool->threads[i]);
+      pool->threads[i].thread = g_thread_try_new ("rp-cpu-bench", bench_thread, &pool->threads[i],
+                                                  &local_error);
+      if (pool->threads[i].thread == NULL)
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_FAILED,
+                       _("CPU benchmark: cannot start its threads: %s"), local_error->message);
+          g_error_free (local_error);
+          pool_stop (pool);
+          return NULL;
+        }
+      pool->n_threads = i + 1;
     }
   return pool;
 }
@@ -135,7 +152,12 @@ cpu_bench_prepare (RpPartHost *host,
 
   bench->n_threads = rp_params_get_flag (params, "cpu_single_thread") ? 1 : MAX (g_get_num_processors (), 1);
   start = rp_clock_now ();
-  pool = pool_start (bench->n_threads);
+  pool = pool_start (bench->n_threads, error);
+  if (pool == NULL)
+    {
+      g_free (bench);
+      return NULL;
+    }
   while (rp_clock_now () - start < rp_params_get_seconds (params, "cpu_calibration") &&
          !rp_part_host_should_stop (host))
     g_usleep (20 * 1000);
@@ -161,10 +183,16 @@ cpu_bench_run (RpPartHost *host,
   double start, last_t;
   guint64 last_units = 0, units;
   guint n_samples = 0;
+  GError *error = NULL;
 
   rate = rp_part_host_ensure_series (host, "cpu_bench_rate", "ops/s", _("CPU benchmark rate"));
   start = last_t = rp_clock_now ();
-  pool = pool_start (bench->n_threads);
+  pool = pool_start (bench->n_threads, &error);
+  if (pool == NULL)
+    {
+      rp_part_host_fail (host, error);
+      return;
+    }
 
   while (rp_part_host_sleep (host, SAMPLE_PERIOD))
     {

@@ -339,9 +339,24 @@ parallel_writers_run (RpPartHost *host,
       writers->threads[i].series = rp_part_host_ensure_series (host, name, "s", title);
     }
   for (guint i = 0; i < writers->n_threads; i++)
-    writers->threads[i].thread = g_thread_new ("rp-writer", writer_thread, &writers->threads[i]);
+    {
+      GError *error = NULL;
+
+      writers->threads[i].thread = g_thread_try_new ("rp-writer", writer_thread, &writers->threads[i],
+                                                     &error);
+      if (writers->threads[i].thread == NULL)
+        {
+          /* The run stops; the writers started so far see it and return. */
+          rp_part_host_fail (host, g_error_new (RP_ERROR, RP_ERROR_FAILED,
+                                                _("Parallel writers: cannot start writer %u: %s"),
+                                                i, error->message));
+          g_error_free (error);
+          break;
+        }
+    }
   for (guint i = 0; i < writers->n_threads; i++)
-    g_thread_join (writers->threads[i].thread);
+    if (writers->threads[i].thread != NULL)
+      g_thread_join (writers->threads[i].thread);
 
   set_notes (writers);
 }

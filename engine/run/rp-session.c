@@ -560,6 +560,63 @@ on_duration_elapsed (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+typedef struct {
+  GTask           *task;
+  GTaskThreadFunc  func;
+} TaskThread;
+
+static void
+session_thread_failed (RpSession *self,
+                       Worker    *worker,
+                       GError    *error)
+{
+  GError *failure = g_error_new (RP_ERROR, RP_ERROR_FAILED,
+                                 /* TRANSLATORS: "Cannot start the thread of fsync-probe: Resource temporarily unavailable" */
+                                 _("Cannot start the thread of %s: %s"), worker->klass->name, error->message);
+
+  g_error_free (error);
+  rp_part_host_fail (RP_PART_HOST (self), failure);
+}
+
+static gpointer
+task_thread (gpointer data)
+{
+  TaskThread *run = data;
+  GTask *task = run->task;
+
+  run->func (task, g_task_get_source_object (task), g_task_get_task_data (task),
+             g_task_get_cancellable (task));
+  g_object_unref (task);
+  g_free (run);
+  return NULL;
+}
+
+/* g_task_run_in_thread(), on a thread of its own rather than GLib's pool:
+ * the pool gives no word when it cannot create a thread (a pids cgroup at
+ * its limit, RLIMIT_NPROC), and the task would never run: the start or the
+ * stop would hang. Here that is an error the caller handles. */
+static gboolean
+run_in_own_thread (GTask            *task,
+                   const char       *name,
+                   GTaskThreadFunc   func,
+                   GError          **error)
+{
+  TaskThread *run = g_new0 (TaskThread, 1);
+  GThread *thread;
+
+  run->task = g_object_ref (task);
+  run->func = func;
+  thread = g_thread_try_new (name, task_thread, run, error);
+  if (thread == NULL)
+    {
+      g_object_unref (run->task);
+      g_free (run);
+      return FALSE;
+    }
+  g_thread_unref (thread);
+  return TRUE;
+}
+
 static void
 launch_workers (RpSession *self)
 {
@@ -575,9 +632,18 @@ launch_workers (RpSession *self)
       Worker *worker = g_ptr_array_index (self->workers, i);
       g_autofree char *name = g_strdup_printf ("rp-%s", worker->klass->name);
 
+      GError *error = NULL;
+
+      worker->thread = g_thread_try_new (name, worker_thread, worker, &error);
+      if (worker->thread == NULL)
+        {
+          /* The run fails with what it measured so far: none of its loads
+           * can be trusted to run as asked. */
+          session_thread_failed (self, worker, error);
+          continue;
+        }
       if (worker->is_load)
         self->loads_running++;
-      worker->thread = g_thread_new (name, worker_thread, worker);
     }
 
   if (self->scenario->duration > 0)
@@ -641,6 +707,7 @@ rp_session_start_async (RpSession           *self,
                         gpointer             user_data)
 {
   GTask *task, *inner;
+  GError *error = NULL;
 
   g_return_if_fail (RP_IS_SESSION (self));
   g_return_if_fail (self->state == RP_SESSION_IDLE);
@@ -659,7 +726,13 @@ rp_session_start_async (RpSession           *self,
   set_state (self, RP_SESSION_STARTING);
 
   inner = g_task_new (self, cancellable, on_started, task);
-  g_task_run_in_thread (inner, start_in_thread);
+  if (!run_in_own_thread (inner, "rp-session-start", start_in_thread, &error))
+    {
+      g_task_return_new_error (inner, RP_ERROR, RP_ERROR_FAILED,
+                               /* TRANSLATORS: %s is the system's reason, e.g. "Resource temporarily unavailable" */
+                               _("Cannot start the run: no thread can be created: %s"), error->message);
+      g_clear_error (&error);
+    }
   g_object_unref (inner);
 }
 
@@ -783,7 +856,10 @@ begin_stop (gpointer data)
 
   set_state (self, RP_SESSION_STOPPING);
   task = g_task_new (self, NULL, on_joined, NULL);
-  g_task_run_in_thread (task, join_in_thread);
+  /* Without a thread to join on, join here: blocking, but a stop must
+   * always finish. */
+  if (!run_in_own_thread (task, "rp-session-stop", join_in_thread, NULL))
+    join_in_thread (task, self, NULL, NULL);
   g_object_unref (task);
   return G_SOURCE_REMOVE;
 }
