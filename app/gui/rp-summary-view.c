@@ -165,6 +165,7 @@ make_live_verdict (Summary         *summary,
 {
   g_autoptr(GHashTable) notes = rp_session_get_notes (live->session);
 
+  rp_run_summary_set_notes (summary->rows, notes);
   return add_late_frames (rp_run_summary_get_verdict (summary->rows, sysinfo), notes,
                           rp_session_lookup_series (live->session, RP_SERIES_LATE_FRAMES));
 }

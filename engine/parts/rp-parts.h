@@ -19,6 +19,12 @@ G_BEGIN_DECLS
 #define RP_SERIES_MAIN_THREAD_SAVE  "main_thread_save"
 #define RP_SERIES_WRITER_THROUGHPUT "writer_throughput"
 
+/* Notes of the system sampler when the measuring process itself stood
+ * still for over a second: how often, the longest and the total, seconds. */
+#define RP_NOTE_GAPS        "measurement_gaps"
+#define RP_NOTE_GAP_LONGEST "measurement_gap_longest"
+#define RP_NOTE_GAP_TOTAL   "measurement_gap_total"
+
 /**
  * RpParamEntry:
  * @part: the part the parameter belongs to

@@ -145,6 +145,41 @@ sample_psi (RpPartHost *host,
   psi->have_last = TRUE;
 }
 
+/* The process's own freezes: the sampler wakes every @period; a wake-up
+ * over RP_GAP_MIN later than that means the whole process stood still
+ * (SIGSTOP, a suspended machine, a cgroup freezer, no CPU for it), and
+ * every series has a hole there, which would read as calm. */
+#define RP_GAP_MIN 1.0
+
+typedef struct {
+  double  last;
+  guint64 count;
+  double  longest;
+  double  total;
+} Gaps;
+
+static void
+note_gap (RpPartHost *host,
+          Gaps       *gaps,
+          double      now,
+          double      period)
+{
+  double gap = now - gaps->last - period;
+  g_autofree char *count = NULL;
+
+  if (gaps->last > 0 && gap > RP_GAP_MIN)
+    {
+      gaps->count++;
+      gaps->longest = MAX (gaps->longest, gap);
+      gaps->total += gap;
+      count = g_strdup_printf ("%" G_GUINT64_FORMAT, gaps->count);
+      rp_part_host_set_note (host, RP_NOTE_GAPS, count);
+      rp_part_host_set_number_note (host, RP_NOTE_GAP_LONGEST, "%.3f", gaps->longest);
+      rp_part_host_set_number_note (host, RP_NOTE_GAP_TOTAL, "%.3f", gaps->total);
+    }
+  gaps->last = now;
+}
+
 static void
 system_sampler_run (RpPartHost *host,
                     gpointer   state)
@@ -155,6 +190,7 @@ system_sampler_run (RpPartHost *host,
   guint64 last_cpu[RP_CPU_N_FIELDS];
   gboolean have_last_cpu = FALSE;
   char buffer[8192];
+  Gaps gaps = { 0 };
 
   for (guint i = 0; i < RP_CPU_N_FIELDS; i++)
     cpu_series[i] = rp_part_host_ensure_series (host, cpu_fields[i].name, "ratio",
@@ -167,6 +203,8 @@ system_sampler_run (RpPartHost *host,
       double now = rp_part_host_now (host);
       guint64 cpu[RP_CPU_N_FIELDS];
       guint64 dirty_bytes, writeback_bytes;
+
+      note_gap (host, &gaps, now, sampler->period);
 
       if (sampler->stat_fd >= 0 && rp_proc_read_fd (sampler->stat_fd, buffer, sizeof buffer) &&
           rp_proc_parse_cpu_line (buffer, cpu))

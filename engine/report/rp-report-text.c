@@ -106,6 +106,7 @@ rp_report_get_summary (RpReport *self)
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
   summary = rp_run_summary_new ();
+  rp_run_summary_set_notes (summary, self->notes);
   for (guint row = 0; row < summary->n_rows; row++)
     {
       RpStats stats;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "rp-run-summary.h"
@@ -99,6 +100,28 @@ rp_run_summary_set_row (RpRunSummary  *self,
     self->stats[row] = *stats;
   else
     memset (&self->stats[row], 0, sizeof self->stats[row]);
+}
+
+/**
+ * rp_run_summary_set_notes:
+ * @notes: (element-type utf8 utf8) (nullable): the run's notes
+ *
+ * Takes from @notes what the verdict says beside the rows: the measuring
+ * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST).
+ */
+void
+rp_run_summary_set_notes (RpRunSummary *self,
+                          GHashTable   *notes)
+{
+  const char *gaps = notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_GAPS) : NULL;
+  const char *longest = notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_GAP_LONGEST) : NULL;
+
+  g_return_if_fail (self != NULL);
+
+  self->gaps = gaps != NULL ? g_ascii_strtoull (gaps, NULL, 10) : 0;
+  self->gap_longest = longest != NULL ? g_ascii_strtod (longest, NULL) : 0;
+  if (!isfinite (self->gap_longest) || self->gap_longest < 0)
+    self->gap_longest = 0;
 }
 
 /**
@@ -314,6 +337,18 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
       g_ptr_array_set_size (sentences, 0);
       g_ptr_array_add (sentences, g_strdup_printf (_("No stalls over %s: the system stayed responsive."),
                                                    instant));
+    }
+  /* A frozen probe measures nothing: its hole would read as calm. */
+  if (self->gaps > 0)
+    {
+      g_autofree char *longest = rp_format_latency (self->gap_longest);
+      gulong gaps = (gulong) MIN (self->gaps, G_MAXULONG);
+
+      g_ptr_array_add (sentences,
+                       g_strdup_printf (ngettext ("The measuring process itself stood still %lu time, for up to %s (stopped, suspended or starved of CPU); nothing was measured meanwhile.",
+                                                  "The measuring process itself stood still %lu times, for up to %s (stopped, suspended or starved of CPU); nothing was measured meanwhile.",
+                                                  gaps),
+                                        gaps, longest));
     }
   /* A calm verdict on tmpfs would mislead: fsync() returned at once
    * because there is no disk behind it. */

@@ -32,6 +32,9 @@ typedef enum {
  * @n_rows: how many rows, rp_run_summary_get_n_rows()
  * @stats: (array length=n_rows): each row's statistics
  * @present: (array length=n_rows): whether the run has that series at all
+ * @gaps: how often the measuring process itself stood still for over a
+ *   second (the system sampler's note %RP_NOTE_GAPS)
+ * @gap_longest: the longest of those, seconds
  *
  * The statistics of the summary's rows: every series of the parts table
  * marked %RP_SERIES_FLAG_IN_SUMMARY, in rank order. Filled from a report's
@@ -43,6 +46,8 @@ typedef struct {
   guint     n_rows;
   RpStats  *stats;
   gboolean *present;
+  guint64   gaps;
+  double    gap_longest;
 } RpRunSummary;
 
 guint               rp_run_summary_get_n_rows     (void);
@@ -53,6 +58,8 @@ void                rp_run_summary_free           (RpRunSummary       *self);
 void                rp_run_summary_set_row        (RpRunSummary       *self,
                                                    guint               row,
                                                    const RpStats      *stats);
+void                rp_run_summary_set_notes      (RpRunSummary       *self,
+                                                   GHashTable         *notes);
 gboolean            rp_run_summary_has_samples    (const RpRunSummary *self);
 RpSeverity          rp_run_summary_get_severity   (const RpRunSummary *self);
 char               *rp_run_summary_get_verdict    (const RpRunSummary *self,
