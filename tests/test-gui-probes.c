@@ -208,8 +208,42 @@ test_probes_record (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct {
+  GdkSurface *surface;
+  guint       renders;
+} RenderCount;
+
+/* An emission hook, not a handler: GTK's own handler of GdkSurface::render
+ * returns TRUE, which ends the emission before later handlers. */
+static gboolean
+count_render (GSignalInvocationHint *hint,
+              guint                  n_params,
+              const GValue          *params,
+              gpointer               data)
+{
+  RenderCount *count = data;
+
+  if (g_value_get_object (&params[0]) == (gpointer) count->surface)
+    count->renders++;
+  return TRUE;
+}
+
+/* Waits for the chart's own once-a-second redraw timer to have fired: GLib
+ * fires the seconds timeouts of a process together, so one added after it
+ * fires with it or later; then lets the frame that a redraw queued paint. */
+static void
+wait_for_redraw_timer (void)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+  g_timeout_add_seconds (1, quit_loop, loop);
+  g_main_loop_run (loop);
+  spin (200);
+}
+
 /* The chart widget draws through the same renderer as the window and only
- * asks for a redraw when its series grew. */
+ * asks for a redraw when its series grew: the window's surface, which shows
+ * nothing else that changes, renders again only then. */
 static void
 test_chart_view (void)
 {
@@ -220,6 +254,10 @@ test_chart_view (void)
   GtkWidget *view = rp_chart_view_new (plot);
   GtkSnapshot *snapshot;
   GskRenderNode *node;
+  RenderCount count = { NULL, 0 };
+  guint signal_id = g_signal_lookup ("render", GDK_TYPE_SURFACE);
+  guint guard;
+  gulong hook;
 
   for (int i = 0; i < 1000; i++)
     rp_series_append (series, i * 0.01, 1e-3 * (1 + i % 7));
@@ -228,7 +266,16 @@ test_chart_view (void)
   gtk_window_set_child (GTK_WINDOW (window), view);
   gtk_window_set_default_size (GTK_WINDOW (window), 400, 200);
   gtk_window_present (GTK_WINDOW (window));
-  spin (300);
+
+  /* Shown and drawn once, then quiet. */
+  count.surface = gtk_native_get_surface (GTK_NATIVE (window));
+  g_assert_nonnull (count.surface);
+  hook = g_signal_add_emission_hook (signal_id, 0, count_render, &count, NULL);
+  guard = g_timeout_add_seconds (30, hang_guard, (gpointer) "first draw");
+  while (count.renders == 0 || gtk_widget_get_width (view) <= 0)
+    spin (20);
+  g_source_remove (guard);
+  wait_for_redraw_timer ();
 
   g_assert_true (rp_chart_view_get_plot (RP_CHART_VIEW (view)) == plot);
   paintable = gtk_widget_paintable_new (view);
@@ -238,6 +285,29 @@ test_chart_view (void)
   g_assert_nonnull (node);
   gsk_render_node_unref (node);
 
+  /* Nothing new: a refresh draws nothing, even after its timer. */
+  count.renders = 0;
+  rp_chart_view_refresh (RP_CHART_VIEW (view));
+  wait_for_redraw_timer ();
+  g_assert_cmpuint (count.renders, ==, 0);
+
+  /* A new point: the refresh redraws once its timer fired (a hang guard
+   * for a slow machine: 30 s). */
+  rp_series_append (series, 10.0, 5e-3);
+  rp_chart_view_refresh (RP_CHART_VIEW (view));
+  guard = g_timeout_add_seconds (30, hang_guard, (gpointer) "redraw after a new point");
+  while (count.renders == 0)
+    spin (20);
+  g_source_remove (guard);
+
+  /* Drawn: the next refresh without new points draws nothing again. */
+  wait_for_redraw_timer ();
+  count.renders = 0;
+  rp_chart_view_refresh (RP_CHART_VIEW (view));
+  wait_for_redraw_timer ();
+  g_assert_cmpuint (count.renders, ==, 0);
+
+  g_signal_remove_emission_hook (signal_id, hook);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
