@@ -460,6 +460,166 @@ test_app_start (Fixture       *f,
   assert_in_order_within_run (session, "app_start_latency");
 }
 
+/* The probe's files in @directory, as this process has them open (an
+ * O_TMPFILE shows in /proc/self/fd as "DIRECTORY/#123 (deleted)"): an array
+ * of /proc/self/fd/N paths. */
+static GPtrArray *
+open_files_in (const char *directory)
+{
+  g_autoptr(GDir) fds = g_dir_open ("/proc/self/fd", 0, NULL);
+  g_autofree char *real = realpath (directory, NULL);
+  g_autofree char *prefix = g_strconcat (real, "/", NULL);
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (fds);
+  while ((name = g_dir_read_name (fds)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/fd", name, NULL);
+      g_autofree char *target = g_file_read_link (path, NULL);
+
+      if (target != NULL && g_str_has_prefix (target, prefix))
+        g_ptr_array_add (paths, g_steal_pointer (&path));
+    }
+  return paths;
+}
+
+static RpPoint *
+copy_points (RpSession  *session,
+             const char *name,
+             guint      *n)
+{
+  RpPoint *points = rp_series_copy_points (get_series (session, name, 1), 0, n);
+
+  g_assert_nonnull (points);
+  return points;
+}
+
+/* The fsync-tester of kernel bug 12309: 1 MiB of 'a' written at offset 0
+ * (so the file stays 1 MiB however often it is written), then fsync() timed;
+ * the write is timed apart, and the next round starts an interval after the
+ * fsync returned. What the probe wrote is read back through its descriptor;
+ * the order of the timestamps is exact whatever the machine's speed. */
+static void
+test_fsync_probe_file (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = new_scenario (f, 0, RP_PROBE_FSYNC, 60);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree RpPoint *fsyncs = NULL, *writes = NULL;
+  guint n_fsyncs = 0, n_writes = 0;
+  gsize length = 0;
+
+  g_assert_cmpuint (scenario->fsync_size, ==, RP_MiB);
+  scenario->fsync_interval = 0.05;
+  session = rp_test_start_session (f, scenario, &error);
+  /* Three rounds done: the file has been written over twice. */
+  while (error == NULL && rp_session_get_state (session) != RP_SESSION_FINISHED &&
+         (rp_session_lookup_series (session, "fsync_latency") == NULL ||
+          rp_series_get_length (rp_session_lookup_series (session, "fsync_latency")) < 3))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (error);
+
+  files = open_files_in (f->directory);
+  g_assert_cmpuint (files->len, ==, 1);
+  g_assert_true (g_file_get_contents (g_ptr_array_index (files, 0), &contents, &length, NULL));
+  rp_session_stop (session);
+  g_main_loop_run (f->loop);
+  g_assert_null (rp_session_get_error (session));
+
+  g_assert_cmpuint (length, ==, RP_MiB);
+  for (gsize i = 0; i < length; i++)
+    if (contents[i] != 'a')
+      g_error ("byte %" G_GSIZE_FORMAT " of the probe's file is 0x%02x, not 'a'", i, (guchar) contents[i]);
+
+  fsyncs = copy_points (session, "fsync_latency", &n_fsyncs);
+  writes = copy_points (session, "fsync_pwrite_latency", &n_writes);
+  g_assert_cmpuint (n_fsyncs, >=, 3);
+  g_assert_cmpuint (n_writes, ==, n_fsyncs);
+  for (guint i = 0; i < n_fsyncs; i++)
+    {
+      /* The write starts the round; the fsync starts when the write ended. */
+      g_assert_cmpfloat (writes[i].v, >=, 0);
+      g_assert_cmpfloat (fsyncs[i].v, >=, 0);
+      g_assert_cmpfloat (fabs (fsyncs[i].t - (writes[i].t + writes[i].v)), <, 1e-6);
+      /* The next round: at least an interval after this fsync returned. */
+      if (i + 1 < n_fsyncs)
+        g_assert_cmpfloat (writes[i + 1].t, >=, fsyncs[i].t + fsyncs[i].v + 0.05 - 1e-6);
+    }
+}
+
+/* fsync latency is the fsync() alone, not the write before it: on tmpfs,
+ * where fsync() does nothing, a 32 MiB write takes milliseconds and the
+ * fsync microseconds. A probe that timed from before the write would give
+ * every fsync at least its write's time; here at least one round (of dozens)
+ * has an fsync shorter than its write. Not a speed bound: it holds on any
+ * machine unless a 1 µs call is preempted for longer than a 32 MiB copy in
+ * every single round. */
+static void
+test_fsync_probe_times_fsync (void)
+{
+  const char *bases[] = { "/dev/shm", g_get_user_runtime_dir () };
+  g_autoptr(RpScenario) scenario = NULL;
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autofree RpPoint *fsyncs = NULL, *writes = NULL;
+  g_autofree char *directory = NULL;
+  guint n_fsyncs = 0, n_writes = 0, shorter = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bases) && directory == NULL; i++)
+    {
+      g_autofree char *template = g_build_filename (bases[i], "test-loads-XXXXXX", NULL);
+      g_autoptr(GFile) base = g_file_new_for_path (bases[i]);
+      g_autoptr(GFileInfo) info = g_file_query_filesystem_info (base, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE, NULL, NULL);
+
+      if (info != NULL && g_strcmp0 (g_file_info_get_attribute_string (info, G_FILE_ATTRIBUTE_FILESYSTEM_TYPE), "tmpfs") == 0 &&
+          g_mkdtemp (template) != NULL)
+        directory = g_steal_pointer (&template);
+    }
+  if (directory == NULL)
+    {
+      g_test_skip ("no tmpfs directory: neither /dev/shm nor $XDG_RUNTIME_DIR is a tmpfs");
+      return;
+    }
+
+  scenario = rp_scenario_new_preset ("custom", NULL);
+  scenario->directory = g_strdup (directory);
+  scenario->loads = 0;
+  scenario->probes = RP_PROBE_FSYNC;
+  scenario->duration = 60;
+  scenario->fsync_size = 32 * RP_MiB;
+  scenario->fsync_interval = 0.01;
+  session = rp_session_new (scenario);
+  g_signal_connect_swapped (session, "finished", G_CALLBACK (g_main_loop_quit), loop);
+  rp_session_start_async (session, NULL, NULL, NULL);
+  while (rp_session_get_state (session) != RP_SESSION_FINISHED &&
+         (rp_session_lookup_series (session, "fsync_latency") == NULL ||
+          rp_series_get_length (rp_session_lookup_series (session, "fsync_latency")) < 20))
+    g_main_context_iteration (NULL, TRUE);
+  if (rp_session_get_state (session) != RP_SESSION_FINISHED)
+    {
+      rp_session_stop (session);
+      g_main_loop_run (loop);
+    }
+  g_assert_null (rp_session_get_error (session));
+  g_assert_cmpint (g_rmdir (directory), ==, 0);
+
+  fsyncs = copy_points (session, "fsync_latency", &n_fsyncs);
+  writes = copy_points (session, "fsync_pwrite_latency", &n_writes);
+  g_assert_cmpuint (n_fsyncs, >=, 20);
+  g_assert_cmpuint (n_writes, ==, n_fsyncs);
+  for (guint i = 0; i < n_fsyncs; i++)
+    if (fsyncs[i].v < writes[i].v)
+      shorter++;
+  g_test_message ("tmpfs: %u of %u fsyncs shorter than their 32 MiB write (first: write %.6f s, fsync %.6f s)",
+                  shorter, n_fsyncs, writes[0].v, fsyncs[0].v);
+  g_assert_cmpuint (shorter, >=, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -474,5 +634,7 @@ main (int argc, char **argv)
   g_test_add ("/loads/command-not-found", Fixture, NULL, rp_test_fixture_set_up, test_command_not_found, rp_test_fixture_tear_down);
   g_test_add ("/probes/cold-read", Fixture, NULL, rp_test_fixture_set_up, test_cold_read, rp_test_fixture_tear_down);
   g_test_add ("/probes/app-start", Fixture, NULL, rp_test_fixture_set_up, test_app_start, rp_test_fixture_tear_down);
+  g_test_add ("/probes/fsync-file", Fixture, NULL, rp_test_fixture_set_up, test_fsync_probe_file, rp_test_fixture_tear_down);
+  g_test_add_func ("/probes/fsync-times-fsync", test_fsync_probe_times_fsync);
   return g_test_run ();
 }

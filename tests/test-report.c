@@ -690,6 +690,53 @@ test_verdict (void)
   assert_verdict (empty_report, "No latency was measured");
 }
 
+/* On tmpfs (or ramfs) fsync() returns at once: a calm verdict must say that
+ * its fsync times mean nothing, and stalls too; elsewhere nothing is added.
+ * Whole verdicts, so that a missing or extra sentence fails. */
+static void
+test_verdict_tmpfs (void)
+{
+  static const double calm[] = { 0.01, 0.02, 0.05 };
+  static const double one[] = { 0.01, 1.5, 0.05 };
+  const char *names[] = { RP_SERIES_FSYNC_LATENCY };
+  g_autoptr(RpSysinfo) tmpfs = rp_sysinfo_new ();
+  g_autoptr(RpSysinfo) unnamed = rp_sysinfo_new ();
+  g_autoptr(RpSysinfo) ext4 = rp_sysinfo_new ();
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autofree char *calm_tmpfs = NULL, *calm_unnamed = NULL, *calm_ext4 = NULL, *stall_tmpfs = NULL;
+  g_autofree char *from_report = NULL;
+  RpStats stats[2];
+
+  tmpfs->fsync_is_noop = TRUE;
+  tmpfs->fs_type = g_strdup ("tmpfs");
+  unnamed->fsync_is_noop = TRUE;
+  ext4->fs_type = g_strdup ("ext4");
+  rp_stats_compute (calm, G_N_ELEMENTS (calm), &stats[0]);
+  rp_stats_compute (one, G_N_ELEMENTS (one), &stats[1]);
+
+  calm_tmpfs = rp_verdict_for_stats (tmpfs, names, &stats[0], 1);
+  g_assert_cmpstr (calm_tmpfs, ==, "No stalls over 0.1 s: the system stayed responsive. "
+                   "But the target is on tmpfs, where fsync() does nothing: these fsync times say "
+                   "nothing about a disk.");
+  /* No file system name: tmpfs all the same. */
+  calm_unnamed = rp_verdict_for_stats (unnamed, names, &stats[0], 1);
+  g_assert_cmpstr (calm_unnamed, ==, calm_tmpfs);
+  calm_ext4 = rp_verdict_for_stats (ext4, names, &stats[0], 1);
+  g_assert_cmpstr (calm_ext4, ==, "No stalls over 0.1 s: the system stayed responsive.");
+  stall_tmpfs = rp_verdict_for_stats (tmpfs, names, &stats[1], 1);
+  g_assert_cmpstr (stall_tmpfs, ==, "fsync stalled 1 time over 1 s; worst 1.50 s. "
+                   "But the target is on tmpfs, where fsync() does nothing: these fsync times say "
+                   "nothing about a disk.");
+
+  /* A report's verdict from its own snapshot. */
+  g_ptr_array_add (series, make_series (RP_SERIES_FSYNC_LATENCY, "s", calm, G_N_ELEMENTS (calm), 0, 1));
+  report = rp_report_new (tmpfs, scenario, series, NULL);
+  from_report = rp_report_get_verdict (report);
+  g_assert_cmpstr (from_report, ==, calm_tmpfs);
+}
+
 static void
 test_csv (void)
 {
@@ -855,6 +902,62 @@ assert_edit_fails (const char *json,
   g_autofree char *edited = replace_once (json, from, to);
 
   assert_load_fails (edited, -1, expected);
+}
+
+/* A report whose one series has @n_samples samples (all the report's: the
+ * limit counts them over every series), each @sample. */
+static GString *
+report_with_n_samples (guint       n_samples,
+                       const char *sample)
+{
+  g_autoptr(RpReport) report = make_report_with (RP_SERIES_FSYNC_LATENCY, NULL, 0);
+  g_autofree char *json = rp_report_to_json (report, NULL);
+  const char *samples = strstr (json, "\"samples\"");
+  const char *open, *close;
+  GString *out;
+
+  g_assert_nonnull (samples);
+  open = strchr (samples, '[');
+  close = strchr (open, ']');
+  g_assert_nonnull (close);
+  g_assert_null (strstr (close, "\"samples\""));
+  out = g_string_sized_new (strlen (json) + (strlen (sample) + 1) * (gsize) n_samples);
+  g_string_append_len (out, json, open + 1 - json);
+  for (guint i = 0; i < n_samples; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      g_string_append (out, sample);
+    }
+  g_string_append (out, close);
+  return out;
+}
+
+/* The per-report sample limit: exactly RP_REPORT_MAX_SAMPLES pass the count
+ * (the load then fails on the first sample, a bare 0 instead of [t, value]:
+ * scalars cost json-glib a third of pairs); one more is refused by the count
+ * (the scan of the text lets that many through). And a small report of
+ * well-formed samples loads, so that the bare 0 is what fails. */
+static void
+test_load_sample_limit (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RpReport) loaded = NULL;
+  GString *json;
+
+  json = report_with_n_samples (3, "[0,0]");
+  loaded = rp_report_load_from_data (json->str, (gssize) json->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rp_series_get_length (rp_report_lookup_series (loaded, RP_SERIES_FSYNC_LATENCY)), ==, 3);
+  g_string_free (json, TRUE);
+
+  json = report_with_n_samples (RP_REPORT_MAX_SAMPLES, "0");
+  assert_load_fails (json->str, (gssize) json->len, "sample 0: expected [t, value]");
+  g_string_free (json, TRUE);
+
+  json = report_with_n_samples (RP_REPORT_MAX_SAMPLES + 1, "0");
+  assert_load_fails (json->str, (gssize) json->len, "more than 5000000 samples");
+  g_string_free (json, TRUE);
 }
 
 static void
@@ -1538,6 +1641,8 @@ main (int   argc,
   g_test_add_func ("/report/save", test_save);
   g_test_add_func ("/report/load/file-errors", test_load_file_errors);
   g_test_add_func ("/report/load/bad-corpus", test_load_bad_corpus);
+  g_test_add_func ("/report/load/sample-limit", test_load_sample_limit);
+  g_test_add_func ("/report/verdict-tmpfs", test_verdict_tmpfs);
   g_test_add_func ("/report/load/duplicate-keys", test_load_duplicate_keys);
   g_test_add_func ("/report/text/clean", test_text_clean);
   g_test_add_func ("/report/load/hostile-strings", test_load_hostile_strings);
