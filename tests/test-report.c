@@ -543,6 +543,23 @@ test_text_wrap (void)
     g_assert_cmpuint (strlen (g_ptr_array_index (digits, i)), <=, 10);
 }
 
+/* East Asian wide characters take two columns of a terminal line, combining
+ * marks none: a Chinese or Japanese line of 80 holds 40 of them, and a table
+ * aligns them by their columns. */
+static void
+test_text_wide (void)
+{
+  g_autoptr(GPtrArray) lines = rp_text_wrap_lines ("日本語日本語", 8);
+
+  g_assert_cmpuint (rp_text_width ("日本語"), ==, 6);
+  g_assert_cmpuint (rp_text_length ("日本語"), ==, 6);
+  g_assert_cmpuint (rp_text_width ("e\xcc\x81t\xc3\xa9"), ==, 3);
+  g_assert_cmpuint (rp_text_width ("ab"), ==, 2);
+  g_assert_cmpuint (lines->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (lines, 0), ==, "日本語日");
+  g_assert_cmpstr (g_ptr_array_index (lines, 1), ==, "本語");
+}
+
 /* Checks @text wrapped at every width from 8 to 70: lines fit, nothing is
  * lost, a decimal comma never ends a line ("1," then "0 MiB"), and every
  * word (between spaces; @text has no comma before a letter) that fits on a
@@ -1068,6 +1085,22 @@ test_load_bad_corpus (void)
   /* Finite but beyond what series and axes handle: a year, 10^18. */
   assert_edit_fails (json, SAMPLE_0, "[1e308, 0.5]", "Series “fsync_latency”, sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0, -1e300]", "Series “fsync_latency”, sample 0:");
+  /* The limits themselves: values up to 10^21 and times up to 366 days load,
+   * just beyond them not. */
+  assert_edit_fails (json, SAMPLE_0, "[1.0, 2e21]", "Series “fsync_latency”, sample 0:");
+  assert_edit_fails (json, SAMPLE_0, "[31622401.0, 0.5]", "Series “fsync_latency”, sample 0:");
+  {
+    g_autofree char *at_value_limit = replace_once (json, SAMPLE_0, "[1.0, 1e21]");
+    g_autofree char *at_time_limit = replace_once (json, SAMPLE_0, "[31622400.0, 0.5]");
+    g_autoptr(RpReport) value_ok = load_ok (at_value_limit, -1);
+    g_autoptr(RpReport) time_ok = load_ok (at_time_limit, -1);
+    double t_max = 0, v_max = 0;
+
+    g_assert_true (rp_series_get_bounds (rp_report_lookup_series (value_ok, "fsync_latency"), NULL, NULL, NULL, &v_max));
+    g_assert_cmpfloat (v_max, ==, 1e21);
+    g_assert_true (rp_series_get_bounds (rp_report_lookup_series (time_ok, "fsync_latency"), NULL, &t_max, NULL, NULL));
+    g_assert_cmpfloat (t_max, >=, 31622400.0);
+  }
   assert_edit_fails (json, SAMPLE_0, "[-4e7, 0.5]", "Series “fsync_latency”, sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0, null]", "sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0]", "sample 0:");
@@ -1635,6 +1668,7 @@ main (int   argc,
   g_test_add_func ("/report/text/locale", test_text_locale);
   g_test_add_func ("/report/text/bytes", test_text_bytes);
   g_test_add_func ("/report/text/wrap", test_text_wrap);
+  g_test_add_func ("/report/text/wide", test_text_wide);
   g_test_add_func ("/report/text/wrap-translations", test_text_wrap_translations);
   g_test_add_func ("/report/verdict", test_verdict);
   g_test_add_func ("/report/csv", test_csv);
