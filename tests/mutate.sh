@@ -127,7 +127,7 @@ run_suite() {
   local log=$1 set
   for set in quick slow; do
     local -n tests=$set
-    if ! nice meson test -C "$build" --no-rebuild --num-processes "$jobs" --maxfail 1 \
+    if ! nice meson test -C "$build" --no-rebuild --num-processes "$jobs" --maxfail 1 --print-errorlogs \
          "${tests[@]}" >>"$log" 2>&1; then
       python3 - "$build/meson-logs/testlog.json" <<'PY'
 import json, sys
