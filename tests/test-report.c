@@ -921,62 +921,6 @@ assert_edit_fails (const char *json,
   assert_load_fails (edited, -1, expected);
 }
 
-/* A report whose one series has @n_samples samples (all the report's: the
- * limit counts them over every series), each @sample. */
-static GString *
-report_with_n_samples (guint       n_samples,
-                       const char *sample)
-{
-  g_autoptr(RpReport) report = make_report_with (RP_SERIES_FSYNC_LATENCY, NULL, 0);
-  g_autofree char *json = rp_report_to_json (report, NULL);
-  const char *samples = strstr (json, "\"samples\"");
-  const char *open, *close;
-  GString *out;
-
-  g_assert_nonnull (samples);
-  open = strchr (samples, '[');
-  close = strchr (open, ']');
-  g_assert_nonnull (close);
-  g_assert_null (strstr (close, "\"samples\""));
-  out = g_string_sized_new (strlen (json) + (strlen (sample) + 1) * (gsize) n_samples);
-  g_string_append_len (out, json, open + 1 - json);
-  for (guint i = 0; i < n_samples; i++)
-    {
-      if (i > 0)
-        g_string_append_c (out, ',');
-      g_string_append (out, sample);
-    }
-  g_string_append (out, close);
-  return out;
-}
-
-/* The per-report sample limit: exactly RP_REPORT_MAX_SAMPLES pass the count
- * (the load then fails on the first sample, a bare 0 instead of [t, value]:
- * scalars cost json-glib a third of pairs); one more is refused by the count
- * (the scan of the text lets that many through). And a small report of
- * well-formed samples loads, so that the bare 0 is what fails. */
-static void
-test_load_sample_limit (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(RpReport) loaded = NULL;
-  GString *json;
-
-  json = report_with_n_samples (3, "[0,0]");
-  loaded = rp_report_load_from_data (json->str, (gssize) json->len, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (rp_series_get_length (rp_report_lookup_series (loaded, RP_SERIES_FSYNC_LATENCY)), ==, 3);
-  g_string_free (json, TRUE);
-
-  json = report_with_n_samples (RP_REPORT_MAX_SAMPLES, "0");
-  assert_load_fails (json->str, (gssize) json->len, "sample 0: expected [t, value]");
-  g_string_free (json, TRUE);
-
-  json = report_with_n_samples (RP_REPORT_MAX_SAMPLES + 1, "0");
-  assert_load_fails (json->str, (gssize) json->len, "more than 5000000 samples");
-  g_string_free (json, TRUE);
-}
-
 static void
 test_load_bad_corpus (void)
 {
@@ -1675,7 +1619,6 @@ main (int   argc,
   g_test_add_func ("/report/save", test_save);
   g_test_add_func ("/report/load/file-errors", test_load_file_errors);
   g_test_add_func ("/report/load/bad-corpus", test_load_bad_corpus);
-  g_test_add_func ("/report/load/sample-limit", test_load_sample_limit);
   g_test_add_func ("/report/verdict-tmpfs", test_verdict_tmpfs);
   g_test_add_func ("/report/load/duplicate-keys", test_load_duplicate_keys);
   g_test_add_func ("/report/text/clean", test_text_clean);
