@@ -25,6 +25,11 @@ packages=(
   # runs (locales), stand-in session services (python3-gi), the root window (xwininfo)
   librsvg2-bin groff-base locales dbus x11-utils python3-gi gir1.2-glib-2.0
   gtk-update-icon-cache
+  # man pages against --help (tests/test-man.sh), the report MIME type (tests/test-mime.sh)
+  man-db shared-mime-info
+  # stress: a busy machine beside the test suite (README.md, Tests: the suite
+  # passes while `stress-ng --cpu 2 --io 1` runs)
+  stress-ng
   # benchmarks (bench/run.sh): cyclictest is the reference of the main-loop lateness row
   rt-tests
 )

@@ -22,12 +22,14 @@ if [ "${RESPROBE_NO_ASAN:-0}" != 1 ]; then
   [ -f _build_asan/build.ninja ] ||
     meson setup _build_asan -Dgui=false -Db_sanitize=address,undefined -Db_lundef=false
   meson compile -C _build_asan
+  # Not the suite 'slow' (tests/meson.build): millions of allocations, each
+  # with its whole stack, take minutes there.
   # halt_on_error: a UBSan finding aborts the test instead of scrolling by.
   # fast_unwind_on_malloc=0: whole allocation stacks through the libraries,
   # which build-aux/lsan.supp's entries match on (about 10 % slower).
   ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   LSAN_OPTIONS=suppressions=$PWD/build-aux/lsan.supp:print_suppressions=0 \
-    meson test -C _build_asan --suite engine --suite cli --print-errorlogs || status=1
+    meson test -C _build_asan --suite engine --suite cli --no-suite slow --print-errorlogs || status=1
 fi
 exit "$status"

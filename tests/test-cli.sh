@@ -13,14 +13,30 @@ mkdir "$target"
 failures=0
 n=0
 
-ok()   { n=$((n + 1)); echo "ok $n - $*"; }
-fail() { n=$((n + 1)); echo "not ok $n - $*"; failures=$((failures + 1)); }
+# One TAP line each (meson runs this with protocol 'tap'): a message that
+# spans lines is joined, so that none of its lines reads as a TAP line.
+tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
+ok()   { n=$((n + 1)); tap "ok $n - $*"; }
+fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
 # wait_for FILE TEXT SECONDS: until a background run printed TEXT.
 wait_for() {
   local deadline=$(( $(date +%s) + $3 ))
   until grep -qF -- "$2" "$1" 2>/dev/null; do
     if [ "$(date +%s)" -ge "$deadline" ]; then echo "# no “$2” in $1 after $3 s" >&2; return 1; fi
+    sleep 0.05
+  done
+}
+
+# wait_for_open PID DIR SECONDS: until process PID has a file in DIR open (the
+# O_TMPFILE files of a run show in /proc/PID/fd as "DIR/#123 (deleted)").
+wait_for_open() {
+  local deadline=$(( $(date +%s) + $3 )) fd
+  while :; do
+    for fd in /proc/"$1"/fd/*; do
+      case "$(readlink "$fd" 2>/dev/null)" in "$2"/*) return 0 ;; esac
+    done
+    if [ "$(date +%s)" -ge "$deadline" ]; then echo "# PID $1 opened nothing in $2 within $3 s" >&2; return 1; fi
     sleep 0.05
   done
 }
@@ -154,7 +170,9 @@ out=$("$cli" run --dir "$target" --size 256M --duration 4 --report "$work/r.json
 rc=$?
 if [ "$rc" -eq 0 ]; then ok "short run exits 0"; else fail "short run exit $rc: $(cat "$work/err")"; fi
 lines=$(grep -cE '^fsync time: [0-9]+\.[0-9]{4}$' <<<"$out")
-if [ "$lines" -ge 3 ]; then ok "short run printed $lines fsync-tester lines"; else fail "only $lines fsync lines: $out"; fi
+# How many fit in 4 s depends on the disk (an fsync under the writer can take
+# seconds); that there are some, in the fsync-tester format, does not.
+if [ "$lines" -ge 1 ]; then ok "short run printed $lines fsync-tester lines"; else fail "no fsync lines: $out"; fi
 if grep -q "File system" <<<"$out"; then ok "header names the file system"; else fail "no header: $out"; fi
 if grep -q "fsync latency" <<<"$out"; then ok "summary table printed"; else fail "no summary: $out"; fi
 # Text for bug trackers: lines of at most 80 bytes, as mawk's length() counts in
@@ -204,13 +222,10 @@ assert not long, long
 PY
 then ok "export: PNG signature, SVG parses, PDF header, CSV header, text within 80 bytes a line"
 else fail "export: file checks"; fi
-if command -v pdftoppm >/dev/null; then
-  if pdftoppm -png -r 30 -singlefile "$exp/r.pdf" "$work/page" && [ -s "$work/page.png" ]; then
-    ok "pdftoppm renders page 1 of the PDF"; else fail "pdftoppm cannot render the PDF"; fi
-  rm -f "$work/page.png"
-else
-  ok "pdftoppm not installed: PDF rendering not checked # SKIP"
-fi
+# pdftoppm: poppler-utils, which build-aux/install-deps.sh installs.
+if pdftoppm -png -r 30 -singlefile "$exp/r.pdf" "$work/page" && [ -s "$work/page.png" ]; then
+  ok "pdftoppm renders page 1 of the PDF"; else fail "pdftoppm cannot render the PDF (poppler-utils installed?)"; fi
+rm -f "$work/page.png"
 # Re-imported, the JSON gives the same report, down to the summary.
 if diff <("$cli" show "$work/r.json") <("$cli" show "$exp/r.json") >/dev/null; then
   ok "exported JSON shows the same text report"; else fail "exported JSON differs"; fi
@@ -489,15 +504,21 @@ check_usage "compare with a missing file" "nope.json" compare "$work/r.json" "$w
 rm -rf "$exp"
 
 # --- signals: stop within about a second, summary and report all the same ---------
-# SIGHUP (terminal closed, ssh dropped) too, unless this script runs under
-# nohup: then the CLI inherits SIGHUP ignored, as it should.
-signals="INT TERM"
-if (( (0x$(sed -n 's/^SigIgn:\t*//p' /proc/$$/status) & 1) == 0 )); then signals="$signals HUP"
-else ok "SIGHUP is ignored here (nohup): SIGHUP not tested # SKIP"; fi
-for sig in $signals; do
-  "$cli" run --dir "$target" --size 2G --duration 60 --report "$work/sig-$sig.json" >"$work/out-$sig" 2>&1 &
+# SIGHUP (terminal closed, ssh dropped) too. Should this script run under nohup,
+# the CLI would inherit SIGHUP ignored (as it should: see below), and bash cannot
+# undo that: python3 sets SIGHUP back to its default before it runs the CLI.
+# (SIGPIPE too, which python3 ignores.) An array, not a function: $! is then
+# the CLI's own pid.
+sighup_default=(python3 -c 'import os, signal, sys
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])')
+for sig in INT TERM HUP; do
+  "${sighup_default[@]}" "$cli" run --dir "$target" --size 2G --duration 60 --report "$work/sig-$sig.json" >"$work/out-$sig" 2>&1 &
   pid=$!
-  sleep 3
+  # Running, not merely started: its files open and a first fsync timed.
+  wait_for_open "$pid" "$target" 60 && wait_for "$work/out-$sig" "fsync time:" 60 ||
+    fail "SIG$sig: the run did not start: $(tail -5 "$work/out-$sig")"
   start=$(date +%s.%N)
   kill -"$sig" "$pid"
   wait "$pid"; rc=$?
@@ -530,7 +551,9 @@ expect_empty "nohup"
 # --- kill -9: O_TMPFILE files vanish with the process ------------------------------
 "$cli" run --dir "$target" --size 2G --duration 60 --report "$work/k.json" >/dev/null 2>&1 &
 pid=$!
-sleep 3
+# Killed while its files are open in the target, not before it made them.
+if wait_for_open "$pid" "$target" 60; then ok "kill -9: the run has its files open in the target"
+else fail "kill -9: the run opened no file in the target"; fi
 kill -9 "$pid"; wait "$pid" 2>/dev/null
 expect_empty "kill -9"
 if [ ! -e "$work/k.json" ]; then ok "kill -9: no half-written report"; else fail "kill -9 left a report"; fi

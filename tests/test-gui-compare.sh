@@ -16,8 +16,8 @@ out=${G_TEST_BUILDDIR:-$PWD}
 
 for tool in xvfb-run xdotool python3; do
   if ! command -v "$tool" >/dev/null; then
-    echo "SKIP: $tool is not installed (build-aux/install-deps.sh)"
-    exit 77
+    echo "FAIL: $tool is not installed: build-aux/install-deps.sh installs it"
+    exit 1
   fi
 done
 

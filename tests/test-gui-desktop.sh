@@ -15,8 +15,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 for tool in xvfb-run xdotool xwininfo dbus-run-session gsettings; do
   if ! command -v "$tool" >/dev/null; then
-    echo "SKIP: $tool is not installed (build-aux/install-deps.sh)"
-    exit 77
+    echo "FAIL: $tool is not installed: build-aux/install-deps.sh installs it"
+    exit 1
   fi
 done
 # The stand-ins need PyGObject, which the system Python has (python3-gi).
@@ -25,8 +25,8 @@ for candidate in /usr/bin/python3 python3; do
   if "$candidate" -c 'import gi' 2>/dev/null; then python_gi=$candidate; break; fi
 done
 if [ -z "$python_gi" ]; then
-  echo "SKIP: no Python with PyGObject (python3-gi)"
-  exit 77
+  echo "FAIL: no Python with PyGObject (python3-gi): build-aux/install-deps.sh installs it"
+  exit 1
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/test-gui-desktop-XXXXXX")

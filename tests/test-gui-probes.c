@@ -4,6 +4,7 @@
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <math.h>
 
 #include "rp-chart-view.h"
 #include "rp-clock.h"
@@ -13,12 +14,19 @@
 #include "rp-ui-probes.h"
 
 typedef struct {
-  guint   dispatches;
-  guint64 missed;
-  double  max_lateness;
-  double  min_lateness;
-  gboolean block_once;
+  guint     dispatches;
+  guint64   missed;
+  double    min_lateness;
+  gboolean  block_once;
+  gboolean  grid_ok;          /* each expiry follows the last on the grid */
+  double    next_expiry;      /* where the next dispatch's expiry must be */
+  double    lateness_after_block;
+  guint64   missed_after_block;
+  GMainLoop *loop;
 } TimerRecord;
+
+#define TIMER_PERIOD 0.005
+#define BLOCK_SECONDS 0.030
 
 static gboolean
 on_timer (double   expiry,
@@ -30,15 +38,26 @@ on_timer (double   expiry,
   double lateness = dispatched - expiry;
 
   record->dispatches++;
+  /* No expiration lost or counted twice: this one's expiry is the last one's
+   * plus the missed ones, on the absolute grid. */
+  if (record->dispatches > 1 && fabs (expiry - record->next_expiry) > 1e-6)
+    record->grid_ok = FALSE;
+  record->next_expiry = expiry + (double) (missed + 1) * TIMER_PERIOD;
   record->missed += missed;
-  record->max_lateness = MAX (record->max_lateness, lateness);
   record->min_lateness = MIN (record->min_lateness, lateness);
+  if (record->dispatches == 11)
+    {
+      record->lateness_after_block = lateness;
+      record->missed_after_block = missed;
+    }
   if (record->block_once && record->dispatches == 10)
     {
       /* A busy main loop: the next expirations pile up. */
-      g_usleep (30 * 1000);
+      g_usleep ((gulong) (BLOCK_SECONDS * G_USEC_PER_SEC));
       record->block_once = FALSE;
     }
+  if (record->dispatches == 20)
+    g_main_loop_quit (record->loop);
   return G_SOURCE_CONTINUE;
 }
 
@@ -58,29 +77,48 @@ spin (guint milliseconds)
   g_main_loop_run (loop);
 }
 
+static gboolean
+hang_guard (gpointer data)
+{
+  g_error ("%s: no progress after 30 s: hung", (const char *) data);
+  return G_SOURCE_REMOVE;
+}
+
 /* The timer's lateness is dispatch − expiry on the absolute grid: never
- * negative, small on an idle loop, and a blocked loop shows as lateness of
- * the oldest pending expiration plus missed ones. */
+ * negative, and a blocked loop shows as lateness of the oldest pending
+ * expiration plus missed ones. Lower bounds only: a slow machine makes
+ * lateness larger, never smaller, so nothing here depends on its speed. */
 static void
 test_timerfd_lateness (void)
 {
-  TimerRecord record = { 0, 0, 0, G_MAXDOUBLE, TRUE };
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  TimerRecord record = { 0, 0, G_MAXDOUBLE, TRUE, TRUE, 0, 0, 0, loop };
   g_autoptr(GError) error = NULL;
-  GSource *source = rp_timerfd_source_new (0.005, &error);
+  GSource *source = rp_timerfd_source_new (TIMER_PERIOD, &error);
+  guint guard;
 
   g_assert_no_error (error);
   g_source_set_callback (source, (GSourceFunc) (void (*) (void)) on_timer, &record, NULL);
   g_source_attach (source, NULL);
-  spin (300);
+  guard = g_timeout_add_seconds (30, hang_guard, (gpointer) "timerfd");
+  g_main_loop_run (loop);
+  g_source_remove (guard);
   g_source_destroy (source);
   g_source_unref (source);
 
-  g_test_message ("dispatches %u, missed %" G_GUINT64_FORMAT ", lateness %.1f µs .. %.1f ms",
-                  record.dispatches, record.missed, record.min_lateness * 1e6, record.max_lateness * 1e3);
-  g_assert_cmpuint (record.dispatches + record.missed, >=, 45);
+  g_test_message ("dispatches %u, missed %" G_GUINT64_FORMAT ", lateness from %.1f µs; "
+                  "after blocking %.0f ms: %.1f ms late, %" G_GUINT64_FORMAT " missed",
+                  record.dispatches, record.missed, record.min_lateness * 1e6, BLOCK_SECONDS * 1e3,
+                  record.lateness_after_block * 1e3, record.missed_after_block);
+  g_assert_cmpuint (record.dispatches, ==, 20);
   g_assert_cmpfloat (record.min_lateness, >=, 0);
-  g_assert_cmpuint (record.missed, >=, 4);
-  g_assert_cmpfloat (record.max_lateness, >=, 0.020);
+  g_assert_true (record.grid_ok);
+  /* Dispatch 10 came at or after its expiry E and returned 30 ms later; the
+   * oldest expiration then pending is E + 5 ms: at least 25 ms late, with at
+   * least (25 ms / 5 ms) − 1 = 4 more passed meanwhile. */
+  g_assert_cmpfloat (record.lateness_after_block, >=, BLOCK_SECONDS - TIMER_PERIOD - 1e-6);
+  g_assert_cmpuint (record.missed_after_block, >=, 4);
+  g_assert_cmpuint (record.missed, >=, record.missed_after_block);
 }
 
 static guint
@@ -105,6 +143,7 @@ test_probes_record (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) listing = NULL;
   GtkWidget *window = gtk_window_new ();
+  guint guard;
 
   g_assert_nonnull (dir);
   scenario->directory = g_strdup (dir);
@@ -118,18 +157,38 @@ test_probes_record (void)
   g_assert_no_error (error);
   g_assert_true (rp_ui_probes_get_running (probes));
 
-  spin (1600);
-  /* The first simulated save is due after a second; on a loaded machine (tests
-   * in parallel) its write and fsync may take a while longer. */
-  for (guint waited = 0; series_length (session, RP_SERIES_MAIN_THREAD_SAVE) == 0 && waited < 8000; waited += 100)
-    spin (100);
+  /* Until every probe has recorded (how soon depends on the machine: the
+   * first simulated save is due after a second, and its write and fsync may
+   * take a while longer on a loaded machine); a hang guard of 30 s. */
+  guard = g_timeout_add_seconds (30, hang_guard, (gpointer) "probes");
+  while (series_length (session, RP_SERIES_MAINLOOP_LATENESS) < 2 ||
+         series_length (session, RP_SERIES_WAKEUP_LATENCY) < 1 ||
+         series_length (session, RP_SERIES_FRAME_INTERVAL) < 1 ||
+         series_length (session, RP_SERIES_MAIN_THREAD_SAVE) < 1)
+    spin (50);
+  g_source_remove (guard);
   rp_ui_probes_stop (probes);
   g_assert_false (rp_ui_probes_get_running (probes));
 
-  g_assert_cmpuint (series_length (session, RP_SERIES_MAINLOOP_LATENESS), >, 100);
-  g_assert_cmpuint (series_length (session, RP_SERIES_WAKEUP_LATENCY), >, 15);
-  g_assert_cmpuint (series_length (session, RP_SERIES_FRAME_INTERVAL), >, 10);
-  g_assert_cmpuint (series_length (session, RP_SERIES_MAIN_THREAD_SAVE), >=, 1);
+  /* Samples in time order, not negative. */
+  {
+    const char *names[] = { RP_SERIES_MAINLOOP_LATENESS, RP_SERIES_WAKEUP_LATENCY,
+                            RP_SERIES_FRAME_INTERVAL, RP_SERIES_MAIN_THREAD_SAVE };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        guint n = 0;
+        g_autofree RpPoint *points = rp_series_copy_points (rp_session_lookup_series (session, names[i]), 0, &n);
+
+        g_test_message ("%s: %u samples", names[i], n);
+        g_assert_cmpuint (n, >=, 1);
+        for (guint j = 0; j < n; j++)
+          {
+            g_assert_cmpfloat (points[j].v, >=, 0);
+            g_assert_true (j == 0 || points[j].t >= points[j - 1].t);
+          }
+      }
+  }
 
   notes = rp_session_get_notes (session);
   g_assert_nonnull (g_hash_table_lookup (notes, "frame_timing_source"));
@@ -149,8 +208,42 @@ test_probes_record (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct {
+  GdkSurface *surface;
+  guint       renders;
+} RenderCount;
+
+/* An emission hook, not a handler: GTK's own handler of GdkSurface::render
+ * returns TRUE, which ends the emission before later handlers. */
+static gboolean
+count_render (GSignalInvocationHint *hint,
+              guint                  n_params,
+              const GValue          *params,
+              gpointer               data)
+{
+  RenderCount *count = data;
+
+  if (g_value_get_object (&params[0]) == (gpointer) count->surface)
+    count->renders++;
+  return TRUE;
+}
+
+/* Waits for the chart's own once-a-second redraw timer to have fired: GLib
+ * fires the seconds timeouts of a process together, so one added after it
+ * fires with it or later; then lets the frame that a redraw queued paint. */
+static void
+wait_for_redraw_timer (void)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+  g_timeout_add_seconds (1, quit_loop, loop);
+  g_main_loop_run (loop);
+  spin (200);
+}
+
 /* The chart widget draws through the same renderer as the window and only
- * asks for a redraw when its series grew. */
+ * asks for a redraw when its series grew: the window's surface, which shows
+ * nothing else that changes, renders again only then. */
 static void
 test_chart_view (void)
 {
@@ -161,6 +254,10 @@ test_chart_view (void)
   GtkWidget *view = rp_chart_view_new (plot);
   GtkSnapshot *snapshot;
   GskRenderNode *node;
+  RenderCount count = { NULL, 0 };
+  guint signal_id = g_signal_lookup ("render", GDK_TYPE_SURFACE);
+  guint guard;
+  gulong hook;
 
   for (int i = 0; i < 1000; i++)
     rp_series_append (series, i * 0.01, 1e-3 * (1 + i % 7));
@@ -169,7 +266,16 @@ test_chart_view (void)
   gtk_window_set_child (GTK_WINDOW (window), view);
   gtk_window_set_default_size (GTK_WINDOW (window), 400, 200);
   gtk_window_present (GTK_WINDOW (window));
-  spin (300);
+
+  /* Shown and drawn once, then quiet. */
+  count.surface = gtk_native_get_surface (GTK_NATIVE (window));
+  g_assert_nonnull (count.surface);
+  hook = g_signal_add_emission_hook (signal_id, 0, count_render, &count, NULL);
+  guard = g_timeout_add_seconds (30, hang_guard, (gpointer) "first draw");
+  while (count.renders == 0 || gtk_widget_get_width (view) <= 0)
+    spin (20);
+  g_source_remove (guard);
+  wait_for_redraw_timer ();
 
   g_assert_true (rp_chart_view_get_plot (RP_CHART_VIEW (view)) == plot);
   paintable = gtk_widget_paintable_new (view);
@@ -179,6 +285,29 @@ test_chart_view (void)
   g_assert_nonnull (node);
   gsk_render_node_unref (node);
 
+  /* Nothing new: a refresh draws nothing, even after its timer. */
+  count.renders = 0;
+  rp_chart_view_refresh (RP_CHART_VIEW (view));
+  wait_for_redraw_timer ();
+  g_assert_cmpuint (count.renders, ==, 0);
+
+  /* A new point: the refresh redraws once its timer fired (a hang guard
+   * for a slow machine: 30 s). */
+  rp_series_append (series, 10.0, 5e-3);
+  rp_chart_view_refresh (RP_CHART_VIEW (view));
+  guard = g_timeout_add_seconds (30, hang_guard, (gpointer) "redraw after a new point");
+  while (count.renders == 0)
+    spin (20);
+  g_source_remove (guard);
+
+  /* Drawn: the next refresh without new points draws nothing again. */
+  wait_for_redraw_timer ();
+  count.renders = 0;
+  rp_chart_view_refresh (RP_CHART_VIEW (view));
+  wait_for_redraw_timer ();
+  g_assert_cmpuint (count.renders, ==, 0);
+
+  g_signal_remove_emission_hook (signal_id, hook);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

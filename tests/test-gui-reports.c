@@ -55,6 +55,12 @@ spin_until (gboolean (*done) (gpointer),
   return TRUE;
 }
 
+static gboolean
+clipboard_has_content (gpointer widget)
+{
+  return gdk_clipboard_get_content (gtk_widget_get_clipboard (widget)) != NULL;
+}
+
 static void
 collect (GtkWidget *widget,
          GType      type,
@@ -492,8 +498,11 @@ test_window_shows_report (void)
   g_assert_nonnull (strstr (text, "fsync_latency"));
   g_assert_nonnull (strstr (text, "Verdict"));
   g_assert_null (strstr (text, "fsync time:"));
+  gdk_clipboard_set_content (gtk_widget_get_clipboard (GTK_WIDGET (window)), NULL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-summary", NULL));
-  spin (500);
+  /* The text is made on a worker thread: wait for it (a hang guard of 30 s),
+   * not a fixed half second. */
+  g_assert_true (spin_until (clipboard_has_content, window, 30));
   {
     GdkContentProvider *content = gdk_clipboard_get_content (gtk_widget_get_clipboard (GTK_WIDGET (window)));
     GValue value = G_VALUE_INIT;

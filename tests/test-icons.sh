@@ -13,8 +13,8 @@ icon="$root/data/icons/hicolor/scalable/apps/$app_id.svg"
 symbolic="$root/data/icons/hicolor/symbolic/apps/$app_id-symbolic.svg"
 for tool in rsvg-convert convert; do
   if ! command -v "$tool" >/dev/null; then
-    echo "SKIP: $tool is not installed (build-aux/install-deps.sh)"
-    exit 77
+    echo "FAIL: $tool is not installed: build-aux/install-deps.sh installs it"
+    exit 1
   fi
 done
 

@@ -2,8 +2,9 @@
 # test-loop-sysinfo.sh: `resprobe-cli sysinfo` on a loop-mounted ext3 reports journal mode and I/O scheduler.
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Root only (losetup, mount, sysfs writes); exits 77, which meson counts as a
-# skip, when it cannot run here. What it changes it undoes on every exit path:
+# Root only (losetup, mount, sysfs writes); without root it exits 77, which
+# meson counts as a skip. As root it skips nothing: a missing tool, loop device
+# or scheduler fails it (build-aux/install-deps.sh installs the tools). What it changes it undoes on every exit path:
 # unmount, restore the loop device's scheduler, detach it, remove the image.
 set -euo pipefail
 
@@ -19,7 +20,7 @@ fail () {
 
 [ "$(id -u)" -eq 0 ] || skip "needs root to attach and mount a loop device"
 for tool in mkfs.ext3 losetup mount umount mountpoint python3; do
-  command -v "$tool" >/dev/null 2>&1 || skip "$tool is not installed"
+  command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed (build-aux/install-deps.sh)"
 done
 [ -n "${RESPROBE_CLI:-}" ] && [ -x "$RESPROBE_CLI" ] ||
   fail "RESPROBE_CLI (“${RESPROBE_CLI:-}”) is not an executable resprobe-cli"
@@ -56,14 +57,14 @@ trap 'exit 143' TERM
 
 truncate -s 64M "$image"
 mkfs.ext3 -q -F "$image"
-loopdev=$(losetup -f --show "$image") || skip "no free loop device (losetup -f failed)"
+loopdev=$(losetup -f --show "$image") || fail "no free loop device (losetup -f failed)"
 loopname=$(basename "$loopdev")
 queue="/sys/block/$loopname/queue"
 mkdir "$mnt"
 
 # The scheduler the kernel chose, restored by cleanup.
 saved_scheduler=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$queue/scheduler")
-grep -qw mq-deadline "$queue/scheduler" || skip "mq-deadline is not available for $loopname"
+grep -qw mq-deadline "$queue/scheduler" || fail "mq-deadline is not available for $loopname"
 
 # check_json FILE KEY VALUE…: every KEY of the JSON object in FILE has VALUE.
 check_json () {

@@ -9,8 +9,8 @@ set -uo pipefail
 cli=${RESPROBE_CLI:?RESPROBE_CLI must point at the resprobe-cli binary}
 gui=${RESPROBE_GUI:-}
 if ! command -v man >/dev/null; then
-  echo "SKIP: man is not installed (man-db)"
-  exit 77
+  echo "FAIL: man is not installed (man-db): build-aux/install-deps.sh installs it"
+  exit 1
 fi
 
 failures=0

@@ -16,8 +16,8 @@ metainfo=${3:?}
 cli=${RESPROBE_CLI:?RESPROBE_CLI must name resprobe-cli}
 for tool in update-mime-database gio; do
   if ! command -v "$tool" >/dev/null; then
-    echo "SKIP: $tool is not installed (shared-mime-info, libglib2.0-bin)"
-    exit 77
+    echo "FAIL: $tool is not installed (shared-mime-info, libglib2.0-bin): build-aux/install-deps.sh installs it"
+    exit 1
   fi
 done
 

@@ -13,8 +13,8 @@ root=${1:-$(dirname "$0")/..}
 po="$root/po"
 for tool in msgfmt msgcmp msgcat xgettext; do
   if ! command -v "$tool" >/dev/null; then
-    echo "SKIP: $tool is not installed (gettext)"
-    exit 77
+    echo "FAIL: $tool is not installed (gettext): build-aux/install-deps.sh installs it"
+    exit 1
   fi
 done
 

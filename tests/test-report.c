@@ -543,6 +543,23 @@ test_text_wrap (void)
     g_assert_cmpuint (strlen (g_ptr_array_index (digits, i)), <=, 10);
 }
 
+/* East Asian wide characters take two columns of a terminal line, combining
+ * marks none: a Chinese or Japanese line of 80 holds 40 of them, and a table
+ * aligns them by their columns. */
+static void
+test_text_wide (void)
+{
+  g_autoptr(GPtrArray) lines = rp_text_wrap_lines ("日本語日本語", 8);
+
+  g_assert_cmpuint (rp_text_width ("日本語"), ==, 6);
+  g_assert_cmpuint (rp_text_length ("日本語"), ==, 6);
+  g_assert_cmpuint (rp_text_width ("e\xcc\x81t\xc3\xa9"), ==, 3);
+  g_assert_cmpuint (rp_text_width ("ab"), ==, 2);
+  g_assert_cmpuint (lines->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (lines, 0), ==, "日本語日");
+  g_assert_cmpstr (g_ptr_array_index (lines, 1), ==, "本語");
+}
+
 /* Checks @text wrapped at every width from 8 to 70: lines fit, nothing is
  * lost, a decimal comma never ends a line ("1," then "0 MiB"), and every
  * word (between spaces; @text has no comma before a letter) that fits on a
@@ -688,6 +705,53 @@ test_verdict (void)
   assert_verdict (write_report, "write() calls stalled 2 times over 1 s; worst 12.00 s. "
                                 "1 of them took over 10 s");
   assert_verdict (empty_report, "No latency was measured");
+}
+
+/* On tmpfs (or ramfs) fsync() returns at once: a calm verdict must say that
+ * its fsync times mean nothing, and stalls too; elsewhere nothing is added.
+ * Whole verdicts, so that a missing or extra sentence fails. */
+static void
+test_verdict_tmpfs (void)
+{
+  static const double calm[] = { 0.01, 0.02, 0.05 };
+  static const double one[] = { 0.01, 1.5, 0.05 };
+  const char *names[] = { RP_SERIES_FSYNC_LATENCY };
+  g_autoptr(RpSysinfo) tmpfs = rp_sysinfo_new ();
+  g_autoptr(RpSysinfo) unnamed = rp_sysinfo_new ();
+  g_autoptr(RpSysinfo) ext4 = rp_sysinfo_new ();
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autofree char *calm_tmpfs = NULL, *calm_unnamed = NULL, *calm_ext4 = NULL, *stall_tmpfs = NULL;
+  g_autofree char *from_report = NULL;
+  RpStats stats[2];
+
+  tmpfs->fsync_is_noop = TRUE;
+  tmpfs->fs_type = g_strdup ("tmpfs");
+  unnamed->fsync_is_noop = TRUE;
+  ext4->fs_type = g_strdup ("ext4");
+  rp_stats_compute (calm, G_N_ELEMENTS (calm), &stats[0]);
+  rp_stats_compute (one, G_N_ELEMENTS (one), &stats[1]);
+
+  calm_tmpfs = rp_verdict_for_stats (tmpfs, names, &stats[0], 1);
+  g_assert_cmpstr (calm_tmpfs, ==, "No stalls over 0.1 s: the system stayed responsive. "
+                   "But the target is on tmpfs, where fsync() does nothing: these fsync times say "
+                   "nothing about a disk.");
+  /* No file system name: tmpfs all the same. */
+  calm_unnamed = rp_verdict_for_stats (unnamed, names, &stats[0], 1);
+  g_assert_cmpstr (calm_unnamed, ==, calm_tmpfs);
+  calm_ext4 = rp_verdict_for_stats (ext4, names, &stats[0], 1);
+  g_assert_cmpstr (calm_ext4, ==, "No stalls over 0.1 s: the system stayed responsive.");
+  stall_tmpfs = rp_verdict_for_stats (tmpfs, names, &stats[1], 1);
+  g_assert_cmpstr (stall_tmpfs, ==, "fsync stalled 1 time over 1 s; worst 1.50 s. "
+                   "But the target is on tmpfs, where fsync() does nothing: these fsync times say "
+                   "nothing about a disk.");
+
+  /* A report's verdict from its own snapshot. */
+  g_ptr_array_add (series, make_series (RP_SERIES_FSYNC_LATENCY, "s", calm, G_N_ELEMENTS (calm), 0, 1));
+  report = rp_report_new (tmpfs, scenario, series, NULL);
+  from_report = rp_report_get_verdict (report);
+  g_assert_cmpstr (from_report, ==, calm_tmpfs);
 }
 
 static void
@@ -965,6 +1029,22 @@ test_load_bad_corpus (void)
   /* Finite but beyond what series and axes handle: a year, 10^18. */
   assert_edit_fails (json, SAMPLE_0, "[1e308, 0.5]", "Series “fsync_latency”, sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0, -1e300]", "Series “fsync_latency”, sample 0:");
+  /* The limits themselves: values up to 10^21 and times up to 366 days load,
+   * just beyond them not. */
+  assert_edit_fails (json, SAMPLE_0, "[1.0, 2e21]", "Series “fsync_latency”, sample 0:");
+  assert_edit_fails (json, SAMPLE_0, "[31622401.0, 0.5]", "Series “fsync_latency”, sample 0:");
+  {
+    g_autofree char *at_value_limit = replace_once (json, SAMPLE_0, "[1.0, 1e21]");
+    g_autofree char *at_time_limit = replace_once (json, SAMPLE_0, "[31622400.0, 0.5]");
+    g_autoptr(RpReport) value_ok = load_ok (at_value_limit, -1);
+    g_autoptr(RpReport) time_ok = load_ok (at_time_limit, -1);
+    double t_max = 0, v_max = 0;
+
+    g_assert_true (rp_series_get_bounds (rp_report_lookup_series (value_ok, "fsync_latency"), NULL, NULL, NULL, &v_max));
+    g_assert_cmpfloat (v_max, ==, 1e21);
+    g_assert_true (rp_series_get_bounds (rp_report_lookup_series (time_ok, "fsync_latency"), NULL, &t_max, NULL, NULL));
+    g_assert_cmpfloat (t_max, >=, 31622400.0);
+  }
   assert_edit_fails (json, SAMPLE_0, "[-4e7, 0.5]", "Series “fsync_latency”, sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0, null]", "sample 0:");
   assert_edit_fails (json, SAMPLE_0, "[1.0]", "sample 0:");
@@ -1338,6 +1418,12 @@ test_load_mutations (void)
       exercise (loaded);
     }
   g_test_message ("%u of 2000 mutated reports still loaded", n_loaded);
+  /* Both ends were reached: most mutations break the report (up to 8 edits
+   * each), and some (a digit or a letter of a string changed) leave one that
+   * loads and so is printed, exported and judged above. A loader that
+   * refused everything, or accepted everything, would fail here. */
+  g_assert_cmpuint (n_loaded, >, 0);
+  g_assert_cmpuint (n_loaded, <, 2000 / 2);
 }
 
 static void
@@ -1527,12 +1613,14 @@ main (int   argc,
   g_test_add_func ("/report/text/locale", test_text_locale);
   g_test_add_func ("/report/text/bytes", test_text_bytes);
   g_test_add_func ("/report/text/wrap", test_text_wrap);
+  g_test_add_func ("/report/text/wide", test_text_wide);
   g_test_add_func ("/report/text/wrap-translations", test_text_wrap_translations);
   g_test_add_func ("/report/verdict", test_verdict);
   g_test_add_func ("/report/csv", test_csv);
   g_test_add_func ("/report/save", test_save);
   g_test_add_func ("/report/load/file-errors", test_load_file_errors);
   g_test_add_func ("/report/load/bad-corpus", test_load_bad_corpus);
+  g_test_add_func ("/report/verdict-tmpfs", test_verdict_tmpfs);
   g_test_add_func ("/report/load/duplicate-keys", test_load_duplicate_keys);
   g_test_add_func ("/report/text/clean", test_text_clean);
   g_test_add_func ("/report/load/hostile-strings", test_load_hostile_strings);

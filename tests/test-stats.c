@@ -93,6 +93,38 @@ test_ties_and_limits (void)
   g_assert_cmpfloat_with_epsilon (stats.p999, 0.1 + 0.997 * 4.9, 1e-12);
 }
 
+/* Values exactly at each limit (0.1 s, 1 s, 10 s) and just above: a stall
+ * is strictly over its limit, so a value at the limit is not counted. The
+ * limits are the very doubles 0.1, 1.0 and 10.0, as a latency of exactly
+ * that many seconds would be stored. */
+static void
+test_exactly_at_limits (void)
+{
+  double v[] = { RP_LIMIT_INSTANT, RP_LIMIT_FLOW, RP_LIMIT_ATTENTION,
+                 0.1, 1.0, 10.0,
+                 nextafter (0.1, 1), nextafter (1.0, 2), nextafter (10.0, 20) };
+  RpStats stats;
+
+  rp_stats_compute (v, G_N_ELEMENTS (v), &stats);
+  /* over 0.1: 1, 10, 1, 10 and the three just above each limit */
+  g_assert_cmpuint (stats.over_instant, ==, 7);
+  /* over 1: 10, 10, just above 1, just above 10 */
+  g_assert_cmpuint (stats.over_flow, ==, 4);
+  /* over 10: only the one just above 10 */
+  g_assert_cmpuint (stats.over_attention, ==, 1);
+
+  /* Each limit alone. */
+  for (guint i = 0; i < 3; i++)
+    {
+      double limit = (double[]) { 0.1, 1.0, 10.0 }[i];
+
+      rp_stats_compute (&limit, 1, &stats);
+      g_assert_cmpuint (stats.over_instant, ==, i >= 1);
+      g_assert_cmpuint (stats.over_flow, ==, i >= 2);
+      g_assert_cmpuint (stats.over_attention, ==, 0);
+    }
+}
+
 static void
 test_non_finite_skipped (void)
 {
@@ -113,6 +145,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/odd", test_odd);
   g_test_add_func ("/stats/even", test_even);
   g_test_add_func ("/stats/ties-and-limits", test_ties_and_limits);
+  g_test_add_func ("/stats/exactly-at-limits", test_exactly_at_limits);
   g_test_add_func ("/stats/non-finite", test_non_finite_skipped);
   return g_test_run ();
 }

@@ -304,6 +304,28 @@ test_verdict (void)
     }
 }
 
+/* Stall counts of the live statistics at exactly 0.1 s, 1 s and 10 s: not
+ * over (the counts are exact, like the report's). */
+static void
+test_exactly_at_limits (void)
+{
+  static const double v[] = { 0.1, 1.0, 10.0, 0.1, 1.0, 10.0, 0.05 };
+  static const double above[] = { 0.1000001, 1.0000001, 10.0000001 };
+  g_autoptr(RpStreamStats) stream = rp_stream_stats_new ();
+  RpStats stats;
+
+  rp_stream_stats_add (stream, v, G_N_ELEMENTS (v));
+  rp_stream_stats_get (stream, &stats);
+  g_assert_cmpuint (stats.over_instant, ==, 4);
+  g_assert_cmpuint (stats.over_flow, ==, 2);
+  g_assert_cmpuint (stats.over_attention, ==, 0);
+  rp_stream_stats_add (stream, above, G_N_ELEMENTS (above));
+  rp_stream_stats_get (stream, &stats);
+  g_assert_cmpuint (stats.over_instant, ==, 7);
+  g_assert_cmpuint (stats.over_flow, ==, 4);
+  g_assert_cmpuint (stats.over_attention, ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -318,6 +340,7 @@ main (int   argc,
   g_test_add_func ("/stream-stats/follow", test_follow);
   g_test_add_func ("/stream-stats/follow-concurrent", test_follow_concurrent);
   g_test_add_func ("/stream-stats/verdict", test_verdict);
+  g_test_add_func ("/stream-stats/exactly-at-limits", test_exactly_at_limits);
 
   return g_test_run ();
 }

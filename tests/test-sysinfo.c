@@ -606,8 +606,23 @@ test_live_root (void)
                   info->source_device ? info->source_device : "?",
                   info->whole_disk ? info->whole_disk : "?",
                   info->scheduler ? info->scheduler : "?");
+  /* One warning per caveat the snapshot found, and only those: each names
+   * the target and says what the caveat is. (Which ones there are depends on
+   * what / is here; a container's overlay has none.) */
   warnings = rp_sysinfo_get_warnings (info);
   g_assert_nonnull (warnings);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    {
+      g_test_message ("warning: %s", warnings[i]);
+      g_assert_nonnull (strstr (warnings[i], "“/”"));
+    }
+  g_assert_cmpuint (g_strv_length (warnings), ==,
+                    (guint) info->fsync_is_noop + (guint) (info->is_fuse || info->in_document_portal) +
+                    (guint) info->is_network_fs);
+  g_assert_cmpuint (count_warnings_with (info, "fsync() does nothing"), ==, info->fsync_is_noop ? 1 : 0);
+  g_assert_cmpuint (count_warnings_with (info, "FUSE"), ==, info->is_fuse || info->in_document_portal ? 1 : 0);
+  g_assert_cmpuint (count_warnings_with (info, "network file system"), ==, info->is_network_fs ? 1 : 0);
+  g_assert_cmpuint (count_warnings_with (info, "could not be identified"), ==, 0);
   assert_round_trip (info);
 }
 

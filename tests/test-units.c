@@ -109,6 +109,22 @@ test_format (void)
   g_assert_cmpstr (b, ==, "12.3 ms");
   g_assert_cmpstr (c, ==, "10.86 s");
   g_assert_cmpstr (d, ==, "540 ms");
+
+  /* Three significant digits across each change of precision. */
+  {
+    static const struct { double seconds; const char *text; } cases[] = {
+      { 0.000999, "999 µs" }, { 0.001, "1.00 ms" }, { 0.00542, "5.42 ms" },
+      { 0.00999, "9.99 ms" }, { 0.01, "10.0 ms" }, { 0.0999, "99.9 ms" },
+      { 0.1, "100 ms" }, { 0.999, "999 ms" }, { 1.0, "1.00 s" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *text = rp_format_latency (cases[i].seconds);
+
+        g_assert_cmpstr (text, ==, cases[i].text);
+      }
+  }
 }
 
 /* GLib separates number and unit with a no-break space (U+00A0): two bytes

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Mutation testing of the engine's measuring and judging code (issue 23): each
+# mutant is one small textual change (FILE, exact OLD text, NEW text) applied
+# to a scratch copy of this tree, built, and run against the engine and cli
+# suites. A mutant the tests fail on is killed; one they pass is a survivor,
+# a gap in the tests. Not part of CI: it takes half an hour or so (a build
+# and up to ~90 s of tests per mutant).
+#
+#   tests/mutate.sh                 every mutant
+#   tests/mutate.sh stats json      only mutants whose name contains a word
+#   MUTATE_JOBS=2 MUTATE_KEEP=1     parallel tests; keep the scratch copy
+#
+# Prints each mutant killed (by which test) or SURVIVED, then the kill rate
+# and the survivors; exits 1 when the rate is below 90 % or a mutant is stale
+# (its OLD text is not found exactly once: the code changed, update the entry).
+# The copy includes uncommitted changes (git ls-files plus untracked files).
+set -uo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${MUTATE_JOBS:-2}
+
+# --- the mutants: m NAME FILE OLD NEW ---------------------------------------------
+# OLD must occur exactly once in FILE. Keep each change small and such that it
+# still builds: a mutant that does not build tells nothing.
+names=(); files=(); olds=(); news=()
+m() { names+=("$1"); files+=("$2"); olds+=("$3"); news+=("$4"); }
+
+# Statistics and the stall limits (base/rp-stats.c)
+f=engine/base/rp-stats.c
+m stats-instant-limit-inclusive $f 'if (sorted[i] > RP_LIMIT_INSTANT)' 'if (sorted[i] >= RP_LIMIT_INSTANT)'
+m stats-flow-limit-inclusive    $f 'if (sorted[i] > RP_LIMIT_FLOW)' 'if (sorted[i] >= RP_LIMIT_FLOW)'
+m stats-attention-limit-inclusive $f 'if (sorted[i] > RP_LIMIT_ATTENTION)' 'if (sorted[i] >= RP_LIMIT_ATTENTION)'
+m stats-percentile-no-interpolation $f 'return sorted[i] + (h - lower) * (sorted[i + 1] - sorted[i]);' 'return sorted[i];'
+m stats-stddev-population      $f 'sqrt (m2 / (double) (n - 1))' 'sqrt (m2 / (double) n)'
+m stats-p99-is-p90             $f 'rp_stats_percentile (sorted, n, 0.99)' 'rp_stats_percentile (sorted, n, 0.90)'
+m stats-mean-off-by-one        $f 'out_stats->mean = sum / (double) n;' 'out_stats->mean = sum / (double) (n + 1);'
+m stats-infinity-kept          $f 'if (isfinite (values[i]))' 'if (!isnan (values[i]))'
+m stats-max-second-largest     $f 'out_stats->max = sorted[n - 1];' 'out_stats->max = sorted[n > 1 ? n - 2 : 0];'
+
+# Running statistics and their histogram (model/rp-stream-stats.c, base/rp-histogram.c)
+f=engine/model/rp-stream-stats.c
+m stream-flow-limit-inclusive  $f 'self->over_flow += v > RP_LIMIT_FLOW;' 'self->over_flow += v >= RP_LIMIT_FLOW;'
+m stream-attention-limit-inclusive $f 'self->over_attention += v > RP_LIMIT_ATTENTION;' 'self->over_attention += v >= RP_LIMIT_ATTENTION;'
+m stream-stddev-population     $f 'sqrt (self->m2 / (double) (n - 1))' 'sqrt (self->m2 / (double) n)'
+m stream-follow-rereads        $f 'self->cursor += n;' 'self->cursor += n / 2;'
+m histogram-bucket-floor       engine/base/rp-histogram.c 'i = ceil (log (value / RP_HISTOGRAM_LOWEST) * s->inv_ln_gamma);' 'i = floor (log (value / RP_HISTOGRAM_LOWEST) * s->inv_ln_gamma);'
+
+# The snapshot's caveats (model/rp-sysinfo.c)
+f=engine/model/rp-sysinfo.c
+m sysinfo-tmpfs-not-memory     $f '{ "tmpfs", "ramfs", "devtmpfs", NULL }' '{ "ramfs", "devtmpfs", NULL }'
+m sysinfo-fuse-not-detected    $f 'self->is_fuse = fs_type != NULL && g_str_has_prefix (fs_type, "fuse");' 'self->is_fuse = FALSE;'
+
+# Text width: lines of 80 (base/rp-text.c) and units (base/rp-units.c)
+f=engine/base/rp-text.c
+m text-line-one-short          $f 'if (length + char_length (c) > width)' 'if (length + char_length (c) >= width)'
+m text-latin-bytes-ignored     $f 'return MAX (bytes, char_width (c));' 'return char_width (c);'
+m text-wide-is-narrow          $f 'return g_unichar_iswide (c) ? 2 : 1;' 'return 1;'
+m units-kb-is-kib              engine/base/rp-units.c '{ "KB", 1000 }' '{ "KB", RP_KiB }'
+m units-latency-ms-from-10ms   engine/base/rp-units.c 'if (seconds < 0.01)' 'if (seconds < 0.001)'
+
+# The report loader's limits (report/rp-report-json.c)
+f=engine/report/rp-report-json.c
+m json-sample-limit-inclusive  $f 'if (*n_samples > RP_REPORT_MAX_SAMPLES)' 'if (*n_samples >= RP_REPORT_MAX_SAMPLES)'
+m json-future-version-read     $f 'if (v > RP_REPORT_VERSION)' 'if (v > RP_REPORT_VERSION + 1)'
+m json-negative-latency-read   $f 'if (never_negative && point.v < 0)' 'if (never_negative && point.v < -1)'
+m json-unsorted-kept           $f 'unsorted = TRUE;' 'unsorted = FALSE;'
+m json-duration-over-a-year    $f 'if (*out > RP_REPORT_MAX_SECONDS)' 'if (*out > 1e308)'
+m json-depth-limit-4x          $f 'if (++depth > MAX_DEPTH)' 'if (++depth > 4 * MAX_DEPTH)'
+m json-huge-values-read        $f 'fabs (out->v) <= RP_REPORT_MAX_VALUE;' 'fabs (out->v) <= 1e300;'
+
+# The verdict (report/rp-report-text.c)
+f=engine/report/rp-report-text.c
+m verdict-tmpfs-sentence-removed $f 'if (sysinfo != NULL && sysinfo->fsync_is_noop)' 'if (FALSE)'
+m verdict-always-instant-limit $f 'double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;' 'double limit = RP_LIMIT_INSTANT;'
+m verdict-attention-sentence-removed $f 'if (stats->over_attention == 0)' 'if (TRUE)'
+m verdict-stalled-only-over-1s $f 'if (stats[i].over_instant > 0)' 'if (stats[i].over_flow > 0)'
+
+# The fsync probe (parts/rp-fsync-probe.c; being rewritten around a parts
+# table: update OLD when it changes)
+f=engine/parts/rp-fsync-probe.c
+m fsync-timed-from-pwrite      $f 't_done - t_sync);' 't_done - t_write);'
+m fsync-stamped-at-pwrite      $f 'rp_series_append (fsync_series, rp_session_time_from_monotonic (session, t_sync),' 'rp_series_append (fsync_series, rp_session_time_from_monotonic (session, t_write),'
+m fsync-wrong-offset           $f '(off_t) done);' '(off_t) done + 4096);'
+m fsync-half-size              $f 'probe->size = scenario->fsync_size;' 'probe->size = scenario->fsync_size / 2;'
+m fsync-wrong-byte             $f "memset (probe->buffer, 'a', probe->size);" "memset (probe->buffer, 'b', probe->size);"
+m fsync-no-interval            $f 'while (rp_session_worker_sleep (session, probe->interval));' 'while (rp_session_worker_sleep (session, probe->interval / 10));'
+
+# Writers and cleanup paths
+m writer-whole-last-block      engine/parts/rp-seq-writer.c 'guint64 length = MIN (writer->block_size, writer->total_size - bytes);' 'guint64 length = writer->block_size;'
+m tmpfile-fallback-not-unlinked engine/run/rp-session.c 'if (unlink (path) != 0)' 'if (0)'
+
+# --- the scratch copy ------------------------------------------------------------
+filters=("$@")
+selected=()
+for i in "${!names[@]}"; do
+  if [ ${#filters[@]} -eq 0 ]; then selected+=("$i"); continue; fi
+  for w in "${filters[@]}"; do
+    case "${names[$i]}" in *"$w"*) selected+=("$i"); break ;; esac
+  done
+done
+[ ${#selected[@]} -gt 0 ] || { echo "no mutant matches: ${filters[*]}" >&2; exit 2; }
+
+scratch=$(mktemp -d "${MUTATE_DIR:-/var/tmp}/resprobe-mutate-XXXXXX")
+cleanup() { [ "${MUTATE_KEEP:-0}" = 1 ] && echo "# kept $scratch" || rm -rf "$scratch"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$scratch/src" "$scratch/logs"
+git -C "$src" ls-files -z --cached --others --exclude-standard |
+  tar -C "$src" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$scratch/src" -xf -
+build=$scratch/build
+echo "# scratch copy in $scratch; building (no GUI)"
+if ! nice meson setup "$build" "$scratch/src" -Dgui=false >"$scratch/logs/setup.log" 2>&1 ||
+   ! nice ninja -C "$build" >"$scratch/logs/build.log" 2>&1; then
+  echo "the unmutated copy does not build: $scratch/logs" >&2; MUTATE_KEEP=1; exit 2
+fi
+
+# The engine and cli suites, the quick tests first: most mutants die there.
+slow=(session loads cli faults)
+quick=()
+while read -r t; do
+  t=${t##* / }
+  [[ " ${slow[*]} " == *" $t "* ]] || quick+=("$t")
+done < <(meson test -C "$build" --no-rebuild --list --suite engine --suite cli 2>/dev/null | grep ' / ')
+
+# run_suite LOG: 0 when every test passed; else prints the tests that failed.
+run_suite() {
+  local log=$1 set
+  for set in quick slow; do
+    local -n tests=$set
+    if ! nice meson test -C "$build" --no-rebuild --num-processes "$jobs" --maxfail 1 --print-errorlogs \
+         "${tests[@]}" >>"$log" 2>&1; then
+      python3 - "$build/meson-logs/testlog.json" <<'PY'
+import json, sys
+# Not the tests --maxfail interrupted: the ones that failed.
+bad = [json.loads(l)["name"].split(" / ")[-1] for l in open(sys.argv[1])
+       if json.loads(l)["result"] not in ("OK", "SKIP", "EXPECTEDFAIL", "INTERRUPT")]
+print(",".join(bad) or "?")
+PY
+      return 1
+    fi
+  done
+  return 0
+}
+
+echo "# the unmutated copy against the engine and cli suites"
+if ! failed=$(run_suite "$scratch/logs/baseline.log"); then
+  echo "the unmutated copy fails: $failed ($scratch/logs/baseline.log); fix that first" >&2
+  MUTATE_KEEP=1; exit 2
+fi
+
+# --- each mutant -----------------------------------------------------------------
+killed=0; survived=(); stale=(); unbuilt=(); n=0
+for i in "${selected[@]}"; do
+  n=$((n + 1))
+  name=${names[$i]} file=$scratch/src/${files[$i]} log=$scratch/logs/${names[$i]}.log
+  tag=$(printf '[%2d/%d]' "$n" "${#selected[@]}")
+  count=$(python3 - "$file" "${olds[$i]}" "${news[$i]}" <<'PY'
+import sys
+path, old, new = sys.argv[1:]
+try:
+    text = open(path).read()
+except OSError:
+    print(0); sys.exit()
+count = text.count(old)
+if count == 1:
+    open(path + ".mutate-orig", "w").write(text)
+    open(path, "w").write(text.replace(old, new))
+print(count)
+PY
+)
+  if [ "$count" != 1 ]; then
+    echo "$tag STALE    $name: “${olds[$i]}” found $count times in ${files[$i]}"
+    stale+=("$name"); continue
+  fi
+  if ! nice ninja -C "$build" >"$log" 2>&1; then
+    echo "$tag UNBUILT  $name (see $log)"
+    unbuilt+=("$name")
+  elif failed=$(run_suite "$log"); then
+    echo "$tag SURVIVED $name: ${files[$i]}: ${olds[$i]} -> ${news[$i]}"
+    survived+=("$name")
+  else
+    echo "$tag killed   $name (by $failed)"
+    killed=$((killed + 1))
+  fi
+  # Restored with a new time: mv keeps the copy's, older than the mutant's
+  # objects, and ninja would keep the mutant built in.
+  mv "$file.mutate-orig" "$file" && touch "$file"
+done
+# Leave the build as the source is (for MUTATE_KEEP).
+nice ninja -C "$build" >/dev/null 2>&1
+
+judged=$((killed + ${#survived[@]}))
+rate=$(python3 -c "print(f'{100 * $killed / $judged:.1f}' if $judged else '0.0')")
+echo "Mutants: ${#selected[@]}; killed $killed, survived ${#survived[@]}, stale ${#stale[@]}, not built ${#unbuilt[@]}"
+echo "Kill rate: $rate % ($killed of $judged)"
+[ ${#survived[@]} -eq 0 ] || echo "Survivors: ${survived[*]}"
+[ ${#stale[@]} -eq 0 ] || echo "Stale (update their OLD text): ${stale[*]}"
+[ ${#stale[@]} -eq 0 ] && python3 -c "import sys; sys.exit(0 if $judged and $killed * 10 >= $judged * 9 else 1)"
