@@ -46,7 +46,7 @@ m stream-follow-rereads        $f 'self->cursor += n;' 'self->cursor += n / 2;'
 m histogram-bucket-floor       engine/base/rp-histogram.c 'i = ceil (log (value / RP_HISTOGRAM_LOWEST) * s->inv_ln_gamma);' 'i = floor (log (value / RP_HISTOGRAM_LOWEST) * s->inv_ln_gamma);'
 
 # The snapshot's caveats (model/rp-sysinfo.c)
-f=engine/model/rp-sysinfo.c
+f=engine/model/rp-sysinfo-collect.c
 m sysinfo-tmpfs-not-memory     $f '{ "tmpfs", "ramfs", "devtmpfs", NULL }' '{ "ramfs", "devtmpfs", NULL }'
 m sysinfo-fuse-not-detected    $f 'self->is_fuse = fs_type != NULL && g_str_has_prefix (fs_type, "fuse");' 'self->is_fuse = FALSE;'
 
@@ -59,35 +59,35 @@ m units-kb-is-kib              engine/base/rp-units.c '{ "KB", 1000 }' '{ "KB", 
 m units-latency-ms-from-10ms   engine/base/rp-units.c 'if (seconds < 0.01)' 'if (seconds < 0.001)'
 
 # The report loader's limits (report/rp-report-json.c)
-f=engine/report/rp-report-json.c
+f=engine/report/rp-report-json-read.c
 m json-sample-limit-inclusive  $f 'if (*n_samples > RP_REPORT_MAX_SAMPLES)' 'if (*n_samples >= RP_REPORT_MAX_SAMPLES)'
 m json-future-version-read     $f 'if (v > RP_REPORT_VERSION)' 'if (v > RP_REPORT_VERSION + 1)'
 m json-negative-latency-read   $f 'if (never_negative && point.v < 0)' 'if (never_negative && point.v < -1)'
 m json-unsorted-kept           $f 'unsorted = TRUE;' 'unsorted = FALSE;'
 m json-duration-over-a-year    $f 'if (*out > RP_REPORT_MAX_SECONDS)' 'if (*out > 1e308)'
-m json-depth-limit-4x          $f 'if (++depth > MAX_DEPTH)' 'if (++depth > 4 * MAX_DEPTH)'
+m json-depth-limit-4x          engine/report/rp-report-json-check.c 'if (++depth > RP_REPORT_JSON_MAX_DEPTH)' 'if (++depth > 4 * RP_REPORT_JSON_MAX_DEPTH)'
 m json-huge-values-read        $f 'fabs (out->v) <= RP_REPORT_MAX_VALUE;' 'fabs (out->v) <= 1e300;'
 
 # The verdict (report/rp-report-text.c)
-f=engine/report/rp-report-text.c
+f=engine/run/rp-run-summary.c
 m verdict-tmpfs-sentence-removed $f 'if (sysinfo != NULL && sysinfo->fsync_is_noop)' 'if (FALSE)'
 m verdict-always-instant-limit $f 'double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;' 'double limit = RP_LIMIT_INSTANT;'
 m verdict-attention-sentence-removed $f 'if (stats->over_attention == 0)' 'if (TRUE)'
-m verdict-stalled-only-over-1s $f 'if (stats[i].over_instant > 0)' 'if (stats[i].over_flow > 0)'
+m verdict-stalled-only-over-1s $f 'if (self->stats[i].over_instant > 0)' 'if (self->stats[i].over_flow > 0)'
 
 # The fsync probe (parts/rp-fsync-probe.c; being rewritten around a parts
 # table: update OLD when it changes)
 f=engine/parts/rp-fsync-probe.c
 m fsync-timed-from-pwrite      $f 't_done - t_sync);' 't_done - t_write);'
-m fsync-stamped-at-pwrite      $f 'rp_series_append (fsync_series, rp_session_time_from_monotonic (session, t_sync),' 'rp_series_append (fsync_series, rp_session_time_from_monotonic (session, t_write),'
-m fsync-wrong-offset           $f '(off_t) done);' '(off_t) done + 4096);'
-m fsync-half-size              $f 'probe->size = scenario->fsync_size;' 'probe->size = scenario->fsync_size / 2;'
+m fsync-stamped-at-pwrite      $f 'rp_series_append (fsync_series, rp_part_host_time_from_monotonic (host, t_sync),' 'rp_series_append (fsync_series, rp_part_host_time_from_monotonic (host, t_write),'
+m fsync-wrong-offset           $f 'probe->buffer, probe->size, 0))' 'probe->buffer, probe->size, 4096))'
+m fsync-half-size              $f 'probe->size = rp_params_get_size (params, "fsync_size");' 'probe->size = rp_params_get_size (params, "fsync_size") / 2;'
 m fsync-wrong-byte             $f "memset (probe->buffer, 'a', probe->size);" "memset (probe->buffer, 'b', probe->size);"
-m fsync-no-interval            $f 'while (rp_session_worker_sleep (session, probe->interval));' 'while (rp_session_worker_sleep (session, probe->interval / 10));'
+m fsync-no-interval            $f 'while (rp_part_host_sleep (host, probe->interval));' 'while (rp_part_host_sleep (host, probe->interval / 10));'
 
 # Writers and cleanup paths
 m writer-whole-last-block      engine/parts/rp-seq-writer.c 'guint64 length = MIN (writer->block_size, writer->total_size - bytes);' 'guint64 length = writer->block_size;'
-m tmpfile-fallback-not-unlinked engine/run/rp-session.c 'if (unlink (path) != 0)' 'if (0)'
+m tmpfile-fallback-not-unlinked engine/run/rp-target.c 'if (unlink (path) != 0)' 'if (0)'
 
 # --- the scratch copy ------------------------------------------------------------
 filters=("$@")

@@ -506,7 +506,7 @@ static void
 test_fsync_probe_file (Fixture       *f,
                        gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, 0, RP_PROBE_FSYNC, 60);
+  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "fsync", 60);
   g_autoptr(RpSession) session = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) files = NULL;
@@ -515,8 +515,8 @@ test_fsync_probe_file (Fixture       *f,
   guint n_fsyncs = 0, n_writes = 0;
   gsize length = 0;
 
-  g_assert_cmpuint (scenario->fsync_size, ==, RP_MiB);
-  scenario->fsync_interval = 0.05;
+  g_assert_cmpuint (rp_params_get_size (scenario->params, "fsync_size"), ==, RP_MiB);
+  rp_params_set_seconds (scenario->params, "fsync_interval", 0.05);
   session = rp_test_start_session (f, scenario, &error);
   /* Three rounds done: the file has been written over twice. */
   while (error == NULL && rp_session_get_state (session) != RP_SESSION_FINISHED &&
@@ -590,11 +590,12 @@ test_fsync_probe_times_fsync (void)
 
   scenario = rp_scenario_new_preset ("custom", NULL);
   scenario->directory = g_strdup (directory);
-  scenario->loads = 0;
-  scenario->probes = RP_PROBE_FSYNC;
+  rp_scenario_clear_role (scenario, RP_PART_LOAD);
+  rp_scenario_clear_role (scenario, RP_PART_PROBE);
+  rp_scenario_set_part (scenario, "fsync", TRUE);
   scenario->duration = 60;
-  scenario->fsync_size = 32 * RP_MiB;
-  scenario->fsync_interval = 0.01;
+  rp_params_set_size (scenario->params, "fsync_size", 32 * RP_MiB);
+  rp_params_set_seconds (scenario->params, "fsync_interval", 0.01);
   session = rp_session_new (scenario);
   g_signal_connect_swapped (session, "finished", G_CALLBACK (g_main_loop_quit), loop);
   rp_session_start_async (session, NULL, NULL, NULL);
