@@ -564,6 +564,112 @@ row_matrix_needs_root() {
 }
 
 # ---------------------------------------------------------------------------
+# Issue 16: what was lost under resource limits, pipes, locales and freezes.
+
+# A pids cgroup at its limit: a thread that cannot be created fails the run
+# with a message (exit 1), or the run goes on; never a hang, never an abort.
+# The shell writes its own pid into the cgroup, then becomes the CLI, so the
+# limit counts the CLI's threads only (as in the report: pids.max=2 hung).
+row_thread_limit() {
+  local d=$work/target-pids group=/sys/fs/cgroup/pids/resprobe-faults-$$ max pid watchdog
+  [ -d /sys/fs/cgroup/pids ] || group=/sys/fs/cgroup/resprobe-faults-$$
+  mkdir "$d" "$group"
+  for max in 2 3 4 5 6; do
+    echo "$max" >"$group/pids.max"
+    rm -f "$work/reports/pids.json"
+    ( echo "$BASHPID" >"$group/cgroup.procs"
+      exec "$cli" run --dir "$d" --size 64M --duration 2 --report "$work/reports/pids.json" ) >"$work/last" 2>&1 &
+    pid=$!
+    # A hang guard far above a 2 s run, outside the cgroup.
+    ( sleep 60; kill -9 "$pid" 2>/dev/null ) & watchdog=$!
+    wait "$pid"; rc=$?
+    kill "$watchdog" 2>/dev/null; wait "$watchdog" 2>/dev/null
+    if [ "$rc" -eq 0 ]; then
+      expect "pids.max=$max: the run fit" 0 "Report saved"
+    else
+      expect "pids.max=$max: a clear error, no hang or abort" 1 "thread"
+    fi
+    unchanged "pids.max=$max" "$d" ""
+  done
+  rmdir "$group"
+  if [ ! -e "$group" ]; then ok "pids cgroup removed"; else fail "pids cgroup left: $group"; fi
+}
+
+# `| head`: the reader goes away; the run still ends and saves its report,
+# and says that standard output failed (exit 1, as with /dev/full).
+row_stdout_pipe_closed() {
+  local d=$work/target-pipe report=$work/reports/pipe.json
+  mkdir "$d"
+  rm -f "$report"
+  timeout -k 5 60 "$cli" run --dir "$d" --size 64M --duration 3 --report "$report" 2>"$work/last" | head -n 2 >/dev/null
+  rc=${PIPESTATUS[0]}
+  expect "stdout closed by head" 1 "standard output"
+  if "$cli" show "$report" >/dev/null 2>&1; then ok "stdout closed by head: the report is whole"
+  else fail "stdout closed by head: no report, or a broken one"; fi
+  unchanged "stdout closed by head" "$d" ""
+}
+
+# Numbers in reports never follow the locale: a German run's notes read
+# back in any locale ("0,015" read as 0 lost the writer's line).
+row_locale_numbers() {
+  local d=$work/target-locale report=$work/reports/locale.json
+  mkdir "$d"
+  rm -f "$report"
+  # The catalogues of this build (po/LANG/LC_MESSAGES beside tests/).
+  LC_ALL=de_DE.UTF-8 RESPROBE_LOCALEDIR=${G_TEST_BUILDDIR:?}/../po \
+    timeout -k 5 60 "$cli" run --dir "$d" --size 64M --duration 3 --report "$report" >"$work/last" 2>&1
+  rc=$?
+  # The writer's line reads the note back: it was missing in de, ru, pl.
+  expect "run in German" 0 "Schreiber:"
+  if grep -qE '"writer_seconds" *: *"[0-9]+\.[0-9]+"' "$report"; then ok "German run: writer_seconds with a decimal point"
+  else fail "German run: $(grep -o '"writer_seconds"[^,]*' "$report")"; fi
+  unchanged "run in German" "$d" ""
+}
+
+# SIGSTOP of the CLI for 3 s: the report says the measuring process stood
+# still, instead of a calm verdict over a hole in every series.
+row_frozen_process() {
+  local d=$work/target-frozen report=$work/reports/frozen.json pid child
+  mkdir "$d"
+  rm -f "$report" "$work/last"
+  timeout -k 5 60 "$cli" run --dir "$d" --size 64M --duration 8 --report "$report" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 60
+  child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+  kill -STOP "$child"; sleep 3; kill -CONT "$child"
+  wait "$pid"; rc=$?
+  expect "SIGSTOP for 3 s" 0 "stood still" "Report saved"
+  if grep -qE '"measurement_gaps" *: *"[1-9]' "$report"; then ok "SIGSTOP for 3 s: noted as a measurement gap"
+  else fail "SIGSTOP for 3 s: no measurement_gaps note"; fi
+  unchanged "SIGSTOP for 3 s" "$d" ""
+}
+
+# A report name of 250 bytes (the longest a file system takes is 255): saved
+# where asked, with no temporary file left (GLib's name added 7 bytes).
+row_long_report_name() {
+  local d=$work/target-long name report
+  mkdir "$d"
+  name=$(printf 'r%.0s' $(seq 245)).json
+  report=$work/reports/$name
+  run_cli run --dir "$d" --size 16M --duration 2 --report "$report"
+  expect "report name of ${#name} bytes" 0 "Report saved"
+  if [ -s "$report" ]; then ok "report name of ${#name} bytes: saved where asked"
+  else fail "report name of ${#name} bytes: not at its name"; fi
+  if [ -z "$(find "$work/reports" -name '.resprobe-*')" ]; then ok "report name of ${#name} bytes: no temporary file left"
+  else fail "report name of ${#name} bytes: temporary file left"; fi
+  rm -f "$report"
+}
+
+# Two --command options: refused, not the first one silently dropped.
+row_second_command() {
+  local d=$work/target-commands
+  mkdir "$d"
+  run_cli run --dir "$d" --command "true" --command "false" --duration 2
+  expect "two --command options" 2 "--command" "one command"
+  unchanged "two --command options" "$d" ""
+}
+
+# ---------------------------------------------------------------------------
 # The table: function, what it needs (root, a command), why it would skip.
 ROWS=(
   "row_missing_directory||"
@@ -585,6 +691,12 @@ ROWS=(
   "row_command_without_shell||"
   "row_report_runs_nothing||"
   "row_matrix_needs_root||"
+  "row_thread_limit|root|a pids cgroup needs root"
+  "row_stdout_pipe_closed||"
+  "row_locale_numbers|locale|"
+  "row_frozen_process||"
+  "row_long_report_name||"
+  "row_second_command||"
 )
 
 for entry in "${ROWS[@]}"; do
