@@ -201,17 +201,34 @@ wrap_part_error (const char  *key,
   return FALSE;
 }
 
+/* The member @key of @root, which must be an object, its strings cleaned;
+ * %NULL with @error set. */
+static JsonNode *
+object_member (JsonObject  *root,
+               const char  *key,
+               GError     **error)
+{
+  JsonNode *node = json_object_get_member (root, key);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      set_report_error (error, _("Key “%s”: missing or not an object"), key);
+      return NULL;
+    }
+  clean_strings (node, FALSE);
+  return node;
+}
+
 static gboolean
 read_system (JsonObject  *root,
              RpSysinfo  **out,
              GError     **error)
 {
-  JsonNode *node = json_object_get_member (root, "system");
+  JsonNode *node = object_member (root, "system", error);
   GError *part_error = NULL;
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return set_report_error (error, _("Key “system”: missing or not an object"));
-  clean_strings (node, FALSE);
+  if (node == NULL)
+    return FALSE;
   *out = rp_sysinfo_new_from_json (node, &part_error);
   if (*out == NULL)
     return wrap_part_error ("system", part_error, error);
@@ -223,12 +240,11 @@ read_scenario (JsonObject  *root,
                RpScenario **out,
                GError     **error)
 {
-  JsonNode *node = json_object_get_member (root, "scenario");
+  JsonNode *node = object_member (root, "scenario", error);
   GError *part_error = NULL;
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return set_report_error (error, _("Key “scenario”: missing or not an object"));
-  clean_strings (node, FALSE);
+  if (node == NULL)
+    return FALSE;
   *out = rp_scenario_new_from_json (node, &part_error);
   if (*out == NULL)
     return wrap_part_error ("scenario", part_error, error);
