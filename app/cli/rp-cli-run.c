@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <glib-unix.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -254,6 +255,25 @@ add_writer_rows (GPtrArray *rows,
   add_latency_row (rows, report, "writers_fsync_latency", _("fsync after write"));
 }
 
+/* Every other row of the run summary (rp-run-summary.h) that the run has: a
+ * part added to the parts table shows here without a line of its own. */
+static void
+add_other_rows (GPtrArray *rows,
+                RpReport  *report)
+{
+  static const char *const above[] = {
+    "fsync_latency", "write_latency", "writers_fsync_latency", "cold_read_latency", "app_start_latency", NULL,
+  };
+
+  for (guint i = 0; i < rp_run_summary_get_n_rows (); i++)
+    {
+      const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
+
+      if (!g_strv_contains ((const char * const *) above, info->name))
+        add_latency_row (rows, report, info->name, _(info->label));
+    }
+}
+
 static double
 note_double (GHashTable *notes,
              const char *key)
@@ -366,6 +386,7 @@ print_summary (RpReport *report)
   add_writer_rows (rows, report);
   add_latency_row (rows, report, "cold_read_latency", _("cold read"));
   add_latency_row (rows, report, "app_start_latency", _("app start"));
+  add_other_rows (rows, report);
   if (rows->len > 0)
     rp_text_append_table (out, G_N_ELEMENTS (header), header, rows);
   else
@@ -374,10 +395,13 @@ print_summary (RpReport *report)
   if (bytes_total != NULL && seconds != NULL && g_ascii_strtod (seconds, NULL) > 0)
     {
       guint64 bytes = g_ascii_strtoull (bytes_total, NULL, 10);
+      double elapsed = g_ascii_strtod (seconds, NULL);
       g_autofree char *size = rp_format_size (bytes);
-      g_autofree char *rate = rp_format_rate ((double) bytes / g_ascii_strtod (seconds, NULL));
+      g_autofree char *rate = rp_format_rate ((double) bytes / elapsed);
+      /* The note is C-locale text; shown here like the other numbers. */
+      g_autofree char *shown = g_strdup_printf ("%.3f", elapsed);
 
-      append_line (out, g_strdup_printf (_("Writer: %s in %s s, %s\n"), size, seconds, rate));
+      append_line (out, g_strdup_printf (_("Writer: %s in %s s, %s\n"), size, shown, rate));
     }
   append_load_lines (out, report);
   if (iowait >= 0)
@@ -598,6 +622,9 @@ save_run_report (RpReport   *report,
   if (saved != NULL)
     {
       rp_cli_print (_("Report saved to %s\n"), saved);
+      /* Standard output gone (`| head`): say it where it can be read. */
+      if (fflush (stdout) != 0 || ferror (stdout))
+        rp_cli_printerr (_("Report saved to %s\n"), saved);
       return TRUE;
     }
   rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
@@ -637,6 +664,7 @@ check_report_path (const char  *report_path,
   g_autoptr(GFile) file = NULL;
   g_autofree char *path = NULL;
   g_autofree char *parent = NULL;
+  g_autofree char *base = NULL;
 
   if (*report_path == '\0')
     {
@@ -679,6 +707,16 @@ check_report_path (const char  *report_path,
     {
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                    _("--report: “%s” already exists; use --force to replace it"), path);
+      return FALSE;
+    }
+  /* Found now rather than after the run, when only a fallback is left. */
+  base = g_path_get_basename (path);
+  if (strlen (base) > NAME_MAX)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: %u is the length of the name given, %d the most a file system takes (255) */
+                   _("--report: the file name is %u bytes long; a file system takes at most %d"),
+                   (guint) strlen (base), NAME_MAX);
       return FALSE;
     }
   parent = g_path_get_dirname (path);

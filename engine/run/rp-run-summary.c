@@ -331,8 +331,8 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
     }
 
   if (measured == 0)
-    return g_strdup (_("No latency was measured, so there is nothing to judge."));
-  if (stalled == 0)
+    g_ptr_array_add (sentences, g_strdup (_("No latency was measured, so there is nothing to judge.")));
+  else if (stalled == 0)
     {
       g_ptr_array_set_size (sentences, 0);
       g_ptr_array_add (sentences, g_strdup_printf (_("No stalls over %s: the system stayed responsive."),
@@ -352,7 +352,7 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
     }
   /* A calm verdict on tmpfs would mislead: fsync() returned at once
    * because there is no disk behind it. */
-  if (sysinfo != NULL && sysinfo->fsync_is_noop)
+  if (measured > 0 && sysinfo != NULL && sysinfo->fsync_is_noop)
     g_ptr_array_add (sentences, g_strdup_printf (_("But the target is on %s, where fsync() does nothing: these fsync times say nothing about a disk."),
                                                  sysinfo->fs_type ? sysinfo->fs_type : "tmpfs"));
   g_ptr_array_add (sentences, NULL);

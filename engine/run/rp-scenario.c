@@ -309,6 +309,13 @@ rp_scenario_validate (const RpScenario  *self,
     }
   if (!check_duration (self->duration, error))
     return FALSE;
+  /* It would run until stopped and measure nothing. */
+  if (!rp_scenario_has_role (self, RP_PART_LOAD) && !rp_scenario_has_role (self, RP_PART_PROBE))
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("Nothing to run: the scenario has no load and no probe"));
+      return FALSE;
+    }
   for (guint i = 0; i < n; i++)
     if ((self->parts & (G_GUINT64_CONSTANT (1) << i)) && !validate_part (self, table[i], error))
       return FALSE;
