@@ -48,6 +48,8 @@ cleanup() {
     losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   fi
   rm -rf "$work" ${nobody_area:+"$nobody_area"}
+  # row_thread_limit's pids cgroup, should the row have stopped half-way.
+  rmdir /sys/fs/cgroup/pids/resprobe-faults-$$ /sys/fs/cgroup/resprobe-faults-$$ 2>/dev/null
 }
 trap cleanup EXIT
 # meson's timeout sends SIGTERM: exit through the EXIT trap all the same.
