@@ -174,10 +174,18 @@ for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null && echo "still running after SIGTERM" >>"$RP_WORK/result"
 INNER
 
-env -u LC_ALL LANG="$lang" LANGUAGE=pt_BR PATH="$bin:$PATH" XDG_DATA_DIRS="$share:/usr/local/share:/usr/share" \
-  GSETTINGS_SCHEMA_DIR="$work/schemas" RESPROBE_LOCALEDIR="$locale" GSK_RENDERER=cairo GTK_A11Y=none \
-  timeout 60 dbus-run-session -- xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" \
-  bash "$work/session.sh"
+# A second session only when the first had no X display to talk to: two
+# tests started in the same instant can pick one display number (xvfb-run
+# -a checks for a free one before it starts the server, not atomically).
+for attempt in 1 2; do
+  rm -f "$work/result" "$work/launch.log"
+  env -u LC_ALL LANG="$lang" LANGUAGE=pt_BR PATH="$bin:$PATH" XDG_DATA_DIRS="$share:/usr/local/share:/usr/share" \
+    GSETTINGS_SCHEMA_DIR="$work/schemas" RESPROBE_LOCALEDIR="$locale" GSK_RENDERER=cairo GTK_A11Y=none \
+    timeout 60 dbus-run-session -- xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" \
+    bash "$work/session.sh"
+  grep -q "cannot open display" "$work/launch.log" 2>/dev/null || break
+  echo "# attempt $attempt: the X display went away ($(cat "$work/launch.log")); once more"
+done
 result=$(cat "$work/result" 2>/dev/null)
 echo "launch: $result ($(cat "$work/launch.log" 2>/dev/null))"
 case "$result" in
