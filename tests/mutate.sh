@@ -70,7 +70,7 @@ m json-huge-values-read        $f 'fabs (out->v) <= RP_REPORT_MAX_VALUE;' 'fabs 
 
 # The verdict (report/rp-report-text.c)
 f=engine/run/rp-run-summary.c
-m verdict-tmpfs-sentence-removed $f 'if (sysinfo != NULL && sysinfo->fsync_is_noop)' 'if (FALSE)'
+m verdict-tmpfs-sentence-removed $f 'if (measured > 0 && sysinfo != NULL && sysinfo->fsync_is_noop)' 'if (FALSE)'
 m verdict-always-instant-limit $f 'double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;' 'double limit = RP_LIMIT_INSTANT;'
 m verdict-attention-sentence-removed $f 'if (stats->over_attention == 0)' 'if (TRUE)'
 m verdict-stalled-only-over-1s $f 'if (self->stats[i].over_instant > 0)' 'if (self->stats[i].over_flow > 0)'
