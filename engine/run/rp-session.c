@@ -634,16 +634,23 @@ launch_workers (RpSession *self)
 
       GError *error = NULL;
 
+      /* Counted before the thread exists: a load may be done (and count
+       * itself out) before g_thread_try_new() returns. */
+      g_mutex_lock (&self->lock);
+      if (worker->is_load)
+        self->loads_running++;
+      g_mutex_unlock (&self->lock);
       worker->thread = g_thread_try_new (name, worker_thread, worker, &error);
       if (worker->thread == NULL)
         {
+          g_mutex_lock (&self->lock);
+          if (worker->is_load)
+            self->loads_running--;
+          g_mutex_unlock (&self->lock);
           /* The run fails with what it measured so far: none of its loads
            * can be trusted to run as asked. */
           session_thread_failed (self, worker, error);
-          continue;
         }
-      if (worker->is_load)
-        self->loads_running++;
     }
 
   if (self->scenario->duration > 0)
