@@ -14,6 +14,7 @@
 
 #include "rp-error.h"
 #include "rp-sysinfo.h"
+#include "rp-sysinfo-defaults.h"
 #include "rp-sysinfo-fields.h"
 #include "rp-sysinfo-private.h"
 #include "rp-units.h"
@@ -570,49 +571,142 @@ find_btrfs_profile (const Roots *roots,
   return NULL;
 }
 
-/* Fills the disk fields from sysfs; returns the kernel name of the device
- * itself (the partition, e.g. "sda2"), or NULL when it cannot be found. */
+/* The directory of the whole disk of a device's sysfs directory: a partition's parent. */
 static char *
-collect_disk (RpSysinfo        *self,
-              const Roots      *roots,
-              struct libmnt_fs *fs)
+disk_dir_of (const char *device_dir)
+{
+  g_autofree char *partition = g_build_filename (device_dir, "partition", NULL);
+
+  if (g_file_test (partition, G_FILE_TEST_EXISTS))
+    return g_path_get_dirname (device_dir);
+  return g_strdup (device_dir);
+}
+
+/* On a real system /sys/block/DISK is the same directory as @disk_dir;
+ * prefer it so a fixture may keep queue/ there. */
+static char *
+queue_parent_dir (const Roots *roots,
+                  const char  *disk,
+                  const char  *disk_dir)
+{
+  g_autofree char *by_name = g_build_filename (roots->sys_root, "block", disk, NULL);
+
+  return g_strdup (g_file_test (by_name, G_FILE_TEST_IS_DIR) ? by_name : disk_dir);
+}
+
+/* queue/ of a disk, its number of hardware queues (mq/) and, for a bound
+ * loop device, loop/dio. */
+static void
+read_queue (const char      *dir,
+            RpQueueSettings *queue)
+{
+  g_autofree char *scheduler = read_under (dir, "queue/scheduler");
+  g_autofree char *rotational = read_under (dir, "queue/rotational");
+  g_autofree char *dio = read_under (dir, "loop/dio");
+  g_autofree char *mq = g_build_filename (dir, "mq", NULL);
+
+  queue->rotational = -1;
+  queue->loop_direct_io = -1;
+  if (scheduler != NULL)
+    parse_scheduler (scheduler, &queue->scheduler, &queue->available);
+  if (rotational != NULL && (g_str_equal (rotational, "0") || g_str_equal (rotational, "1")))
+    queue->rotational = rotational[0] - '0';
+  if (dio != NULL && (g_str_equal (dio, "0") || g_str_equal (dio, "1")))
+    queue->loop_direct_io = dio[0] - '0';
+  queue->wbt_lat_usec = read_under (dir, "queue/wbt_lat_usec");
+  queue->read_ahead_kb = read_under (dir, "queue/read_ahead_kb");
+  queue->n_hw_queues = count_dir_entries (mq);
+}
+
+/* The file a loop device reads and writes, without the " (deleted)" the
+ * kernel appends when it was unlinked (the matrix's images are not). */
+static char *
+read_backing_file (const char *dir)
+{
+  char *path = read_under (dir, "loop/backing_file");
+
+  if (path != NULL && g_str_has_suffix (path, " (deleted)"))
+    path[strlen (path) - strlen (" (deleted)")] = '\0';
+  return path;
+}
+
+/* The storage under a loop device: the backing file's mount, file system
+ * and disk, with the disk's queue settings. One level: a loop device on a
+ * loop device names the second one as its backing disk. */
+static void
+collect_backing (RpSysinfo           *self,
+                 const Roots         *roots,
+                 struct libmnt_table *table,
+                 GString             *changed)
+{
+  struct libmnt_fs *fs = find_mount (table, self->loop_backing_file, roots->live);
+  g_autofree char *device_dir = NULL;
+  g_autofree char *disk_dir = NULL;
+  g_autofree char *dir = NULL;
+  RpQueueSettings queue = { 0 };
+
+  if (fs == NULL)
+    return;
+  self->backing_fs_type = g_strdup (mnt_fs_get_fstype (fs));
+  self->backing_mount_point = g_strdup (mnt_fs_get_target (fs));
+  if (mnt_fs_is_netfs (fs) || (device_dir = find_device_dir (roots, fs)) == NULL)
+    return;
+  disk_dir = disk_dir_of (device_dir);
+  self->backing_disk = g_path_get_basename (disk_dir);
+  dir = queue_parent_dir (roots, self->backing_disk, disk_dir);
+  read_queue (dir, &queue);
+  self->backing_scheduler = g_steal_pointer (&queue.scheduler);
+  self->backing_rotational = queue.rotational;
+  self->backing_wbt_lat_usec = g_strdup (queue.wbt_lat_usec);
+  self->backing_read_ahead_kb = g_strdup (queue.read_ahead_kb);
+  queue.scheduler = g_strdup (self->backing_scheduler);
+  rp_queue_settings_append_changed (self->backing_disk, &queue, changed);
+  rp_queue_settings_clear (&queue);
+}
+
+/* Fills the disk fields from sysfs, and for a loop device those of its
+ * backing file; returns the kernel name of the device itself (the
+ * partition, e.g. "sda2"), or NULL when it cannot be found. */
+static char *
+collect_disk (RpSysinfo           *self,
+              const Roots         *roots,
+              struct libmnt_table *table,
+              struct libmnt_fs    *fs)
 {
   g_autofree char *device_dir = find_device_dir (roots, fs);
-  g_autofree char *partition = NULL;
   g_autofree char *disk_dir = NULL;
-  g_autofree char *by_name = NULL;
-  g_autofree char *queue_scheduler = NULL;
-  g_autofree char *rotational = NULL;
+  g_autofree char *read_dir = NULL;
   g_autofree char *device_name = NULL;
-  const char *read_dir;
+  g_autoptr(GString) changed = g_string_new (NULL);
+  RpQueueSettings queue = { 0 };
 
   if (device_dir == NULL)
     return NULL;
   device_name = g_path_get_basename (device_dir);
-  partition = g_build_filename (device_dir, "partition", NULL);
-  if (g_file_test (partition, G_FILE_TEST_EXISTS))
-    disk_dir = g_path_get_dirname (device_dir);
-  else
-    disk_dir = g_strdup (device_dir);
+  disk_dir = disk_dir_of (device_dir);
   self->whole_disk = g_path_get_basename (disk_dir);
+  read_dir = queue_parent_dir (roots, self->whole_disk, disk_dir);
 
-  /* On a real system /sys/block/DISK is the same directory; prefer it so a
-   * fixture may keep queue/ there. */
-  by_name = g_build_filename (roots->sys_root, "block", self->whole_disk, NULL);
-  read_dir = g_file_test (by_name, G_FILE_TEST_IS_DIR) ? by_name : disk_dir;
+  read_queue (read_dir, &queue);
+  self->scheduler = g_strdup (queue.scheduler);
+  self->available_schedulers = g_strdup (queue.available);
+  self->rotational = queue.rotational;
+  self->wbt_lat_usec = g_strdup (queue.wbt_lat_usec);
+  self->read_ahead_kb = g_strdup (queue.read_ahead_kb);
+  self->loop_direct_io = queue.loop_direct_io;
+  rp_queue_settings_append_changed (self->whole_disk, &queue, changed);
+  rp_queue_settings_clear (&queue);
 
-  queue_scheduler = read_under (read_dir, "queue/scheduler");
-  if (queue_scheduler != NULL)
-    parse_scheduler (queue_scheduler, &self->scheduler, &self->available_schedulers);
-  rotational = read_under (read_dir, "queue/rotational");
-  if (rotational != NULL && (g_str_equal (rotational, "0") || g_str_equal (rotational, "1")))
-    self->rotational = rotational[0] - '0';
-  self->wbt_lat_usec = read_under (read_dir, "queue/wbt_lat_usec");
   self->dm_name = read_under (read_dir, "dm/name");
   self->raid_level = find_md_level (read_dir, 4);
   if (self->raid_level == NULL && g_strcmp0 (self->fs_type, "btrfs") == 0)
     self->raid_level = find_btrfs_profile (roots, device_name);
 
+  self->loop_backing_file = read_backing_file (read_dir);
+  if (self->loop_backing_file != NULL)
+    collect_backing (self, roots, table, changed);
+  if (changed->len > 0)
+    self->settings_not_default = g_strdup (changed->str);
   return g_steal_pointer (&device_name);
 }
 
@@ -683,7 +777,7 @@ collect_target (RpSysinfo   *self,
   self->in_document_portal |= g_strcmp0 (fs_type, "fuse.portal") == 0;
 
   if (!self->is_network_fs)
-    device_name = collect_disk (self, roots, fs);
+    device_name = collect_disk (self, roots, table, fs);
   self->journal_mode = find_journal_mode (fs, roots, device_name);
 }
 
@@ -736,7 +830,10 @@ rp_sysinfo_collect_full (const char *target_directory,
  * MemTotal (bytes); /proc/self/mountinfo through libmount (mount point, type,
  * options, source, journal mode from data= or /proc/fs/ext4/DEV/options);
  * sysfs /sys/dev/block/MAJ:MIN and /sys/block/DISK/queue/{scheduler,
- * rotational,wbt_lat_usec}, md/level, dm/name, /sys/fs/btrfs (RAID level of a
+ * rotational,wbt_lat_usec,read_ahead_kb}, mq/ (hardware queues), md/level,
+ * dm/name, loop/{backing_file,dio} and, for a loop device, the same of the
+ * disk under its backing file; queue settings that differ from the kernel's
+ * default for the device (rp-sysinfo-defaults.c); /sys/fs/btrfs (RAID level of a
  * multi-device btrfs); /proc/sys/vm/dirty_* verbatim.
  *
  * Never fails: what cannot be read stays unknown (%NULL, 0 or -1). It does

@@ -33,6 +33,17 @@ const FieldSpec rp_sysinfo_field_specs[] = {
   DISK_FIELD (raid_level, N_("RAID level"), KIND_STRING, SHOW_PER_DISK),
   DISK_FIELD (dm_name, N_("Device-mapper name"), KIND_STRING, SHOW_PER_DISK),
   DISK_FIELD (wbt_lat_usec, N_("Writeback throttling latency (wbt_lat_usec, µs)"), KIND_STRING, SHOW_PLAIN),
+  DISK_FIELD (read_ahead_kb, N_("Read-ahead (read_ahead_kb, KiB)"), KIND_STRING, SHOW_PLAIN),
+  DISK_FIELD (loop_backing_file, N_("Loop device’s backing file"), KIND_STRING, SHOW_PER_LOOP),
+  DISK_FIELD (loop_direct_io, N_("Loop device’s direct I/O"), KIND_TRISTATE, SHOW_PER_LOOP),
+  DISK_FIELD (backing_fs_type, N_("Backing file’s file system"), KIND_STRING, SHOW_PER_LOOP),
+  DISK_FIELD (backing_mount_point, N_("Backing file’s mount point"), KIND_STRING, SHOW_PER_LOOP),
+  DISK_FIELD (backing_disk, N_("Backing disk"), KIND_STRING, SHOW_PER_LOOP),
+  DISK_FIELD (backing_scheduler, N_("Backing disk’s I/O scheduler"), KIND_STRING, SHOW_PER_LOOP),
+  DISK_FIELD (backing_rotational, N_("Backing disk rotational"), KIND_TRISTATE, SHOW_PER_LOOP),
+  DISK_FIELD (backing_wbt_lat_usec, N_("Backing disk’s wbt_lat_usec (µs)"), KIND_STRING, SHOW_PER_LOOP),
+  DISK_FIELD (backing_read_ahead_kb, N_("Backing disk’s read_ahead_kb (KiB)"), KIND_STRING, SHOW_PER_LOOP),
+  DISK_FIELD (settings_not_default, N_("Queue settings not the kernel’s default"), KIND_STRING, SHOW_PER_DISK),
   FIELD (dirty_ratio, N_("Dirty ratio (vm.dirty_ratio, %)"), KIND_STRING, SHOW_PLAIN),
   FIELD (dirty_background_ratio, N_("Dirty background ratio (vm.dirty_background_ratio, %)"), KIND_STRING, SHOW_PLAIN),
   FIELD (dirty_bytes, N_("Dirty bytes (vm.dirty_bytes)"), KIND_STRING, SHOW_PLAIN),
@@ -60,7 +71,9 @@ rp_sysinfo_new (void)
 {
   RpSysinfo *self = g_new0 (RpSysinfo, 1);
 
-  self->rotational = -1;
+  for (guint i = 0; i < rp_sysinfo_n_field_specs; i++)
+    if (rp_sysinfo_field_specs[i].kind == KIND_TRISTATE)
+      INT_MEMBER (self, &rp_sysinfo_field_specs[i]) = -1;
   return self;
 }
 /* Reports are JSON, and JSON strings must be UTF-8; a mount point may be any bytes. */
@@ -150,6 +163,8 @@ unknown_text (const RpSysinfo *self,
   if ((spec->show == SHOW_PER_FS && self->fs_type != NULL) || (spec->of_disk && has_no_disk))
     /* TRANSLATORS: a field the file system does not have: the journal mode of xfs, the disk of tmpfs */
     return _("not applicable");
+  if (spec->show == SHOW_PER_LOOP && self->whole_disk != NULL && self->loop_backing_file == NULL)
+    return _("not applicable");
   if (spec->show == SHOW_PER_DISK && self->whole_disk != NULL)
     /* TRANSLATORS: no RAID or device-mapper layer under the file system */
     return _("none");
@@ -177,6 +192,7 @@ field_value_text (const RpSysinfo *self,
     case SHOW_PLAIN:
     case SHOW_PER_FS:
     case SHOW_PER_DISK:
+    case SHOW_PER_LOOP:
     default:
       break;
     }
@@ -187,8 +203,10 @@ field_value_text (const RpSysinfo *self,
       return g_strdup_printf ("%u", UINT_MEMBER (self, spec));
     case KIND_UINT64:
       return g_strdup_printf ("%" G_GUINT64_FORMAT, UINT64_MEMBER (self, spec));
-    case KIND_STRING:
     case KIND_TRISTATE:
+      /* a loop device's direct I/O, a backing disk's rotational flag */
+      return g_strdup (INT_MEMBER (self, spec) ? _("yes") : _("no"));
+    case KIND_STRING:
     case KIND_BOOLEAN:
     default:
       return g_strdup (STRING_MEMBER (self, spec));
@@ -242,7 +260,8 @@ add_warning (GPtrArray  *warnings,
  *
  * Plain-language warnings about measurements that mean little on this
  * target: tmpfs/ramfs (fsync does nothing), network and FUSE file systems,
- * the document portal, or a file system that could not be identified.
+ * the document portal, a file system that could not be identified, or
+ * queue settings that are not the kernel's default for the device.
  *
  * Returns: (transfer full): a %NULL-terminated array of translated
  *   sentences, empty when there is nothing to say
@@ -285,6 +304,13 @@ rp_sysinfo_get_warnings (const RpSysinfo *self)
                  _("“%s” is on a network file system (%s): latencies include the network and the "
                    "server, not only this machine’s disk."),
                  target, fs_type);
+
+  if (self->settings_not_default != NULL)
+    /* TRANSLATORS: %s lists sysfs settings, e.g. "loop3 scheduler bfq (default none)" */
+    add_warning (warnings,
+                 _("Queue settings differ from what the kernel gives these devices: %s. The run "
+                   "measured that configuration, not the default one."),
+                 self->settings_not_default);
 
   g_ptr_array_add (warnings, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&warnings), FALSE);

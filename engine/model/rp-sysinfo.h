@@ -41,6 +41,24 @@ typedef struct {
   char    *raid_level;            /* md level, e.g. "raid5" */
   char    *dm_name;               /* device-mapper name */
   char    *wbt_lat_usec;          /* queue/wbt_lat_usec */
+  char    *read_ahead_kb;         /* queue/read_ahead_kb, KiB */
+
+  /* a loop device's backing file and the storage under it; NULL/-1 when the
+   * disk is not a loop device */
+  char    *loop_backing_file;     /* loop/backing_file */
+  int      loop_direct_io;        /* loop/dio: 1, 0, or -1 unknown */
+  char    *backing_fs_type;       /* the backing file's file system */
+  char    *backing_mount_point;
+  char    *backing_disk;          /* kernel name of the disk under the backing file */
+  char    *backing_scheduler;
+  int      backing_rotational;    /* 1, 0, or -1 unknown */
+  char    *backing_wbt_lat_usec;
+  char    *backing_read_ahead_kb;
+
+  /* queue settings of the disk and the backing disk that differ from what the
+   * kernel gives such a device (rp-sysinfo-defaults.c), named as in sysfs,
+   * e.g. "loop3 scheduler bfq (default none)"; "; "-separated, NULL when none do */
+  char    *settings_not_default;
 
   /* vm sysctls, verbatim */
   char    *dirty_ratio;
