@@ -12,7 +12,7 @@
 #include "rp-sysinfo.h"
 #include "rp-sysinfo-private.h"
 
-#define N_FIELDS 30
+#define N_FIELDS 41
 
 /* Collects with the roots of tests/fixtures/sysinfo/CASE/{proc,sys,etc}. */
 static RpSysinfo *
@@ -487,6 +487,64 @@ test_garbage (void)
   g_assert_null (escape->whole_disk);
 }
 
+/* A loop device's whole stack: its backing file, the file system and disk
+ * under it, and what differs from the kernel's default for each device. */
+static void
+test_loop (void)
+{
+  g_autoptr(RpSysinfo) left = collect_fixture ("loop-ext3", "/var/tmp/matrix/resprobe-ext3-Ab12Cd/w");
+  g_autoptr(RpSysinfo) fresh = collect_fixture ("loop-ext3", "/var/tmp/matrix/resprobe-ext3-Ef34Gh");
+  g_autoptr(RpSysinfo) plain = collect_fixture ("loop-ext3", "/home");
+  g_auto(GStrv) warnings = NULL;
+
+  g_assert_cmpstr (left->fs_type, ==, "ext3");
+  g_assert_cmpstr (left->journal_mode, ==, "writeback");
+  g_assert_cmpstr (left->whole_disk, ==, "loop3");
+  g_assert_cmpstr (left->scheduler, ==, "bfq");
+  g_assert_cmpstr (left->wbt_lat_usec, ==, "0");
+  g_assert_cmpstr (left->read_ahead_kb, ==, "2560");
+  g_assert_cmpint (left->loop_direct_io, ==, 1);
+  g_assert_cmpstr (left->loop_backing_file, ==, "/var/tmp/matrix/resprobe-ext3-Ab12Cd.img");
+  g_assert_cmpstr (left->backing_fs_type, ==, "ext4");
+  g_assert_cmpstr (left->backing_mount_point, ==, "/");
+  g_assert_cmpstr (left->backing_disk, ==, "sda");
+  g_assert_cmpstr (left->backing_scheduler, ==, "mq-deadline");
+  g_assert_cmpint (left->backing_rotational, ==, 1);
+  g_assert_cmpstr (left->backing_wbt_lat_usec, ==, "75000");
+  g_assert_cmpstr (left->backing_read_ahead_kb, ==, "4096");
+  /* bfq turns wbt off: 0 is then the kernel's own value, not a change */
+  g_assert_cmpstr (left->settings_not_default, ==,
+                   "loop3 scheduler bfq (default none); loop3 dio 1 (default 0)");
+  warnings = rp_sysinfo_get_warnings (left);
+  g_assert_cmpuint (g_strv_length (warnings), ==, 1);
+  g_assert_nonnull (strstr (warnings[0], "loop3 scheduler bfq (default none)"));
+  assert_field (left, "loop_direct_io", "yes");
+  assert_field (left, "backing_rotational", "yes");
+  assert_round_trip (left);
+
+  /* a deleted backing file is named without " (deleted)"; the loop device
+   * is as fresh, the SSD under it had its wbt turned off */
+  g_assert_cmpstr (fresh->loop_backing_file, ==, "/srv/images/ext3.img");
+  g_assert_cmpint (fresh->loop_direct_io, ==, 0);
+  g_assert_cmpstr (fresh->backing_fs_type, ==, "xfs");
+  g_assert_cmpstr (fresh->backing_disk, ==, "sdb");
+  g_assert_cmpint (fresh->backing_rotational, ==, 0);
+  g_assert_cmpstr (fresh->settings_not_default, ==, "sdb wbt_lat_usec 0 (default 2000)");
+  assert_field (fresh, "loop_direct_io", "no");
+  assert_round_trip (fresh);
+
+  /* no loop device: its fields do not apply, and the disk is as the kernel set it */
+  g_assert_cmpstr (plain->whole_disk, ==, "sda");
+  g_assert_null (plain->loop_backing_file);
+  g_assert_cmpint (plain->loop_direct_io, ==, -1);
+  g_assert_null (plain->backing_disk);
+  g_assert_null (plain->settings_not_default);
+  assert_field (plain, "backing_disk", "not applicable");
+  assert_field (plain, "loop_direct_io", "not applicable");
+  assert_field (plain, "settings_not_default", "none");
+  assert_round_trip (plain);
+}
+
 static void
 test_fields (void)
 {
@@ -722,6 +780,7 @@ main (int   argc,
   g_test_add_func ("/sysinfo/fixture/fuse", test_fuse);
   g_test_add_func ("/sysinfo/fixture/missing", test_missing);
   g_test_add_func ("/sysinfo/fixture/garbage", test_garbage);
+  g_test_add_func ("/sysinfo/fixture/loop", test_loop);
   g_test_add_func ("/sysinfo/fields", test_fields);
   g_test_add_func ("/sysinfo/json/errors", test_json_errors);
   g_test_add_func ("/sysinfo/json/lenient", test_json_lenient);
