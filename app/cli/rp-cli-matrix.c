@@ -31,6 +31,8 @@ typedef struct {
   char    *journal_mode;   /* NULL: the file system has no data= modes */
   char    *scheduler;
   guint64  dirty_bytes;    /* 0: leave vm.dirty_* alone */
+  char    *wbt_lat_usec;   /* NULL: as the loop device has it */
+  int      direct_io;      /* 1 on, 0 off, -1 as attached */
 } Cell;
 
 typedef struct {
@@ -57,6 +59,7 @@ cell_clear (gpointer data)
   g_free (cell->fs_type);
   g_free (cell->journal_mode);
   g_free (cell->scheduler);
+  g_free (cell->wbt_lat_usec);
 }
 
 static char *
@@ -69,7 +72,29 @@ cell_name (const Cell *cell)
   g_string_append_printf (name, "-%s", cell->scheduler);
   if (cell->dirty_bytes != 0)
     g_string_append_printf (name, "-dirty%" G_GUINT64_FORMAT "M", cell->dirty_bytes / RP_MiB);
+  if (cell->wbt_lat_usec != NULL)
+    g_string_append_printf (name, "-wbt%s", cell->wbt_lat_usec);
+  if (cell->direct_io >= 0)
+    g_string_append (name, cell->direct_io ? "-dio" : "-buffered");
   return g_string_free (name, FALSE);
+}
+
+/* The cell for people: "ext3 data=ordered, none, wbt 0 µs". */
+static char *
+cell_label (const Cell *cell)
+{
+  GString *label = g_string_new (cell->fs_type);
+
+  if (cell->journal_mode != NULL)
+    g_string_append_printf (label, " data=%s", cell->journal_mode);
+  g_string_append_printf (label, ", %s", cell->scheduler);
+  if (cell->dirty_bytes != 0)
+    g_string_append_printf (label, ", dirty_bytes %" G_GUINT64_FORMAT "M", cell->dirty_bytes / RP_MiB);
+  if (cell->wbt_lat_usec != NULL)
+    g_string_append_printf (label, ", wbt_lat_usec %s", cell->wbt_lat_usec);
+  if (cell->direct_io >= 0)
+    g_string_append_printf (label, ", dio %d", cell->direct_io);
+  return g_string_free (label, FALSE);
 }
 
 static char *
@@ -218,16 +243,18 @@ run_cell (MatrixState       *state,
           const RpScenario  *base,
           const char        *work_directory,
           guint64            image_size,
+          const char        *loop_device,
           GError           **error)
 {
   g_autoptr(RpScenario) scenario = rp_scenario_copy (base);
   g_autoptr(GError) cleanup_error = NULL;
   g_autofree char *name = cell_name (cell);
+  RpLoopMountQueue queue = { cell->scheduler, cell->wbt_lat_usec, NULL, cell->direct_io };
   RpLoopMount *scratch;
   RpReport *report = NULL;
 
   scratch = rp_loop_mount_create (work_directory, cell->fs_type, cell->journal_mode,
-                                  image_size, cell->scheduler, error);
+                                  image_size, loop_device, &queue, error);
   if (scratch == NULL)
     return NULL;
 
@@ -273,11 +300,15 @@ parse_list (const char   *text,
   return TRUE;
 }
 
+/* Every combination, file system outermost: @wbt and @direct_io empty
+ * leave the loop device's as they are. */
 static GArray *
 build_cells (GPtrArray *fs_types,
              GPtrArray *journals,
              GPtrArray *schedulers,
-             GArray    *dirty)
+             GArray    *dirty,
+             GPtrArray *wbt,
+             GArray    *direct_io)
 {
   GArray *cells = g_array_new (FALSE, TRUE, sizeof (Cell));
 
@@ -294,15 +325,19 @@ build_cells (GPtrArray *fs_types,
       for (guint j = 0; j < n_journals; j++)
         for (guint s = 0; s < schedulers->len; s++)
           for (guint d = 0; d < MAX (dirty->len, 1); d++)
-            {
-              Cell cell = {
-                g_strdup (fs),
-                has_modes ? g_strdup (g_ptr_array_index (journals, j)) : NULL,
-                g_strdup (g_ptr_array_index (schedulers, s)),
-                dirty->len ? g_array_index (dirty, guint64, d) : 0,
-              };
-              g_array_append_val (cells, cell);
-            }
+            for (guint w = 0; w < MAX (wbt->len, 1); w++)
+              for (guint o = 0; o < MAX (direct_io->len, 1); o++)
+                {
+                  Cell cell = {
+                    g_strdup (fs),
+                    has_modes ? g_strdup (g_ptr_array_index (journals, j)) : NULL,
+                    g_strdup (g_ptr_array_index (schedulers, s)),
+                    dirty->len ? g_array_index (dirty, guint64, d) : 0,
+                    wbt->len ? g_strdup (g_ptr_array_index (wbt, w)) : NULL,
+                    direct_io->len ? g_array_index (direct_io, int, o) : -1,
+                  };
+                  g_array_append_val (cells, cell);
+                }
     }
   return cells;
 }
@@ -335,42 +370,157 @@ check_space (const char  *directory,
   return TRUE;
 }
 
-static gboolean
-write_comparison (const char  *reports_directory,
-                  GPtrArray   *file_names,
-                  GError     **error)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *path = g_build_filename (reports_directory, "comparison.json", NULL);
-  g_autofree char *data = NULL;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "format");
-  json_builder_add_string_value (builder, "resprobe-comparison");
-  json_builder_set_member_name (builder, "version");
-  json_builder_add_int_value (builder, 1);
-  json_builder_set_member_name (builder, "reports");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < file_names->len; i++)
-    json_builder_add_string_value (builder, g_ptr_array_index (file_names, i));
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  data = json_generator_to_data (generator, NULL);
-  return g_file_set_contents_full (path, data, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
-}
-
 static char *
 format_eta (double seconds)
 {
   guint total = (guint) MAX (seconds, 0);
 
   return g_strdup_printf ("%u:%02u", total / 60, total % 60);
+}
+
+/* --wbt: wbt_lat_usec values in µs, as the kernel reads them (0 turns it off). */
+static gboolean
+parse_wbt (GPtrArray  *texts,
+           GError    **error)
+{
+  for (guint i = 0; i < texts->len; i++)
+    {
+      guint64 value;
+
+      if (!g_ascii_string_to_unsigned (g_ptr_array_index (texts, i), 10, 0, G_MAXINT32, &value, NULL))
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       /* TRANSLATORS: wbt_lat_usec is a kernel setting, not translated */
+                       _("--wbt: “%s” is not a number of microseconds (wbt_lat_usec, 0 turns it off)"),
+                       (const char *) g_ptr_array_index (texts, i));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* "/dev/loopN", which libmount's loop= option takes. */
+static gboolean
+check_loop_device (const char  *device,
+                   GError     **error)
+{
+  const char *number = g_str_has_prefix (device, "/dev/loop") ? device + strlen ("/dev/loop") : NULL;
+  guint64 value;
+
+  if (number == NULL || !g_ascii_string_to_unsigned (number, 10, 0, 1 << 20, &value, NULL))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("--loop-device: “%s” is not a loop device such as /dev/loop7"), device);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct {
+  GArray     *cells;
+  RpScenario *scenario;
+  const char *directory;
+  const char *reports_directory;
+  const char *loop_device;
+  guint64     image_size;
+  guint       repeats;
+} MatrixPlan;
+
+static void
+save_run (RpCliGroup  *group,
+          RpReport    *report,
+          const char  *reports_directory,
+          guint        repeat,
+          guint        repeats,
+          int         *exit_code)
+{
+  g_autofree char *file_name = repeats > 1 ? g_strdup_printf ("%s-r%u.json", group->key, repeat)
+                                           : g_strdup_printf ("%s.json", group->key);
+  g_autofree char *path = g_build_filename (reports_directory, file_name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  rp_report_set_configuration (report, group->key, group->label, repeat, repeats);
+  if (!rp_report_save (report, file, "json", &error))
+    {
+      rp_cli_printerr ("resprobe-cli: %s\n", error->message);
+      *exit_code = RP_CLI_EXIT_FAILURE;
+    }
+  else
+    g_ptr_array_add (group->file_names, g_steal_pointer (&file_name));
+  g_ptr_array_add (group->reports, report);
+}
+
+/* Each cell @repeats times, interleaved (A, B, A, B …) so that drift over
+ * the session hits every cell alike. Returns the number of runs that gave a
+ * report. */
+static guint
+run_matrix (MatrixState      *state,
+            const MatrixPlan *plan,
+            GPtrArray        *groups,
+            int              *exit_code)
+{
+  guint total = plan->cells->len * plan->repeats;
+  guint done = 0, reported = 0;
+  DirtySettings saved_dirty = { 0 };
+  double started = rp_clock_now (), spent = 0;
+
+  dirty_settings_save (&saved_dirty);
+  for (guint r = 0; r < plan->repeats && !state->interrupted; r++)
+    for (guint i = 0; i < plan->cells->len && !state->interrupted; i++, done++)
+      {
+        const Cell *cell = &g_array_index (plan->cells, Cell, i);
+        RpCliGroup *group = g_ptr_array_index (groups, i);
+        g_autofree char *eta = format_eta (done == 0 ? (plan->scenario->duration + 10) * total
+                                                     : spent / done * (total - done));
+        g_autoptr(GError) cell_error = NULL;
+        RpReport *report;
+
+        if (plan->repeats > 1)
+          /* TRANSLATORS: run number, runs in all, cell name, its repeat, repeats, time left */
+          rp_cli_print (_("[%u/%u] %s, repeat %u of %u (about %s left)\n"), done + 1, total,
+                        group->key, r + 1, plan->repeats, eta);
+        else
+          rp_cli_print (_("[%u/%u] %s (about %s left)\n"), done + 1, total, group->key, eta);
+        report = run_cell (state, cell, plan->scenario, plan->directory, plan->image_size,
+                           plan->loop_device, &cell_error);
+        if (cell->dirty_bytes != 0)
+          dirty_settings_restore (&saved_dirty);
+        spent = rp_clock_now () - started;
+        if (report == NULL)
+          {
+            rp_cli_printerr ("resprobe-cli: %s: %s\n", group->key, cell_error->message);
+            *exit_code = RP_CLI_EXIT_FAILURE;
+            continue;
+          }
+        save_run (group, report, plan->reports_directory, r + 1, plan->repeats, exit_code);
+        reported++;
+      }
+  dirty_settings_clear (&saved_dirty);
+  return reported;
+}
+
+static void
+print_comparison (GPtrArray *groups,
+                  guint      repeats)
+{
+  g_autoptr(GPtrArray) reports = g_ptr_array_new ();
+  g_autofree char *text = NULL;
+
+  if (repeats > 1)
+    text = rp_cli_repeats_table (groups);
+  else
+    {
+      for (guint g = 0; g < groups->len; g++)
+        {
+          RpCliGroup *group = g_ptr_array_index (groups, g);
+
+          for (guint i = 0; i < group->reports->len; i++)
+            g_ptr_array_add (reports, g_ptr_array_index (group->reports, i));
+        }
+      text = rp_report_compare_text (reports);
+    }
+  g_print ("\n%s\n", text);
 }
 
 /**
@@ -380,9 +530,13 @@ format_eta (double seconds)
  *
  * `resprobe-cli matrix --fs LIST --journal LIST --scheduler LIST --scenario NAME
  * --size SIZE --image-size SIZE --duration SECONDS --dir DIR [--reports DIR]
- * [--dirty-bytes LIST]`: runs the scenario once per valid combination on a
- * fresh loop-mounted file system, saves a report per cell, prints the
- * comparison and writes comparison.json listing the reports. Root only.
+ * [--dirty-bytes LIST] [--wbt LIST] [--direct-io LIST] [--loop-device DEV]
+ * [--repeat N]`: runs the scenario N times (default 1) per valid combination,
+ * interleaved, on a fresh loop-mounted file system, saves a report per run
+ * (with its configuration and repeat), prints the comparison (with repeats,
+ * the table over them) and writes comparison.json listing the reports and
+ * their groups. Everything it changes on the loop device is put back. Root
+ * only.
  *
  * Returns: 0; 1 when a cell failed or the run was interrupted; 2 bad options
  */
@@ -393,10 +547,13 @@ rp_cli_matrix (int    argc,
   static const char *fs_allowed[] = { "ext2", "ext3", "ext4", "xfs", "btrfs", NULL };
   static const char *journal_allowed[] = { "ordered", "writeback", "journal", NULL };
   static const char *scheduler_allowed[] = { "none", "mq-deadline", "kyber", "bfq", NULL };
+  static const char *direct_io_allowed[] = { "off", "on", NULL };
   g_autofree char *fs_text = NULL, *journal_text = NULL, *scheduler_text = NULL;
   g_autofree char *scenario_name = NULL, *size_text = NULL, *image_size_text = NULL;
   g_autofree char *duration_text = NULL, *directory = NULL, *reports_directory = NULL;
-  g_autofree char *dirty_text = NULL;
+  g_autofree char *dirty_text = NULL, *wbt_text = NULL, *direct_io_text = NULL;
+  g_autofree char *loop_device = NULL;
+  int repeats = 1;
   GOptionEntry entries[] = {
     { "fs", 0, 0, G_OPTION_ARG_STRING, &fs_text, N_("File systems (default ext3,ext4)"), N_("LIST") },
     { "journal", 0, 0, G_OPTION_ARG_STRING, &journal_text, N_("ext3/ext4 journal modes (default ordered,writeback)"), N_("LIST") },
@@ -408,6 +565,10 @@ rp_cli_matrix (int    argc,
     { "dir", 'd', 0, G_OPTION_ARG_FILENAME, &directory, N_("Where images and mount points go (required)"), N_("DIR") },
     { "reports", 'o', 0, G_OPTION_ARG_FILENAME, &reports_directory, N_("Where reports go (default ./resprobe-matrix-TIME)"), N_("DIR") },
     { "dirty-bytes", 0, 0, G_OPTION_ARG_STRING, &dirty_text, N_("Also vary vm.dirty_bytes (restored afterwards)"), N_("LIST") },
+    { "wbt", 0, 0, G_OPTION_ARG_STRING, &wbt_text, N_("Also vary the loop device’s wbt_lat_usec in µs, 0 off (restored afterwards)"), N_("LIST") },
+    { "direct-io", 0, 0, G_OPTION_ARG_STRING, &direct_io_text, N_("Also vary the loop device’s direct I/O: off,on (restored afterwards)"), N_("LIST") },
+    { "loop-device", 0, 0, G_OPTION_ARG_FILENAME, &loop_device, N_("Use this free loop device (default: the first free one)"), N_("DEVICE") },
+    { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeats, N_("Runs per configuration, interleaved (default 1)"), N_("N") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
@@ -415,20 +576,21 @@ rp_cli_matrix (int    argc,
   g_autoptr(GPtrArray) journals = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) schedulers = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) dirty_texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) wbt = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) direct_io_texts = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GArray) dirty = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) direct_io = g_array_new (FALSE, FALSE, sizeof (int));
   g_autoptr(GArray) cells = NULL;
-  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GPtrArray) file_names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_cli_group_free);
   g_autoptr(RpScenario) scenario = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *comparison = NULL;
-  DirtySettings saved_dirty = { 0 };
   MatrixState state = { 0 };
+  MatrixPlan plan = { 0 };
   guint64 image_size = 12 * RP_GiB;
   guint64 writer_size;
   RpCliStopSignals signals;
-  double started, spent = 0;
+  guint reported;
   int exit_code = RP_CLI_EXIT_OK;
 
   g_option_context_set_summary (context,
@@ -440,8 +602,16 @@ rp_cli_matrix (int    argc,
   if (!parse_list (fs_text ? fs_text : "ext3,ext4", "--fs", fs_allowed, fs_types, &error) ||
       !parse_list (journal_text ? journal_text : "ordered,writeback", "--journal", journal_allowed, journals, &error) ||
       !parse_list (scheduler_text ? scheduler_text : "none,mq-deadline", "--scheduler", scheduler_allowed, schedulers, &error) ||
-      (dirty_text && !parse_list (dirty_text, "--dirty-bytes", NULL, dirty_texts, &error)))
+      (dirty_text && !parse_list (dirty_text, "--dirty-bytes", NULL, dirty_texts, &error)) ||
+      (wbt_text && (!parse_list (wbt_text, "--wbt", NULL, wbt, &error) || !parse_wbt (wbt, &error))) ||
+      (direct_io_text && !parse_list (direct_io_text, "--direct-io", direct_io_allowed, direct_io_texts, &error)) ||
+      (loop_device && !check_loop_device (loop_device, &error)))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  if (repeats < 1 || repeats > 100)
+    {
+      g_printerr (_("resprobe-cli: --repeat: %d is not a number of runs from 1 to 100\n"), repeats);
+      return RP_CLI_EXIT_USAGE;
+    }
   for (guint i = 0; i < dirty_texts->len; i++)
     {
       guint64 bytes;
@@ -450,7 +620,12 @@ rp_cli_matrix (int    argc,
         return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
       g_array_append_val (dirty, bytes);
     }
+  for (guint i = 0; i < direct_io_texts->len; i++)
+    {
+      int on = g_str_equal (g_ptr_array_index (direct_io_texts, i), "on");
 
+      g_array_append_val (direct_io, on);
+    }
   scenario = rp_scenario_new_preset (scenario_name ? scenario_name : "R1", &error);
   if (scenario == NULL ||
       (image_size_text && !rp_parse_size (image_size_text, "--image-size", &image_size, &error)))
@@ -507,65 +682,34 @@ rp_cli_matrix (int    argc,
       return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
     }
 
-  cells = build_cells (fs_types, journals, schedulers, dirty);
+  cells = build_cells (fs_types, journals, schedulers, dirty, wbt, direct_io);
+  for (guint i = 0; i < cells->len; i++)
+    {
+      const Cell *cell = &g_array_index (cells, Cell, i);
+      g_autofree char *key = cell_name (cell);
+      g_autofree char *label = cell_label (cell);
+
+      g_ptr_array_add (groups, rp_cli_group_new (key, label));
+    }
+  plan = (MatrixPlan) { cells, scenario, directory, reports_directory, loop_device, image_size,
+                        (guint) repeats };
   loop = g_main_loop_new (NULL, FALSE);
   state.loop = loop;
   rp_cli_stop_signals_add (&signals, on_signal, &state);
-  dirty_settings_save (&saved_dirty);
-  started = rp_clock_now ();
-
-  for (guint i = 0; i < cells->len && !state.interrupted; i++)
-    {
-      const Cell *cell = &g_array_index (cells, Cell, i);
-      g_autofree char *name = cell_name (cell);
-      g_autofree char *eta = format_eta (i == 0 ? (scenario->duration + 10) * cells->len
-                                                : spent / i * (cells->len - i));
-      g_autoptr(GError) cell_error = NULL;
-      RpReport *report;
-
-      rp_cli_print (_("[%u/%u] %s (about %s left)\n"), i + 1, cells->len, name, eta);
-      report = run_cell (&state, cell, scenario, directory, image_size, &cell_error);
-      if (cell->dirty_bytes != 0)
-        dirty_settings_restore (&saved_dirty);
-      spent = rp_clock_now () - started;
-
-      if (report == NULL)
-        {
-          rp_cli_printerr ("resprobe-cli: %s: %s\n", name, cell_error->message);
-          exit_code = RP_CLI_EXIT_FAILURE;
-          continue;
-        }
-      {
-        g_autofree char *file_name = g_strdup_printf ("%s.json", name);
-        g_autofree char *path = g_build_filename (reports_directory, file_name, NULL);
-        g_autoptr(GFile) file = g_file_new_for_path (path);
-
-        if (!rp_report_save (report, file, "json", &cell_error))
-          {
-            rp_cli_printerr ("resprobe-cli: %s\n", cell_error->message);
-            exit_code = RP_CLI_EXIT_FAILURE;
-          }
-        else
-          g_ptr_array_add (file_names, g_steal_pointer (&file_name));
-        g_ptr_array_add (reports, report);
-      }
-    }
-
+  reported = run_matrix (&state, &plan, groups, &exit_code);
   rp_cli_stop_signals_remove (&signals);
-  dirty_settings_clear (&saved_dirty);
 
-  if (reports->len > 0)
+  if (reported > 0)
     {
-      comparison = rp_report_compare_text (reports);
-      g_print ("\n%s\n", comparison);
-      if (!write_comparison (reports_directory, file_names, &error))
+      print_comparison (groups, plan.repeats);
+      if (!rp_cli_write_comparison (reports_directory, groups, plan.repeats, &error))
         return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
       rp_cli_print (_("Reports and comparison.json saved in %s\n"), reports_directory);
     }
   if (state.interrupted)
     {
       g_printerr (_("resprobe-cli: interrupted after %u of %u cells; everything was cleaned up\n"),
-                  reports->len, cells->len);
+                  reported, cells->len * plan.repeats);
       exit_code = RP_CLI_EXIT_FAILURE;
     }
   return exit_code;

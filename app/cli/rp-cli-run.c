@@ -53,7 +53,8 @@ print_header (RpSession *session)
 {
   static const char *header_keys[] = {
     "target_directory", "fs_type", "journal_mode", "mount_options", "source_device",
-    "scheduler", "rotational", "kernel_release", "machine",
+    "scheduler", "rotational", "loop_backing_file", "backing_fs_type", "backing_disk",
+    "backing_scheduler", "backing_wbt_lat_usec", "kernel_release", "machine",
   };
   const RpSysinfo *sysinfo = rp_session_get_sysinfo (session);
   g_autoptr(GPtrArray) fields = rp_sysinfo_get_fields (sysinfo);

@@ -21,6 +21,31 @@ int  rp_cli_show     (int argc, char **argv);
 int  rp_cli_compare  (int argc, char **argv);
 
 int  rp_cli_fail     (int exit_code, const GError *error);
+
+/**
+ * RpCliGroup:
+ * @key: the configuration's stable id, e.g. a matrix cell's name
+ * @label: the configuration for people
+ * @reports: (element-type RpReport): its runs, in the order they ran
+ * @file_names: (element-type utf8): the saved reports' file names
+ *
+ * The runs of one configuration (rp-cli-repeats.c).
+ */
+typedef struct {
+  char      *key;
+  char      *label;
+  GPtrArray *reports;
+  GPtrArray *file_names;
+} RpCliGroup;
+
+RpCliGroup *rp_cli_group_new        (const char *key,
+                                     const char *label);
+void        rp_cli_group_free       (RpCliGroup *group);
+char       *rp_cli_repeats_table    (GPtrArray  *groups);
+gboolean    rp_cli_write_comparison (const char  *directory,
+                                     GPtrArray   *groups,
+                                     guint        repeats,
+                                     GError     **error);
 void rp_cli_print    (const char *format, ...) G_GNUC_PRINTF (1, 2);
 void rp_cli_printerr (const char *format, ...) G_GNUC_PRINTF (1, 2);
 gboolean rp_cli_check_directory (const char  *directory,

@@ -36,6 +36,12 @@ static const struct {
   { "dirty_background_bytes", "dirty_background_bytes", FALSE },
   { "dirty_expire_centisecs", "dirty_expire_centisecs", FALSE },
   { "wbt_lat_usec", "wbt_lat_usec", FALSE },
+  { "read_ahead_kb", "read_ahead_kb", FALSE },
+  { "loop_direct_io", N_("Loop direct I/O"), TRUE },
+  { "backing_fs_type", N_("Backing file system"), TRUE },
+  { "backing_disk", N_("Backing disk"), TRUE },
+  { "backing_scheduler", N_("Backing scheduler"), TRUE },
+  { "backing_wbt_lat_usec", N_("Backing wbt_lat_usec"), TRUE },
 };
 
 /* The display value of @key, as the system section shows it ("none",

@@ -144,6 +144,8 @@ report_to_node (RpReport *self)
   json_object_set_string_member (root, "generator", self->generator);
   add_double_member (root, "duration", self->duration);
   json_object_set_string_member (root, "error", self->error_message);
+  if (self->configuration.key != NULL)
+    json_object_set_member (root, "configuration", rp_report_configuration_to_json (self));
   json_object_set_member (root, "system", rp_sysinfo_to_json (self->sysinfo));
   json_object_set_member (root, "scenario", rp_scenario_to_json (self->scenario));
   json_object_set_object_member (root, "notes", notes_to_json (self));

@@ -20,6 +20,7 @@ struct _RpReport
   GHashTable *notes;          /* char * → char * */
   char       *error_message;  /* nullable */
   double      duration;       /* seconds */
+  RpReportConfiguration configuration;  /* key NULL: not one of several runs */
 
   /* Statistics of each series, computed on first use. A report never changes,
    * so they stay valid; sorting millions of samples once is enough. Locked:
@@ -45,6 +46,12 @@ void        rp_report_stats_at          (RpReport   *self,
 GHashTable *rp_report_notes_new         (void);
 GPtrArray  *rp_report_notes_sorted_keys (GHashTable *notes);
 guint64     rp_report_count_samples     (RpReport   *self);
+
+/* rp-report-configuration.c */
+JsonNode   *rp_report_configuration_to_json   (RpReport               *self);
+gboolean    rp_report_configuration_from_json (JsonObject             *root,
+                                               RpReportConfiguration  *out,
+                                               GError                **error);
 
 /* rp-report-text.c: units as the text shows them, also for the comparison and the PDF */
 char       *rp_text_format_duration     (double      seconds);

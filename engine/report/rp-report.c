@@ -24,6 +24,8 @@ rp_report_finalize (GObject *object)
   g_clear_pointer (&self->series, g_ptr_array_unref);
   g_clear_pointer (&self->notes, g_hash_table_unref);
   g_clear_pointer (&self->error_message, g_free);
+  g_clear_pointer (&self->configuration.key, g_free);
+  g_clear_pointer (&self->configuration.label, g_free);
   g_clear_pointer (&self->stats, g_free);
   g_clear_pointer (&self->stats_valid, g_free);
   g_mutex_clear (&self->stats_lock);

@@ -81,6 +81,31 @@ gboolean          rp_report_save             (RpReport      *self,
                                               GError       **error);
 
 /**
+ * RpReportConfiguration:
+ * @key: a stable id of the configuration, the same in each of its repeats
+ *   (a matrix cell's name, e.g. "ext3-ordered-none")
+ * @label: the configuration for people
+ * @repeat: which run of the configuration the report is, from 1
+ * @repeats: how many runs of it were asked for
+ *
+ * Which configuration a run measured, when it was one of several runs of it
+ * (`--repeat`): reports with the same @key belong together.
+ */
+typedef struct {
+  char  *key;
+  char  *label;
+  guint  repeat;
+  guint  repeats;
+} RpReportConfiguration;
+
+void              rp_report_set_configuration (RpReport     *self,
+                                               const char   *key,
+                                               const char   *label,
+                                               guint         repeat,
+                                               guint         repeats);
+const RpReportConfiguration *rp_report_get_configuration (RpReport *self);
+
+/**
  * RpMetricKind:
  * @RP_METRIC_LATENCY: seconds, lower is better
  * @RP_METRIC_COUNT: a number of stalls, lower is better

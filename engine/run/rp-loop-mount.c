@@ -12,17 +12,22 @@
 
 #include "rp-error.h"
 #include "rp-loop-mount.h"
+#include "rp-queue-state.h"
 
 /* What the reporters did by reinstalling, done in seconds: an image file, mkfs,
  * a loop device, a mount with the journal mode under test, and the loop device's
- * I/O scheduler. libmount does the mounting and sets up the loop device (the
- * "loop" option, with autoclear, so unmounting detaches it). */
+ * I/O scheduler, writeback throttling and direct I/O. libmount does the mounting
+ * and sets up the loop device (the "loop" option, with autoclear, so unmounting
+ * detaches it). The loop device's queue settings outlive that detach, so
+ * they are saved before anything changes them and put back before the
+ * device is released (rp-queue-state.c). */
 
 struct _RpLoopMount
 {
-  char *image_path;
-  char *mount_point;
-  char *device;
+  char         *image_path;
+  char         *mount_point;
+  char         *device;
+  RpQueueState *saved_queue;   /* the loop device's settings before we changed them */
 };
 
 /**
@@ -71,11 +76,13 @@ static gboolean
 mount_image (RpLoopMount  *self,
              const char   *fs_type,
              const char   *journal_mode,
+             const char   *loop_device,
              GError      **error)
 {
   struct libmnt_context *context = mnt_new_context ();
-  g_autofree char *options = journal_mode ? g_strdup_printf ("loop,data=%s", journal_mode)
-                                          : g_strdup ("loop");
+  g_autofree char *loop = loop_device ? g_strdup_printf ("loop=%s", loop_device) : g_strdup ("loop");
+  g_autofree char *options = journal_mode ? g_strdup_printf ("%s,data=%s", loop, journal_mode)
+                                          : g_strdup (loop);
   int rc;
 
   mnt_context_set_source (context, self->image_path);
@@ -120,6 +127,7 @@ find_device (const char *mount_point)
  * @error: %RP_ERROR_INVALID_ARGUMENT when the kernel does not offer it
  *
  * Writes /sys/block/DISK/queue/scheduler (Documentation/block/switching-sched.rst).
+ * Puts nothing back: a scratch file system from rp_loop_mount_create() does.
  *
  * Returns: %TRUE on success
  */
@@ -128,10 +136,9 @@ rp_loop_mount_set_scheduler (const char  *disk,
                              const char  *scheduler,
                              GError     **error)
 {
-  g_autofree char *path = g_strdup_printf ("/sys/block/%s/queue/scheduler", disk);
   g_autoptr(GError) local_error = NULL;
 
-  if (!g_file_set_contents_full (path, scheduler, -1, G_FILE_SET_CONTENTS_NONE, 0644, &local_error))
+  if (!rp_queue_set (disk, "queue/scheduler", scheduler, &local_error))
     {
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                    _("Cannot select the I/O scheduler “%s” for %s: %s"),
@@ -141,29 +148,60 @@ rp_loop_mount_set_scheduler (const char  *disk,
   return TRUE;
 }
 
+/* Applies what the cell asks for, the scheduler first: selecting one resets
+ * wbt_lat_usec (bfq turns it off). */
+static gboolean
+apply_queue (RpLoopMount              *self,
+             const RpLoopMountQueue   *queue,
+             GError                  **error)
+{
+  const char *disk = self->device + strlen ("/dev/");
+
+  if (queue == NULL)
+    return TRUE;
+  if (queue->scheduler != NULL && !rp_loop_mount_set_scheduler (disk, queue->scheduler, error))
+    return FALSE;
+  if (queue->wbt_lat_usec != NULL && !rp_queue_set (disk, "queue/wbt_lat_usec", queue->wbt_lat_usec, error))
+    return FALSE;
+  if (queue->read_ahead_kb != NULL && !rp_queue_set (disk, "queue/read_ahead_kb", queue->read_ahead_kb, error))
+    return FALSE;
+  if (queue->direct_io >= 0 && !rp_loop_set_direct_io (disk, queue->direct_io, error))
+    return FALSE;
+  return TRUE;
+}
+
 /**
  * rp_loop_mount_create:
  * @work_directory: where the image file and the mount point are created
  * @fs_type: "ext3", "ext4", "xfs" (mkfs.TYPE must exist)
  * @journal_mode: (nullable): "ordered", "writeback", "journal"; %NULL for the default
  * @image_size: bytes; the image is sparse, so it only takes what is written
- * @scheduler: (nullable): the loop device's I/O scheduler; %NULL leaves the default
- * @error: %RP_ERROR_PERMISSION without root, %RP_ERROR_FAILED when a step fails
+ * @loop_device: (nullable): the free loop device to use, e.g. "/dev/loop7";
+ *   %NULL: the first free one (libmount chooses)
+ * @queue: (nullable): the loop device's queue settings for the run; %NULL
+ *   leaves them as they are
+ * @error: %RP_ERROR_PERMISSION without root, %RP_ERROR_FAILED when a step
+ *   fails, %RP_ERROR_INVALID_ARGUMENT when the kernel refuses a setting
  *
  * Creates `resprobe-TYPE-XXXXXX.img` in @work_directory, makes the file system,
- * mounts it through a new loop device on a new directory beside it and selects
- * the scheduler. On failure, whatever was done is undone.
+ * mounts it through a loop device on a new directory beside it and applies
+ * @queue. The loop device's scheduler, wbt_lat_usec, read_ahead_kb and direct
+ * I/O are saved first: before the mount when @loop_device is given, else
+ * right after it (attaching is the kernel's, and sets read-ahead from the
+ * backing file); rp_loop_mount_destroy() puts them back. On failure, whatever
+ * was done is undone.
  *
  * Returns: (transfer full) (nullable): the scratch file system; undo it with
  *   rp_loop_mount_destroy()
  */
 RpLoopMount *
-rp_loop_mount_create (const char  *work_directory,
-                      const char  *fs_type,
-                      const char  *journal_mode,
-                      guint64      image_size,
-                      const char  *scheduler,
-                      GError     **error)
+rp_loop_mount_create (const char              *work_directory,
+                      const char              *fs_type,
+                      const char              *journal_mode,
+                      guint64                  image_size,
+                      const char              *loop_device,
+                      const RpLoopMountQueue  *queue,
+                      GError                 **error)
 {
   RpLoopMount *self;
   g_autofree char *template = NULL;
@@ -171,6 +209,7 @@ rp_loop_mount_create (const char  *work_directory,
 
   g_return_val_if_fail (work_directory != NULL, NULL);
   g_return_val_if_fail (fs_type != NULL, NULL);
+  g_return_val_if_fail (loop_device == NULL || g_str_has_prefix (loop_device, "/dev/loop"), NULL);
 
   if (geteuid () != 0)
     {
@@ -204,16 +243,30 @@ rp_loop_mount_create (const char  *work_directory,
     }
   close (fd);
 
+  if (loop_device != NULL &&
+      (self->saved_queue = rp_queue_state_save (loop_device + strlen ("/dev/"), error)) == NULL)
+    {
+      rp_loop_mount_destroy (self, NULL);
+      return NULL;
+    }
   if (!run_mkfs (fs_type, self->image_path, error) ||
-      !mount_image (self, fs_type, journal_mode, error))
+      !mount_image (self, fs_type, journal_mode, loop_device, error))
     {
       rp_loop_mount_destroy (self, NULL);
       return NULL;
     }
 
   self->device = find_device (self->mount_point);
-  if (scheduler != NULL && self->device != NULL &&
-      !rp_loop_mount_set_scheduler (self->device + strlen ("/dev/"), scheduler, error))
+  if (self->device == NULL || !g_str_has_prefix (self->device, "/dev/"))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_FAILED,
+                   _("The loop device of “%s” is not in the mount table"), self->mount_point);
+      rp_loop_mount_destroy (self, NULL);
+      return NULL;
+    }
+  if ((self->saved_queue == NULL &&
+       (self->saved_queue = rp_queue_state_save (self->device + strlen ("/dev/"), error)) == NULL) ||
+      !apply_queue (self, queue, error))
     {
       rp_loop_mount_destroy (self, NULL);
       return NULL;
@@ -269,8 +322,9 @@ unmount (const char  *mount_point,
  * @self: (transfer full): the scratch file system
  * @error: the first step that failed; every other step is still tried
  *
- * Unmounts (which detaches the autoclear loop device), removes the mount point
- * and deletes the image. The loop device goes away with its scheduler setting.
+ * Puts back the loop device's queue settings as they were saved, unmounts
+ * (which detaches the autoclear loop device), removes the mount point and
+ * deletes the image.
  *
  * Returns: %TRUE when everything was undone
  */
@@ -283,6 +337,12 @@ rp_loop_mount_destroy (RpLoopMount  *self,
   if (self == NULL)
     return TRUE;
 
+  /* Before the unmount: detaching forgets the direct I/O mode, and once the
+   * device is free somebody else may attach it. */
+  if (self->saved_queue != NULL)
+    rp_queue_state_restore (self->saved_queue, &first);
+  g_clear_pointer (&self->saved_queue, rp_queue_state_free);
+
   /* Ask the mount table rather than trust our state: a failed mount may or
    * may not have left something mounted. */
   if (self->mount_point != NULL)
@@ -290,7 +350,7 @@ rp_loop_mount_destroy (RpLoopMount  *self,
       g_autofree char *device = find_device (self->mount_point);
 
       if (device != NULL)
-        unmount (self->mount_point, &first);
+        unmount (self->mount_point, first == NULL ? &first : NULL);
     }
   if (self->mount_point != NULL && g_rmdir (self->mount_point) != 0 && errno != ENOENT && first == NULL)
     rp_error_set_from_errno (&first, errno, _("Removing"), self->mount_point);

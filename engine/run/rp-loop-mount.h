@@ -8,12 +8,30 @@ G_BEGIN_DECLS
 
 typedef struct _RpLoopMount RpLoopMount;
 
-RpLoopMount *rp_loop_mount_create           (const char   *work_directory,
-                                             const char   *fs_type,
-                                             const char   *journal_mode,
-                                             guint64       image_size,
-                                             const char   *scheduler,
-                                             GError      **error);
+/**
+ * RpLoopMountQueue:
+ * @scheduler: (nullable): "none", "mq-deadline", "kyber", "bfq"
+ * @wbt_lat_usec: (nullable): writeback throttling target in µs, "0" off
+ * @read_ahead_kb: (nullable): read-ahead in KiB
+ * @direct_io: 1 on, 0 off, -1 as attached
+ *
+ * The loop device's queue settings for a run; %NULL (or -1) leaves one as
+ * it is. Values are written to sysfs as given.
+ */
+typedef struct {
+  const char *scheduler;
+  const char *wbt_lat_usec;
+  const char *read_ahead_kb;
+  int         direct_io;
+} RpLoopMountQueue;
+
+RpLoopMount *rp_loop_mount_create           (const char              *work_directory,
+                                             const char              *fs_type,
+                                             const char              *journal_mode,
+                                             guint64                  image_size,
+                                             const char              *loop_device,
+                                             const RpLoopMountQueue  *queue,
+                                             GError                 **error);
 const char  *rp_loop_mount_get_mount_point  (RpLoopMount  *self);
 const char  *rp_loop_mount_get_device       (RpLoopMount  *self);
 gboolean     rp_loop_mount_destroy          (RpLoopMount  *self,
