@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "rp-cli.h"
 #include "rp-report.h"
@@ -153,6 +154,34 @@ append_series_block (GString    *out,
 }
 
 /**
+ * rp_cli_repeat_report_path:
+ * @report_path: (nullable): the report file asked for, e.g. "out/run.json"
+ * @repeat: which run, from 1
+ * @repeats: how many runs
+ *
+ * The file of one repeat: "out/run-r2.json" (the extension kept last, so
+ * that the file still opens as a report); @report_path itself for a single
+ * run.
+ *
+ * Returns: (transfer full) (nullable): the path, %NULL for a %NULL @report_path
+ */
+char *
+rp_cli_repeat_report_path (const char *report_path,
+                    guint       repeat,
+                    guint       repeats)
+{
+  const char *dot, *slash;
+
+  if (report_path == NULL || repeats <= 1)
+    return g_strdup (report_path);
+  dot = strrchr (report_path, '.');
+  slash = strrchr (report_path, '/');
+  if (dot == NULL || (slash != NULL && dot < slash) || dot == report_path || dot[-1] == '/')
+    return g_strdup_printf ("%s-r%u", report_path, repeat);
+  return g_strdup_printf ("%.*s-r%u%s", (int) (dot - report_path), report_path, repeat, dot);
+}
+
+/**
  * rp_cli_repeats_table:
  * @groups: (element-type RpCliGroup): the configurations, each with its runs
  *
@@ -171,8 +200,9 @@ rp_cli_repeats_table (GPtrArray *groups)
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GPtrArray) names = latency_series_names (groups);
 
-  /* TRANSLATORS: %u is the number of configurations */
-  g_string_append_printf (out, _("Latencies over the repeats of %u configurations\n"), groups->len);
+  g_string_append_printf (out, ngettext ("Latencies over the repeats of %u configuration\n",
+                                         "Latencies over the repeats of %u configurations\n",
+                                         groups->len), groups->len);
   for (guint i = 0; i < names->len; i++)
     {
       g_string_append_c (out, '\n');

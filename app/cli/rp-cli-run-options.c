@@ -86,6 +86,7 @@ rp_run_options_init (RpRunOptions *options)
     }
 
   memset (options, 0, sizeof *options);
+  options->repeat = 1;
   options->param_texts = g_new0 (char *, n);
   options->param_lists = g_new0 (char **, n);
   options->param_flags = g_new0 (gboolean, n);
@@ -97,6 +98,7 @@ rp_run_options_init (RpRunOptions *options)
   add_entry (e, "duration", 't', G_OPTION_ARG_STRING, &options->duration, N_("Stop after this many seconds (default: when the loads are done, or Ctrl-C)"), N_("SECONDS"));
   add_entry (e, "report", 'o', G_OPTION_ARG_FILENAME, &options->report, N_("Save the JSON report here (default ~/.local/share/resprobe/reports/)"), N_("FILE"));
   add_entry (e, "force", 0, G_OPTION_ARG_NONE, &options->force, N_("Replace the --report file if it exists"), NULL);
+  add_entry (e, "repeat", 'r', G_OPTION_ARG_INT, &options->repeat, N_("Run the scenario this many times, a report each (FILE-r1.json …; default 1)"), N_("N"));
   /* Already translated: GOption would look the built text up again. */
   add_entry (e, "load", 'l', G_OPTION_ARG_STRING_ARRAY, &options->loads, load_help, N_("NAME"));
   add_entry (e, "probe", 'p', G_OPTION_ARG_STRING_ARRAY, &options->probes, probe_help, N_("NAME"));

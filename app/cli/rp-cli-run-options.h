@@ -20,6 +20,7 @@ typedef struct {
   char     *duration;
   char     *report;
   gboolean  force;
+  int       repeat;              /* --repeat: runs of the scenario, 1 when not given */
   char    **loads;
   char    **probes;
   char    **command_args;        /* after "--" */

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "rp-cli.h"
@@ -775,6 +776,76 @@ split_command_args (int   *argc,
   return NULL;
 }
 
+/* One run of the scenario: its lines, summary and report. Returns the exit
+ * code; *@out_report is the run's report (NULL when it did not start),
+ * *@out_stopped whether a signal stopped it. */
+static int
+run_once (const RpScenario  *scenario,
+          const char        *report_path,
+          gboolean           force,
+          const char        *report_directory,
+          const char        *report_stem,
+          guint              repeat,
+          guint              repeats,
+          RpReport         **out_report,
+          gboolean          *out_stopped)
+{
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GError) error = NULL;
+  RunState state = { 0 };
+  StartResult start = { 0 };
+  RpCliStopSignals signals;
+  int exit_code = RP_CLI_EXIT_OK;
+
+  *out_report = NULL;
+  if (repeats > 1)
+    /* TRANSLATORS: the run's number, how many runs were asked for (--repeat) */
+    rp_cli_print (_("Run %u of %u\n"), repeat, repeats);
+  loop = g_main_loop_new (NULL, FALSE);
+  session = rp_session_new (scenario);
+  state.session = session;
+  state.loop = loop;
+  state.stderr_is_tty = isatty (STDERR_FILENO);
+  state.last_progress = -G_MAXDOUBLE;
+
+  g_signal_connect (session, "updated", G_CALLBACK (on_updated), &state);
+  g_signal_connect (session, "finished", G_CALLBACK (on_finished), &state);
+  rp_cli_stop_signals_add (&signals, on_signal, &state);
+
+  /* Creating the copy loop's source and calibrating the CPU benchmark take a
+   * while before the first line: say why nothing shows yet. */
+  if (rp_scenario_has_part (scenario, "copy-loop") || rp_scenario_has_part (scenario, "cpu-bench") ||
+      rp_scenario_has_part (scenario, "cold-read"))
+    g_printerr ("%s\n", _("Preparing the loads and probes (creating files, calibrating)…"));
+
+  start.loop = loop;
+  rp_session_start_async (session, NULL, on_started, &start);
+  g_main_loop_run (loop);
+  rp_cli_stop_signals_remove (&signals);
+
+  *out_stopped = state.signals_received > 0;
+  if (start.error != NULL)
+    {
+      error = g_steal_pointer (&start.error);
+      return rp_cli_fail (exit_code_for_start_error (error), error);
+    }
+
+  print_new_fsync_lines (&state);
+  report = rp_report_new_from_session (session);
+  print_summary (report);
+
+  if (repeats > 1)
+    rp_report_set_configuration (report, scenario->name, scenario->name, repeat, repeats);
+  *out_report = g_object_ref (report);
+  if (!save_run_report (report, report_path, force, report_directory, report_stem))
+    return RP_CLI_EXIT_FAILURE;
+
+  if (rp_session_get_error (session) != NULL)
+    exit_code = RP_CLI_EXIT_FAILURE;
+  return exit_code;
+}
 /**
  * rp_cli_run:
  * @argc: argument count, argv[0] being "run"
@@ -799,16 +870,14 @@ rp_cli_run (int    argc,
   g_auto(RpRunOptions) options;
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(RpScenario) scenario = NULL;
-  g_autoptr(RpSession) session = NULL;
-  g_autoptr(RpReport) report = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *report_path = NULL;        /* --report */
   g_autofree char *report_directory = NULL;   /* without --report */
   g_autofree char *report_stem = NULL;
-  RunState state = { 0 };
-  StartResult start = { 0 };
-  RpCliStopSignals signals;
+  g_autofree char *report_stem_base = NULL;   /* with --repeat: each run's is STEM-rN */
+  g_autoptr(RpCliGroup) group = NULL;
+  gboolean stopped = FALSE;
+  guint repeats;
   int exit_code = RP_CLI_EXIT_OK;
 
   g_option_context_set_summary (context, _("Measure responsiveness while a load runs (default R1: a dd-style writer and fsync-tester). “resprobe-cli scenarios” lists the presets; --load and --probe combine any loads and probes; a command load’s arguments may follow “--”."));
@@ -827,9 +896,20 @@ rp_cli_run (int    argc,
   report_path = g_strdup (options.report);
   if (scenario == NULL)
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  if (options.repeat < 1 || options.repeat > 100)
+    {
+      rp_cli_printerr (_("resprobe-cli: --repeat: %d is not a number of runs from 1 to 100\n"), options.repeat);
+      return RP_CLI_EXIT_USAGE;
+    }
+  repeats = (guint) options.repeat;
   report_stem = default_report_stem ();
-  if (report_path != NULL && !check_report_path (report_path, options.force, &error))
-    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  for (guint r = 1; report_path != NULL && r <= repeats; r++)
+    {
+      g_autofree char *path = rp_cli_repeat_report_path (report_path, r, repeats);
+
+      if (!check_report_path (path, options.force, &error))
+        return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+    }
   /* The default report's name is chosen when it is saved: see
    * reserve_report_file(). */
   if (report_path == NULL)
@@ -840,42 +920,34 @@ rp_cli_run (int    argc,
         return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
     }
 
-  loop = g_main_loop_new (NULL, FALSE);
-  session = rp_session_new (scenario);
-  state.session = session;
-  state.loop = loop;
-  state.stderr_is_tty = isatty (STDERR_FILENO);
-  state.last_progress = -G_MAXDOUBLE;
-
-  g_signal_connect (session, "updated", G_CALLBACK (on_updated), &state);
-  g_signal_connect (session, "finished", G_CALLBACK (on_finished), &state);
-  rp_cli_stop_signals_add (&signals, on_signal, &state);
-
-  /* Creating the copy loop's source and calibrating the CPU benchmark take a
-   * while before the first line: say why nothing shows yet. */
-  if (rp_scenario_has_part (scenario, "copy-loop") || rp_scenario_has_part (scenario, "cpu-bench") ||
-      rp_scenario_has_part (scenario, "cold-read"))
-    g_printerr ("%s\n", _("Preparing the loads and probes (creating files, calibrating)…"));
-
-  start.loop = loop;
-  rp_session_start_async (session, NULL, on_started, &start);
-  g_main_loop_run (loop);
-  rp_cli_stop_signals_remove (&signals);
-
-  if (start.error != NULL)
+  if (repeats > 1 && report_path == NULL)
+    report_stem_base = g_steal_pointer (&report_stem);
+  group = rp_cli_group_new (scenario->name, scenario->name);
+  for (guint r = 1; r <= repeats && !stopped; r++)
     {
-      error = g_steal_pointer (&start.error);
-      return rp_cli_fail (exit_code_for_start_error (error), error);
+      g_autofree char *path = rp_cli_repeat_report_path (report_path, r, repeats);
+      g_autofree char *stem = report_stem_base != NULL ? g_strdup_printf ("%s-r%u", report_stem_base, r)
+                                                       : g_strdup (report_stem);
+      RpReport *report = NULL;
+      int code = run_once (scenario, path, options.force, report_directory, stem, r, repeats,
+                           &report, &stopped);
+
+      if (code != RP_CLI_EXIT_OK)
+        exit_code = MAX (exit_code, code);
+      if (report != NULL)
+        g_ptr_array_add (group->reports, report);
+      /* A run that could not start will not start the next time either. */
+      if (report == NULL)
+        break;
     }
+  if (repeats > 1 && group->reports->len > 1)
+    {
+      g_autoptr(GPtrArray) groups = g_ptr_array_new ();
+      g_autofree char *table = NULL;
 
-  print_new_fsync_lines (&state);
-  report = rp_report_new_from_session (session);
-  print_summary (report);
-
-  if (!save_run_report (report, report_path, options.force, report_directory, report_stem))
-    return RP_CLI_EXIT_FAILURE;
-
-  if (rp_session_get_error (session) != NULL)
-    exit_code = RP_CLI_EXIT_FAILURE;
+      g_ptr_array_add (groups, group);
+      table = rp_cli_repeats_table (groups);
+      g_print ("\n%s", table);
+    }
   return exit_code;
 }

@@ -42,6 +42,11 @@ RpCliGroup *rp_cli_group_new        (const char *key,
                                      const char *label);
 void        rp_cli_group_free       (RpCliGroup *group);
 char       *rp_cli_repeats_table    (GPtrArray  *groups);
+char       *rp_cli_repeat_report_path (const char *report_path,
+                                       guint       repeat,
+                                       guint       repeats);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpCliGroup, rp_cli_group_free)
 gboolean    rp_cli_write_comparison (const char  *directory,
                                      GPtrArray   *groups,
                                      guint        repeats,

@@ -341,7 +341,6 @@ rp_loop_mount_destroy (RpLoopMount  *self,
    * device is free somebody else may attach it. */
   if (self->saved_queue != NULL)
     rp_queue_state_restore (self->saved_queue, &first);
-  g_clear_pointer (&self->saved_queue, rp_queue_state_free);
 
   /* Ask the mount table rather than trust our state: a failed mount may or
    * may not have left something mounted. */
@@ -352,6 +351,11 @@ rp_loop_mount_destroy (RpLoopMount  *self,
       if (device != NULL)
         unmount (self->mount_point, first == NULL ? &first : NULL);
     }
+  /* Detaching sets read_ahead_kb again from the backing file (seen on Linux
+   * 6.18): what differs now is put back once more, at once. */
+  if (self->saved_queue != NULL)
+    rp_queue_state_restore (self->saved_queue, first == NULL ? &first : NULL);
+  g_clear_pointer (&self->saved_queue, rp_queue_state_free);
   if (self->mount_point != NULL && g_rmdir (self->mount_point) != 0 && errno != ENOENT && first == NULL)
     rp_error_set_from_errno (&first, errno, _("Removing"), self->mount_point);
   if (self->image_path != NULL && g_unlink (self->image_path) != 0 && errno != ENOENT && first == NULL)
