@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# resprobe-cli matrix --repeat and what it puts back (root only; issues 16 item 12
+# and 17): `matrix --repeat 3 --journal ordered,writeback` on ext3 runs the cells
+# interleaved and saves grouped reports naming the whole storage stack; after it,
+# and after a matrix stopped by SIGTERM in the middle of a cell, the loop device
+# and the disk under its image have the scheduler, wbt_lat_usec, read-ahead and
+# direct-I/O mode they had before. The loop device is one this test creates
+# (LOOP_CTL_ADD) and gives settings no kernel default has, so that a matrix that
+# put back nothing, or the defaults, fails; it is removed on every exit path.
+set -u
+cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
+if [ "$(id -u)" -ne 0 ]; then
+  echo "1..0 # SKIP needs root to create loop devices and mount file systems"
+  exit 0
+fi
+for tool in mkfs.ext3 losetup python3 findmnt; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs e2fsprogs, util-linux, python3)"
+    echo "1..1"
+    exit 1
+  fi
+done
+
+work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/matrix-restore-XXXXXX")
+failures=0; n=0
+tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
+ok()   { n=$((n + 1)); tap "ok $n - $*"; }
+fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
+
+# loop_control add|remove N: a loop device of our own at the first free
+# index from 300 up (LOOP_CTL_ADD of linux/loop.h), never one somebody uses.
+loop_control() {
+  python3 - "$@" <<'PY'
+import errno, fcntl, os, sys
+LOOP_CTL_ADD, LOOP_CTL_REMOVE = 0x4C80, 0x4C81
+fd = os.open("/dev/loop-control", os.O_RDWR)
+if sys.argv[1] == "add":
+    for index in range(300, 1000):
+        try:
+            print(fcntl.ioctl(fd, LOOP_CTL_ADD, index)); break
+        except OSError as e:
+            if e.errno != errno.EEXIST: raise
+else:
+    fcntl.ioctl(fd, LOOP_CTL_REMOVE, int(sys.argv[2]))
+PY
+}
+
+index=""
+pid=""
+cleanup() {
+  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+  findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
+  losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
+  [ -n "$index" ] && { losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+index=$(loop_control add) || { echo "not ok 1 - cannot create a loop device"; echo "1..1"; exit 1; }
+loop=loop$index
+queue=/sys/block/$loop/queue
+# Settings no kernel default has: a fresh loop device gets none, 2000 and 128.
+echo kyber >"$queue/scheduler"
+echo 4321 >"$queue/wbt_lat_usec"
+echo 256 >"$queue/read_ahead_kb"
+
+# The disk under the images: the one of $work's file system (a partition's parent).
+backing_disk() {
+  local path
+  path=$(readlink -f "/sys/dev/block/$(findmnt -n -o MAJ:MIN -T "$work" | head -1 | tr -d ' ')")
+  [ -e "$path/partition" ] && path=$(dirname "$path")
+  basename "$path"
+}
+disk=$(backing_disk)
+settings() {  # the settings of a disk, one line
+  local q=/sys/block/$1/queue dio=unbound
+  [ -r "/sys/block/$1/loop/dio" ] && dio=$(cat "/sys/block/$1/loop/dio")
+  echo "scheduler=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler") wbt=$(cat "$q/wbt_lat_usec" 2>/dev/null)" \
+       "read_ahead_kb=$(cat "$q/read_ahead_kb") dio=$dio"
+}
+loop_before=$(settings "$loop")
+disk_before=$(settings "$disk")
+echo "# $loop before: $loop_before; $disk (under the images) before: $disk_before"
+
+mkdir -p "$work/images"
+"$cli" matrix --fs ext3 --journal ordered,writeback --scheduler bfq --wbt 0 --direct-io on \
+  --repeat 3 --size 64M --image-size 1300M --duration 3 --loop-device "/dev/$loop" \
+  --dir "$work/images" --reports "$work/reports" >"$work/out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "matrix --repeat 3 of ext3 ordered and writeback: exit 0"
+else fail "matrix exit $rc: $(tail -20 "$work/out")"; fi
+
+if python3 - "$work/reports" "$loop" "$disk" <<'PY'
+import json, os, sys
+d, loop, disk = sys.argv[1:4]
+comparison = json.load(open(os.path.join(d, "comparison.json")))
+assert comparison["repeats"] == 3, comparison
+groups = comparison["groups"]
+assert [g["key"] for g in groups] == ["ext3-ordered-bfq-wbt0-dio", "ext3-writeback-bfq-wbt0-dio"], groups
+runs = []
+for g in groups:
+    assert len(g["reports"]) == 3, g
+    for i, name in enumerate(g["reports"]):
+        r = json.load(open(os.path.join(d, name)))
+        c = r["configuration"]
+        assert (c["key"], c["label"], c["repeat"], c["repeats"]) == (g["key"], g["label"], i + 1, 3), c
+        s = r["system"]
+        assert s["journal_mode"] == g["key"].split("-")[1], (name, s["journal_mode"])
+        # the whole stack: the loop device as the cell set it, and the disk under its image
+        assert (s["whole_disk"], s["scheduler"], s["wbt_lat_usec"], s["loop_direct_io"]) == (loop, "bfq", "0", 1), s
+        assert s["loop_backing_file"].startswith(os.path.dirname(d)), s["loop_backing_file"]
+        assert s["backing_disk"] == disk and s["backing_scheduler"] and s["backing_wbt_lat_usec"], s
+        assert loop + " dio 1 (default 0)" in s["settings_not_default"], s["settings_not_default"]
+        assert r["summary"]["fsync_latency"]["n"] >= 1, name
+        runs.append((r["created"], g["key"]))
+    assert comparison["reports"].count(g["reports"][0]) == 1
+# interleaved: ordered, writeback, ordered, writeback …
+order = [key.split("-")[1] for _, key in sorted(runs)]
+assert order == ["ordered", "writeback"] * 3, order
+PY
+then ok "six reports in two groups of three, interleaved, naming the loop device and the disk under it"
+else fail "grouped reports"; fi
+if grep -q "^Latencies over the repeats of 2 configurations" "$work/out" &&
+   grep -qE "^ext3 data=ordered, bfq, wbt_lat_usec 0, dio 1" "$work/out"; then
+  ok "the table over the repeats names each configuration"
+else fail "table: $(sed -n '/^Latencies/,$p' "$work/out" | head -20)"; fi
+
+loop_after=$(settings "$loop")
+disk_after=$(settings "$disk")
+if [ "$loop_after" = "$loop_before" ] && [ "$disk_after" = "$disk_before" ]; then
+  ok "after the matrix: $loop $loop_after, $disk $disk_after, as before"
+else fail "after the matrix: $loop $loop_after (before: $loop_before), $disk $disk_after (before: $disk_before)"; fi
+
+# SIGTERM in the middle of a cell, once its run has files open on the cell's
+# mounted file system (the mount points are $work/images/resprobe-*).
+running_cell() {
+  local fd
+  for fd in /proc/"$1"/fd/*; do
+    case "$(readlink "$fd" 2>/dev/null)" in "$work"/images/resprobe-*/*) return 0 ;; esac
+  done
+  return 1
+}
+"$cli" matrix --fs ext3 --journal ordered --scheduler bfq --wbt 0 --direct-io on --repeat 2 \
+  --size 64M --image-size 1300M --duration 30 --loop-device "/dev/$loop" \
+  --dir "$work/images" --reports "$work/reports-term" >"$work/out-term" 2>&1 &
+pid=$!
+deadline=$(( $(date +%s) + 100 ))
+until running_cell "$pid"; do
+  if [ "$(date +%s)" -ge "$deadline" ] || ! kill -0 "$pid" 2>/dev/null; then
+    fail "interrupted matrix: no cell running: $(tail -5 "$work/out-term")"; break
+  fi
+  sleep 0.1
+done
+mid=$(settings "$loop")
+kill -TERM "$pid"
+wait "$pid"; rc=$?
+pid=""
+loop_after=$(settings "$loop")
+disk_after=$(settings "$disk")
+left=$(findmnt -rn -o TARGET | grep -F "$work/"; losetup -a | grep -F "$work/")
+if [ "$rc" -eq 1 ] && [ -z "$left" ] && [ "$loop_after" = "$loop_before" ] && [ "$disk_after" = "$disk_before" ]; then
+  ok "SIGTERM mid-cell ($loop was $mid): exit 1, nothing mounted, $loop and $disk as before"
+else
+  fail "SIGTERM: exit $rc, left: $left; $loop $loop_after (before: $loop_before, mid-cell: $mid); $disk $disk_after (before: $disk_before) $(tail -5 "$work/out-term")"
+fi
+
+echo "1..$n"
+[ "$failures" -eq 0 ]
