@@ -32,7 +32,7 @@ fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 # index from 300 up (LOOP_CTL_ADD of linux/loop.h), never one somebody uses.
 loop_control() {
   python3 - "$@" <<'PY'
-import errno, fcntl, os, sys
+import errno, fcntl, os, sys, time
 LOOP_CTL_ADD, LOOP_CTL_REMOVE = 0x4C80, 0x4C81
 fd = os.open("/dev/loop-control", os.O_RDWR)
 if sys.argv[1] == "add":
@@ -42,7 +42,13 @@ if sys.argv[1] == "add":
         except OSError as e:
             if e.errno != errno.EEXIST: raise
 else:
-    fcntl.ioctl(fd, LOOP_CTL_REMOVE, int(sys.argv[2]))
+    # A device just detached is busy for a moment (the detach completes asynchronously).
+    for attempt in range(50):
+        try:
+            fcntl.ioctl(fd, LOOP_CTL_REMOVE, int(sys.argv[2])); break
+        except OSError as e:
+            if e.errno != errno.EBUSY or attempt == 49: raise
+            time.sleep(0.1)
 PY
 }
 

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The storage stack of a loop-mounted file system (root only; issue 17): a run's
+# report names the loop device's backing file, its file system and the disk
+# under it with that disk's scheduler and wbt_lat_usec, in the JSON and in the
+# text report; a loop device as the kernel creates it counts as unchanged, and
+# a changed scheduler or direct I/O is said. The loop device is one this test
+# creates (LOOP_CTL_ADD), removed on every exit path with its image and mount.
+set -u
+cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
+if [ "$(id -u)" -ne 0 ]; then
+  echo "1..0 # SKIP needs root to create loop devices and mount file systems"
+  exit 0
+fi
+for tool in mkfs.ext3 losetup python3 findmnt mountpoint; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs e2fsprogs, util-linux, python3)"
+    echo "1..1"
+    exit 1
+  fi
+done
+
+work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/loop-stack-XXXXXX")
+failures=0; n=0
+tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
+ok()   { n=$((n + 1)); tap "ok $n - $*"; }
+fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
+
+loop_control() {  # add → a new index from 300 up; remove N
+  python3 - "$@" <<'PY'
+import errno, fcntl, os, sys, time
+LOOP_CTL_ADD, LOOP_CTL_REMOVE = 0x4C80, 0x4C81
+fd = os.open("/dev/loop-control", os.O_RDWR)
+if sys.argv[1] == "add":
+    for index in range(300, 1000):
+        try:
+            print(fcntl.ioctl(fd, LOOP_CTL_ADD, index)); break
+        except OSError as e:
+            if e.errno != errno.EEXIST: raise
+else:
+    # A device just detached is busy for a moment (the detach completes asynchronously).
+    for attempt in range(50):
+        try:
+            fcntl.ioctl(fd, LOOP_CTL_REMOVE, int(sys.argv[2])); break
+        except OSError as e:
+            if e.errno != errno.EBUSY or attempt == 49: raise
+            time.sleep(0.1)
+PY
+}
+
+index=""
+cleanup() {
+  mountpoint -q "$work/mnt" 2>/dev/null && { umount "$work/mnt" || umount -l "$work/mnt"; }
+  [ -n "$index" ] && { losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; }
+  mountpoint -q "$work/mnt" 2>/dev/null || rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+index=$(loop_control add) || { echo "not ok 1 - cannot create a loop device"; echo "1..1"; exit 1; }
+loop=loop$index
+# A run leaves 1 GiB free: the sparse image has room for that and 16 MiB.
+truncate -s 1200M "$work/ext3.img"
+mkfs.ext3 -q -F "$work/ext3.img"
+losetup "/dev/$loop" "$work/ext3.img"
+mkdir "$work/mnt"
+mount -t ext3 -o data=writeback "/dev/$loop" "$work/mnt"
+
+# The disk under the image, and its settings as sysfs has them now.
+path=$(readlink -f "/sys/dev/block/$(findmnt -n -o MAJ:MIN -T "$work/ext3.img" | head -1 | tr -d ' ')")
+[ -e "$path/partition" ] && path=$(dirname "$path")
+disk=$(basename "$path")
+scheduler=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$disk/queue/scheduler")
+[ -n "$scheduler" ] || scheduler=$(cat "/sys/block/$disk/queue/scheduler")
+wbt=$(cat "/sys/block/$disk/queue/wbt_lat_usec")
+echo "# $loop on $work/ext3.img on $disk (scheduler $scheduler, wbt_lat_usec $wbt)"
+
+"$cli" run --duration 1 --size 16M --dir "$work/mnt" --report "$work/r.json" >"$work/out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && python3 - "$work/r.json" "$loop" "$work/ext3.img" "$disk" "$scheduler" "$wbt" <<'PY'
+import json, sys
+report, loop, image, disk, scheduler, wbt = sys.argv[1:7]
+s = json.load(open(report))["system"]
+expected = {
+    "whole_disk": loop, "journal_mode": "writeback", "loop_backing_file": image,
+    "loop_direct_io": 0, "backing_fs_type": None, "backing_disk": disk,
+    "backing_scheduler": scheduler, "backing_wbt_lat_usec": wbt,
+}
+bad = {k: s.get(k) for k, v in expected.items() if v is not None and s.get(k) != v}
+assert not bad, bad
+assert s["backing_fs_type"] and s["backing_mount_point"], s
+# as the kernel created it: nothing differs from the default (the disk under
+# it may have been tuned by this machine's owner: only the loop device counts)
+assert loop not in (s["settings_not_default"] or ""), s["settings_not_default"]
+PY
+then ok "the report names $loop's backing file and $disk under it: scheduler $scheduler, wbt_lat_usec $wbt"
+else fail "report (exit $rc): $(tail -5 "$work/out") $(python3 -c 'import json,sys; print({k:v for k,v in json.load(open(sys.argv[1]))["system"].items() if "back" in k or "loop" in k or "default" in k})' "$work/r.json" 2>&1)"; fi
+
+"$cli" show "$work/r.json" >"$work/text" 2>&1
+if grep -q "^Backing disk: *$disk\$" "$work/text" &&
+   grep -q "^Backing disk’s I/O scheduler: *$scheduler\$" "$work/text" &&
+   grep -q "^Backing disk’s wbt_lat_usec (µs): *$wbt\$" "$work/text"; then
+  ok "the text report names the backing disk, its scheduler and wbt_lat_usec"
+else fail "text report: $(grep -i back "$work/text")"; fi
+
+# Changed from what the kernel gives a loop device: said, by name.
+echo bfq >"/sys/block/$loop/queue/scheduler"
+"$cli" sysinfo "$work/mnt" --json >"$work/changed.json" 2>&1
+"$cli" sysinfo "$work/mnt" >"$work/changed.txt" 2>&1
+if python3 - "$work/changed.json" "$loop" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["scheduler"] == "bfq", s["scheduler"]
+assert sys.argv[2] + " scheduler bfq (default none)" in s["settings_not_default"], s["settings_not_default"]
+PY
+then ok "$loop with bfq: settings_not_default says so"
+else fail "changed scheduler: $(cat "$work/changed.json" | grep -i default)"; fi
+echo none >"/sys/block/$loop/queue/scheduler"
+
+echo "1..$n"
+[ "$failures" -eq 0 ]
