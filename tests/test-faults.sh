@@ -40,6 +40,7 @@ skip() { n=$((n + 1)); tap "ok $n - # SKIP $*"; }
 # Whatever happens, leave the machine as it was: our runs stopped, our file
 # systems unmounted (FUSE and loop), loop devices detached, files removed.
 bg_pids=()
+own_loops=()
 cleanup() {
   # Each is a timeout(1) whose child is the CLI: end both.
   for pid in "${bg_pids[@]}"; do pkill -9 -P "$pid" 2>/dev/null; kill -9 "$pid" 2>/dev/null; done
@@ -47,6 +48,8 @@ cleanup() {
     findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m" || umount -l "$m"; done
     losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   fi
+  # Loop devices the matrix rows created for themselves (loop_control add).
+  for index in "${own_loops[@]}"; do losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; done
   rm -rf "$work" ${nobody_area:+"$nobody_area"}
   # row_thread_limit's pids cgroup, should the row have stopped half-way.
   rmdir /sys/fs/cgroup/pids/resprobe-faults-$$ /sys/fs/cgroup/resprobe-faults-$$ 2>/dev/null
@@ -672,6 +675,100 @@ row_second_command() {
 }
 
 # ---------------------------------------------------------------------------
+# Issue 16 item 12 and issue 17: what the matrix changes on a loop device (its
+# queue settings outlive the detach) is put back on every exit path.
+
+# loop_control add|remove N: a loop device of the row's own, created at the
+# first free index from 400 up (LOOP_CTL_ADD of linux/loop.h), so that no
+# other user's device is touched; removed by cleanup().
+loop_control() {
+  python3 - "$@" <<'PY'
+import errno, fcntl, os, sys, time
+LOOP_CTL_ADD, LOOP_CTL_REMOVE = 0x4C80, 0x4C81
+fd = os.open("/dev/loop-control", os.O_RDWR)
+if sys.argv[1] == "add":
+    for index in range(400, 1000):
+        try:
+            print(fcntl.ioctl(fd, LOOP_CTL_ADD, index)); break
+        except OSError as e:
+            if e.errno != errno.EEXIST: raise
+else:
+    for attempt in range(50):
+        try:
+            fcntl.ioctl(fd, LOOP_CTL_REMOVE, int(sys.argv[2])); break
+        except OSError as e:
+            if e.errno != errno.EBUSY or attempt == 49: raise
+            time.sleep(0.1)
+PY
+}
+
+# queue_settings DISK: scheduler, wbt and read-ahead of a disk, one line.
+queue_settings() {
+  local q=/sys/block/$1/queue
+  echo "scheduler=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler") wbt=$(cat "$q/wbt_lat_usec") read_ahead_kb=$(cat "$q/read_ahead_kb")"
+}
+
+# A loop device of our own with settings no kernel default has; sets $loop.
+own_loop_with_odd_settings() {
+  local index
+  index=$(loop_control add) || return 1
+  own_loops+=("$index")
+  loop=loop$index
+  echo kyber >"/sys/block/$loop/queue/scheduler"
+  echo 4321 >"/sys/block/$loop/queue/wbt_lat_usec"
+  echo 256 >"/sys/block/$loop/queue/read_ahead_kb"
+}
+
+# A cell that fails after the loop device was changed (its run finds no room
+# for the writer on the image): bfq, wbt 0 and direct I/O are put back.
+row_matrix_restore_on_error() {
+  local before after loop
+  own_loop_with_odd_settings || { fail "matrix error path: cannot create a loop device"; return; }
+  before=$(queue_settings "$loop")
+  mkdir "$work/restore-images"
+  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler bfq --wbt 0 --direct-io on --size 64M \
+    --image-size 1100M --duration 2 --loop-device "/dev/$loop" --dir "$work/restore-images" \
+    --reports "$work/restore-reports" >"$work/last" 2>&1
+  rc=$?
+  expect "matrix cell that fails" 1 "ext2-bfq-wbt0-dio" "1.0 GiB free"
+  after=$(queue_settings "$loop")
+  if [ "$after" = "$before" ] && ! losetup "/dev/$loop" >/dev/null 2>&1; then
+    ok "matrix cell that fails: $loop put back ($after) and detached"
+  else fail "matrix cell that fails: $loop was «$before», now «$after» $(losetup "/dev/$loop" 2>&1)"; fi
+  no_leftover_mounts "matrix cell that fails"
+}
+
+# SIGINT while a cell runs: the loop device is put back before it is released.
+row_matrix_restore_on_interrupt() {
+  local before after loop pid deadline mid=""
+  own_loop_with_odd_settings || { fail "matrix interrupted: cannot create a loop device"; return; }
+  before=$(queue_settings "$loop")
+  mkdir "$work/interrupt-images"
+  rm -f "$work/last"
+  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler mq-deadline --wbt 1000 --direct-io on \
+    --size 64M --image-size 1300M --duration 30 --loop-device "/dev/$loop" \
+    --dir "$work/interrupt-images" --reports "$work/interrupt-reports" >"$work/last" 2>&1 &
+  pid=$!
+  bg_pids+=("$pid")
+  # Mid-cell: the loop device is bound and has the cell's settings.
+  deadline=$(( $(date +%s) + 60 ))
+  until [ "$(cat "/sys/block/$loop/loop/dio" 2>/dev/null)" = 1 ] &&
+        [ "$(cat "/sys/block/$loop/queue/wbt_lat_usec")" = 1000 ]; do
+    [ "$(date +%s)" -lt "$deadline" ] || break
+    sleep 0.1
+  done
+  mid=$(queue_settings "$loop")
+  pkill -INT -P "$pid"
+  wait "$pid"; rc=$?
+  expect "matrix interrupted mid-cell" 1 "interrupted"
+  after=$(queue_settings "$loop")
+  if [ "$after" = "$before" ] && [ "$mid" != "$before" ] && ! losetup "/dev/$loop" >/dev/null 2>&1; then
+    ok "matrix interrupted mid-cell: $loop was «$mid» in the cell, put back ($after) and detached"
+  else fail "matrix interrupted mid-cell: $loop was «$before», «$mid» in the cell, now «$after»"; fi
+  no_leftover_mounts "matrix interrupted mid-cell"
+}
+
+# ---------------------------------------------------------------------------
 # The table: function, what it needs (root, a command), why it would skip.
 ROWS=(
   "row_missing_directory||"
@@ -699,6 +796,8 @@ ROWS=(
   "row_frozen_process||"
   "row_long_report_name||"
   "row_second_command||"
+  "row_matrix_restore_on_error|root mkfs.ext2 python3|the matrix needs root"
+  "row_matrix_restore_on_interrupt|root mkfs.ext2 python3|the matrix needs root"
 )
 
 for entry in "${ROWS[@]}"; do
