@@ -558,5 +558,23 @@ kill -9 "$pid"; wait "$pid" 2>/dev/null
 expect_empty "kill -9"
 if [ ! -e "$work/k.json" ]; then ok "kill -9: no half-written report"; else fail "kill -9 left a report"; fi
 
+# --- run --repeat: a report per run, naming its configuration and repeat ------------
+check_usage "repeat 0" "--repeat" run --dir "$target" --repeat 0
+check_usage "repeat too many" "--repeat" run --dir "$target" --repeat 101
+"$cli" run --dir "$target" --size 8M --duration 1 --repeat 2 --report "$work/rep.json" >"$work/out-rep" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -e "$work/rep.json" ] && python3 - "$work/rep-r1.json" "$work/rep-r2.json" <<'PY'
+import json, sys
+for i, path in enumerate(sys.argv[1:]):
+    c = json.load(open(path))["configuration"]
+    assert (c["key"], c["repeat"], c["repeats"]) == ("R1", i + 1, 2), c
+PY
+then ok "run --repeat 2: rep-r1.json and rep-r2.json, each naming its repeat"
+else fail "run --repeat 2: exit $rc: $(tail -5 "$work/out-rep"; ls "$work")"; fi
+if grep -q "^Run 2 of 2$" "$work/out-rep" && grep -q "^Latencies over the repeats of 1 configuration$" "$work/out-rep" &&
+   grep -qE "^R1 +2 +[0-9]+ " "$work/out-rep"; then ok "run --repeat 2: the table over both runs"
+else fail "run --repeat 2: table: $(tail -12 "$work/out-rep")"; fi
+expect_empty "run --repeat"
+
 echo "1..$n"
 [ "$failures" -eq 0 ]
