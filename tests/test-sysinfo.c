@@ -519,6 +519,11 @@ test_loop (void)
   g_assert_cmpuint (g_strv_length (warnings), ==, 1);
   g_assert_nonnull (strstr (warnings[0], "loop3 scheduler bfq (default none)"));
   assert_field (left, "loop_direct_io", "yes");
+  {
+    g_autofree char *line = rp_sysinfo_describe (left);
+
+    g_assert_nonnull (strstr (line, " · direct I/O · image on ext4 on sda (mq-deadline, wbt_lat_usec 75000)"));
+  }
   assert_field (left, "backing_rotational", "yes");
   assert_round_trip (left);
 

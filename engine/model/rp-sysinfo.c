@@ -342,7 +342,9 @@ shorten (const char *value)
  *
  * The one-line summary of the target's storage stack that the window and the
  * exported images show, e.g. "ext4 on /dev/sda2 · journal ordered · I/O
- * scheduler mq-deadline · rotational disk · Linux 6.1.0 · x86_64".
+ * scheduler mq-deadline · rotational disk · Linux 6.1.0 · x86_64"; on a
+ * loop device also the file system and disk under its image, with that
+ * disk's scheduler and wbt_lat_usec, and its direct I/O when on.
  *
  * Returns: (transfer full): translated text
  */
@@ -368,6 +370,21 @@ rp_sysinfo_describe (const RpSysinfo *sysinfo)
     g_string_append (text, _(" · rotational disk"));
   else if (sysinfo->rotational == 0)
     g_string_append (text, _(" · solid-state or virtual disk"));
+  if (sysinfo->loop_direct_io == 1)
+    g_string_append (text, _(" · direct I/O"));
+  /* A loop device's image: what lies under it decides as much as the loop device. */
+  if (sysinfo->loop_backing_file != NULL)
+    {
+      g_autofree char *backing_fs = shorten (sysinfo->backing_fs_type ? sysinfo->backing_fs_type : unknown);
+      g_autofree char *backing_disk = shorten (sysinfo->backing_disk ? sysinfo->backing_disk : unknown);
+      g_autofree char *backing_scheduler = shorten (sysinfo->backing_scheduler ? sysinfo->backing_scheduler : unknown);
+      g_autofree char *backing_wbt = shorten (sysinfo->backing_wbt_lat_usec ? sysinfo->backing_wbt_lat_usec : unknown);
+
+      /* TRANSLATORS: the file system and the disk under a loop device's image, that disk's
+       * I/O scheduler and wbt_lat_usec, e.g. " · image on ext4 on sda (mq-deadline, wbt_lat_usec 75000)" */
+      g_string_append_printf (text, _(" · image on %s on %s (%s, wbt_lat_usec %s)"),
+                              backing_fs, backing_disk, backing_scheduler, backing_wbt);
+    }
   if (kernel != NULL)
     g_string_append_printf (text, _(" · Linux %s"), kernel);
   if (machine != NULL)
