@@ -43,12 +43,6 @@ static const struct {
   { "dirty_expire_centisecs", "vm.dirty_expire_centisecs", FALSE },
   { "dirty_writeback_centisecs", "vm.dirty_writeback_centisecs", FALSE },
   { "wbt_lat_usec", "wbt_lat_usec", FALSE },
-  { "read_ahead_kb", "read_ahead_kb", FALSE },
-  { "loop_direct_io", N_("Loop direct I/O"), TRUE },
-  { "backing_fs_type", N_("Backing file system"), TRUE },
-  { "backing_disk", N_("Backing disk"), TRUE },
-  { "backing_scheduler", N_("Backing scheduler"), TRUE },
-  { "backing_wbt_lat_usec", N_("Backing wbt_lat_usec"), TRUE },
 };
 
 struct _RpCompareView
