@@ -566,15 +566,26 @@ test_window_bad_file (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+widget_drawable (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget) &&
+         gtk_widget_get_width (widget) > 0 && gtk_widget_get_height (widget) > 0;
+}
+
 static GdkTexture *
 render (GtkWidget *widget)
 {
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  GskRenderer *renderer;
   graphene_rect_t bounds;
 
+  /* Not a fixed wait: a loaded machine may take long to map and lay out the
+   * window (a hang guard of 30 s). */
+  g_assert_true (spin_until (widget_drawable, widget, 30));
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
