@@ -743,7 +743,7 @@ rp_compare_row_format_interval (const RpCompareRow *row,
  * @group: 1 .. @n_groups − 1
  *
  * The change against the baseline as rp_report_format_change() gives it,
- * with what it means: "+17 %, p = 0.003" when significant, "+4 %, noise"
+ * with what it means: "+17 %, p=0.003" when significant, "+4 %, noise"
  * when within noise, "=" when equal.
  *
  * Returns: (transfer full) (nullable): the text; %NULL for the baseline
@@ -785,10 +785,11 @@ rp_compare_row_format_change (const RpCompareRow *row,
     case RP_CHANGE_DIFFERENT:
       if (!isnan (row->p[group]))
         {
-          g_autofree char *p = row->p[group] < 0.001 ? g_strdup_printf ("< %.3f", 0.001)
-                                                     : g_strdup_printf ("= %.3f", row->p[group]);
-          /* TRANSLATORS: a significant change in a comparison and its (Holm-adjusted) p-value, e.g. "+17 %, p = 0.003" */
-          return g_strdup_printf (_("%s, p %s"), delta, p);
+          /* No spaces: a wrapped cell keeps "p=0.003" on one line. */
+          g_autofree char *p = row->p[group] < 0.001 ? g_strdup_printf ("<%.3f", 0.001)
+                                                     : g_strdup_printf ("=%.3f", row->p[group]);
+          /* TRANSLATORS: a significant change in a comparison and its (Holm-adjusted) p-value, e.g. "+17 %, p=0.003" */
+          return g_strdup_printf (_("%s, p%s"), delta, p);
         }
       /* TRANSLATORS: a significant change in a comparison (its 95 % intervals do not overlap), e.g. "+17 %, significant" */
       return g_strdup_printf (_("%s, significant"), delta);

@@ -282,8 +282,9 @@ series_verdict (const RpSeriesInfo *info,
  *
  * A few plain sentences for someone who is not a storage expert, one for
  * every series the parts table marks %RP_SERIES_FLAG_JUDGED that @names has
- * with samples (those a user waits for directly, %RP_SERIES_FLAG_FELT,
- * first, then by rank), naming it by its @subject and using the limits of
+ * with samples (those that stalled first, and among them those a user
+ * waits for directly, %RP_SERIES_FLAG_FELT, then by rank), naming it by its
+ * @subject and using the limits of
  * rp-stats.h, e.g. "fsync of the parallel writers stalled 39 of 412 times
  * over 0.1 s; worst 278 ms." It reads only the counts,
  * the worst value and the limit counts of @stats, so running statistics,
@@ -330,17 +331,22 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  /* Felt series first: they are what a user notices first. */
-  for (guint pass = 0; pass < 2; pass++)
+  /* What stalled first, then what stayed calm; within each, the series a
+   * user waits for directly first: they are what a user notices first. */
+  for (guint pass = 0; pass < 4; pass++)
     for (guint i = 0; i < self->n_rows; i++)
       {
         const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
         gboolean felt = (info->flags & RP_SERIES_FLAG_FELT) != 0;
+        gboolean stalls;
 
-        if (!judged_with_samples (self, i) || felt != (pass == 0))
+        if (!judged_with_samples (self, i))
+          continue;
+        stalls = self->stats[i].over_instant > 0;
+        if (stalls != (pass < 2) || felt != (pass % 2 == 0))
           continue;
         measured++;
-        if (self->stats[i].over_instant > 0)
+        if (stalls)
           stalled++;
         g_ptr_array_add (sentences, series_verdict (info, &self->stats[i]));
       }
