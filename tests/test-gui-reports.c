@@ -656,11 +656,16 @@ test_compare_view (void)
   g_assert_cmpuint (rp_compare_view_get_n_differences (view), ==, 2);
   /* The fsync difference: median 2.0 s against 80 ms, in the results,
    * after how many samples each figure rests on (60 each: "=" and no
-   * colour, a count is neither better nor worse). */
+   * colour, a count is neither better nor worse). 60 against 60 samples
+   * that far apart: significant, so green; the CPU's I/O wait, which both
+   * runs lack, has no row. */
   g_assert_nonnull (find_label (view, "fsync samples"));
   g_assert_nonnull (find_label (view, "60"));
-  g_assert_nonnull (find_label (view, "fsync median"));
-  g_assert_nonnull (find_label (view, "-96 %"));
+  g_assert_nonnull (find_label (view, "fsync p50"));
+  g_assert_nonnull (find_label (view, "-96 %, p<0.001"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (find_label (view, "-96 %, p<0.001")), "success"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (find_label (view, "=")), "dim-label"));
+  g_assert_null (find_label (view, "CPU I/O wait"));
 
   cdf = rp_compare_view_get_plot (view, RP_PLOT_CDF);
   g_assert_cmpint (rp_plot_get_mode (cdf), ==, RP_PLOT_CDF);
