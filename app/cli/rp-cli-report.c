@@ -370,6 +370,7 @@ rp_cli_compare (int    argc,
 
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
+    /* xgettext:no-c-format */
     _("Compare 2 to 32 saved reports: the configuration (file system, journal mode,\n"
       "I/O scheduler, kernel, dirty settings) with differences marked, and every\n"
       "latency, CPU, pressure, memory and throughput figure with its 95 % interval\n"

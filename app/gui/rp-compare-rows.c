@@ -44,6 +44,7 @@ change_tooltip (const RpCompareRow *row,
       if (!isnan (row->p[group]))
         return g_strdup_printf (_("Within noise: the latency samples do not differ significantly "
                                   "(Mann–Whitney U test, Holm-adjusted p = %.3f)"), row->p[group]);
+      /* xgettext:no-c-format */
       return g_strdup (_("Within noise: the 95 % intervals overlap"));
     case RP_CHANGE_BETTER:
     case RP_CHANGE_WORSE:
@@ -51,6 +52,7 @@ change_tooltip (const RpCompareRow *row,
       if (!isnan (row->p[group]))
         return g_strdup_printf (_("Significant: Mann–Whitney U test of the latency samples, "
                                   "Holm-adjusted p = %.3f"), row->p[group]);
+      /* xgettext:no-c-format */
       return g_strdup (_("Significant: the 95 % intervals do not overlap"));
     case RP_CHANGE_NONE:
     default:
@@ -109,7 +111,8 @@ rp_compare_rows_new_cell (const RpCompareRow *row,
     {
       GtkWidget *interval_label = new_caption (interval, "dim-label");
 
-      /* TRANSLATORS: tooltip of the interval under a figure of the comparison */
+      /* TRANSLATORS: tooltip of the interval under a figure of the comparison
+       * xgettext:no-c-format */
       gtk_widget_set_tooltip_text (interval_label, _("95 % interval: bootstrap over the runs of this column, "
                                                      "or over the samples of its one run"));
       gtk_box_append (GTK_BOX (box), interval_label);

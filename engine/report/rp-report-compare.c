@@ -496,6 +496,7 @@ rp_report_compare_text (GPtrArray *reports)
     append_compare_block (out, settings, metrics, &g_array_index (blocks, CompareBlock, b));
 
   g_string_append_c (out, '\n');
+  /* xgettext:no-c-format */
   rp_text_append_wrapped (out, "", "", _("* marks settings that differ from the first column. Runs of "
                                          "the same configuration share a column. Brackets give 95 % "
                                          "intervals (bootstrap over runs, or over samples of a single "
