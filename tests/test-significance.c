@@ -163,6 +163,54 @@ test_bootstrap (void)
   g_assert_cmpuint (rp_bootstrap_resamples (5000000), ==, 200);
 }
 
+/* Φ⁻¹ of R's qnorm(): 0.975 → 1.959964, 0.5 → 0, 0.001 → −3.090232 (the
+ * tail branch of the approximation), 0.999 → 3.090232. */
+static void
+test_normal_quantile (void)
+{
+  g_assert_cmpfloat_with_epsilon (rp_normal_quantile (0.975), 1.959964, 1e-6);
+  g_assert_cmpfloat_with_epsilon (rp_normal_quantile (0.5), 0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (rp_normal_quantile (0.001), -3.090232, 1e-6);
+  g_assert_cmpfloat_with_epsilon (rp_normal_quantile (0.999), 3.090232, 1e-6);
+}
+
+/* Closed forms of the one-run intervals, by hand:
+ * - the median of 1 … 100 at 95 %: z = 1.96, spread 1.96·√(100·0.5·0.5) =
+ *   9.8, ranks ⌊50 − 9.8⌋ = 40 and ⌈59.8⌉ = 60 (Conover's exact table has 40
+ *   and 61);
+ * - the maximum of R1's nine ext3 fsync times (sorted 0.54 0.77 0.78 4.66
+ *   5.60 6.37 8.60 9.42 10.86): the smallest k with (k/9)⁹ ≥ 0.025 is 6
+ *   ((6/9)⁹ = 0.026, (5/9)⁹ = 0.005), so [6.37, 10.86];
+ * - 5 of 10 over a limit: binomial (10, 0.5) has P(≤ 1) = 0.0107,
+ *   P(≤ 2) = 0.0547, P(≤ 7) = 0.9453, P(≤ 8) = 0.9893, so [2, 8] (R:
+ *   qbinom(c(0.025, 0.975), 10, 0.5)); none of 10 stays [0, 0]. */
+static void
+test_closed_form_intervals (void)
+{
+  const double r1[] = { 0.54, 0.77, 0.78, 4.66, 5.60, 6.37, 8.60, 9.42, 10.86 };
+  double hundred[100], low, high;
+
+  for (guint i = 0; i < 100; i++)
+    hundred[i] = i + 1;
+  rp_quantile_interval (hundred, 100, 0.5, 0.95, &low, &high);
+  g_assert_cmpfloat (low, ==, 40);
+  g_assert_cmpfloat (high, ==, 60);
+  rp_quantile_interval (r1, 1, 0.99, 0.95, &low, &high);
+  g_assert_cmpfloat (low, ==, 0.54);
+  g_assert_cmpfloat (high, ==, 0.54);
+
+  rp_max_interval (r1, G_N_ELEMENTS (r1), 0.95, &low, &high);
+  g_assert_cmpfloat (low, ==, 6.37);
+  g_assert_cmpfloat (high, ==, 10.86);
+
+  rp_count_interval (5, 10, 0.95, &low, &high);
+  g_assert_cmpfloat (low, ==, 2);
+  g_assert_cmpfloat (high, ==, 8);
+  rp_count_interval (0, 10, 0.95, &low, &high);
+  g_assert_cmpfloat (low, ==, 0);
+  g_assert_cmpfloat (high, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -173,5 +221,7 @@ main (int argc, char **argv)
   g_test_add_func ("/significance/mann-whitney/separated", test_mann_whitney_separated);
   g_test_add_func ("/significance/holm", test_holm);
   g_test_add_func ("/significance/bootstrap", test_bootstrap);
+  g_test_add_func ("/significance/normal-quantile", test_normal_quantile);
+  g_test_add_func ("/significance/closed-form-intervals", test_closed_form_intervals);
   return g_test_run ();
 }

@@ -34,6 +34,12 @@ double   rp_mann_whitney_u   (const double    *a,
                               gsize            n_b,
                               double          *out_u,
                               double          *out_z);
+double   rp_mann_whitney_u_sorted (const double *a,
+                                   gsize         n_a,
+                                   const double *b,
+                                   gsize         n_b,
+                                   double       *out_u,
+                                   double       *out_z);
 void     rp_holm_adjust      (const double    *p_values,
                               gsize            n,
                               double          *out_adjusted);
@@ -47,5 +53,22 @@ gboolean rp_bootstrap_interval (const double  *values,
                                 double        *out_low,
                                 double        *out_high);
 guint    rp_bootstrap_resamples (gsize         n_values);
+void     rp_quantile_interval  (const double  *sorted,
+                                gsize          n_values,
+                                double         fraction,
+                                double         level,
+                                double        *out_low,
+                                double        *out_high);
+void     rp_max_interval       (const double  *sorted,
+                                gsize          n_values,
+                                double         level,
+                                double        *out_low,
+                                double        *out_high);
+void     rp_count_interval     (guint64        count,
+                                guint64        n,
+                                double         level,
+                                double        *out_low,
+                                double        *out_high);
+double   rp_normal_quantile    (double         probability);
 
 G_END_DECLS

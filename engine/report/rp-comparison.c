@@ -300,6 +300,7 @@ compare_row_free (gpointer data)
   g_free (row->high);
   g_free (row->p);
   g_free (row->change);
+  g_free (row->runs);
   g_free (row);
 }
 
@@ -314,7 +315,37 @@ typedef struct {
   RpComparison *self;
   GArray       *tests;    /* Test */
   guint         seed;     /* of the next interval */
+  GHashTable   *sorted;   /* "group:series" → GArray of the group's samples, sorted */
 } Builder;
+
+/* The samples of every run of @group, one after the other, sorted; kept
+ * for the other rows and the test of the series, so that an hour's
+ * samples are sorted once per comparison. (transfer none) */
+static GArray *
+sorted_group_values (Builder    *builder,
+                     guint       group,
+                     const char *series)
+{
+  RpComparison *self = builder->self;
+  g_autofree char *key = g_strdup_printf ("%u:%s", group, series);
+  GArray *all = g_hash_table_lookup (builder->sorted, key);
+
+  if (all != NULL)
+    return all;
+  all = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < rp_comparison_get_group_size (self, group); i++)
+    {
+      g_autoptr(GArray) values = series_values (rp_comparison_get_group_report (self, group, i), series);
+
+      /* As rp_stats_compute(): only finite values count. */
+      for (guint k = 0; k < values->len; k++)
+        if (isfinite (g_array_index (values, double, k)))
+          g_array_append_val (all, g_array_index (values, double, k));
+    }
+  qsort (all->data, all->len, sizeof (double), compare_doubles);
+  g_hash_table_insert (builder->sorted, g_steal_pointer (&key), all);
+  return all;
+}
 
 /* The figure of one run: the report's cached statistics (the same figures
  * as its summary), the writer's throughput as its summary gives it. */
@@ -331,6 +362,54 @@ run_figure (RpReport     *report,
   return rp_report_get_metric (report, series, stat);
 }
 
+static double
+limit_of (RpMetricStat stat)
+{
+  return stat == RP_METRIC_OVER_INSTANT ? RP_LIMIT_INSTANT
+         : stat == RP_METRIC_OVER_FLOW ? RP_LIMIT_FLOW : RP_LIMIT_ATTENTION;
+}
+
+/* The percentile bootstrap interval of a figure of one run's samples: in
+ * closed form where it has one (quantiles from order statistics, the
+ * maximum and the counts over a limit exactly), so that an hour's 360 000
+ * samples take one sort rather than a thousand; by resampling for the
+ * mean. @samples is sorted. */
+static void
+sample_interval (GArray       *samples,
+                 RpMetricStat  stat,
+                 guint32       seed,
+                 double       *out_low,
+                 double       *out_high)
+{
+  const double *values = (const double *) samples->data;
+  FigureSpec spec = { stat };
+
+  switch (stat)
+    {
+    case RP_METRIC_P50:
+    case RP_METRIC_P99:
+    case RP_METRIC_MAX:
+      if (stat == RP_METRIC_MAX)
+        rp_max_interval (values, samples->len, RP_CONFIDENCE_LEVEL, out_low, out_high);
+      else
+        rp_quantile_interval (values, samples->len, stat == RP_METRIC_P50 ? 0.5 : 0.99,
+                              RP_CONFIDENCE_LEVEL, out_low, out_high);
+      return;
+    case RP_METRIC_OVER_INSTANT:
+    case RP_METRIC_OVER_FLOW:
+    case RP_METRIC_OVER_ATTENTION:
+      rp_count_interval (count_over (values, samples->len, limit_of (stat)), samples->len,
+                         RP_CONFIDENCE_LEVEL, out_low, out_high);
+      return;
+    case RP_METRIC_MEAN:
+    case RP_METRIC_N:
+    default:
+      rp_bootstrap_interval (values, samples->len, figure_of, &spec, rp_bootstrap_resamples (samples->len),
+                             RP_CONFIDENCE_LEVEL, seed, out_low, out_high);
+      return;
+    }
+}
+
 /* A group's figure and interval: the mean of its runs' figures and the
  * bootstrap over runs when it has two or more; the run's figure and the
  * bootstrap over its samples when it has one. */
@@ -342,7 +421,6 @@ fill_group (Builder      *builder,
   RpComparison *self = builder->self;
   guint size = rp_comparison_get_group_size (self, group);
   g_autoptr(GArray) figures = g_array_new (FALSE, FALSE, sizeof (double));
-  FigureSpec spec = { row->stat };
   guint32 seed = ++builder->seed;
   double total = 0;
 
@@ -357,6 +435,7 @@ fill_group (Builder      *builder,
         }
     }
   row->value[group] = row->low[group] = row->high[group] = NAN;
+  row->runs[group] = figures->len;
   if (figures->len == 0)
     return;
   if (row->stat == RP_METRIC_N)
@@ -371,19 +450,12 @@ fill_group (Builder      *builder,
                            &row->low[group], &row->high[group]);
   else
     {
-      g_autoptr(GArray) samples = NULL;
+      /* One run has the figure, so the group's samples are that run's
+       * (the others have none of the series). */
+      GArray *samples = sorted_group_values (builder, group, row->series);
 
-      for (guint i = 0; i < size && samples == NULL; i++)
-        {
-          RpReport *report = rp_comparison_get_group_report (self, group, i);
-
-          if (!isnan (run_figure (report, row->series, row->stat)))
-            samples = series_values (report, row->series);
-        }
-      if (samples != NULL && samples->len > 0)
-        rp_bootstrap_interval ((double *) samples->data, samples->len, figure_of, &spec,
-                               rp_bootstrap_resamples (samples->len), RP_CONFIDENCE_LEVEL, seed,
-                               &row->low[group], &row->high[group]);
+      if (samples->len > 0)
+        sample_interval (samples, row->stat, seed, &row->low[group], &row->high[group]);
     }
 }
 
@@ -412,6 +484,7 @@ add_row (Builder      *builder,
   row->high = g_new (double, self->n_groups);
   row->p = g_new (double, self->n_groups);
   row->change = g_new0 (RpChange, self->n_groups);
+  row->runs = g_new0 (guint, self->n_groups);
   for (guint g = 0; g < self->n_groups; g++)
     {
       fill_group (builder, row, g);
@@ -427,23 +500,6 @@ add_row (Builder      *builder,
   return row;
 }
 
-/* The samples of every run of @group, one after the other. */
-static GArray *
-group_values (RpComparison *self,
-              guint         group,
-              const char   *series)
-{
-  GArray *all = g_array_new (FALSE, FALSE, sizeof (double));
-
-  for (guint i = 0; i < rp_comparison_get_group_size (self, group); i++)
-    {
-      g_autoptr(GArray) values = series_values (rp_comparison_get_group_report (self, group, i), series);
-
-      g_array_append_vals (all, values->data, values->len);
-    }
-  return all;
-}
-
 /* One test per judged series and group: its latency samples against the
  * baseline's. Every row of the series (p50, p99, worst, stalls) shares it:
  * the test says whether the latencies differ, the rows say how. */
@@ -452,16 +508,16 @@ add_tests (Builder    *builder,
            const char *series)
 {
   RpComparison *self = builder->self;
-  g_autoptr(GArray) base = group_values (self, 0, series);
+  GArray *base = sorted_group_values (builder, 0, series);
 
   for (guint g = 1; g < self->n_groups; g++)
     {
-      g_autoptr(GArray) other = group_values (self, g, series);
+      GArray *other = sorted_group_values (builder, g, series);
       Test test = { series, g, NAN };
 
       if (base->len > 0 && other->len > 0)
-        test.p = rp_mann_whitney_u ((double *) other->data, other->len,
-                                    (double *) base->data, base->len, NULL, NULL);
+        test.p = rp_mann_whitney_u_sorted ((double *) other->data, other->len,
+                                           (double *) base->data, base->len, NULL, NULL);
       g_array_append_val (builder->tests, test);
     }
 }
@@ -619,10 +675,15 @@ judge_rows (Builder *builder)
                 if (test->group == g && g_str_equal (test->series, row->series))
                   row->p[g] = adjusted[t];
               }
+          /* The samples of one run of the CPU split or of pressure follow
+           * one another (each half second much like the last), so their
+           * interval is narrower than a repeat of the run would show:
+           * such a figure is only called different over repeated runs. */
           if (row->tested)
             significant = row->p[g] < RP_SIGNIFICANCE_ALPHA;
           else
-            significant = !isnan (row->low[g]) && !isnan (row->low[0]) &&
+            significant = row->runs[0] >= 2 && row->runs[g] >= 2 &&
+                          !isnan (row->low[g]) && !isnan (row->low[0]) &&
                           (row->low[g] > row->high[0] || row->high[g] < row->low[0]);
           row->change[g] = change_of (row, g, significant);
         }
@@ -642,8 +703,8 @@ judge_rows (Builder *builder)
  * for latencies a two-sided Mann–Whitney U test of the group's samples
  * against the baseline's (rp_mann_whitney_u()), Holm-adjusted across every
  * series and group of the comparison (rp_holm_adjust()), significant under
- * %RP_SIGNIFICANCE_ALPHA; for the other figures intervals that do not
- * overlap. Intervals are percentile bootstraps with fixed seeds: the same
+ * %RP_SIGNIFICANCE_ALPHA; for the other figures intervals over two or more
+ * runs on each side that do not overlap. Intervals are percentile bootstraps with fixed seeds: the same
  * reports give the same figures every time.
  *
  * Returns: (transfer full): the comparison
@@ -654,7 +715,9 @@ rp_comparison_new (GPtrArray      *reports,
 {
   RpComparison *self;
   g_autoptr(GArray) tests = g_array_new (FALSE, FALSE, sizeof (Test));
-  Builder builder = { NULL, tests, 0 };
+  g_autoptr(GHashTable) sorted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        (GDestroyNotify) g_array_unref);
+  Builder builder = { NULL, tests, 0, sorted };
 
   g_return_val_if_fail (reports != NULL && reports->len > 0, NULL);
   for (guint r = 0; r < reports->len; r++)

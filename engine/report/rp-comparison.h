@@ -47,19 +47,24 @@ typedef enum {
  * @direction: −1 lower is better (latencies, stalls, pressure), +1 higher
  *   is better (throughputs), 0 neither (the CPU split, dirty memory)
  * @tested: whether a Mann–Whitney U test on the series' samples decides
- *   its significance (the judged latencies); otherwise the groups' 95 %
- *   intervals must not overlap
+ *   its significance (the judged latencies); otherwise both groups need
+ *   two or more runs and 95 % intervals that do not overlap (one run's
+ *   samples of a level follow one another too closely to tell)
  * @value: (array length=n_groups): each group's figure, NAN where the
  *   group lacks it: the run's own figure for a group of one run, the mean
  *   of the runs' figures for a group of several; for %RP_METRIC_N the sum
  *   of the samples of the group's runs
  * @low: (array length=n_groups): the lower end of its 95 % interval
  *   (percentile bootstrap over the group's runs when it has two or more,
- *   over the samples of its one run otherwise), NAN when there is none
+ *   over the samples of its one run otherwise: for quantiles, the maximum
+ *   and counts over a limit in closed form, rp_quantile_interval(),
+ *   rp_max_interval(), rp_count_interval()), NAN when there is none
  * @high: (array length=n_groups): the upper end
  * @p: (array length=n_groups): the Holm-adjusted p-value of the group's
  *   difference to group 0, NAN where no test was made
  * @change: (array length=n_groups): #RpChange of each group against group 0
+ * @runs: (array length=n_groups): how many of the group's runs have the
+ *   figure
  *
  * One row of a comparison.
  */
@@ -75,6 +80,7 @@ typedef struct {
   double       *high;
   double       *p;
   RpChange     *change;
+  guint        *runs;
 } RpCompareRow;
 
 /**
