@@ -444,6 +444,16 @@ window_has_report (gpointer data)
   return rp_window_get_report (data) != NULL;
 }
 
+/* The summary table shows its sample counts (issue 17): a visible
+ * "Samples" header. */
+static gboolean
+summary_shows_samples (gpointer data)
+{
+  GtkLabel *header = find_label (data, "Samples");
+
+  return header != NULL && gtk_widget_is_visible (GTK_WIDGET (header));
+}
+
 typedef struct {
   GType      type;
   GPtrArray *before;
@@ -488,6 +498,17 @@ test_window_shows_report (void)
   shown = rp_window_get_report (window);
   assert_same_stats (report, shown);
   g_assert_false (rp_window_get_busy (window));
+  /* Each row of the summary with how many samples it rests on. */
+  g_assert_true (spin_until (summary_shows_samples, window, 30));
+  {
+    RpStats stats;
+    g_autofree char *n = NULL;
+
+    g_assert_true (rp_report_get_stats (shown, RP_SERIES_FSYNC_LATENCY, &stats));
+    n = g_strdup_printf ("%" G_GUINT64_FORMAT, stats.n);
+    g_assert_nonnull (find_label (window, n));
+    g_assert_true (gtk_widget_is_visible (GTK_WIDGET (find_label (window, n))));
+  }
 
   collect (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE, titles);
   g_assert_cmpuint (titles->len, >=, 1);
