@@ -587,17 +587,37 @@ test_window_bad_file (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static GdkTexture *
-render (GtkWidget *widget)
+/* A snapshot of @data (a widget) as it is drawn now, or NULL while it
+ * has not been drawn yet. */
+static GskRenderNode *
+snapshot_now (GtkWidget *widget)
 {
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
   GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static gboolean
+drawn (gpointer data)
+{
+  g_autoptr(GskRenderNode) node = snapshot_now (data);
+
+  return node != NULL;
+}
+
+static GdkTexture *
+render (GtkWidget *widget)
+{
   g_autoptr(GskRenderNode) node = NULL;
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   graphene_rect_t bounds;
 
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  node = gtk_snapshot_free_to_node (snapshot);
+  /* On a busy machine the first frame can come later than any fixed wait:
+   * wait for it (a hang guard of 30 s). */
+  g_assert_true (spin_until (drawn, widget, 30));
+  node = snapshot_now (widget);
   g_assert_nonnull (node);
   gsk_render_node_get_bounds (node, &bounds);
   return gsk_renderer_render_texture (renderer, node, &bounds);
