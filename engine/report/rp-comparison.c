@@ -342,7 +342,9 @@ sorted_group_values (Builder    *builder,
         if (isfinite (g_array_index (values, double, k)))
           g_array_append_val (all, g_array_index (values, double, k));
     }
-  qsort (all->data, all->len, sizeof (double), compare_doubles);
+  /* qsort() of no values would get a NULL array: undefined. */
+  if (all->len > 1)
+    qsort (all->data, all->len, sizeof (double), compare_doubles);
   g_hash_table_insert (builder->sorted, g_steal_pointer (&key), all);
   return all;
 }
