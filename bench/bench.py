@@ -537,6 +537,18 @@ class Bench:
                  "{:.1f} MB".format(rss), "budget 100 MB", rss / 100, "≤ 100 MB", rss <= 100,
                  "{:.2f} bytes per point".format(median([r["bytes_per_point"] for r in results])))
 
+    def row9_compare(self):
+        """The comparison of two 1-hour window runs vs the summaries of the same reports."""
+        program = os.path.join(self.bench, "bench-compare")
+        log("row 9: comparison of two 1 h runs, {} rounds".format(self.args.repeat))
+        result = json.loads(run([program, "3600", str(self.args.repeat)]).stdout)
+        ratio = result["compare_ms"] / result["summary_ms"]
+        self.add(9, "comparison of two 1 h window runs (360 000 main-loop, 216 000 frame samples each): "
+                    "intervals over samples and Mann-Whitney tests",
+                 "{:.0f} ms".format(result["compare_ms"]),
+                 "their summaries: {:.0f} ms".format(result["summary_ms"]),
+                 ratio, "≤ 3×", ratio <= 3, "medians of {} rounds".format(result["rounds"]))
+
     def row8_first_frame(self):
         """Time to the first frame: resprobe's main window vs a minimal GTK 4 window."""
         stopwatch = os.path.join(self.bench, "first-frame")
@@ -601,7 +613,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="pairs per row (default 5)")
     parser.add_argument("--quick", action="store_true",
                         help="30 s instead of 60 s for row 5 and smaller disk runs")
-    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8")
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()
     if args.repeat < 1:
@@ -620,7 +632,7 @@ def main():
     rows = {
         "1": bench.row1_writer, "2": bench.row2_copy, "3": bench.row3_fsync,
         "4": bench.row4_lateness, "5": bench.row5_cpu, "6": bench.row6_plot,
-        "7": bench.row7_rss, "8": bench.row8_first_frame,
+        "7": bench.row7_rss, "8": bench.row8_first_frame, "9": bench.row9_compare,
     }
     previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     try:

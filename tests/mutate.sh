@@ -73,7 +73,20 @@ f=engine/run/rp-run-summary.c
 m verdict-tmpfs-sentence-removed $f 'if (measured > 0 && sysinfo != NULL && sysinfo->fsync_is_noop)' 'if (FALSE)'
 m verdict-always-instant-limit $f 'double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;' 'double limit = RP_LIMIT_INSTANT;'
 m verdict-attention-sentence-removed $f 'if (stats->over_attention == 0)' 'if (TRUE)'
-m verdict-stalled-only-over-1s $f 'if (self->stats[i].over_instant > 0)' 'if (self->stats[i].over_flow > 0)'
+m verdict-stalled-only-over-1s $f 'stalls = self->stats[i].over_instant > 0;' 'stalls = self->stats[i].over_flow > 0;'
+m verdict-only-felt-series $f 'return (rp_run_summary_get_row_info (i)->flags & RP_SERIES_FLAG_JUDGED) &&' 'return (rp_run_summary_get_row_info (i)->flags & RP_SERIES_FLAG_FELT) &&'
+
+# Significance (base/rp-significance.c) and the comparison (report/rp-comparison.c)
+f=engine/base/rp-significance.c
+m mwu-no-tie-correction $f 'ties += t * t * t - t;' 'ties += 0;'
+m mwu-no-continuity-correction $f 'z = MAX (fabs (u - mean) - 0.5, 0) / sqrt (variance);' 'z = fabs (u - mean) / sqrt (variance);'
+m holm-is-bonferroni $f 'double adjusted = MIN (1.0, (double) (m - i) * p[order[i]]);' 'double adjusted = MIN (1.0, (double) m * p[order[i]]);'
+m holm-not-monotone $f 'running = MAX (running, adjusted);' 'running = adjusted;'
+m bootstrap-one-sided-level $f '*out_low = percentile (figures, n_resamples, (1 - level) / 2);' '*out_low = percentile (figures, n_resamples, 1 - level);'
+f=engine/report/rp-comparison.c
+m compare-every-test-significant $f 'significant = row->p[g] < RP_SIGNIFICANCE_ALPHA;' 'significant = TRUE;'
+m compare-no-holm $f 'rp_holm_adjust (raw, builder->tests->len, adjusted);' 'memcpy (adjusted, raw, builder->tests->len * sizeof *raw);'
+m compare-no-grouping $f 'g_autofree char *key = (flags & RP_COMPARE_GROUP)' 'g_autofree char *key = FALSE'
 
 # The fsync probe (parts/rp-fsync-probe.c; being rewritten around a parts
 # table: update OLD when it changes)

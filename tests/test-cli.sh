@@ -491,14 +491,22 @@ out=$("$cli" compare "$work/r.json" "$work/../$(basename "$work")/r.json" 2>&1);
 if [ "$rc" -eq 0 ] && tr '\n' ' ' <<<"$out" | tr -s ' ' | grep -q "(the same file as run 1)"; then
   ok "compare says a file given twice is the same run"
 else fail "compare of a file with itself: exit $rc: $out"; fi
-# Five runs: two tables one below the other, each within 80 bytes a line.
+# Five runs of two configurations: repeats share a column, each line within 80 bytes.
 out=$("$cli" compare "$work/r.json" "$work/r3.json" "$work/r.json" "$work/r3.json" "$work/r.json" 2>&1); rc=$?
-if [ "$rc" -eq 0 ] && grep -qE '^ +Run 4 +Run 5$' <<<"$out"; then ok "compare of five runs: runs 4 and 5 in a second table"
+if [ "$rc" -eq 0 ] && grep -qE '^ +Runs 1, 3, 5 +Runs 2, 4$' <<<"$out"; then ok "compare of five runs: two columns of repeats"
 else fail "compare of five: exit $rc: $out"; fi
 check_text "compare of five" "$out"
-check_usage "compare of one report" "2 to 8" compare "$work/r.json"
-check_usage "compare of nine reports" "got 9" compare "$work/r.json" "$work/r.json" "$work/r.json" \
-  "$work/r.json" "$work/r.json" "$work/r.json" "$work/r.json" "$work/r.json" "$work/r.json"
+# Recorded fixtures (tests/fixtures/judge): R1 on ext3, 3 runs of data=ordered
+# and 3 of data=writeback: fsync p99 differs significantly (issue 17).
+fixtures=$(dirname "$0")/fixtures/judge
+out=$("$cli" compare "$fixtures"/ext3-ordered-{1,2,3}.json "$fixtures"/ext3-writeback-{1,2,3}.json 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -qE '^  fsync p99 +10\.[0-9]+ s \[' <<<"$out" &&
+   grep -A1 '^  fsync p99' <<<"$out" | grep -qF '(-99 %, p<0.001)'; then
+  ok "compare of ordered vs writeback: fsync p99 significant"
+else fail "compare of ordered vs writeback: exit $rc: $out"; fi
+check_text "compare of repeats" "$out"
+check_usage "compare of one report" "2 to 32" compare "$work/r.json"
+check_usage "compare of 33 reports" "got 33" compare $(for i in $(seq 33); do echo "$work/r.json"; done)
 check_usage "compare with a garbage file" "garbage.json" compare "$work/r.json" "$work/garbage.json"
 check_usage "compare with a missing file" "nope.json" compare "$work/r.json" "$work/nope.json"
 rm -rf "$exp"

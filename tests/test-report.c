@@ -457,9 +457,9 @@ test_text (void)
   g_assert_nonnull (strstr (text, "journal_checksum,"));
   g_assert_nonnull (strstr (text, "stripe=256"));
   g_assert_nonnull (strstr (text, "Laptop on battery; \"quoted\", tab here"));
-  g_assert_nonnull (strstr (text, "\nVerdict\n-------\nfsync stalled 6 times over 1 s; worst 10.86 s. 1"));
-  assert_verdict (report, "fsync stalled 6 times over 1 s; worst 10.86 s. 1 of them took over 10 s");
-  assert_verdict (report, "The desktop's main loop stalled 3 times over 0.1 s; worst 420 ms.");
+  g_assert_nonnull (strstr (text, "\nVerdict\n-------\nfsync stalled 6 of 9 times over 1 s; worst 10.86 s. 1"));
+  assert_verdict (report, "fsync stalled 6 of 9 times over 1 s; worst 10.86 s. 1 of them took over 10 s");
+  assert_verdict (report, "The desktop's main loop stalled 3 of 6 times over 0.1 s; worst 420 ms.");
   /* The summary lists series with samples, in their units. */
   g_assert_nonnull (strstr (text, "writer_throughput"));
   g_assert_nonnull (strstr (text, "MiB/s"));
@@ -700,9 +700,9 @@ test_verdict (void)
   g_autoptr(RpReport) empty_report = make_report_with (NULL, NULL, 0);
 
   assert_verdict (calm_report, "No stalls over 0.1 s: the system stayed responsive.");
-  assert_verdict (one_report, "fsync stalled 1 time over 1 s; worst 1.50 s.");
-  assert_verdict (loop_report, "The desktop's main loop stalled 3 times over 0.1 s; worst 420 ms.");
-  assert_verdict (write_report, "write() calls stalled 2 times over 1 s; worst 12.00 s. "
+  assert_verdict (one_report, "fsync stalled 1 of 3 times over 1 s; worst 1.50 s.");
+  assert_verdict (loop_report, "The desktop's main loop stalled 3 of 5 times over 0.1 s; worst 420 ms.");
+  assert_verdict (write_report, "write() calls stalled 2 of 4 times over 1 s; worst 12.00 s. "
                                 "1 of them took over 10 s");
   assert_verdict (empty_report, "No latency was measured");
 }
@@ -743,7 +743,7 @@ test_verdict_tmpfs (void)
   calm_ext4 = rp_verdict_for_stats (ext4, names, &stats[0], 1);
   g_assert_cmpstr (calm_ext4, ==, "No stalls over 0.1 s: the system stayed responsive.");
   stall_tmpfs = rp_verdict_for_stats (tmpfs, names, &stats[1], 1);
-  g_assert_cmpstr (stall_tmpfs, ==, "fsync stalled 1 time over 1 s; worst 1.50 s. "
+  g_assert_cmpstr (stall_tmpfs, ==, "fsync stalled 1 of 3 times over 1 s; worst 1.50 s. "
                    "But the target is on tmpfs, where fsync() does nothing: these fsync times say "
                    "nothing about a disk.");
 
@@ -1449,9 +1449,16 @@ test_compare (void)
   g_assert_true (g_regex_match_simple ("^\\* Journal mode +ordered +writeback$", text, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^  Kernel +6\\.1\\.0-18-amd64 +6\\.1\\.0-18-amd64$", text,
                                        G_REGEX_MULTILINE, 0));
-  g_assert_true (g_regex_match_simple ("^  fsync max +10\\.86 s +1\\.92 s \\(-82 %\\)$", text,
+  /* Each figure with its 95 % interval, the change with what it means:
+   * 9 against 10 samples that overlap this much are within noise. */
+  g_assert_true (g_regex_match_simple ("^  fsync worst +10\\.86 s \\[6\\.37 s, 10\\.86 s\\] +1\\.92 s \\[1\\.70 s, 1\\.92 s\\]$",
+                                       text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +\\(-82 %, noise\\)$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  fsync > 1 s +6 \\[3, 9\\] +8 \\[5, 10\\] \\(\\+2, noise\\)$", text,
                                        G_REGEX_MULTILINE, 0));
-  g_assert_true (g_regex_match_simple ("^  fsync > 1 s +6 +8 \\(\\+2\\)$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  fsync samples +9 +10 \\(\\+1\\)$", text, G_REGEX_MULTILINE, 0));
+  g_assert_nonnull (strstr (text, "CPU I/O wait"));
+  g_assert_nonnull (strstr (text, "Dirty peak"));
   g_assert_nonnull (strstr (text, "Writer throughput"));
   /* Changes: relative for latencies, under half a percent "±0 %" (it was
    * "-0 %"), plain differences for counts. */
@@ -1468,7 +1475,8 @@ test_compare (void)
   g_assert_null (strstr (text, "Preset"));
   g_assert_null (strstr (text, "fsync probe  "));
 
-  /* More than three runs, one without samples: wider, but complete. */
+  /* Five runs of three configurations, one without samples: repeats share
+   * a column, named by their runs. */
   g_ptr_array_add (five, ordered);
   g_ptr_array_add (five, writeback);
   g_ptr_array_add (five, empty);
@@ -1477,19 +1485,38 @@ test_compare (void)
   wide = rp_report_compare_text (five);
   if (g_test_verbose ())
     g_printerr ("%s", wide);
-  g_assert_nonnull (strstr (wide, "Run 5"));
-  /* Two tables, runs 1 to 3 and 4 and 5, one below the other: 80 columns
-   * for a bug tracker however many runs. */
   assert_lines_fit (wide, 80);
-  g_assert_true (g_regex_match_simple ("^ +Run 1 +Run 2 +Run 3$", wide, G_REGEX_MULTILINE, 0));
-  g_assert_true (g_regex_match_simple ("^ +Run 4 +Run 5$", wide, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +Runs 1, 4 +Runs 2, 5 +Run 3$", wide, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^\\* File system +ext3 +ext4 +unknown$", wide, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^\\* Preset +R1 +R1 +passive$", wide, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^\\* Sequential writer +bs=1\\.0 MiB, +bs=1\\.0 MiB, +none$", wide,
                                        G_REGEX_MULTILINE, 0));
-  g_assert_true (g_regex_match_simple ("^\\* File system +ext3 +ext4$", wide, G_REGEX_MULTILINE, 0));
-  g_assert_true (g_regex_match_simple ("^  fsync max +10\\.86 s \\(=\\) +1\\.92 s \\(-82 %\\)$", wide,
+  /* Two identical runs: their mean, an interval of no width (none shown),
+   * sample counts summed. */
+  g_assert_true (g_regex_match_simple ("^  fsync samples +18 +20 \\(\\+2\\) +-$", wide, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  fsync worst +10\\.86 s +1\\.92 s \\(-82 %, ", wide,
                                        G_REGEX_MULTILINE, 0));
+
+  /* Four configurations: two tables of two columns, one below the other:
+   * 80 columns for a bug tracker however many runs. */
+  {
+    g_autoptr(RpReport) xfs = make_report_full ("xfs", "none", r1_ext4_writeback, G_N_ELEMENTS (r1_ext4_writeback));
+    g_autoptr(RpReport) btrfs = make_report_full ("btrfs", "none", r1_ext4_writeback, G_N_ELEMENTS (r1_ext4_writeback));
+    g_autoptr(GPtrArray) four = g_ptr_array_new ();
+    g_autofree char *blocks = NULL;
+
+    g_ptr_array_add (four, ordered);
+    g_ptr_array_add (four, writeback);
+    g_ptr_array_add (four, xfs);
+    g_ptr_array_add (four, btrfs);
+    blocks = rp_report_compare_text (four);
+    if (g_test_verbose ())
+      g_printerr ("%s", blocks);
+    assert_lines_fit (blocks, 80);
+    g_assert_true (g_regex_match_simple ("^ +Run 1 +Run 2$", blocks, G_REGEX_MULTILINE, 0));
+    g_assert_true (g_regex_match_simple ("^ +Run 3 +Run 4$", blocks, G_REGEX_MULTILINE, 0));
+    g_assert_true (g_regex_match_simple ("^\\* File system +xfs +btrfs$", blocks, G_REGEX_MULTILINE, 0));
+  }
 }
 
 /* Runs whose scenarios differ in one part (here the fsync probe's interval,

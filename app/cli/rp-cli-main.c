@@ -24,7 +24,7 @@ static const Command commands[] = {
   { "matrix", rp_cli_matrix, N_("Compare file systems, journal modes and schedulers on loop devices (root)") },
   { "show", rp_cli_show, N_("Print a saved report as text") },
   { "export", rp_cli_export, N_("Convert a saved report to JSON, CSV, text, PNG, SVG or PDF") },
-  { "compare", rp_cli_compare, N_("Compare 2 to 8 saved reports side by side") },
+  { "compare", rp_cli_compare, N_("Compare 2 to 32 saved reports side by side") },
 };
 
 static void

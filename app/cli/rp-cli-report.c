@@ -12,7 +12,9 @@
 #include "rp-text.h"
 
 #define COMPARE_MIN 2
-#define COMPARE_MAX 8
+/* Repeats of a configuration share a column (rp_comparison_new()), so a
+ * matrix of 8 cells run 4 times each still compares. */
+#define COMPARE_MAX 32
 
 /* Whether @message names @file, given as @path. The loader names it by
  * rp_text_file_name(): an absolute path, cleaned of control characters, or
@@ -348,12 +350,13 @@ same_file_before (char **argv,
  * @argc: argument count, argv[0] being "compare"
  * @argv: arguments
  *
- * `resprobe-cli compare A.json B.json…`: 2 to 8 reports side by side
- * (rp_report_compare_text()), settings that differ marked, fsync and write()
- * latencies with their change relative to the first; then which file is
- * which run.
+ * `resprobe-cli compare A.json B.json…`: 2 to 32 reports side by side
+ * (rp_report_compare_text()), one column per configuration, settings that
+ * differ marked, every figure with its interval and its change relative to
+ * the first column, significant or within noise; then which file is which
+ * run.
  *
- * Returns: 0, or 2 for bad options, fewer than 2 or more than 8 reports, or
+ * Returns: 0, or 2 for bad options, fewer than 2 or more than 32 reports, or
  *   a report that does not load (the message names it)
  */
 int
@@ -367,9 +370,12 @@ rp_cli_compare (int    argc,
 
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-    _("Compare 2 to 8 saved reports: the configuration (file system, journal mode,\n"
-      "I/O scheduler, kernel, dirty settings) with differences marked, and the fsync\n"
-      "and write() latencies with their change relative to the first report."));
+    /* xgettext:no-c-format */
+    _("Compare 2 to 32 saved reports: the configuration (file system, journal mode,\n"
+      "I/O scheduler, kernel, dirty settings) with differences marked, and every\n"
+      "latency, CPU, pressure, memory and throughput figure with its 95 % interval\n"
+      "and its change relative to the first column, significant or within noise.\n"
+      "Reports of the same configuration share a column as repeats."));
   if (!rp_cli_parse_options (context, &argc, &argv))
     return RP_CLI_EXIT_USAGE;
   if (argc - 1 < COMPARE_MIN || argc - 1 > COMPARE_MAX)

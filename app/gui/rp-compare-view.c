@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rp-chart-view.h"
+#include "rp-compare-rows.h"
 #include "rp-compare-view.h"
 #include "rp-report-io.h"
 #include "rp-stats.h"
@@ -573,88 +574,21 @@ fill_config (RpCompareView *self,
     }
 }
 
-static GtkWidget *
-new_metric_cell (RpMetricKind kind,
-                 double     base,
-                 double     value,
-                 gboolean   first)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  g_autofree char *text = isnan (value) ? g_strdup ("–") : rp_report_format_metric (kind, value);
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_box_append (GTK_BOX (box), label);
-  if (!first && !isnan (value) && !isnan (base))
-    {
-      int verdict;
-      g_autofree char *change = rp_report_format_change (kind, base, value, &verdict);
-      GtkWidget *change_label = gtk_label_new (change);
-
-      gtk_widget_add_css_class (change_label, "caption");
-      gtk_widget_add_css_class (change_label, "numeric");
-      gtk_widget_add_css_class (change_label, verdict > 0 ? "success" : verdict < 0 ? "error" : "dim-label");
-      gtk_label_set_xalign (GTK_LABEL (change_label), 0);
-      gtk_box_append (GTK_BOX (box), change_label);
-    }
-  gtk_widget_add_css_class (box, "rp-cell");
-  return box;
-}
-
-static void
-add_metric_row (RpCompareView *self,
-                int           *row,
-                const char    *label,
-                const char    *series_name,
-                RpMetricStat   stat,
-                RpMetricKind   kind)
-{
-  guint n = self->reports->len;
-  double base = rp_report_get_metric (g_ptr_array_index (self->reports, 0), series_name, stat);
-  gboolean any = FALSE;
-
-  for (guint r = 0; r < n; r++)
-    any |= !isnan (rp_report_get_metric (g_ptr_array_index (self->reports, r), series_name, stat));
-  if (!any)
-    return;
-
-  gtk_grid_attach (self->results_grid, new_row_label (label), 0, *row, 1, 1);
-  for (guint r = 0; r < n; r++)
-    {
-      double value = rp_report_get_metric (g_ptr_array_index (self->reports, r), series_name, stat);
-
-      gtk_grid_attach (self->results_grid, new_metric_cell (kind, base, value, r == 0), r + 1, *row, 1, 1);
-    }
-  (*row)++;
-}
-
+/* Every figure the runs measured, one column per report (as the header),
+ * with intervals and significance marks (rp-compare-rows.c). */
 static void
 fill_results (RpCompareView *self,
               GFile *const  *files)
 {
-  /* TRANSLATORS: table rows: how many fsync calls took longer than 0.1 s, 1 s */
-  const char *fsync_instant = _("fsync stalls over 0.1 s");
-  const char *fsync_flow = _("fsync stalls over 1 s");
-  int row = 1;
+  g_autoptr(RpComparison) comparison = rp_comparison_new (self->reports, RP_COMPARE_NONE);
+  int row;
 
   clear_grid (self->results_grid);
   attach_header (self, self->results_grid, files);
-  /* TRANSLATORS: a table row: how many fsync() calls the figures below rest on */
-  add_metric_row (self, &row, _("fsync samples"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_N, RP_METRIC_SAMPLES);
-  add_metric_row (self, &row, _("fsync median"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P50, RP_METRIC_LATENCY);
-  add_metric_row (self, &row, _("fsync 99th percentile"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P99, RP_METRIC_LATENCY);
-  add_metric_row (self, &row, _("fsync worst"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);
-  add_metric_row (self, &row, fsync_instant, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_INSTANT, RP_METRIC_COUNT);
-  add_metric_row (self, &row, fsync_flow, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_FLOW, RP_METRIC_COUNT);
-  add_metric_row (self, &row, _("write() worst"), RP_SERIES_WRITE_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);
-  add_metric_row (self, &row, _("Main loop worst"), RP_SERIES_MAINLOOP_LATENESS, RP_METRIC_MAX, RP_METRIC_LATENCY);
-  add_metric_row (self, &row, _("Main loop stalls over 0.1 s"), RP_SERIES_MAINLOOP_LATENESS,
-                  RP_METRIC_OVER_INSTANT, RP_METRIC_COUNT);
-  add_metric_row (self, &row, _("Writer throughput"), NULL, RP_METRIC_MEAN, RP_METRIC_RATE);
+  row = rp_compare_rows_attach (self->results_grid, comparison, 1);
   if (row == 1)
     {
-      GtkWidget *none = new_cell (_("None of the reports has fsync, write() or main-loop samples."));
+      GtkWidget *none = new_cell (_("None of the reports has samples to compare."));
 
       gtk_grid_attach (self->results_grid, none, 0, row, self->reports->len + 1, 1);
     }

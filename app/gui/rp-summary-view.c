@@ -12,9 +12,9 @@
 /* The rows are those of the run summary (rp-run-summary.h): every series
  * of the parts table marked for the summary, in rank order. */
 #define N_ROWS (rp_run_summary_get_n_rows ())
-#define N_VALUE_COLUMNS 3
+#define N_VALUE_COLUMNS 4
 
-/* A row's label and its median, p99 and worst. */
+/* A row's label and its median, p99, worst and how many samples they rest on. */
 typedef GtkLabel *RowCells[1 + N_VALUE_COLUMNS];
 
 /* A running session's probes, followed from refresh to refresh: each
@@ -255,10 +255,12 @@ show_summary (RpSummaryView *self,
         g_autofree char *p50 = rp_format_latency (stats->p50);
         g_autofree char *p99 = rp_format_latency (stats->p99);
         g_autofree char *max = rp_format_latency (stats->max);
+        g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->n);
 
         set_cell (self, i, 1, p50);
         set_cell (self, i, 2, p99);
         set_cell (self, i, 3, max);
+        set_cell (self, i, 4, n);
       }
     }
 }

@@ -124,7 +124,9 @@ static const RpParamInfo params[] = {
 static const RpSeriesInfo series[] = {
   { "app_start_latency", "s", N_("Program start time"), "disk-latency", N_("program start"), N_("Program start"),
     N_("Time to start and finish a small program"),
-    15, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY },
+    15, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
+    /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+    N_("Program starts") },
 };
 
 static char *

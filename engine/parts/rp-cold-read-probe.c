@@ -150,7 +150,9 @@ static const RpParamInfo params[] = {
 static const RpSeriesInfo series[] = {
   { "cold_read_latency", "s", N_("Cold read latency"), "disk-latency", N_("cold read"), N_("Cold read"),
     N_("Time to read 4 KiB of a file that is not in the page cache"),
-    14, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY },
+    14, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
+    /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+    N_("Cold reads") },
 };
 
 static guint64

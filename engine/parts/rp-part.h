@@ -46,13 +46,16 @@ typedef enum {
 /**
  * RpSeriesFlags:
  * @RP_SERIES_FLAG_NONE: nothing special
- * @RP_SERIES_FLAG_FELT: a user waits for it (saving a file, a write, the
- *   window itself): it decides the severity of the verdict
+ * @RP_SERIES_FLAG_FELT: a user waits for it directly (saving a file, a
+ *   write, the window itself): the verdict names it before the others
  * @RP_SERIES_FLAG_STACKED: drawn as a stacked area (the CPU split)
  * @RP_SERIES_FLAG_PER_THREAD: @name is a prefix; the series are name0, name1 …
  *   one per thread (the parallel writers' write_latency_N)
  * @RP_SERIES_FLAG_IN_SUMMARY: a row of the summary table (text report, CLI,
  *   window) when the run has samples of it
+ * @RP_SERIES_FLAG_JUDGED: a latency whose stalls count in the severity and
+ *   the verdict (named by the series' @subject) and in the comparison's
+ *   significance tests; needs %RP_SERIES_FLAG_IN_SUMMARY
  */
 typedef enum {
   RP_SERIES_FLAG_NONE       = 0,
@@ -60,6 +63,7 @@ typedef enum {
   RP_SERIES_FLAG_STACKED    = 1 << 1,
   RP_SERIES_FLAG_PER_THREAD = 1 << 2,
   RP_SERIES_FLAG_IN_SUMMARY = 1 << 3,
+  RP_SERIES_FLAG_JUDGED     = 1 << 4,
 } RpSeriesFlags;
 
 /**
@@ -77,6 +81,9 @@ typedef enum {
  *   colours) and the summary table list them by rank
  * @role: how summaries read it
  * @flags: #RpSeriesFlags
+ * @subject: translatable (N_()) plain words for what stalls, as the
+ *   subject of the verdict's sentences ("%s stalled 7 of 60 times over
+ *   0.1 s"), e.g. "Cold reads"; %NULL unless %RP_SERIES_FLAG_JUDGED
  *
  * One series a part produces. Units are the data model's: seconds, bytes,
  * ratios; percent and milliseconds appear only at the display edge.
@@ -92,6 +99,7 @@ typedef struct {
   guint          rank;
   RpSummaryRole  role;
   RpSeriesFlags  flags;
+  const char    *subject;
 } RpSeriesInfo;
 
 /**

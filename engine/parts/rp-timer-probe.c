@@ -64,7 +64,9 @@ static const RpParamInfo params[] = {
 static const RpSeriesInfo series[] = {
   { "timer_lateness", "s", N_("Worker timer lateness"), NULL, N_("worker timer"), N_("Worker timer"),
     N_("How late a sleeping worker thread of the probe woke up: the measuring process’s own delay"),
-    26, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY },
+    26, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
+    /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+    N_("The probe's worker timer") },
 };
 
 static char *

@@ -8,41 +8,10 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "rp-comparison.h"
 #include "rp-report-private.h"
 #include "rp-sysinfo.h"
 #include "rp-units.h"
-
-/* The settings the reporters of docs/SCENARIOS.md compared by hand, by their
- * rp_sysinfo_get_fields() keys, with labels short enough for a table. The
- * sysctl names stay untranslated: they are what one types. */
-static const struct {
-  const char *key;
-  const char *label;
-  gboolean    translate;
-} compare_settings[] = {
-  { "fs_type", N_("File system"), TRUE },
-  { "journal_mode", N_("Journal mode"), TRUE },
-  { "scheduler", N_("I/O scheduler"), TRUE },
-  { "whole_disk", N_("Disk"), TRUE },
-  { "rotational", N_("Rotational"), TRUE },
-  { "raid_level", N_("RAID level"), TRUE },
-  { "kernel_release", N_("Kernel"), TRUE },
-  { "machine", N_("Machine"), TRUE },
-  { "userspace_bits", N_("User space"), TRUE },
-  { "ram_bytes", N_("RAM"), TRUE },
-  { "dirty_ratio", "dirty_ratio", FALSE },
-  { "dirty_background_ratio", "dirty_background_ratio", FALSE },
-  { "dirty_bytes", "dirty_bytes", FALSE },
-  { "dirty_background_bytes", "dirty_background_bytes", FALSE },
-  { "dirty_expire_centisecs", "dirty_expire_centisecs", FALSE },
-  { "wbt_lat_usec", "wbt_lat_usec", FALSE },
-  { "read_ahead_kb", "read_ahead_kb", FALSE },
-  { "loop_direct_io", N_("Loop direct I/O"), TRUE },
-  { "backing_fs_type", N_("Backing file system"), TRUE },
-  { "backing_disk", N_("Backing disk"), TRUE },
-  { "backing_scheduler", N_("Backing scheduler"), TRUE },
-  { "backing_wbt_lat_usec", N_("Backing wbt_lat_usec"), TRUE },
-};
 
 /* The display value of @key, as the system section shows it ("none",
  * "not applicable", "unknown" included). */
@@ -88,19 +57,20 @@ compare_row_new (const char *label,
 }
 
 /* The parts of the runs' scenarios that differ (the fsync probe's interval,
- * the writer's block size …), each as a row: the legend above the table
+ * the writer's block size …), each as a row, one cell per group (its first
+ * run's: a group shares its configuration): the legend above the table
  * describes every scenario whole, but a difference inside two long
  * descriptions is easy to miss. */
 static void
-add_scenario_rows (GPtrArray *rows,
-                   GPtrArray *reports)
+add_scenario_rows (GPtrArray          *rows,
+                   const RpComparison *comparison)
 {
   g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   GPtrArray *first;
 
-  for (guint r = 0; r < reports->len; r++)
+  for (guint g = 0; g < comparison->n_groups; g++)
     {
-      RpReport *report = g_ptr_array_index (reports, r);
+      RpReport *report = rp_comparison_get_group_report (comparison, g, 0);
 
       g_ptr_array_add (fields, rp_scenario_get_fields (report->scenario));
     }
@@ -113,41 +83,41 @@ add_scenario_rows (GPtrArray *rows,
 
       if (!rp_fields_differ (fields, i))
         continue;
-      row = compare_row_new (((RpScenarioField *) g_ptr_array_index (first, i))->label, reports->len);
+      row = compare_row_new (((RpScenarioField *) g_ptr_array_index (first, i))->label, comparison->n_groups);
       row->differs = TRUE;
-      for (guint r = 0; r < reports->len; r++)
+      for (guint g = 0; g < comparison->n_groups; g++)
         {
-          GPtrArray *run_fields = g_ptr_array_index (fields, r);
+          GPtrArray *run_fields = g_ptr_array_index (fields, g);
 
-          row->cells[r] = g_strdup (((RpScenarioField *) g_ptr_array_index (run_fields, i))->value);
+          row->cells[g] = g_strdup (((RpScenarioField *) g_ptr_array_index (run_fields, i))->value);
         }
       g_ptr_array_add (rows, row);
     }
 }
 
 static void
-add_setting_rows (GPtrArray *rows,
-                  GPtrArray *reports)
+add_setting_rows (GPtrArray          *rows,
+                  const RpComparison *comparison)
 {
   g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 
-  for (guint r = 0; r < reports->len; r++)
+  for (guint g = 0; g < comparison->n_groups; g++)
     {
-      RpReport *report = g_ptr_array_index (reports, r);
+      RpReport *report = rp_comparison_get_group_report (comparison, g, 0);
 
       g_ptr_array_add (fields, rp_sysinfo_get_fields (rp_report_get_sysinfo (report)));
     }
 
-  for (guint s = 0; s < G_N_ELEMENTS (compare_settings); s++)
+  for (guint s = 0; s < rp_n_compare_settings; s++)
     {
-      const char *label = compare_settings[s].label;
-      CompareRow *row = compare_row_new (compare_settings[s].translate ? _(label) : label,
-                                         reports->len);
+      const char *label = rp_compare_settings[s].label;
+      CompareRow *row = compare_row_new (rp_compare_settings[s].translate ? _(label) : label,
+                                         comparison->n_groups);
 
-      for (guint r = 0; r < reports->len; r++)
+      for (guint g = 0; g < comparison->n_groups; g++)
         {
-          row->cells[r] = setting_text (g_ptr_array_index (fields, r), compare_settings[s].key);
-          if (r > 0 && g_strcmp0 (row->cells[r], row->cells[0]) != 0)
+          row->cells[g] = setting_text (g_ptr_array_index (fields, g), rp_compare_settings[s].key);
+          if (g > 0 && g_strcmp0 (row->cells[g], row->cells[0]) != 0)
             row->differs = TRUE;
         }
       g_ptr_array_add (rows, row);
@@ -294,91 +264,57 @@ rp_report_get_metric (RpReport     *self,
     }
 }
 
-static void
-add_metric_row (GPtrArray  *rows,
-                GPtrArray  *reports,
-                const char *label,
-                const char   *series_name,
-                RpMetricStat  stat,
-                RpMetricKind  kind)
+/* One cell: the figure, its interval, its change against the first
+ * column with what the change means ("noise" or its p-value). */
+static char *
+metric_cell (const RpCompareRow *row,
+             guint               group)
 {
-  CompareRow *row = compare_row_new (label, reports->len);
-  double base = rp_report_get_metric (g_ptr_array_index (reports, 0), series_name, stat);
-  gboolean any = FALSE;
+  g_autofree char *value = rp_compare_row_format_value (row, group);
+  g_autofree char *interval = rp_compare_row_format_interval (row, group);
+  g_autofree char *change = rp_compare_row_format_change (row, group);
+  GString *cell = g_string_new (value);
 
-  for (guint r = 0; r < reports->len; r++)
+  if (interval != NULL)
+    g_string_append_printf (cell, " %s", interval);
+  if (change != NULL)
+    g_string_append_printf (cell, " (%s)", change);
+  return g_string_free (cell, FALSE);
+}
+
+static void
+add_metric_rows (GPtrArray          *rows,
+                 const RpComparison *comparison)
+{
+  for (guint i = 0; i < comparison->rows->len; i++)
     {
-      double value = rp_report_get_metric (g_ptr_array_index (reports, r), series_name, stat);
-      g_autofree char *text = NULL;
-      g_autofree char *delta = NULL;
+      const RpCompareRow *metric = g_ptr_array_index (comparison->rows, i);
+      CompareRow *row = compare_row_new (metric->label, comparison->n_groups);
 
-      if (isnan (value))
-        {
-          row->cells[r] = g_strdup ("-");
-          continue;
-        }
-      any = TRUE;
-      text = rp_report_format_metric (kind, value);
-      if (r == 0 || isnan (base))
-        row->cells[r] = g_steal_pointer (&text);
-      else
-        {
-          delta = rp_report_format_change (kind, base, value, NULL);
-          row->cells[r] = g_strdup_printf ("%s (%s)", text, delta);
-        }
+      for (guint g = 0; g < comparison->n_groups; g++)
+        row->cells[g] = metric_cell (metric, g);
+      g_ptr_array_add (rows, row);
     }
-  if (any)
-    g_ptr_array_add (rows, row);
-  else
-    compare_row_free (row);
 }
 
-static void
-add_metric_rows (GPtrArray *rows,
-                 GPtrArray *reports)
-{
-  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
-  g_autofree char *flow = rp_format_limit (RP_LIMIT_FLOW);
-  g_autofree char *attention = rp_format_limit (RP_LIMIT_ATTENTION);
-  /* TRANSLATORS: a table row: how many fsync calls took longer than e.g. "1 s" */
-  g_autofree char *fsync_instant = g_strdup_printf (_("fsync > %s"), instant);
-  g_autofree char *fsync_flow = g_strdup_printf (_("fsync > %s"), flow);
-  g_autofree char *fsync_attention = g_strdup_printf (_("fsync > %s"), attention);
-  /* TRANSLATORS: a table row: how often the desktop's main loop was late by more than e.g. "0.1 s" */
-  g_autofree char *loop_instant = g_strdup_printf (_("Main loop > %s"), instant);
-
-  /* TRANSLATORS: a table row: how many fsync() calls the figures below rest on */
-  add_metric_row (rows, reports, _("fsync samples"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_N, RP_METRIC_SAMPLES);
-  add_metric_row (rows, reports, _("fsync p50"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P50, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, _("fsync p99"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_P99, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, _("fsync max"), RP_SERIES_FSYNC_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, fsync_instant, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_INSTANT, RP_METRIC_COUNT);
-  add_metric_row (rows, reports, fsync_flow, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_FLOW, RP_METRIC_COUNT);
-  add_metric_row (rows, reports, fsync_attention, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_ATTENTION, RP_METRIC_COUNT);
-  add_metric_row (rows, reports, _("write() max"), RP_SERIES_WRITE_LATENCY, RP_METRIC_MAX, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, _("Main loop max"), RP_SERIES_MAINLOOP_LATENESS, RP_METRIC_MAX, RP_METRIC_LATENCY);
-  add_metric_row (rows, reports, loop_instant, RP_SERIES_MAINLOOP_LATENESS, RP_METRIC_OVER_INSTANT, RP_METRIC_COUNT);
-  add_metric_row (rows, reports, _("Writer throughput"), NULL, RP_METRIC_MEAN, RP_METRIC_RATE);
-}
-
-/* A group of at most three runs side by side: the table of up to eight is
- * printed as groups one below the other, so that every line fits. */
+/* A block of at most three columns side by side: the table of up to eight
+ * is printed as blocks one below the other, so that every line fits. */
 typedef struct {
-  guint first;          /* index of the group's first run */
-  guint n;              /* runs in the group */
+  guint first;          /* index of the block's first run */
+  guint n;              /* runs in the block */
   gsize label_width;    /* columns */
   gsize cell_width;     /* columns */
-} CompareGroup;
+} CompareBlock;
 
-#define GROUP_MAX_RUNS 3
+#define BLOCK_MAX_COLUMNS 3
 
-/* Whether a setting of some run of @group differs from run 1's: in a group
+/* Whether a setting of some run of @block differs from run 1's: in a block
  * of runs 4 and 5, a setting only run 2 changed is not marked. */
 static gboolean
-differs_in_group (const CompareRow   *row,
-                  const CompareGroup *group)
+differs_in_block (const CompareRow   *row,
+                  const CompareBlock *block)
 {
-  for (guint r = group->first; row->differs && r < group->first + group->n; r++)
+  for (guint r = block->first; row->differs && r < block->first + block->n; r++)
     if (r > 0 && g_strcmp0 (row->cells[r], row->cells[0]) != 0)
       return TRUE;
   return FALSE;
@@ -387,16 +323,16 @@ differs_in_group (const CompareRow   *row,
 static void
 append_compare_row (GString            *out,
                     const CompareRow   *row,
-                    const CompareGroup *group)
+                    const CompareBlock *block)
 {
-  gboolean marked = differs_in_group (row, group);
-  g_autoptr(GPtrArray) label_lines = rp_text_wrap_lines (row->label, group->label_width);
-  g_autofree GPtrArray **cell_lines = g_new0 (GPtrArray *, group->n);
+  gboolean marked = differs_in_block (row, block);
+  g_autoptr(GPtrArray) label_lines = rp_text_wrap_lines (row->label, block->label_width);
+  g_autofree GPtrArray **cell_lines = g_new0 (GPtrArray *, block->n);
   guint height = label_lines->len;
 
-  for (guint r = 0; r < group->n; r++)
+  for (guint r = 0; r < block->n; r++)
     {
-      cell_lines[r] = rp_text_wrap_lines (row->cells[group->first + r], group->cell_width);
+      cell_lines[r] = rp_text_wrap_lines (row->cells[block->first + r], block->cell_width);
       height = MAX (height, cell_lines[r]->len);
     }
   for (guint line = 0; line < height; line++)
@@ -405,28 +341,28 @@ append_compare_row (GString            *out,
 
       g_string_append (out, line == 0 && marked ? "* " : "  ");
       rp_text_append_padded (out, line < label_lines->len ? g_ptr_array_index (label_lines, line) : "",
-                             group->label_width, FALSE);
-      for (guint r = 0; r < group->n; r++)
+                             block->label_width, FALSE);
+      for (guint r = 0; r < block->n; r++)
         {
           g_string_append (out, "  ");
           rp_text_append_padded (out, line < cell_lines[r]->len ? g_ptr_array_index (cell_lines[r], line) : "",
-                                 group->cell_width, FALSE);
+                                 block->cell_width, FALSE);
         }
       while (out->len > start && out->str[out->len - 1] == ' ')
         g_string_truncate (out, out->len - 1);
       g_string_append_c (out, '\n');
     }
-  for (guint r = 0; r < group->n; r++)
+  for (guint r = 0; r < block->n; r++)
     g_ptr_array_unref (cell_lines[r]);
 }
 
-/* Column widths of a group sharing 80 columns, long cells wrapped. Cells are
+/* Column widths of a block sharing 80 columns, long cells wrapped. Cells are
  * padded to columns (so that they align on a terminal), so room is kept for
  * what their "µs" or "ä" take beyond their columns (rp_text_length()): an
  * upper bound for every wrapped line, whose extra is at most its cell's. */
 static void
 compute_compare_widths (GPtrArray    *rows,
-                        CompareGroup *group)
+                        CompareBlock *block)
 {
   gsize label_width = 0, cell_width = 0, label_extra = 0, cell_extra = 0;
   gsize room;
@@ -437,35 +373,35 @@ compute_compare_widths (GPtrArray    *rows,
 
       label_width = MAX (label_width, rp_text_width (row->label));
       label_extra = MAX (label_extra, rp_text_length (row->label) - rp_text_width (row->label));
-      for (guint r = group->first; r < group->first + group->n; r++)
+      for (guint r = block->first; r < block->first + block->n; r++)
         {
           cell_width = MAX (cell_width, rp_text_width (row->cells[r]));
           cell_extra = MAX (cell_extra, rp_text_length (row->cells[r]) - rp_text_width (row->cells[r]));
         }
     }
   label_width = MIN (label_width, 22);
-  room = (RP_TEXT_WIDTH - 2 - label_width - label_extra) / group->n;
-  group->label_width = label_width;
+  room = (RP_TEXT_WIDTH - 2 - label_width - label_extra) / block->n;
+  block->label_width = label_width;
   /* The wrapping needs 8; so much extra would take a stranger's report. */
-  group->cell_width = CLAMP (MIN (cell_width, room - 2 - MIN (cell_extra, room - 10)), 8, room - 2);
+  block->cell_width = CLAMP (MIN (cell_width, room - 2 - MIN (cell_extra, room - 10)), 8, room - 2);
 }
 
 /* Groups of at most three runs, as even as can be: 4 runs are 2 + 2, 5 are
  * 3 + 2, 8 are 3 + 3 + 2. */
 static GArray *
-compare_groups (GPtrArray *rows,
+compare_blocks (GPtrArray *rows,
                 guint      n_reports)
 {
-  guint n_groups = (n_reports + GROUP_MAX_RUNS - 1) / GROUP_MAX_RUNS;
+  guint n_groups = (n_reports + BLOCK_MAX_COLUMNS - 1) / BLOCK_MAX_COLUMNS;
   guint per_group = (n_reports + n_groups - 1) / n_groups;
-  GArray *groups = g_array_new (FALSE, TRUE, sizeof (CompareGroup));
+  GArray *groups = g_array_new (FALSE, TRUE, sizeof (CompareBlock));
 
   for (guint first = 0; first < n_reports; first += per_group)
     {
-      CompareGroup group = { first, MIN (per_group, n_reports - first), 0, 0 };
+      CompareBlock block = { first, MIN (per_group, n_reports - first), 0, 0 };
 
-      compute_compare_widths (rows, &group);
-      g_array_append_val (groups, group);
+      compute_compare_widths (rows, &block);
+      g_array_append_val (groups, block);
     }
   return groups;
 }
@@ -489,34 +425,37 @@ append_compare_legend (GString   *out,
 }
 
 static void
-append_compare_group (GString            *out,
+append_compare_block (GString            *out,
                       GPtrArray          *settings,
                       GPtrArray          *metrics,
-                      const CompareGroup *group)
+                      const CompareBlock *block)
 {
   g_string_append_c (out, '\n');
   for (guint i = 0; i < settings->len; i++)
-    append_compare_row (out, g_ptr_array_index (settings, i), group);
+    append_compare_row (out, g_ptr_array_index (settings, i), block);
   g_string_append_c (out, '\n');
   if (metrics->len == 0)
-    rp_text_append_wrapped (out, "  ", "  ", _("None of the reports has fsync, write() or main-loop samples."));
+    rp_text_append_wrapped (out, "  ", "  ", _("None of the reports has samples to compare."));
   for (guint i = 0; i < metrics->len; i++)
-    append_compare_row (out, g_ptr_array_index (metrics, i), group);
+    append_compare_row (out, g_ptr_array_index (metrics, i), block);
 }
 
 /**
  * rp_report_compare_text:
  * @reports: (element-type RpReport): two or more reports (one works too)
  *
- * A side-by-side table, one column per report: the parts of the scenarios
- * that differ (rp_scenario_get_fields()), the settings the reporters of
- * docs/SCENARIOS.md compared (file system, journal mode, scheduler, kernel,
- * machine, RAM, dirty_* sysctls), rows that differ marked with "*"; then
- * fsync p50/p99/max and stall counts, write() and main-loop results where
- * measured, and the writer's mean throughput, each with its change relative
- * to the first report. At most 80 columns a line (long cells wrap; more
- * than three reports make several tables of two or three runs, one below
- * the other), at most 80 bytes in Latin-script languages.
+ * A side-by-side table, one column per configuration (rp_comparison_new()
+ * with %RP_COMPARE_GROUP: repeats of one configuration share a column):
+ * the parts of the scenarios that differ (rp_scenario_get_fields()), the
+ * settings the reporters of docs/SCENARIOS.md compared (file system,
+ * journal mode, scheduler, kernel, machine, RAM, dirty_* sysctls), rows
+ * that differ marked with "*"; then every figure the runs measured (each
+ * judged latency's samples, p50, p99, worst and stalls, the CPU split,
+ * pressure, memory peaks, throughputs) with its 95 % interval in brackets
+ * and its change against the first column, marked "noise" or with its
+ * Holm-adjusted p-value. At most 80 columns a line (long cells wrap; more
+ * than three columns make several tables of two or three, one below the
+ * other), at most 80 bytes in Latin-script languages.
  *
  * Returns: (transfer full): translated text
  */
@@ -526,7 +465,8 @@ rp_report_compare_text (GPtrArray *reports)
   g_autoptr(GPtrArray) settings = g_ptr_array_new_with_free_func (compare_row_free);
   g_autoptr(GPtrArray) metrics = g_ptr_array_new_with_free_func (compare_row_free);
   g_autoptr(GPtrArray) all = g_ptr_array_new ();
-  g_autoptr(GArray) groups = NULL;
+  g_autoptr(GArray) blocks = NULL;
+  g_autoptr(RpComparison) comparison = NULL;
   g_autofree char *title = NULL;
   CompareRow *header;
   GString *out;
@@ -535,27 +475,35 @@ rp_report_compare_text (GPtrArray *reports)
   for (guint r = 0; r < reports->len; r++)
     g_return_val_if_fail (RP_IS_REPORT (g_ptr_array_index (reports, r)), NULL);
 
-  header = compare_row_new ("", reports->len);
-  for (guint r = 0; r < reports->len; r++)
-    header->cells[r] = g_strdup_printf (_("Run %u"), r + 1);
+  comparison = rp_comparison_new (reports, RP_COMPARE_GROUP);
+  header = compare_row_new ("", comparison->n_groups);
+  for (guint g = 0; g < comparison->n_groups; g++)
+    header->cells[g] = rp_comparison_get_group_label (comparison, g);
   g_ptr_array_add (settings, header);
-  add_scenario_rows (settings, reports);
-  add_setting_rows (settings, reports);
-  add_metric_rows (metrics, reports);
+  add_scenario_rows (settings, comparison);
+  add_setting_rows (settings, comparison);
+  add_metric_rows (metrics, comparison);
   g_ptr_array_extend (all, settings, NULL, NULL);
   g_ptr_array_extend (all, metrics, NULL, NULL);
-  groups = compare_groups (all, reports->len);
+  blocks = compare_blocks (all, comparison->n_groups);
 
   out = g_string_new (NULL);
   title = g_strdup_printf (ngettext ("Comparison of %u report", "Comparison of %u reports",
                                      reports->len), reports->len);
   rp_text_append_heading (out, title, '=');
   append_compare_legend (out, reports);
-  for (guint g = 0; g < groups->len; g++)
-    append_compare_group (out, settings, metrics, &g_array_index (groups, CompareGroup, g));
+  for (guint b = 0; b < blocks->len; b++)
+    append_compare_block (out, settings, metrics, &g_array_index (blocks, CompareBlock, b));
 
   g_string_append_c (out, '\n');
-  rp_text_append_wrapped (out, "", "", _("* marks settings that differ from run 1. Changes in "
-                                         "parentheses are relative to run 1."));
+  /* xgettext:no-c-format */
+  rp_text_append_wrapped (out, "", "", _("* marks settings that differ from the first column. Runs of "
+                                         "the same configuration share a column. Brackets give 95 % "
+                                         "intervals (bootstrap over runs, or over samples of a single "
+                                         "run). Changes in parentheses are relative to the first column: "
+                                         "\"noise\" marks a difference within noise, a p-value one that "
+                                         "is significant (Mann-Whitney U test of the latency samples, "
+                                         "Holm-corrected across rows; other figures: intervals that do "
+                                         "not overlap)."));
   return g_string_free (out, FALSE);
 }

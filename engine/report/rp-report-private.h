@@ -57,6 +57,18 @@ gboolean    rp_report_configuration_from_json (JsonObject             *root,
 char       *rp_text_format_duration     (double      seconds);
 char       *rp_text_format_created      (GDateTime  *created);
 
+/* rp-comparison.c: the system settings a comparison lists and a
+ * configuration consists of, by rp_sysinfo_get_fields() key; @label is
+ * N_() when @translate. */
+typedef struct {
+  const char *key;
+  const char *label;
+  gboolean    translate;
+} RpCompareSetting;
+
+extern const RpCompareSetting rp_compare_settings[];
+extern const guint            rp_n_compare_settings;
+
 /* Limits of the loader beyond the public ones in rp-report.h. Our own reports
  * nest five levels deep; a string is a path or a note; names and units end
  * up in table cells and CSV rows. */

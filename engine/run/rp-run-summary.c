@@ -138,12 +138,22 @@ rp_run_summary_has_samples (const RpRunSummary *self)
   return FALSE;
 }
 
+/* Whether row @i counts in the judgement and has samples. */
+static gboolean
+judged_with_samples (const RpRunSummary *self,
+                     guint               i)
+{
+  return (rp_run_summary_get_row_info (i)->flags & RP_SERIES_FLAG_JUDGED) &&
+         self->present[i] && self->stats[i].n > 0;
+}
+
 /**
  * rp_run_summary_get_severity:
  *
- * The response-time band of the worst delay a user would have felt: the
- * series the parts table marks %RP_SERIES_FLAG_FELT (saving a file, a
- * write, the window itself).
+ * The response-time band of the worst delay of the series the parts table
+ * marks %RP_SERIES_FLAG_JUDGED: every latency of every probe and load
+ * (fsync, write(), the parallel writers' fsyncs, cold reads, program
+ * starts, the window's main loop, frames and input …).
  *
  * Returns: the severity; %RP_SEVERITY_UNKNOWN while none of them has a sample
  */
@@ -155,8 +165,7 @@ rp_run_summary_get_severity (const RpRunSummary *self)
   g_return_val_if_fail (self != NULL, RP_SEVERITY_UNKNOWN);
 
   for (guint i = 0; i < self->n_rows; i++)
-    if ((rp_run_summary_get_row_info (i)->flags & RP_SERIES_FLAG_FELT) &&
-        self->present[i] && self->stats[i].n > 0)
+    if (judged_with_samples (self, i))
       worst = MAX (worst, self->stats[i].max);
 
   if (worst < 0)
@@ -197,44 +206,46 @@ rp_severity_get_headline (RpSeverity severity,
     }
 }
 
-static char *
-stall_sentence (const char *series,
-                gulong      count,
-                const char *limit,
-                const char *worst)
+/* The series' subject ("Cold reads") in the user's language. */
+static const char *
+subject_of (const RpSeriesInfo *info)
 {
-  if (g_str_equal (series, RP_SERIES_FSYNC_LATENCY))
-    return g_strdup_printf (ngettext ("fsync stalled %lu time over %s; worst %s.",
-                                      "fsync stalled %lu times over %s; worst %s.", count),
-                            count, limit, worst);
-  if (g_str_equal (series, RP_SERIES_WRITE_LATENCY))
-    return g_strdup_printf (ngettext ("A write() call stalled %lu time over %s; worst %s.",
-                                      "write() calls stalled %lu times over %s; worst %s.", count),
-                            count, limit, worst);
-  return g_strdup_printf (ngettext ("The desktop's main loop stalled %lu time over %s; worst %s.",
-                                    "The desktop's main loop stalled %lu times over %s; worst %s.",
-                                    count),
-                          count, limit, worst);
+  return info->subject != NULL ? _(info->subject) : _(info->title);
 }
 
 static char *
-calm_sentence (const char *series,
-               const char *limit,
-               const char *worst)
+stall_sentence (const RpSeriesInfo *info,
+                gulong              count,
+                gulong              total,
+                const char         *limit,
+                const char         *worst)
 {
-  if (g_str_equal (series, RP_SERIES_FSYNC_LATENCY))
-    return g_strdup_printf (_("fsync never took over %s; worst %s."), limit, worst);
-  if (g_str_equal (series, RP_SERIES_WRITE_LATENCY))
-    return g_strdup_printf (_("No write() call took over %s; worst %s."), limit, worst);
-  return g_strdup_printf (_("The desktop's main loop never stalled over %s; worst %s."),
-                          limit, worst);
+  /* TRANSLATORS: "Cold reads stalled 7 of 60 times over 0.1 s; worst 615 ms." The
+   * first %s is a series' subject (e.g. "fsync of the parallel writers"); the
+   * plural follows the total (60) */
+  return g_strdup_printf (ngettext ("%s stalled %lu of %lu time over %s; worst %s.",
+                                    "%s stalled %lu of %lu times over %s; worst %s.", total),
+                          subject_of (info), count, total, limit, worst);
+}
+
+static char *
+calm_sentence (const RpSeriesInfo *info,
+               gulong              total,
+               const char         *limit,
+               const char         *worst)
+{
+  /* TRANSLATORS: "Cold reads: none of 60 over 0.1 s; worst 12 ms." The first
+   * %s is a series' subject; the plural follows the total (60) */
+  return g_strdup_printf (ngettext ("%s: none of %lu over %s; worst %s.",
+                                    "%s: none of %lu over %s; worst %s.", total),
+                          subject_of (info), total, limit, worst);
 }
 
 /* Nielsen's limits: over 1 s breaks the flow of thought, so that count is
  * the one to tell; with none, the count over 0.1 s (no longer instant). */
 static char *
-series_verdict (const char    *series,
-                const RpStats *stats)
+series_verdict (const RpSeriesInfo *info,
+                const RpStats      *stats)
 {
   g_autofree char *worst = rp_format_latency (stats->max);
   double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;
@@ -243,11 +254,11 @@ series_verdict (const char    *series,
   g_autofree char *sentence = NULL;
   g_autofree char *attention_limit = NULL;
   g_autofree char *attention_sentence = NULL;
-  gulong attention;
+  gulong attention, total = (gulong) MIN (stats->n, G_MAXULONG);
 
   if (count == 0)
-    return calm_sentence (series, limit_text, worst);
-  sentence = stall_sentence (series, (gulong) MIN (count, G_MAXULONG), limit_text, worst);
+    return calm_sentence (info, total, limit_text, worst);
+  sentence = stall_sentence (info, (gulong) MIN (count, G_MAXULONG), total, limit_text, worst);
   if (stats->over_attention == 0)
     return g_steal_pointer (&sentence);
 
@@ -269,11 +280,13 @@ series_verdict (const char    *series,
  *   or running ones (rp_stream_stats_get())
  * @n_series: how many
  *
- * A few plain sentences for someone who is not a storage expert, from the
- * series a user feels (%RP_SERIES_FLAG_FELT: the fsync latency, the write()
- * latency and the desktop's main-loop lateness), whichever of them @names
- * has with samples, in rank order, using the limits of rp-stats.h, e.g.
- * "fsync stalled 7 times over 1 s; worst 10.86 s." It reads only the counts,
+ * A few plain sentences for someone who is not a storage expert, one for
+ * every series the parts table marks %RP_SERIES_FLAG_JUDGED that @names has
+ * with samples (those that stalled first, and among them those a user
+ * waits for directly, %RP_SERIES_FLAG_FELT, then by rank), naming it by its
+ * @subject and using the limits of
+ * rp-stats.h, e.g. "fsync of the parallel writers stalled 39 of 412 times
+ * over 0.1 s; worst 278 ms." It reads only the counts,
  * the worst value and the limit counts of @stats, so running statistics,
  * which keep those exactly, give the exact verdict.
  *
@@ -318,17 +331,25 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  for (guint i = 0; i < self->n_rows; i++)
-    {
-      const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
+  /* What stalled first, then what stayed calm; within each, the series a
+   * user waits for directly first: they are what a user notices first. */
+  for (guint pass = 0; pass < 4; pass++)
+    for (guint i = 0; i < self->n_rows; i++)
+      {
+        const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
+        gboolean felt = (info->flags & RP_SERIES_FLAG_FELT) != 0;
+        gboolean stalls;
 
-      if (!(info->flags & RP_SERIES_FLAG_FELT) || !self->present[i] || self->stats[i].n == 0)
-        continue;
-      measured++;
-      if (self->stats[i].over_instant > 0)
-        stalled++;
-      g_ptr_array_add (sentences, series_verdict (info->name, &self->stats[i]));
-    }
+        if (!judged_with_samples (self, i))
+          continue;
+        stalls = self->stats[i].over_instant > 0;
+        if (stalls != (pass < 2) || felt != (pass % 2 == 0))
+          continue;
+        measured++;
+        if (stalls)
+          stalled++;
+        g_ptr_array_add (sentences, series_verdict (info, &self->stats[i]));
+      }
 
   if (measured == 0)
     g_ptr_array_add (sentences, g_strdup (_("No latency was measured, so there is nothing to judge.")));

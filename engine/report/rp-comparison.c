@@ -1,0 +1,874 @@
+/* rp-comparison.c: reports grouped by configuration, every figure with its interval and significance. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "rp-comparison.h"
+#include "rp-report-private.h"
+#include "rp-significance.h"
+#include "rp-units.h"
+
+/* The settings the reporters of docs/SCENARIOS.md compared by hand, by their
+ * rp_sysinfo_get_fields() keys, with labels short enough for a table. The
+ * sysctl names stay untranslated: they are what one types. With the
+ * scenario's fields they make a run's configuration. */
+const RpCompareSetting rp_compare_settings[] = {
+  { "fs_type", N_("File system"), TRUE },
+  { "journal_mode", N_("Journal mode"), TRUE },
+  { "scheduler", N_("I/O scheduler"), TRUE },
+  { "whole_disk", N_("Disk"), TRUE },
+  { "rotational", N_("Rotational"), TRUE },
+  { "raid_level", N_("RAID level"), TRUE },
+  { "kernel_release", N_("Kernel"), TRUE },
+  { "machine", N_("Machine"), TRUE },
+  { "userspace_bits", N_("User space"), TRUE },
+  { "ram_bytes", N_("RAM"), TRUE },
+  { "dirty_ratio", "dirty_ratio", FALSE },
+  { "dirty_background_ratio", "dirty_background_ratio", FALSE },
+  { "dirty_bytes", "dirty_bytes", FALSE },
+  { "dirty_background_bytes", "dirty_background_bytes", FALSE },
+  { "dirty_expire_centisecs", "dirty_expire_centisecs", FALSE },
+  { "wbt_lat_usec", "wbt_lat_usec", FALSE },
+  { "read_ahead_kb", "read_ahead_kb", FALSE },
+  { "loop_direct_io", N_("Loop direct I/O"), TRUE },
+  { "backing_fs_type", N_("Backing file system"), TRUE },
+  { "backing_disk", N_("Backing disk"), TRUE },
+  { "backing_scheduler", N_("Backing scheduler"), TRUE },
+  { "backing_wbt_lat_usec", N_("Backing wbt_lat_usec"), TRUE },
+};
+const guint rp_n_compare_settings = G_N_ELEMENTS (rp_compare_settings);
+
+/* Pressure series have no title of their own (the charts show only I/O
+ * "some"): their rows' labels. The avg10 ones repeat the totals smoothed,
+ * so they get no row. */
+static const struct {
+  const char *series;
+  const char *label;
+} pressure_labels[] = {
+  { "psi_io_some", N_("I/O pressure (some)") },
+  { "psi_io_full", N_("I/O pressure (full)") },
+  { "psi_cpu_some", N_("CPU pressure (some)") },
+  { "psi_cpu_full", N_("CPU pressure (full)") },
+  { "psi_memory_some", N_("Memory pressure (some)") },
+  { "psi_memory_full", N_("Memory pressure (full)") },
+};
+
+/* A note by which a run names its configuration itself (a matrix cell
+ * repeated N times writes each repeat as a report of its own): when a
+ * report has it, it is the configuration key. */
+#define NOTE_CONFIGURATION "configuration"
+
+/**
+ * rp_report_get_configuration_key:
+ *
+ * What makes two reports repeats of one configuration: the report's
+ * configuration (rp_report_get_configuration(): `--repeat` and the matrix
+ * name their runs), else the note "configuration" when the run wrote one,
+ * else every field of the scenario (rp_scenario_get_fields(): preset,
+ * each load and probe with its settings, duration) and every setting the
+ * comparison lists (file system, journal mode, I/O scheduler, disk,
+ * rotational, RAID level, kernel, machine, user space, RAM, the dirty_*
+ * sysctls, wbt_lat_usec). Not the time of the run, its target directory
+ * nor its results.
+ *
+ * Returns: (transfer full): an opaque key; equal keys, same configuration
+ */
+char *
+rp_report_get_configuration_key (RpReport *report)
+{
+  const char *named;
+  g_autoptr(GPtrArray) scenario_fields = NULL;
+  g_autoptr(GPtrArray) system_fields = NULL;
+  GString *key;
+
+  g_return_val_if_fail (RP_IS_REPORT (report), NULL);
+
+  if (rp_report_get_configuration (report) != NULL)
+    return g_strconcat ("configuration\n", rp_report_get_configuration (report)->key, NULL);
+  named = report->notes != NULL ? g_hash_table_lookup (report->notes, NOTE_CONFIGURATION) : NULL;
+  if (named != NULL && *named != '\0')
+    return g_strconcat ("note\n", named, NULL);
+
+  key = g_string_new ("fields\n");
+  scenario_fields = rp_scenario_get_fields (report->scenario);
+  for (guint i = 0; i < scenario_fields->len; i++)
+    {
+      const RpField *field = g_ptr_array_index (scenario_fields, i);
+
+      g_string_append_printf (key, "%s=%s\n", field->key, field->value);
+    }
+  system_fields = rp_sysinfo_get_fields (report->sysinfo);
+  for (guint s = 0; s < rp_n_compare_settings; s++)
+    for (guint i = 0; i < system_fields->len; i++)
+      {
+        const RpSysinfoField *field = g_ptr_array_index (system_fields, i);
+
+        if (g_strcmp0 (field->key, rp_compare_settings[s].key) == 0)
+          g_string_append_printf (key, "%s=%s\n", field->key, field->value);
+      }
+  return g_string_free (key, FALSE);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Groups */
+
+static GPtrArray *
+make_groups (GPtrArray      *reports,
+             RpCompareFlags  flags)
+{
+  GPtrArray *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint r = 0; r < reports->len; r++)
+    {
+      g_autofree char *key = (flags & RP_COMPARE_GROUP)
+                             ? rp_report_get_configuration_key (g_ptr_array_index (reports, r))
+                             : g_strdup_printf ("%u", r);
+      guint g;
+
+      for (g = 0; g < keys->len; g++)
+        if (g_str_equal (g_ptr_array_index (keys, g), key))
+          break;
+      if (g == keys->len)
+        {
+          g_ptr_array_add (keys, g_steal_pointer (&key));
+          g_ptr_array_add (groups, g_array_new (FALSE, FALSE, sizeof (guint)));
+        }
+      g_array_append_val ((GArray *) g_ptr_array_index (groups, g), r);
+    }
+  return groups;
+}
+
+/**
+ * rp_comparison_get_group_size:
+ * @group: 0 .. @n_groups − 1
+ *
+ * Returns: how many runs the group has
+ */
+guint
+rp_comparison_get_group_size (const RpComparison *self,
+                              guint               group)
+{
+  g_return_val_if_fail (self != NULL && group < self->n_groups, 0);
+  return ((GArray *) g_ptr_array_index (self->groups, group))->len;
+}
+
+/**
+ * rp_comparison_get_group_report:
+ * @group: 0 .. @n_groups − 1
+ * @index: 0 .. rp_comparison_get_group_size() − 1
+ *
+ * Returns: (transfer none): that run's report
+ */
+RpReport *
+rp_comparison_get_group_report (const RpComparison *self,
+                                guint               group,
+                                guint               index)
+{
+  GArray *members;
+
+  g_return_val_if_fail (self != NULL && group < self->n_groups, NULL);
+  members = g_ptr_array_index (self->groups, group);
+  g_return_val_if_fail (index < members->len, NULL);
+  return g_ptr_array_index (self->reports, g_array_index (members, guint, index));
+}
+
+/**
+ * rp_comparison_get_group_label:
+ * @group: 0 .. @n_groups − 1
+ *
+ * Returns: (transfer full): a column heading naming its runs by their
+ *   1-based place among the reports: "Run 2", "Runs 1, 3, 5"
+ */
+char *
+rp_comparison_get_group_label (const RpComparison *self,
+                               guint               group)
+{
+  GArray *members;
+  GString *numbers;
+  g_autofree char *list = NULL;
+
+  g_return_val_if_fail (self != NULL && group < self->n_groups, NULL);
+  members = g_ptr_array_index (self->groups, group);
+  if (members->len == 1)
+    return g_strdup_printf (_("Run %u"), g_array_index (members, guint, 0) + 1);
+  numbers = g_string_new (NULL);
+  for (guint i = 0; i < members->len; i++)
+    g_string_append_printf (numbers, "%s%u", i > 0 ? ", " : "", g_array_index (members, guint, i) + 1);
+  list = g_string_free (numbers, FALSE);
+  /* TRANSLATORS: a column of a comparison: the repeats of one configuration, e.g. "Runs 1, 3, 5" */
+  return g_strdup_printf (_("Runs %s"), list);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Figures of a sample */
+
+typedef struct {
+  RpMetricStat stat;
+} FigureSpec;
+
+static int
+compare_doubles (const void *pa,
+                 const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+
+  return (a > b) - (a < b);
+}
+
+static guint64
+count_over (const double *values,
+            gsize         n,
+            double        limit)
+{
+  guint64 count = 0;
+
+  for (gsize i = 0; i < n; i++)
+    count += values[i] > limit;
+  return count;
+}
+
+/* The figure @stat of a sample, as rp_stats_compute() would give it. */
+static double
+figure_of (double   *values,
+           gsize     n,
+           gpointer  data)
+{
+  const FigureSpec *spec = data;
+  double sum = 0, max = -INFINITY;
+
+  switch (spec->stat)
+    {
+    case RP_METRIC_P50:
+    case RP_METRIC_P99:
+      qsort (values, n, sizeof *values, compare_doubles);
+      return rp_stats_percentile (values, n, spec->stat == RP_METRIC_P50 ? 0.5 : 0.99);
+    case RP_METRIC_MAX:
+      for (gsize i = 0; i < n; i++)
+        max = MAX (max, values[i]);
+      return max;
+    case RP_METRIC_OVER_INSTANT:
+      return (double) count_over (values, n, RP_LIMIT_INSTANT);
+    case RP_METRIC_OVER_FLOW:
+      return (double) count_over (values, n, RP_LIMIT_FLOW);
+    case RP_METRIC_OVER_ATTENTION:
+      return (double) count_over (values, n, RP_LIMIT_ATTENTION);
+    case RP_METRIC_N:
+      return (double) n;
+    case RP_METRIC_MEAN:
+    default:
+      for (gsize i = 0; i < n; i++)
+        sum += values[i];
+      return sum / (double) n;
+    }
+}
+
+static double
+mean_of (double   *values,
+         gsize     n,
+         gpointer  data)
+{
+  FigureSpec spec = { RP_METRIC_MEAN };
+
+  return figure_of (values, n, &spec);
+}
+
+/* The samples of @name in @report (none when it lacks the series). */
+static GArray *
+series_values (RpReport   *report,
+               const char *name)
+{
+  RpSeries *series = rp_report_lookup_series (report, name);
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree double *copy = NULL;
+  guint n = 0;
+
+  if (series == NULL)
+    return values;
+  copy = rp_series_copy_values (series, &n);
+  g_array_append_vals (values, copy, n);
+  return values;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Rows */
+
+static void
+compare_row_free (gpointer data)
+{
+  RpCompareRow *row = data;
+
+  g_free (row->label);
+  g_free (row->value);
+  g_free (row->low);
+  g_free (row->high);
+  g_free (row->p);
+  g_free (row->change);
+  g_free (row->runs);
+  g_free (row);
+}
+
+/* One Mann–Whitney test: a judged series of group @group against group 0. */
+typedef struct {
+  const char *series;
+  guint       group;
+  double      p;
+} Test;
+
+typedef struct {
+  RpComparison *self;
+  GArray       *tests;    /* Test */
+  guint         seed;     /* of the next interval */
+  GHashTable   *sorted;   /* "group:series" → GArray of the group's samples, sorted */
+} Builder;
+
+/* The samples of every run of @group, one after the other, sorted; kept
+ * for the other rows and the test of the series, so that an hour's
+ * samples are sorted once per comparison. (transfer none) */
+static GArray *
+sorted_group_values (Builder    *builder,
+                     guint       group,
+                     const char *series)
+{
+  RpComparison *self = builder->self;
+  g_autofree char *key = g_strdup_printf ("%u:%s", group, series);
+  GArray *all = g_hash_table_lookup (builder->sorted, key);
+
+  if (all != NULL)
+    return all;
+  all = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < rp_comparison_get_group_size (self, group); i++)
+    {
+      g_autoptr(GArray) values = series_values (rp_comparison_get_group_report (self, group, i), series);
+
+      /* As rp_stats_compute(): only finite values count. */
+      for (guint k = 0; k < values->len; k++)
+        if (isfinite (g_array_index (values, double, k)))
+          g_array_append_val (all, g_array_index (values, double, k));
+    }
+  /* qsort() of no values would get a NULL array: undefined. */
+  if (all->len > 1)
+    qsort (all->data, all->len, sizeof (double), compare_doubles);
+  g_hash_table_insert (builder->sorted, g_steal_pointer (&key), all);
+  return all;
+}
+
+/* The figure of one run: the report's cached statistics (the same figures
+ * as its summary), the writer's throughput as its summary gives it. */
+static double
+run_figure (RpReport     *report,
+            const char   *series,
+            RpMetricStat  stat)
+{
+  RpSeries *own = rp_report_lookup_series (report, series);
+
+  if (g_strcmp0 (series, RP_SERIES_WRITER_THROUGHPUT) == 0 && stat == RP_METRIC_MEAN &&
+      own != NULL && rp_series_get_length (own) > 0)
+    return rp_report_get_metric (report, NULL, stat);
+  return rp_report_get_metric (report, series, stat);
+}
+
+static double
+limit_of (RpMetricStat stat)
+{
+  return stat == RP_METRIC_OVER_INSTANT ? RP_LIMIT_INSTANT
+         : stat == RP_METRIC_OVER_FLOW ? RP_LIMIT_FLOW : RP_LIMIT_ATTENTION;
+}
+
+/* The percentile bootstrap interval of a figure of one run's samples: in
+ * closed form where it has one (quantiles from order statistics, the
+ * maximum and the counts over a limit exactly), so that an hour's 360 000
+ * samples take one sort rather than a thousand; by resampling for the
+ * mean. @samples is sorted. */
+static void
+sample_interval (GArray       *samples,
+                 RpMetricStat  stat,
+                 guint32       seed,
+                 double       *out_low,
+                 double       *out_high)
+{
+  const double *values = (const double *) samples->data;
+  FigureSpec spec = { stat };
+
+  switch (stat)
+    {
+    case RP_METRIC_P50:
+    case RP_METRIC_P99:
+    case RP_METRIC_MAX:
+      if (stat == RP_METRIC_MAX)
+        rp_max_interval (values, samples->len, RP_CONFIDENCE_LEVEL, out_low, out_high);
+      else
+        rp_quantile_interval (values, samples->len, stat == RP_METRIC_P50 ? 0.5 : 0.99,
+                              RP_CONFIDENCE_LEVEL, out_low, out_high);
+      return;
+    case RP_METRIC_OVER_INSTANT:
+    case RP_METRIC_OVER_FLOW:
+    case RP_METRIC_OVER_ATTENTION:
+      rp_count_interval (count_over (values, samples->len, limit_of (stat)), samples->len,
+                         RP_CONFIDENCE_LEVEL, out_low, out_high);
+      return;
+    case RP_METRIC_MEAN:
+    case RP_METRIC_N:
+    default:
+      rp_bootstrap_interval (values, samples->len, figure_of, &spec, rp_bootstrap_resamples (samples->len),
+                             RP_CONFIDENCE_LEVEL, seed, out_low, out_high);
+      return;
+    }
+}
+
+/* A group's figure and interval: the mean of its runs' figures and the
+ * bootstrap over runs when it has two or more; the run's figure and the
+ * bootstrap over its samples when it has one. */
+static void
+fill_group (Builder      *builder,
+            RpCompareRow *row,
+            guint         group)
+{
+  RpComparison *self = builder->self;
+  guint size = rp_comparison_get_group_size (self, group);
+  g_autoptr(GArray) figures = g_array_new (FALSE, FALSE, sizeof (double));
+  guint32 seed = ++builder->seed;
+  double total = 0;
+
+  for (guint i = 0; i < size; i++)
+    {
+      double figure = run_figure (rp_comparison_get_group_report (self, group, i), row->series, row->stat);
+
+      if (!isnan (figure))
+        {
+          g_array_append_val (figures, figure);
+          total += figure;
+        }
+    }
+  row->value[group] = row->low[group] = row->high[group] = NAN;
+  row->runs[group] = figures->len;
+  if (figures->len == 0)
+    return;
+  if (row->stat == RP_METRIC_N)
+    {
+      row->value[group] = total;
+      return;
+    }
+  row->value[group] = total / figures->len;
+  if (figures->len >= 2)
+    rp_bootstrap_interval ((double *) figures->data, figures->len, mean_of, NULL,
+                           rp_bootstrap_resamples (figures->len), RP_CONFIDENCE_LEVEL, seed,
+                           &row->low[group], &row->high[group]);
+  else
+    {
+      /* One run has the figure, so the group's samples are that run's
+       * (the others have none of the series). */
+      GArray *samples = sorted_group_values (builder, group, row->series);
+
+      if (samples->len > 0)
+        sample_interval (samples, row->stat, seed, &row->low[group], &row->high[group]);
+    }
+}
+
+/* Adds the row when some group has its figure. */
+static RpCompareRow *
+add_row (Builder      *builder,
+         char         *label,
+         const char   *series,
+         const char   *unit,
+         RpMetricStat  stat,
+         int           direction,
+         gboolean      tested)
+{
+  RpComparison *self = builder->self;
+  RpCompareRow *row = g_new0 (RpCompareRow, 1);
+  gboolean any = FALSE;
+
+  row->label = label;
+  row->series = series;
+  row->unit = unit;
+  row->stat = stat;
+  row->direction = direction;
+  row->tested = tested;
+  row->value = g_new (double, self->n_groups);
+  row->low = g_new (double, self->n_groups);
+  row->high = g_new (double, self->n_groups);
+  row->p = g_new (double, self->n_groups);
+  row->change = g_new0 (RpChange, self->n_groups);
+  row->runs = g_new0 (guint, self->n_groups);
+  for (guint g = 0; g < self->n_groups; g++)
+    {
+      fill_group (builder, row, g);
+      row->p[g] = NAN;
+      any |= !isnan (row->value[g]);
+    }
+  if (!any)
+    {
+      compare_row_free (row);
+      return NULL;
+    }
+  g_ptr_array_add (self->rows, row);
+  return row;
+}
+
+/* One test per judged series and group: its latency samples against the
+ * baseline's. Every row of the series (p50, p99, worst, stalls) shares it:
+ * the test says whether the latencies differ, the rows say how. */
+static void
+add_tests (Builder    *builder,
+           const char *series)
+{
+  RpComparison *self = builder->self;
+  GArray *base = sorted_group_values (builder, 0, series);
+
+  for (guint g = 1; g < self->n_groups; g++)
+    {
+      GArray *other = sorted_group_values (builder, g, series);
+      Test test = { series, g, NAN };
+
+      if (base->len > 0 && other->len > 0)
+        test.p = rp_mann_whitney_u_sorted ((double *) other->data, other->len,
+                                           (double *) base->data, base->len, NULL, NULL);
+      g_array_append_val (builder->tests, test);
+    }
+}
+
+static gboolean
+any_over (RpComparison *self,
+          const char   *series,
+          RpMetricStat  stat)
+{
+  for (guint r = 0; r < self->reports->len; r++)
+    if (rp_report_get_metric (g_ptr_array_index (self->reports, r), series, stat) > 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Every judged latency: samples, p50, p99, worst and the stalls over each
+ * limit (over 1 s and 10 s only where some run has them). */
+static void
+add_latency_rows (Builder *builder)
+{
+  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
+  g_autofree char *flow = rp_format_limit (RP_LIMIT_FLOW);
+  g_autofree char *attention = rp_format_limit (RP_LIMIT_ATTENTION);
+  const struct {
+    RpMetricStat stat;
+    const char  *limit;
+  } stalls[] = {
+    { RP_METRIC_OVER_INSTANT, instant },
+    { RP_METRIC_OVER_FLOW, flow },
+    { RP_METRIC_OVER_ATTENTION, attention },
+  };
+
+  for (guint i = 0; i < rp_run_summary_get_n_rows (); i++)
+    {
+      const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
+      const char *name = _(info->label != NULL ? info->label : info->title);
+
+      if (!(info->flags & RP_SERIES_FLAG_JUDGED))
+        continue;
+      /* TRANSLATORS: a comparison row: how many samples the figures below rest on; %s is a series, e.g. "Cold read" */
+      if (add_row (builder, g_strdup_printf (_("%s samples"), name), info->name, "",
+                   RP_METRIC_N, 0, FALSE) == NULL)
+        continue;
+      add_tests (builder, info->name);
+      /* TRANSLATORS: a comparison row, the median; %s is a series, e.g. "Cold read" */
+      add_row (builder, g_strdup_printf (_("%s p50"), name), info->name, "s", RP_METRIC_P50, -1, TRUE);
+      /* TRANSLATORS: a comparison row, the 99th percentile; %s is a series, e.g. "Cold read" */
+      add_row (builder, g_strdup_printf (_("%s p99"), name), info->name, "s", RP_METRIC_P99, -1, TRUE);
+      /* TRANSLATORS: a comparison row, the longest; %s is a series, e.g. "Cold read" */
+      add_row (builder, g_strdup_printf (_("%s worst"), name), info->name, "s", RP_METRIC_MAX, -1, TRUE);
+      for (guint s = 0; s < G_N_ELEMENTS (stalls); s++)
+        if (s == 0 || any_over (builder->self, info->name, stalls[s].stat))
+          /* TRANSLATORS: a comparison row: how many samples of a series (e.g. "Cold read") took over e.g. "0.1 s" */
+          add_row (builder, g_strdup_printf (_("%s > %s"), name, stalls[s].limit), info->name, "",
+                   stalls[s].stat, -1, TRUE);
+    }
+}
+
+static gboolean
+is_other_figure (const RpSeriesInfo *info,
+                 gconstpointer       data)
+{
+  return (info->role == RP_SUMMARY_THROUGHPUT || info->role == RP_SUMMARY_LEVEL) &&
+         !(info->flags & RP_SERIES_FLAG_PER_THREAD) && !g_str_has_suffix (info->name, "_avg10");
+}
+
+static const char *
+pressure_label (const char *series)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (pressure_labels); i++)
+    if (g_str_equal (pressure_labels[i].series, series))
+      return _(pressure_labels[i].label);
+  return NULL;
+}
+
+/* Every level and throughput the parts table knows: CPU split means,
+ * pressure means, the peaks of dirty and writeback memory, the loads'
+ * throughputs and the CPU benchmark's rate. */
+static void
+add_other_rows (Builder *builder)
+{
+  g_autoptr(GPtrArray) infos = rp_parts_find_series (is_other_figure, NULL);
+
+  for (guint i = 0; i < infos->len; i++)
+    {
+      const RpSeriesInfo *info = g_ptr_array_index (infos, i);
+      const char *label = pressure_label (info->name);
+      gboolean pressure = label != NULL, bytes = g_str_equal (info->unit, "B");
+
+      if (label == NULL && info->title == NULL)
+        continue;
+      if (label == NULL && g_str_has_prefix (info->name, "cpu_") && info->role == RP_SUMMARY_LEVEL)
+        /* TRANSLATORS: a comparison row: the mean share of CPU time, %s is e.g. "I/O wait" */
+        add_row (builder, g_strdup_printf (_("CPU %s"), _(info->title)), info->name, info->unit,
+                 RP_METRIC_MEAN, 0, FALSE);
+      else if (bytes)
+        /* TRANSLATORS: a comparison row: the highest value of e.g. "Dirty" memory */
+        add_row (builder, g_strdup_printf (_("%s peak"), _(info->title)), info->name, info->unit,
+                 RP_METRIC_MAX, 0, FALSE);
+      else
+        add_row (builder, g_strdup (pressure ? label : _(info->title)), info->name, info->unit,
+                 RP_METRIC_MEAN, info->role == RP_SUMMARY_THROUGHPUT ? 1 : -1, FALSE);
+    }
+}
+
+/* The dominant stall causes (issue 18) come here, as rows of their own,
+ * once reports carry them. */
+static void
+add_cause_rows (Builder *builder)
+{
+}
+
+static RpChange
+change_of (const RpCompareRow *row,
+           guint               group,
+           gboolean            significant)
+{
+  double base = row->value[0], value = row->value[group];
+
+  if (group == 0 || row->stat == RP_METRIC_N || isnan (base) || isnan (value) || value == base)
+    return RP_CHANGE_NONE;
+  if (!significant)
+    return RP_CHANGE_NOISE;
+  if (row->direction == 0)
+    return RP_CHANGE_DIFFERENT;
+  return (value < base) == (row->direction < 0) ? RP_CHANGE_BETTER : RP_CHANGE_WORSE;
+}
+
+/* Holm across every test of the comparison, then each row's changes: by
+ * its series' test where it has one, else by its intervals. */
+static void
+judge_rows (Builder *builder)
+{
+  RpComparison *self = builder->self;
+  g_autofree double *raw = g_new (double, builder->tests->len + 1);
+  g_autofree double *adjusted = g_new (double, builder->tests->len + 1);
+
+  for (guint t = 0; t < builder->tests->len; t++)
+    raw[t] = g_array_index (builder->tests, Test, t).p;
+  rp_holm_adjust (raw, builder->tests->len, adjusted);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      RpCompareRow *row = g_ptr_array_index (self->rows, i);
+
+      for (guint g = 1; g < self->n_groups; g++)
+        {
+          gboolean significant;
+
+          if (row->tested)
+            for (guint t = 0; t < builder->tests->len; t++)
+              {
+                const Test *test = &g_array_index (builder->tests, Test, t);
+
+                if (test->group == g && g_str_equal (test->series, row->series))
+                  row->p[g] = adjusted[t];
+              }
+          /* The samples of one run of the CPU split or of pressure follow
+           * one another (each half second much like the last), so their
+           * interval is narrower than a repeat of the run would show:
+           * such a figure is only called different over repeated runs. */
+          if (row->tested)
+            significant = row->p[g] < RP_SIGNIFICANCE_ALPHA;
+          else
+            significant = row->runs[0] >= 2 && row->runs[g] >= 2 &&
+                          !isnan (row->low[g]) && !isnan (row->low[0]) &&
+                          (row->low[g] > row->high[0] || row->high[g] < row->low[0]);
+          row->change[g] = change_of (row, g, significant);
+        }
+    }
+}
+
+/**
+ * rp_comparison_new:
+ * @reports: (element-type RpReport): one or more reports; the first one's
+ *   group is the baseline
+ * @flags: #RpCompareFlags: whether reports of one configuration form a group
+ *
+ * Compares reports: a row for every figure any of them has (each judged
+ * latency's samples, p50, p99, worst and stalls; the CPU split, pressure,
+ * dirty and writeback peaks, throughputs), each group's figure with its
+ * 95 % interval, and whether it differs from the baseline's beyond noise:
+ * for latencies a two-sided Mann–Whitney U test of the group's samples
+ * against the baseline's (rp_mann_whitney_u()), Holm-adjusted across every
+ * series and group of the comparison (rp_holm_adjust()), significant under
+ * %RP_SIGNIFICANCE_ALPHA; for the other figures intervals over two or more
+ * runs on each side that do not overlap. Intervals are percentile bootstraps with fixed seeds: the same
+ * reports give the same figures every time.
+ *
+ * Returns: (transfer full): the comparison
+ */
+RpComparison *
+rp_comparison_new (GPtrArray      *reports,
+                   RpCompareFlags  flags)
+{
+  RpComparison *self;
+  g_autoptr(GArray) tests = g_array_new (FALSE, FALSE, sizeof (Test));
+  g_autoptr(GHashTable) sorted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        (GDestroyNotify) g_array_unref);
+  Builder builder = { NULL, tests, 0, sorted };
+
+  g_return_val_if_fail (reports != NULL && reports->len > 0, NULL);
+  for (guint r = 0; r < reports->len; r++)
+    g_return_val_if_fail (RP_IS_REPORT (g_ptr_array_index (reports, r)), NULL);
+
+  self = g_new0 (RpComparison, 1);
+  self->reports = g_ptr_array_copy (reports, (GCopyFunc) (void (*) (void)) g_object_ref, NULL);
+  g_ptr_array_set_free_func (self->reports, g_object_unref);
+  self->groups = make_groups (reports, flags);
+  self->n_groups = self->groups->len;
+  self->rows = g_ptr_array_new_with_free_func (compare_row_free);
+  builder.self = self;
+
+  add_latency_rows (&builder);
+  add_other_rows (&builder);
+  add_cause_rows (&builder);
+  judge_rows (&builder);
+  return self;
+}
+
+void
+rp_comparison_free (RpComparison *self)
+{
+  if (self == NULL)
+    return;
+  g_ptr_array_unref (self->reports);
+  g_ptr_array_unref (self->groups);
+  g_ptr_array_unref (self->rows);
+  g_free (self);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Text of a cell */
+
+static char *
+format_figure (const RpCompareRow *row,
+               double              value)
+{
+  if (isnan (value))
+    return g_strdup ("-");
+  if (*row->unit == '\0')
+    return value == round (value) ? g_strdup_printf ("%.0f", value) : g_strdup_printf ("%.1f", value);
+  return rp_format_value (row->unit, value);
+}
+
+/**
+ * rp_compare_row_format_value:
+ * @group: 0 .. @n_groups − 1
+ *
+ * Returns: (transfer full): the group's figure, e.g. "1.38 s", "12.5 %",
+ *   "7", "6.3" (a mean of counts over runs), "-" where it has none
+ */
+char *
+rp_compare_row_format_value (const RpCompareRow *row,
+                             guint               group)
+{
+  g_return_val_if_fail (row != NULL, NULL);
+  return format_figure (row, row->value[group]);
+}
+
+/**
+ * rp_compare_row_format_interval:
+ * @group: 0 .. @n_groups − 1
+ *
+ * Returns: (transfer full) (nullable): the group's 95 % interval, e.g.
+ *   "[1.10 s, 1.62 s]", or %NULL where there is none (a sample count, a
+ *   run with one sample)
+ */
+char *
+rp_compare_row_format_interval (const RpCompareRow *row,
+                                guint               group)
+{
+  g_autofree char *low = NULL;
+  g_autofree char *high = NULL;
+
+  g_return_val_if_fail (row != NULL, NULL);
+  if (isnan (row->low[group]) || isnan (row->high[group]) || row->low[group] == row->high[group])
+    return NULL;
+  low = format_figure (row, row->low[group]);
+  high = format_figure (row, row->high[group]);
+  return g_strdup_printf ("[%s, %s]", low, high);
+}
+
+/**
+ * rp_compare_row_format_change:
+ * @group: 1 .. @n_groups − 1
+ *
+ * The change against the baseline as rp_report_format_change() gives it,
+ * with what it means: "+17 %, p=0.003" when significant, "+4 %, noise"
+ * when within noise, "=" when equal.
+ *
+ * Returns: (transfer full) (nullable): the text; %NULL for the baseline
+ *   or where either figure is missing
+ */
+char *
+rp_compare_row_format_change (const RpCompareRow *row,
+                              guint               group)
+{
+  RpMetricKind kind;
+  g_autofree char *delta = NULL;
+  double base, value;
+
+  g_return_val_if_fail (row != NULL, NULL);
+  base = row->value[0];
+  value = row->value[group];
+  if (group == 0 || isnan (base) || isnan (value))
+    return NULL;
+  kind = row->stat == RP_METRIC_N ? RP_METRIC_SAMPLES
+         : *row->unit == '\0' ? RP_METRIC_COUNT
+         : g_str_equal (row->unit, "s") ? RP_METRIC_LATENCY : RP_METRIC_RATE;
+  if (base == 0 && value != 0 && kind != RP_METRIC_COUNT && kind != RP_METRIC_SAMPLES)
+    {
+      g_autofree char *magnitude = format_figure (row, fabs (value - base));
+
+      delta = g_strdup_printf ("%s%s", value > base ? "+" : "-", magnitude);
+    }
+  else if (kind == RP_METRIC_COUNT && value != round (value))
+    delta = g_strdup_printf ("%+.1f", value - base);
+  else
+    delta = rp_report_format_change (kind, base, value, NULL);
+  switch (row->change[group])
+    {
+    case RP_CHANGE_NOISE:
+      /* TRANSLATORS: a change in a comparison that is within noise (not significant), e.g. "+4 %, noise" */
+      return g_strdup_printf (_("%s, noise"), delta);
+    case RP_CHANGE_BETTER:
+    case RP_CHANGE_WORSE:
+    case RP_CHANGE_DIFFERENT:
+      if (!isnan (row->p[group]))
+        {
+          /* No spaces: a wrapped cell keeps "p=0.003" on one line. */
+          g_autofree char *p = row->p[group] < 0.001 ? g_strdup_printf ("<%.3f", 0.001)
+                                                     : g_strdup_printf ("=%.3f", row->p[group]);
+          /* TRANSLATORS: a significant change in a comparison and its (Holm-adjusted) p-value, e.g. "+17 %, p=0.003" */
+          return g_strdup_printf (_("%s, p%s"), delta, p);
+        }
+      /* TRANSLATORS: a significant change in a comparison (its 95 % intervals do not overlap), e.g. "+17 %, significant" */
+      return g_strdup_printf (_("%s, significant"), delta);
+    case RP_CHANGE_NONE:
+    default:
+      return g_steal_pointer (&delta);
+    }
+}

@@ -1,0 +1,126 @@
+/* rp-comparison.h: reports grouped by configuration, every figure with its interval and significance. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "rp-report.h"
+
+G_BEGIN_DECLS
+
+/**
+ * RpChange:
+ * @RP_CHANGE_NONE: the baseline itself, no figure, or the same figure
+ * @RP_CHANGE_NOISE: a different figure, but within noise (not significant)
+ * @RP_CHANGE_BETTER: significantly better
+ * @RP_CHANGE_WORSE: significantly worse
+ * @RP_CHANGE_DIFFERENT: significantly different where neither direction is
+ *   better (the CPU split, dirty memory)
+ *
+ * How a group's figure stands against the baseline's (group 0). Only
+ * @RP_CHANGE_BETTER and @RP_CHANGE_WORSE deserve a colour.
+ */
+typedef enum {
+  RP_CHANGE_NONE,
+  RP_CHANGE_NOISE,
+  RP_CHANGE_BETTER,
+  RP_CHANGE_WORSE,
+  RP_CHANGE_DIFFERENT,
+} RpChange;
+
+/**
+ * RpCompareFlags:
+ * @RP_COMPARE_NONE: one group per report
+ * @RP_COMPARE_GROUP: reports of the same configuration
+ *   (rp_report_get_configuration_key()) form one group, as repeats of it
+ */
+typedef enum {
+  RP_COMPARE_NONE  = 0,
+  RP_COMPARE_GROUP = 1 << 0,
+} RpCompareFlags;
+
+/**
+ * RpCompareRow:
+ * @label: translated label, e.g. "Cold read p99"
+ * @series: the series the figure is of, e.g. "cold_read_latency"
+ * @unit: the unit of the figure: the series' ("s", "B/s", "B", "ratio",
+ *   "ops/s"), or "" for a count
+ * @stat: which figure of the series
+ * @direction: −1 lower is better (latencies, stalls, pressure), +1 higher
+ *   is better (throughputs), 0 neither (the CPU split, dirty memory)
+ * @tested: whether a Mann–Whitney U test on the series' samples decides
+ *   its significance (the judged latencies); otherwise both groups need
+ *   two or more runs and 95 % intervals that do not overlap (one run's
+ *   samples of a level follow one another too closely to tell)
+ * @value: (array length=n_groups): each group's figure, NAN where the
+ *   group lacks it: the run's own figure for a group of one run, the mean
+ *   of the runs' figures for a group of several; for %RP_METRIC_N the sum
+ *   of the samples of the group's runs
+ * @low: (array length=n_groups): the lower end of its 95 % interval
+ *   (percentile bootstrap over the group's runs when it has two or more,
+ *   over the samples of its one run otherwise: for quantiles, the maximum
+ *   and counts over a limit in closed form, rp_quantile_interval(),
+ *   rp_max_interval(), rp_count_interval()), NAN when there is none
+ * @high: (array length=n_groups): the upper end
+ * @p: (array length=n_groups): the Holm-adjusted p-value of the group's
+ *   difference to group 0, NAN where no test was made
+ * @change: (array length=n_groups): #RpChange of each group against group 0
+ * @runs: (array length=n_groups): how many of the group's runs have the
+ *   figure
+ *
+ * One row of a comparison.
+ */
+typedef struct {
+  char         *label;
+  const char   *series;
+  const char   *unit;
+  RpMetricStat  stat;
+  int           direction;
+  gboolean      tested;
+  double       *value;
+  double       *low;
+  double       *high;
+  double       *p;
+  RpChange     *change;
+  guint        *runs;
+} RpCompareRow;
+
+/**
+ * RpComparison:
+ * @reports: (element-type RpReport): every report, in the order given
+ * @n_groups: how many groups (columns)
+ * @groups: (element-type GArray): per group, the indices (guint) into
+ *   @reports of its runs, in order; group 0 is the baseline
+ * @rows: (element-type RpCompareRow): the figures, latency series first
+ *   (in the summary's order), then CPU split, pressure, memory and
+ *   throughputs
+ *
+ * Several reports as the CLI's `compare`, the matrix and the window show
+ * them: one engine computation, three front ends.
+ */
+typedef struct {
+  GPtrArray *reports;
+  guint      n_groups;
+  GPtrArray *groups;
+  GPtrArray *rows;
+} RpComparison;
+
+RpComparison *rp_comparison_new               (GPtrArray           *reports,
+                                               RpCompareFlags       flags);
+void          rp_comparison_free              (RpComparison        *self);
+guint         rp_comparison_get_group_size    (const RpComparison  *self,
+                                               guint                group);
+RpReport     *rp_comparison_get_group_report  (const RpComparison  *self,
+                                               guint                group,
+                                               guint                index);
+char         *rp_comparison_get_group_label   (const RpComparison  *self,
+                                               guint                group);
+char         *rp_compare_row_format_value     (const RpCompareRow  *row,
+                                               guint                group);
+char         *rp_compare_row_format_interval  (const RpCompareRow  *row,
+                                               guint                group);
+char         *rp_compare_row_format_change    (const RpCompareRow  *row,
+                                               guint                group);
+char         *rp_report_get_configuration_key (RpReport            *report);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpComparison, rp_comparison_free)
+
+G_END_DECLS
