@@ -197,6 +197,16 @@ rp_severity_get_headline (RpSeverity severity,
     }
 }
 
+/* Felt series other than the three the sentences above name (a cold
+ * program start, a save) by their title in the parts table. */
+static const char *
+series_title (const char *series)
+{
+  const RpSeriesInfo *info = rp_parts_lookup_series (series, NULL);
+
+  return info != NULL ? _(info->title) : series;
+}
+
 static char *
 stall_sentence (const char *series,
                 gulong      count,
@@ -211,6 +221,11 @@ stall_sentence (const char *series,
     return g_strdup_printf (ngettext ("A write() call stalled %lu time over %s; worst %s.",
                                       "write() calls stalled %lu times over %s; worst %s.", count),
                             count, limit, worst);
+  if (!g_str_equal (series, RP_SERIES_MAINLOOP_LATENESS))
+    /* TRANSLATORS: a series' title, e.g. "Cold program start: 4 times over 0.1 s; worst 808 ms." */
+    return g_strdup_printf (ngettext ("%s: %lu time over %s; worst %s.",
+                                      "%s: %lu times over %s; worst %s.", count),
+                            series_title (series), count, limit, worst);
   return g_strdup_printf (ngettext ("The desktop's main loop stalled %lu time over %s; worst %s.",
                                     "The desktop's main loop stalled %lu times over %s; worst %s.",
                                     count),
@@ -226,6 +241,9 @@ calm_sentence (const char *series,
     return g_strdup_printf (_("fsync never took over %s; worst %s."), limit, worst);
   if (g_str_equal (series, RP_SERIES_WRITE_LATENCY))
     return g_strdup_printf (_("No write() call took over %s; worst %s."), limit, worst);
+  if (!g_str_equal (series, RP_SERIES_MAINLOOP_LATENESS))
+    /* TRANSLATORS: a series' title, e.g. "Cold program start: never over 0.1 s; worst 80 ms." */
+    return g_strdup_printf (_("%s: never over %s; worst %s."), series_title (series), limit, worst);
   return g_strdup_printf (_("The desktop's main loop never stalled over %s; worst %s."),
                           limit, worst);
 }
