@@ -33,6 +33,9 @@
  * target folder and started from there through the copied dynamic loader, so
  * that its reads go to the disk under test (a loop-mounted matrix cell). */
 
+/* A note lists at most this many paths, then how many more. */
+#define NOTE_MAX_PATHS 20
+
 typedef struct {
   RpProgramStart *start;
   RpAppStartCopy *copy;        /* NULL unless on target */
@@ -74,6 +77,7 @@ choose_files_to_evict (AppStartProbe *probe,
 {
   g_autoptr(GHashTable) in_use = rp_page_cache_mapped_files (NULL);
   g_autoptr(GString) kept = g_string_new (NULL);
+  guint n_kept = 0;
 
   probe->evict = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < mapped->len; i++)
@@ -81,12 +85,17 @@ choose_files_to_evict (AppStartProbe *probe,
       const char *path = g_ptr_array_index (mapped, i);
 
       if (g_hash_table_contains (in_use, path))
-        g_string_append_printf (kept, "%s%s", kept->len ? " " : "", path);
+        {
+          if (++n_kept <= NOTE_MAX_PATHS)
+            g_string_append_printf (kept, "%s%s", kept->len ? " " : "", path);
+        }
       else
         g_ptr_array_add (probe->evict, g_strdup (path));
     }
   rp_part_host_set_number_note (host, "app_start_files", "%.0f", mapped->len);
   rp_part_host_set_number_note (host, "app_start_files_evicted", "%.0f", probe->evict->len);
+  if (n_kept > NOTE_MAX_PATHS)
+    g_string_append_printf (kept, " (+%u)", n_kept - NOTE_MAX_PATHS);
   rp_part_host_set_note (host, "app_start_files_in_use", kept->str);
 }
 

@@ -16,6 +16,7 @@ extern const RpPartInfo rp_copy_loop_part;
 extern const RpPartInfo rp_parallel_writers_part;
 extern const RpPartInfo rp_cpu_bench_part;
 extern const RpPartInfo rp_command_part;
+extern const RpPartInfo rp_seq_readers_part;
 extern const RpPartInfo rp_window_probes_part;
 
 /* In the order descriptions, the scenario's JSON arrays and `--help` name
@@ -27,6 +28,7 @@ static const RpPartInfo *const table[] = {
   &rp_parallel_writers_part,
   &rp_cpu_bench_part,
   &rp_command_part,
+  &rp_seq_readers_part,
   &rp_fsync_part,
   &rp_system_part,
   &rp_cold_read_part,
