@@ -7,6 +7,8 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <libmount.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,9 +22,11 @@
 
 struct _RpLoopMount
 {
-  char *image_path;
-  char *mount_point;
-  char *device;
+  char     *image_path;
+  char     *mount_point;
+  char     *device;
+  char     *old_scheduler;   /* to put back: queue settings outlive the loop device's detach */
+  gboolean  direct_io;
 };
 
 /**
@@ -141,6 +145,50 @@ rp_loop_mount_set_scheduler (const char  *disk,
   return TRUE;
 }
 
+/* The scheduler in force, the bracketed one of "none [mq-deadline] bfq". */
+static char *
+read_scheduler (const char *disk)
+{
+  g_autofree char *path = g_strdup_printf ("/sys/block/%s/queue/scheduler", disk);
+  g_autofree char *text = NULL;
+  const char *open_bracket, *close_bracket;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) ||
+      (open_bracket = strchr (text, '[')) == NULL ||
+      (close_bracket = strchr (open_bracket, ']')) == NULL)
+    return NULL;
+  return g_strndup (open_bracket + 1, (gsize) (close_bracket - open_bracket - 1));
+}
+
+/* A loop device without direct I/O reads its image through the page cache
+ * of the file system below: what a probe evicts above stays cached there,
+ * and a "cold" read never reaches the disk, nor the scheduler under test
+ * (drivers/block/loop.c). LOOP_SET_DIRECT_IO (Linux 4.4) switches an
+ * attached device; the flag goes with the detach. It fails where the image's
+ * file system has no O_DIRECT (tmpfs): then the cell runs without. */
+static gboolean
+set_direct_io (const char *device)
+{
+  int fd = open (device, O_RDWR | O_CLOEXEC);
+  gboolean ok = fd >= 0 && ioctl (fd, LOOP_SET_DIRECT_IO, 1UL) == 0;
+
+  if (fd >= 0)
+    close (fd);
+  return ok;
+}
+
+/**
+ * rp_loop_mount_get_direct_io:
+ *
+ * Returns: %TRUE when the loop device reads and writes its image with direct
+ *   I/O (not through the page cache of the file system below)
+ */
+gboolean
+rp_loop_mount_get_direct_io (RpLoopMount *self)
+{
+  return self->direct_io;
+}
+
 /**
  * rp_loop_mount_create:
  * @work_directory: where the image file and the mount point are created
@@ -151,8 +199,9 @@ rp_loop_mount_set_scheduler (const char  *disk,
  * @error: %RP_ERROR_PERMISSION without root, %RP_ERROR_FAILED when a step fails
  *
  * Creates `resprobe-TYPE-XXXXXX.img` in @work_directory, makes the file system,
- * mounts it through a new loop device on a new directory beside it and selects
- * the scheduler. On failure, whatever was done is undone.
+ * mounts it through a new loop device on a new directory beside it, switches
+ * the loop device to direct I/O where the image's file system allows it, and
+ * selects the scheduler (the old one is put back by rp_loop_mount_destroy()). On failure, whatever was done is undone.
  *
  * Returns: (transfer full) (nullable): the scratch file system; undo it with
  *   rp_loop_mount_destroy()
@@ -212,6 +261,10 @@ rp_loop_mount_create (const char  *work_directory,
     }
 
   self->device = find_device (self->mount_point);
+  if (self->device != NULL)
+    self->direct_io = set_direct_io (self->device);
+  if (scheduler != NULL && self->device != NULL)
+    self->old_scheduler = read_scheduler (self->device + strlen ("/dev/"));
   if (scheduler != NULL && self->device != NULL &&
       !rp_loop_mount_set_scheduler (self->device + strlen ("/dev/"), scheduler, error))
     {
@@ -269,8 +322,9 @@ unmount (const char  *mount_point,
  * @self: (transfer full): the scratch file system
  * @error: the first step that failed; every other step is still tried
  *
- * Unmounts (which detaches the autoclear loop device), removes the mount point
- * and deletes the image. The loop device goes away with its scheduler setting.
+ * Puts the loop device's I/O scheduler back (a queue setting outlives the
+ * detach), unmounts (which detaches the autoclear loop device), removes the
+ * mount point and deletes the image.
  *
  * Returns: %TRUE when everything was undone
  */
@@ -289,6 +343,9 @@ rp_loop_mount_destroy (RpLoopMount  *self,
     {
       g_autofree char *device = find_device (self->mount_point);
 
+      if (device != NULL && self->old_scheduler != NULL && g_str_has_prefix (device, "/dev/") &&
+          g_strcmp0 (device, self->device) == 0)
+        rp_loop_mount_set_scheduler (device + strlen ("/dev/"), self->old_scheduler, &first);
       if (device != NULL)
         unmount (self->mount_point, &first);
     }
@@ -300,6 +357,7 @@ rp_loop_mount_destroy (RpLoopMount  *self,
   g_free (self->image_path);
   g_free (self->mount_point);
   g_free (self->device);
+  g_free (self->old_scheduler);
   g_free (self);
 
   if (first != NULL)

@@ -16,6 +16,7 @@ RpLoopMount *rp_loop_mount_create           (const char   *work_directory,
                                              GError      **error);
 const char  *rp_loop_mount_get_mount_point  (RpLoopMount  *self);
 const char  *rp_loop_mount_get_device       (RpLoopMount  *self);
+gboolean     rp_loop_mount_get_direct_io    (RpLoopMount  *self);
 gboolean     rp_loop_mount_destroy          (RpLoopMount  *self,
                                              GError      **error);
 
