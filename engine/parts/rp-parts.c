@@ -17,6 +17,9 @@ extern const RpPartInfo rp_parallel_writers_part;
 extern const RpPartInfo rp_cpu_bench_part;
 extern const RpPartInfo rp_command_part;
 extern const RpPartInfo rp_seq_readers_part;
+extern const RpPartInfo rp_random_writer_part;
+extern const RpPartInfo rp_small_files_part;
+extern const RpPartInfo rp_sync_part;
 extern const RpPartInfo rp_window_probes_part;
 
 /* In the order descriptions, the scenario's JSON arrays and `--help` name
@@ -29,10 +32,13 @@ static const RpPartInfo *const table[] = {
   &rp_cpu_bench_part,
   &rp_command_part,
   &rp_seq_readers_part,
+  &rp_random_writer_part,
+  &rp_small_files_part,
   &rp_fsync_part,
   &rp_system_part,
   &rp_cold_read_part,
   &rp_app_start_part,
+  &rp_sync_part,
   &rp_timer_part,
   &rp_window_probes_part,
 };
