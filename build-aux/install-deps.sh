@@ -30,8 +30,9 @@ packages=(
   # stress: a busy machine beside the test suite (README.md, Tests: the suite
   # passes while `stress-ng --cpu 2 --io 1` runs)
   stress-ng
-  # benchmarks (bench/run.sh): cyclictest is the reference of the main-loop lateness row
-  rt-tests
+  # benchmarks (bench/run.sh): cyclictest is the reference of the main-loop lateness row,
+  # fio of the random writer's
+  rt-tests fio
 )
 
 missing=()
