@@ -231,6 +231,29 @@ test_app_start_missing (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "resprobe-no-such-program"));
 }
 
+/* The command's own CPU and wall time: a shell counting to 200000 uses CPU
+ * time of its own, and cannot have used more of one CPU than it lived. */
+static void
+test_command_usage (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = new_scenario (f, "command", NULL, 600);
+  g_autoptr(RpSession) session = NULL;
+  const char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done", NULL };
+  g_autofree char *user = NULL, *system = NULL, *wall = NULL;
+
+  rp_params_set_argv (scenario->params, "command_argv", argv);
+  scenario->stop_when_loads_finish = TRUE;
+  session = run_session (f, scenario);
+
+  user = get_note (session, "command_user_seconds");
+  system = get_note (session, "command_system_seconds");
+  wall = get_note (session, "command_wall_seconds");
+  g_test_message ("command: user %s s, system %s s, wall %s s", user, system, wall);
+  g_assert_cmpfloat (g_ascii_strtod (user, NULL) + g_ascii_strtod (system, NULL), >, 0);
+  g_assert_cmpfloat (g_ascii_strtod (user, NULL), <=, g_ascii_strtod (wall, NULL) + 0.01);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -243,5 +266,6 @@ main (int argc, char **argv)
   g_test_add ("/probes/app-start-on-target", Fixture, NULL, rp_test_fixture_set_up, test_app_start_on_target, rp_test_fixture_tear_down);
   g_test_add ("/probes/app-start-failing", Fixture, NULL, rp_test_fixture_set_up, test_app_start_failing, rp_test_fixture_tear_down);
   g_test_add ("/probes/app-start-missing", Fixture, NULL, rp_test_fixture_set_up, test_app_start_missing, rp_test_fixture_tear_down);
+  g_test_add ("/loads/command-usage", Fixture, NULL, rp_test_fixture_set_up, test_command_usage, rp_test_fixture_tear_down);
   return g_test_run ();
 }
