@@ -595,8 +595,11 @@ class Bench:
             return int(notes["random_writer_bytes_total"]) / float(notes["random_writer_seconds"]) / 1e6
 
         def fio():
+            # --norandommap: offsets drawn uniformly with replacement, as the
+            # writer draws them (fio's default map writes each block once a pass,
+            # so that every write dirties a new page).
             job = ["fio", "--name=bench", "--filename=" + target, "--rw=randwrite", "--bs=4k",
-                   "--size={}M".format(size), "--ioengine=psync"]
+                   "--size={}M".format(size), "--ioengine=psync", "--norandommap"]
             # fio lays its file out by writing it: flushed before the timed
             # run, as the writer's file is allocated before its run.
             run(job + ["--create_only=1"], env=self.env)

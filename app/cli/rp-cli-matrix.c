@@ -465,7 +465,7 @@ rp_cli_matrix (int    argc,
 
   rp_run_options_init (&run_options);
   parts_group = g_option_group_new ("parts", _("Loads and probes of each cell (as in “resprobe-cli run”):"),
-                                    _("Show the loads' and probes' options"), NULL, NULL);
+                                    _("Show the loads’ and probes’ options"), NULL, NULL);
   g_option_group_set_translation_domain (parts_group, GETTEXT_PACKAGE);
   g_option_group_add_entries (parts_group, parts_entries (&run_options, &parts_entries_array));
   g_option_context_add_group (context, parts_group);
