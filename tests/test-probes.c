@@ -254,6 +254,46 @@ test_command_usage (Fixture       *f,
   g_assert_cmpfloat (g_ascii_strtod (user, NULL), <=, g_ascii_strtod (wall, NULL) + 0.01);
 }
 
+/* Each save's whole time is the sum of its four steps; the document's
+ * folder is gone afterwards (the fixture asserts an empty directory). */
+static void
+test_save_open (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "save", 1.5);
+  g_autoptr(RpSession) session = NULL;
+  const char *steps[] = { "save_write_latency", "save_fsync_latency", "save_rename_latency",
+                          "save_folder_fsync_latency" };
+  g_autofree RpPoint *whole = NULL;
+  guint n = 0;
+
+  rp_scenario_set_part (scenario, "open", TRUE);
+  rp_params_set_seconds (scenario->params, "save_interval", 0.2);
+  rp_params_set_seconds (scenario->params, "open_interval", 0.2);
+  rp_params_set_size (scenario->params, "open_file_size", RP_MiB);
+  session = run_session (f, scenario);
+
+  assert_samples (session, "save_latency");
+  assert_samples (session, "open_latency");
+  whole = rp_series_copy_points (rp_session_lookup_series (session, "save_latency"), 0, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      double sum = 0;
+
+      for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
+        {
+          g_autofree RpPoint *points = NULL;
+          guint m = 0;
+
+          points = rp_series_copy_points (rp_session_lookup_series (session, steps[k]), 0, &m);
+          g_assert_cmpuint (m, ==, n);
+          g_assert_cmpfloat (points[i].t, ==, whole[i].t);
+          sum += points[i].v;
+        }
+      g_assert_cmpfloat (fabs (sum - whole[i].v), <, 1e-9);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -267,5 +307,6 @@ main (int argc, char **argv)
   g_test_add ("/probes/app-start-failing", Fixture, NULL, rp_test_fixture_set_up, test_app_start_failing, rp_test_fixture_tear_down);
   g_test_add ("/probes/app-start-missing", Fixture, NULL, rp_test_fixture_set_up, test_app_start_missing, rp_test_fixture_tear_down);
   g_test_add ("/loads/command-usage", Fixture, NULL, rp_test_fixture_set_up, test_command_usage, rp_test_fixture_tear_down);
+  g_test_add ("/probes/save-open", Fixture, NULL, rp_test_fixture_set_up, test_save_open, rp_test_fixture_tear_down);
   return g_test_run ();
 }

@@ -20,6 +20,8 @@ extern const RpPartInfo rp_seq_readers_part;
 extern const RpPartInfo rp_random_writer_part;
 extern const RpPartInfo rp_small_files_part;
 extern const RpPartInfo rp_sync_part;
+extern const RpPartInfo rp_save_part;
+extern const RpPartInfo rp_open_part;
 extern const RpPartInfo rp_window_probes_part;
 
 /* In the order descriptions, the scenario's JSON arrays and `--help` name
@@ -39,6 +41,8 @@ static const RpPartInfo *const table[] = {
   &rp_cold_read_part,
   &rp_app_start_part,
   &rp_sync_part,
+  &rp_save_part,
+  &rp_open_part,
   &rp_timer_part,
   &rp_window_probes_part,
 };
