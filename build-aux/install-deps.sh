@@ -8,11 +8,13 @@ packages=(
   # build
   meson ninja-build pkg-config gcc gettext itstool
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libadwaita-1-dev
-  libjson-glib-dev libmount-dev
+  libjson-glib-dev libmount-dev libxcb1-dev libwayland-dev
   # data validation
   desktop-file-utils appstream
   # GUI tests and screenshots
   xvfb xauth xdotool imagemagick
+  # the display probe on Wayland (tests/test-display.sh): weston's headless backend
+  weston
   # root-only loop-mount tests
   e2fsprogs xfsprogs util-linux
   # report checks

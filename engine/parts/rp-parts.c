@@ -22,6 +22,7 @@ extern const RpPartInfo rp_small_files_part;
 extern const RpPartInfo rp_sync_part;
 extern const RpPartInfo rp_save_part;
 extern const RpPartInfo rp_open_part;
+extern const RpPartInfo rp_display_part;
 extern const RpPartInfo rp_window_probes_part;
 
 /* In the order descriptions, the scenario's JSON arrays and `--help` name
@@ -43,6 +44,7 @@ static const RpPartInfo *const table[] = {
   &rp_sync_part,
   &rp_save_part,
   &rp_open_part,
+  &rp_display_part,
   &rp_timer_part,
   &rp_window_probes_part,
 };
