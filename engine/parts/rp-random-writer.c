@@ -74,6 +74,12 @@ lay_out (RandomWriter  *writer,
                                rp_part_host_get_directory (host));
       return FALSE;
     }
+  /* Out of the page cache, as fio drops its file's pages before a job
+   * (invalidate=1). Left there, the layout's 1 MiB writes leave large folios
+   * behind (ext4 has them since Linux 6.x), and each 4 KiB write dirties a
+   * whole folio, which writeback then writes whole: seen here as 9 MB/s
+   * against 58 MB/s with the pages dropped, on the same file system. */
+  posix_fadvise (writer->fd, 0, 0, POSIX_FADV_DONTNEED);
   return TRUE;
 }
 
