@@ -549,6 +549,89 @@ class Bench:
                  "their summaries: {:.0f} ms".format(result["summary_ms"]),
                  ratio, "≤ 3×", ratio <= 3, "medians of {} rounds".format(result["rounds"]))
 
+    def row10_readers(self):
+        """Sequential readers (one thread) vs dd of=/dev/null of a cold file."""
+        size = self.args.read_mib
+        source = os.path.join(self.dir, "bench-read-source.tmp")
+        with open(source, "wb") as f:
+            for _ in range(size):
+                f.write(os.urandom(MiB))
+            f.flush()
+            os.fsync(f.fileno())
+
+        def ours():
+            settle()
+            report, _ = self.cli_run(["--load", "seq-readers", "--probe", "none", "--readers", "1",
+                                      "--reader-file-size", "{}M".format(size),
+                                      "--duration", str(self.args.read_seconds)])
+            notes = report["notes"]
+            return int(notes["readers_bytes_total"]) / float(notes["readers_seconds"]) / 1e6
+
+        def dd():
+            settle()
+            # Cold, as the readers' every pass: evicted first.
+            fd = os.open(source, os.O_RDONLY)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.close(fd)
+            result = run(["dd", "if=" + source, "of=/dev/null", "bs=1M"], env=self.env)
+            m = re.search(r"(\d+) bytes .* copied, ([0-9.]+) s", result.stderr)
+            return int(m.group(1)) / float(m.group(2)) / 1e6
+
+        log("row 10: readers vs dd of=/dev/null, {} MiB, {} pairs".format(size, self.args.repeat))
+        try:
+            results = pairs(self.args.repeat, ours, dd, warm_up=True)
+        finally:
+            os.unlink(source)
+        ratios = [a / b for a, b in results]
+        ratio = median(ratios)
+        self.add(10, "sequential readers throughput (1 thread, {} MiB file, cold)".format(size),
+                 "{:.0f} MB/s".format(median([a for a, _ in results])),
+                 "dd of=/dev/null: {:.0f} MB/s".format(median([b for _, b in results])),
+                 ratio, "≥ 0.95", ratio >= 0.95, "pair ratios " + spread(ratios))
+
+    def row11_random_writer(self):
+        """Random writer vs fio --rw=randwrite --bs=4k, buffered, same file size and time."""
+        if not shutil.which("fio"):
+            self.add(11, "random writer throughput", "-", "-", None, "≥ 0.9", None, "needs fio")
+            return
+        size = self.args.random_mib
+        seconds = self.args.random_seconds
+        target = os.path.join(self.dir, "bench-fio.tmp")
+
+        def ours():
+            settle()
+            report, _ = self.cli_run(["--load", "random-writer", "--probe", "none",
+                                      "--random-file-size", "{}M".format(size),
+                                      "--duration", str(seconds)])
+            notes = report["notes"]
+            return int(notes["random_writer_bytes_total"]) / float(notes["random_writer_seconds"]) / 1e6
+
+        def fio():
+            # --norandommap: offsets drawn uniformly with replacement, as the
+            # writer draws them (fio's default map writes each block once a pass,
+            # so that every write dirties a new page).
+            job = ["fio", "--name=bench", "--filename=" + target, "--rw=randwrite", "--bs=4k",
+                   "--size={}M".format(size), "--ioengine=psync", "--norandommap"]
+            # fio lays its file out by writing it: flushed before the timed
+            # run, as the writer's file is allocated before its run.
+            run(job + ["--create_only=1"], env=self.env)
+            settle()
+            result = run(job + ["--runtime={}".format(seconds), "--time_based", "--output-format=json"],
+                         env=self.env)
+            os.unlink(target)
+            job = json.loads(result.stdout[result.stdout.index("{"):])["jobs"][0]
+            return job["write"]["bw_bytes"] / 1e6
+
+        log("row 11: random writer vs fio randwrite 4k, {} MiB, {} s, {} pairs".format(
+            size, seconds, self.args.repeat))
+        results = pairs(self.args.repeat, ours, fio, warm_up=True)
+        ratios = [a / b for a, b in results]
+        ratio = median(ratios)
+        self.add(11, "random writer throughput (4 KiB, buffered, {} MiB file, {} s)".format(size, seconds),
+                 "{:.0f} MB/s".format(median([a for a, _ in results])),
+                 "fio randwrite: {:.0f} MB/s".format(median([b for _, b in results])),
+                 ratio, "≥ 0.9", ratio >= 0.9, "pair ratios " + spread(ratios))
+
     def row8_first_frame(self):
         """Time to the first frame: resprobe's main window vs a minimal GTK 4 window."""
         stopwatch = os.path.join(self.bench, "first-frame")
@@ -613,7 +696,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="pairs per row (default 5)")
     parser.add_argument("--quick", action="store_true",
                         help="30 s instead of 60 s for row 5 and smaller disk runs")
-    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9")
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()
     if args.repeat < 1:
@@ -627,12 +710,17 @@ def main():
     args.load_mib = 2048 if args.quick else 4096
     args.fsync_samples = 10 if args.quick else 20
     args.lateness_seconds = 5 if args.quick else 10
+    args.read_mib = 512 if args.quick else 1024
+    args.read_seconds = 10
+    args.random_mib = 512 if args.quick else 1024
+    args.random_seconds = 10
 
     bench = Bench(args)
     rows = {
         "1": bench.row1_writer, "2": bench.row2_copy, "3": bench.row3_fsync,
         "4": bench.row4_lateness, "5": bench.row5_cpu, "6": bench.row6_plot,
         "7": bench.row7_rss, "8": bench.row8_first_frame, "9": bench.row9_compare,
+        "10": bench.row10_readers, "11": bench.row11_random_writer,
     }
     previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     try:

@@ -8,11 +8,13 @@ packages=(
   # build
   meson ninja-build pkg-config gcc gettext itstool
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libadwaita-1-dev
-  libjson-glib-dev libmount-dev
+  libjson-glib-dev libmount-dev libxcb1-dev libwayland-dev
   # data validation
   desktop-file-utils appstream
   # GUI tests and screenshots
   xvfb xauth xdotool imagemagick
+  # the display probe on Wayland (tests/test-display.sh): weston's headless backend
+  weston
   # root-only loop-mount tests
   e2fsprogs xfsprogs util-linux
   # report checks
@@ -30,8 +32,9 @@ packages=(
   # stress: a busy machine beside the test suite (README.md, Tests: the suite
   # passes while `stress-ng --cpu 2 --io 1` runs)
   stress-ng
-  # benchmarks (bench/run.sh): cyclictest is the reference of the main-loop lateness row
-  rt-tests
+  # benchmarks (bench/run.sh): cyclictest is the reference of the main-loop lateness row,
+  # fio of the random writer's
+  rt-tests fio
 )
 
 missing=()

@@ -194,7 +194,7 @@ test_catalog_all (void)
   disk = g_ptr_array_index (plots, 0);
   g_assert_cmpstr (rp_plot_get_title (disk), ==, "Disk call latency");
   g_assert_true (rp_plot_get_log_y (disk));
-  g_assert_cmpuint (rp_plot_get_n_series (disk), ==, 6);
+  g_assert_cmpuint (rp_plot_get_n_series (disk), ==, 11);   /* with the probes of issue 19 */
   g_assert_cmpstr (rp_plot_get_series_name (disk, 0), ==, "fsync_latency");
   g_assert_cmpstr (rp_plot_get_series_name (disk, 1), ==, "fsync_pwrite_latency");
   writers = g_ptr_array_index (plots, 1);

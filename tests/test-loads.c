@@ -456,6 +456,10 @@ test_app_start (Fixture       *f,
   g_autoptr(RpSession) session = NULL;
   RpStats stats;
 
+  const char *argv[] = { "true", NULL };
+
+  /* The default program needs a display: tests/test-probes.c has the rest. */
+  rp_params_set_argv (scenario->params, "app_start_program", argv);
   rp_params_set_seconds (scenario->params, "app_start_interval", 0.2);
   session = run_session (f, scenario);
 

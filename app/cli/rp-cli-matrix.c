@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rp-cli.h"
+#include "rp-cli-run-options.h"
 #include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-loop-mount.h"
@@ -258,6 +259,9 @@ run_cell (MatrixState       *state,
   if (scratch == NULL)
     return NULL;
 
+  if (!rp_loop_mount_get_direct_io (scratch))
+    rp_cli_print (_("Note: %s reads its image through the page cache (no direct I/O here): evicted pages stay cached below it.\n"),
+                  rp_loop_mount_get_device (scratch) ? rp_loop_mount_get_device (scratch) : name);
   dispatch_pending ();
   if (!state->interrupted &&
       (cell->dirty_bytes == 0 || apply_dirty_bytes (cell->dirty_bytes, error)))
@@ -521,6 +525,30 @@ print_comparison (GPtrArray *groups,
       text = rp_report_compare_text (reports);
     }
   g_print ("\n%s\n", text);
+
+/* `run`'s options for loads and probes; the ones the matrix has itself
+ * (scenario, dir, size, duration) or has no use for (report, force: each
+ * cell's report goes to --reports) are left out. */
+static GOptionEntry *
+parts_entries (RpRunOptions  *options,
+               GArray       **out_array)
+{
+  static const char *const own[] = { "scenario", "dir", "size", "duration", "report", "force", NULL };
+  GOptionEntry *all = rp_run_options_get_entries (options);
+  GArray *array = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+
+  for (guint i = 0; all[i].long_name != NULL; i++)
+    if (!g_strv_contains (own, all[i].long_name))
+      {
+        GOptionEntry entry = all[i];
+
+        /* -s, -d, -t, -o mean the matrix's own options here. */
+        if (entry.short_name == 'o' || entry.short_name == 's' || entry.short_name == 'd' || entry.short_name == 't')
+          entry.short_name = 0;
+        g_array_append_val (array, entry);
+      }
+  *out_array = array;
+  return (GOptionEntry *) array->data;
 }
 
 /**
@@ -585,6 +613,9 @@ rp_cli_matrix (int    argc,
   g_autoptr(RpScenario) scenario = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
+  g_auto(RpRunOptions) run_options = { 0 };
+  g_autoptr(GArray) parts_entries_array = NULL;
+  GOptionGroup *parts_group;
   MatrixState state = { 0 };
   MatrixPlan plan = { 0 };
   guint64 image_size = 12 * RP_GiB;
@@ -593,6 +624,12 @@ rp_cli_matrix (int    argc,
   guint reported;
   int exit_code = RP_CLI_EXIT_OK;
 
+  rp_run_options_init (&run_options);
+  parts_group = g_option_group_new ("parts", _("Loads and probes of each cell (as in “resprobe-cli run”):"),
+                                    _("Show the loads’ and probes’ options"), NULL, NULL);
+  g_option_group_set_translation_domain (parts_group, GETTEXT_PACKAGE);
+  g_option_group_add_entries (parts_group, parts_entries (&run_options, &parts_entries_array));
+  g_option_context_add_group (context, parts_group);
   g_option_context_set_summary (context,
     _("Run a scenario on loop-mounted file systems, one per combination of file system, journal mode and I/O scheduler, and compare. Needs root."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -626,16 +663,23 @@ rp_cli_matrix (int    argc,
 
       g_array_append_val (direct_io, on);
     }
-  scenario = rp_scenario_new_preset (scenario_name ? scenario_name : "R1", &error);
-  if (scenario == NULL ||
-      (image_size_text && !rp_parse_size (image_size_text, "--image-size", &image_size, &error)))
+  if (image_size_text && !rp_parse_size (image_size_text, "--image-size", &image_size, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   writer_size = 4 * RP_GiB;
-  scenario->duration = 20;
-  if ((size_text && !rp_parse_size (size_text, "--size", &writer_size, &error)) ||
-      (duration_text && !rp_parse_duration (duration_text, "--duration", &scenario->duration, &error)))
+  if (size_text && !rp_parse_size (size_text, "--size", &writer_size, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
-  rp_params_set_size (scenario->params, "writer_total_size", writer_size);
+  /* The cell's scenario as `run` builds it, with the matrix's defaults:
+   * R1, 20 s, a 4 GiB writer. */
+  run_options.scenario = g_steal_pointer (&scenario_name);
+  run_options.duration = duration_text ? g_steal_pointer (&duration_text) : g_strdup ("20");
+  scenario = rp_run_options_to_scenario (&run_options, &error);
+  if (scenario == NULL)
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  scenario->stop_when_loads_finish = FALSE;
+  if (rp_scenario_has_part (scenario, "seq-writer"))
+    rp_params_set_size (scenario->params, "writer_total_size", writer_size);
+  else
+    writer_size = 0;
   if (!rp_scenario_validate (scenario, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   /* Each cell's run keeps 1 GiB free on its image (as any run keeps 5 % or

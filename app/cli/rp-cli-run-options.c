@@ -299,14 +299,26 @@ apply_parameters (const RpRunOptions  *options,
         continue;
       if (!rp_scenario_has_part (scenario, params[i].part->id))
         return refuse_inapplicable (scenario, p->option, error);
-      if (p->kind == RP_PARAM_ARGV)
+      if (p->kind == RP_PARAM_ARGV && g_str_equal (p->key, "command_argv"))
         continue;  /* apply_command() */
+      dashed = g_strconcat ("--", p->option, NULL);
+      if (p->kind == RP_PARAM_ARGV)
+        {
+          if (options->param_lists[i][1] != NULL)
+            {
+              g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("%s: give it once"), dashed);
+              return FALSE;
+            }
+          if (!rp_params_parse (scenario->params, p, options->param_lists[i][0], dashed, error))
+            return FALSE;
+          continue;
+        }
       if (p->kind == RP_PARAM_FLAG)
         {
           rp_params_set_flag (scenario->params, p->key, TRUE);
           continue;
         }
-      dashed = g_strconcat ("--", p->option, NULL);
       if (!rp_params_parse (scenario->params, p, options->param_texts[i], dashed, error))
         return FALSE;
     }

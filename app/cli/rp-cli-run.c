@@ -264,7 +264,7 @@ add_other_rows (GPtrArray *rows,
                 RpReport  *report)
 {
   static const char *const above[] = {
-    "fsync_latency", "write_latency", "writers_fsync_latency", "cold_read_latency", "app_start_latency", NULL,
+    "fsync_latency", "write_latency", "writers_fsync_latency", "cold_read_latency", NULL,
   };
 
   for (guint i = 0; i < rp_run_summary_get_n_rows (); i++)
@@ -387,7 +387,6 @@ print_summary (RpReport *report)
   add_latency_row (rows, report, "fsync_pwrite_latency", _("probe write"));
   add_writer_rows (rows, report);
   add_latency_row (rows, report, "cold_read_latency", _("cold read"));
-  add_latency_row (rows, report, "app_start_latency", _("app start"));
   add_other_rows (rows, report);
   if (rows->len > 0)
     rp_text_append_table (out, G_N_ELEMENTS (header), header, rows);

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-params.h"
 #include "rp-parts.h"
@@ -153,11 +155,12 @@ read_output (int      fd,
 
 /* Reaps the leader if it exited; returns whether it has been reaped. */
 static gboolean
-try_reap (pid_t     pid,
-          gboolean *reaped,
-          int      *status)
+try_reap (pid_t          pid,
+          gboolean      *reaped,
+          int           *status,
+          struct rusage *usage)
 {
-  if (!*reaped && waitpid (pid, status, WNOHANG) == pid)
+  if (!*reaped && wait4 (pid, status, WNOHANG, usage) == pid)
     *reaped = TRUE;
   return *reaped;
 }
@@ -167,11 +170,12 @@ try_reap (pid_t     pid,
  * kernel, e.g. in writeback, dies when its call returns: the wait is what the
  * session's join waits for anyway). */
 static void
-terminate_group (pid_t     pgid,
-                 int       out_fd,
-                 GString  *tail,
-                 gboolean *reaped,
-                 int      *status)
+terminate_group (pid_t          pgid,
+                 int            out_fd,
+                 GString       *tail,
+                 gboolean      *reaped,
+                 int           *status,
+                 struct rusage *usage)
 {
   gint64 deadline = g_get_monotonic_time () + (gint64) (TERM_GRACE * G_USEC_PER_SEC);
 
@@ -179,13 +183,13 @@ terminate_group (pid_t     pgid,
   while (g_get_monotonic_time () < deadline)
     {
       read_output (out_fd, tail);
-      if (try_reap (pgid, reaped, status) && !group_is_alive (pgid))
+      if (try_reap (pgid, reaped, status, usage) && !group_is_alive (pgid))
         return;
       g_usleep (20 * 1000);
     }
   kill (-pgid, SIGKILL);
   while (!*reaped)
-    if (waitpid (pgid, status, 0) == pgid || errno == ECHILD)
+    if (wait4 (pgid, status, 0, usage) == pgid || errno == ECHILD)
       *reaped = TRUE;
 }
 
@@ -211,6 +215,22 @@ set_exit_notes (RpPartHost *host,
   rp_part_host_set_note (host, "command_exit_status", status_text);
   rp_part_host_set_note (host, "command_stopped", stopped ? "true" : "false");
   rp_part_host_set_note (host, "command_output_tail", valid_tail);
+}
+
+/* The command's own CPU time (its leader and the children it waited for,
+ * wait4(2)) and wall time, beside what the probes measured meanwhile: a
+ * command that got little CPU was starved, one that got much was a CPU
+ * load too. The wall time ends when the exit is seen, within POLL_MS. */
+static void
+set_usage_notes (RpPartHost          *host,
+                 const struct rusage *usage,
+                 double               wall_seconds)
+{
+  rp_part_host_set_number_note (host, "command_user_seconds", "%.3f",
+                                (double) usage->ru_utime.tv_sec + usage->ru_utime.tv_usec / 1e6);
+  rp_part_host_set_number_note (host, "command_system_seconds", "%.3f",
+                                (double) usage->ru_stime.tv_sec + usage->ru_stime.tv_usec / 1e6);
+  rp_part_host_set_number_note (host, "command_wall_seconds", "%.3f", wall_seconds);
 }
 
 static gboolean
@@ -243,6 +263,8 @@ command_load_run (RpPartHost *host,
   GError *error = NULL;
   gboolean reaped = FALSE, stopped = FALSE;
   int status = 0, fds[2];
+  struct rusage usage = { 0 };
+  double started;
   GPid pid;
 
   if (pipe2 (fds, O_CLOEXEC) != 0)
@@ -251,6 +273,7 @@ command_load_run (RpPartHost *host,
       rp_part_host_fail (host, error);
       return;
     }
+  started = rp_clock_now ();
   if (!spawn (load, fds[1], &pid, &error))
     {
       close (fds[0]);
@@ -261,7 +284,7 @@ command_load_run (RpPartHost *host,
   close (fds[1]);
   fcntl (fds[0], F_SETFL, fcntl (fds[0], F_GETFL) | O_NONBLOCK);
 
-  while (!try_reap (pid, &reaped, &status))
+  while (!try_reap (pid, &reaped, &status, &usage))
     {
       struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
 
@@ -276,10 +299,11 @@ command_load_run (RpPartHost *host,
 
   /* On stop, and also when the leader exited but left children behind. */
   if (!reaped || group_is_alive (pid))
-    terminate_group (pid, fds[0], tail, &reaped, &status);
+    terminate_group (pid, fds[0], tail, &reaped, &status, &usage);
   read_output (fds[0], tail);
   close (fds[0]);
   set_exit_notes (host, pid, status, stopped, tail);
+  set_usage_notes (host, &usage, rp_clock_now () - started);
 }
 
 static const RpWorkerClass worker = {

@@ -16,6 +16,13 @@ extern const RpPartInfo rp_copy_loop_part;
 extern const RpPartInfo rp_parallel_writers_part;
 extern const RpPartInfo rp_cpu_bench_part;
 extern const RpPartInfo rp_command_part;
+extern const RpPartInfo rp_seq_readers_part;
+extern const RpPartInfo rp_random_writer_part;
+extern const RpPartInfo rp_small_files_part;
+extern const RpPartInfo rp_sync_part;
+extern const RpPartInfo rp_save_part;
+extern const RpPartInfo rp_open_part;
+extern const RpPartInfo rp_display_part;
 extern const RpPartInfo rp_window_probes_part;
 
 /* In the order descriptions, the scenario's JSON arrays and `--help` name
@@ -27,10 +34,17 @@ static const RpPartInfo *const table[] = {
   &rp_parallel_writers_part,
   &rp_cpu_bench_part,
   &rp_command_part,
+  &rp_seq_readers_part,
+  &rp_random_writer_part,
+  &rp_small_files_part,
   &rp_fsync_part,
   &rp_system_part,
   &rp_cold_read_part,
   &rp_app_start_part,
+  &rp_sync_part,
+  &rp_save_part,
+  &rp_open_part,
+  &rp_display_part,
   &rp_timer_part,
   &rp_window_probes_part,
 };

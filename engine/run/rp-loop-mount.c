@@ -167,6 +167,13 @@ apply_queue (RpLoopMount              *self,
     return FALSE;
   if (queue->direct_io >= 0 && !rp_loop_set_direct_io (disk, queue->direct_io, error))
     return FALSE;
+  /* A loop device without direct I/O reads its image through the page cache
+   * of the file system below: what a probe evicts above stays cached there,
+   * and a "cold" read never reaches the disk nor the scheduler under test
+   * (drivers/block/loop.c). So direct I/O by default, where the image's file
+   * system has O_DIRECT (not tmpfs): else the cell runs without, and says so. */
+  if (queue->direct_io < 0)
+    rp_loop_set_direct_io (disk, TRUE, NULL);
   return TRUE;
 }
 
@@ -315,6 +322,25 @@ unmount (const char  *mount_point,
     }
   mnt_free_context (context);
   return rc == 0;
+}
+
+/**
+ * rp_loop_mount_get_direct_io:
+ * @self: the scratch file system
+ *
+ * Returns: %TRUE when its loop device reads and writes the image with direct
+ *   I/O (`/sys/block/loopN/loop/dio`), not through the page cache below
+ */
+gboolean
+rp_loop_mount_get_direct_io (RpLoopMount *self)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (self != NULL && self->device != NULL, FALSE);
+
+  path = g_strdup_printf ("/sys/block/%s/loop/dio", self->device + strlen ("/dev/"));
+  return g_file_get_contents (path, &text, NULL, NULL) && text[0] == '1';
 }
 
 /**

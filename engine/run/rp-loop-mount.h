@@ -13,7 +13,8 @@ typedef struct _RpLoopMount RpLoopMount;
  * @scheduler: (nullable): "none", "mq-deadline", "kyber", "bfq"
  * @wbt_lat_usec: (nullable): writeback throttling target in µs, "0" off
  * @read_ahead_kb: (nullable): read-ahead in KiB
- * @direct_io: 1 on, 0 off, -1 as attached
+ * @direct_io: 1 on, 0 off, -1 on where the image's file system allows it
+ *   (the matrix's default: see rp_loop_mount_create())
  *
  * The loop device's queue settings for a run; %NULL (or -1) leaves one as
  * it is. Values are written to sysfs as given.
@@ -34,6 +35,7 @@ RpLoopMount *rp_loop_mount_create           (const char              *work_direc
                                              GError                 **error);
 const char  *rp_loop_mount_get_mount_point  (RpLoopMount  *self);
 const char  *rp_loop_mount_get_device       (RpLoopMount  *self);
+gboolean     rp_loop_mount_get_direct_io    (RpLoopMount  *self);
 gboolean     rp_loop_mount_destroy          (RpLoopMount  *self,
                                              GError      **error);
 
