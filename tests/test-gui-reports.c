@@ -646,8 +646,8 @@ test_compare_view (void)
   gtk_window_present (GTK_WINDOW (window));
   rp_compare_window_set_reports (window, reports, files);
 
-  g_assert_cmpstr (rp_compare_view_get_label (view, 0), ==, "ext3 ordered cfq");
-  g_assert_cmpstr (rp_compare_view_get_label (view, 1), ==, "ext3 writeback cfq");
+  g_assert_cmpstr (rp_compare_view_get_label (view, 0), ==, "data=ordered");
+  g_assert_cmpstr (rp_compare_view_get_label (view, 1), ==, "data=writeback");
   g_assert_true (is_highlighted (view, "Journal mode"));
   g_assert_true (is_highlighted (view, "Mount options"));
   g_assert_false (is_highlighted (view, "File system"));
@@ -970,7 +970,7 @@ test_window_drop (void)
   compare = RP_COMPARE_WINDOW (wait_for_toplevel (RP_TYPE_COMPARE_WINDOW, before));
   g_assert_true (spin_until (compare_settled, compare, 30));
   g_assert_cmpstr (rp_compare_view_get_label (rp_compare_window_get_view (compare), 1), ==,
-                   "ext3 writeback cfq");
+                   "data=writeback");
   gtk_window_destroy (GTK_WINDOW (compare));
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -202,7 +202,8 @@ gboolean
 rp_window_get_folded (RpWindow *self)
 {
   g_return_val_if_fail (RP_IS_WINDOW (self), FALSE);
-  return self->folded && adw_flap_get_folded (self->flap);
+  /* The flap's own state: the change is applied an idle after the resize. */
+  return adw_flap_get_folded (self->flap);
 }
 
 static void
