@@ -185,12 +185,13 @@ on_recent_listed (GObject      *source,
   g_autoptr(RpWindow) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) runs = rp_recent_runs_list_finish (result, &error);
-  GtkWidget *child;
+  GtkListBoxRow *row;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || rp_window_is_gone (self))
     return;
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
-    gtk_list_box_remove (self->recent_list, child);
+  /* The rows only: the placeholder is a child too. */
+  while ((row = gtk_list_box_get_row_at_index (self->recent_list, 0)) != NULL)
+    gtk_list_box_remove (self->recent_list, GTK_WIDGET (row));
   if (runs == NULL)
     {
       g_autofree char *text = g_strdup_printf (_("The reports folder cannot be read: %s"), error->message);

@@ -36,6 +36,7 @@ build_charts (RpWindow *self)
       view = rp_chart_view_new (plot);
       gtk_widget_add_css_class (view, "card");
       gtk_widget_set_hexpand (view, TRUE);
+      gtk_widget_set_vexpand (view, TRUE);
       gtk_widget_set_visible (view, !placement.optional);
       g_object_set_data (G_OBJECT (view), "rp-optional", GINT_TO_POINTER (placement.optional));
       g_object_set_data_full (G_OBJECT (view), "rp-placement",
