@@ -398,6 +398,12 @@ make_report (const char *journal_mode,
   return rp_report_new (sysinfo, scenario, series, notes);
 }
 
+static RpSysinfo *
+make_report_sysinfo (RpReport *report)
+{
+  return rp_sysinfo_copy (rp_report_get_sysinfo (report));
+}
+
 static gboolean
 compare_settled (gpointer data)
 {
@@ -488,6 +494,60 @@ test_compare_baseline (void)
   g_assert_cmpint (g_unlink (path_b), ==, 0);
   g_assert_cmpint (g_unlink (path_c), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+typedef struct {
+  RpWindow   *window;
+  const char *directory;
+} FolderWait;
+
+static gboolean
+folder_is (gpointer data)
+{
+  FolderWait *wait = data;
+  g_autofree char *directory = NULL;
+
+  g_object_get (wait->window, "directory", &directory, NULL);
+  return g_strcmp0 (directory, wait->directory) == 0;
+}
+
+/* An opened report puts its folder in the form when this machine has it
+ * (Start runs the same test on the same disk); one from elsewhere leaves
+ * the form's folder alone. */
+static void
+test_report_folder (void)
+{
+  g_autofree char *here = g_dir_make_tmp ("test-gui-window-XXXXXX", NULL);
+  g_autoptr(RpReport) local = NULL;
+  g_autoptr(RpReport) foreign = NULL;
+  RpWindow *window = rp_window_new (application);
+  FolderWait wait = { window, here };
+  g_autofree char *directory = NULL;
+
+  {
+    g_autoptr(RpReport) base = make_report ("ordered", "mq-deadline", 0.1);
+    g_autoptr(RpScenario) scenario = rp_scenario_copy (rp_report_get_scenario (base));
+    g_autoptr(RpSysinfo) sysinfo = make_report_sysinfo (base);
+
+    g_free (scenario->directory);
+    scenario->directory = g_strdup (here);
+    local = rp_report_new (sysinfo, scenario, rp_report_get_series (base), NULL);
+    g_free (scenario->directory);
+    scenario->directory = g_strdup ("/nonexistent/resprobe-test");
+    foreign = rp_report_new (sysinfo, scenario, rp_report_get_series (base), NULL);
+  }
+  rp_window_set_directory (window, "/var/tmp");
+  rp_window_show_report (window, local, NULL);
+  spin_until (folder_is, &wait, "the report's folder in the form");
+
+  rp_window_show_report (window, foreign, NULL);
+  /* The query of a missing folder answers at once; let it. */
+  spin_until (idle_drained, NULL, "the folder query");
+  g_object_get (window, "directory", &directory, NULL);
+  g_assert_cmpstr (directory, ==, here);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_cmpint (g_rmdir (here), ==, 0);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -583,6 +643,7 @@ main (int   argc,
   g_test_add_func ("/window/autosave-names", test_autosave_names);
   g_test_add_func ("/window/form-survives-reverting-backend", test_form_survives_reverting_backend);
   g_test_add_func ("/window/compare-baseline", test_compare_baseline);
+  g_test_add_func ("/window/report-folder", test_report_folder);
   g_test_add_func ("/window/narrow-layout", test_narrow_layout);
 
   status = g_test_run ();

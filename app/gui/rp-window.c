@@ -108,13 +108,49 @@ on_report_summary (GObject      *object,
     rp_window_save_exit_outputs (self);
 }
 
+static void
+on_report_folder_queried (GObject      *source,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(RpWindow) self = user_data;
+  g_autoptr(GFileInfo) info = g_file_query_info_finish (G_FILE (source), result, NULL);
+  g_autofree char *path = g_file_get_path (G_FILE (source));
+
+  if (info == NULL || rp_window_is_gone (self) || self->loaded_report == NULL ||
+      g_file_info_get_file_type (info) != G_FILE_TYPE_DIRECTORY || rp_window_get_busy (self) ||
+      g_strcmp0 (rp_report_get_scenario (self->loaded_report)->directory, path) != 0)
+    return;
+  rp_run_settings_set_directory (self->run_settings, path);
+}
+
+/* The report's folder, if this machine has it: Start then runs the same
+ * test on the same disk (a report from elsewhere leaves the folder alone).
+ * Asked on a worker thread: the folder may be on a dead network mount. */
+static void
+follow_report_folder (RpWindow *self,
+                      RpReport *report)
+{
+  const RpScenario *scenario = rp_report_get_scenario (report);
+  g_autoptr(GFile) folder = NULL;
+
+  if (scenario == NULL || scenario->directory == NULL || !g_path_is_absolute (scenario->directory))
+    return;
+  folder = g_file_new_for_path (scenario->directory);
+  g_file_query_info_async (folder, G_FILE_ATTRIBUTE_STANDARD_TYPE, G_FILE_QUERY_INFO_NONE,
+                           G_PRIORITY_DEFAULT, self->cancellable, on_report_folder_queried,
+                           g_object_ref (self));
+}
+
 /**
  * rp_window_show_report:
  * @report: a loaded report
  * @file: (nullable): the file it came from, named in the subtitle
  *
- * Shows @report as a finished run: charts, verdict, summary, system. Start
- * starts a new run (and forgets the report). A running window keeps its run.
+ * Shows @report as a finished run: charts, verdict, summary, system. The
+ * form shows its scenario, and its folder where this machine has that
+ * folder. Start starts a new run (and forgets the report). A running window
+ * keeps its run.
  */
 void
 rp_window_show_report (RpWindow *self,
@@ -137,6 +173,7 @@ rp_window_show_report (RpWindow *self,
    * always. A report of a combination that is not a preset leaves it alone. */
   if (rp_report_get_scenario (report) != NULL)
     rp_run_settings_load_scenario (self->run_settings, rp_report_get_scenario (report));
+  follow_report_folder (self, report);
   rp_window_show_sysinfo (self);
   rp_window_show_verdict (self);
   rp_window_refresh_charts (self);
