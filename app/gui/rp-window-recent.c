@@ -101,15 +101,19 @@ rp_window_autosave (RpWindow *self,
 /* ------------------------------------------------------------------------- */
 /* The list */
 
-/* "2 Dec 2026, 00:31:05" in the user's locale. */
+/* "Wed 2 Dec 2026, 00:31:05": when the run ended (the file was written). */
 static char *
 describe_time (GFileInfo *info)
 {
   g_autoptr(GDateTime) modified = g_file_info_get_modification_date_time (info);
   g_autoptr(GDateTime) local = modified ? g_date_time_to_local (modified) : NULL;
 
-  /* %c: the locale's date and time, as the file manager shows it. */
-  return local ? g_date_time_format (local, "%c") : g_strdup (g_file_info_get_name (info));
+  if (local == NULL)
+    return g_strdup (g_file_info_get_name (info));
+  /* TRANSLATORS: when a recent run ended, a g_date_time_format() format,
+   * e.g. "Wed 2 Dec 2026, 00:31:05"; reorder as your language writes dates */
+  /* xgettext:no-c-format */
+  return g_date_time_format (local, _("%a %-d %b %Y, %H:%M:%S"));
 }
 
 static GtkWidget *
