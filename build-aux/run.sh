@@ -34,5 +34,6 @@ for arg in "$@"; do
     *) args+=("$arg") ;;
   esac
 done
-echo "No display: running resprobe-cli run ${duration[*]} ${size[*]} ${args[*]} (the R1 scenario unless --scenario says otherwise) instead of the window." >&2
-exec _build/app/cli/resprobe-cli run "${duration[@]}" "${size[@]}" "${args[@]}"
+cli=(_build/app/cli/resprobe-cli run "${duration[@]}" "${size[@]}" "${args[@]}")
+echo "No display: running ${cli[*]} (the R1 scenario unless --scenario says otherwise) instead of the window." >&2
+exec "${cli[@]}"
