@@ -566,14 +566,27 @@ test_window_bad_file (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+is_drawn (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
 static GdkTexture *
 render (GtkWidget *widget)
 {
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GdkPaintable) paintable = NULL;
+  GtkSnapshot *snapshot = NULL;
   g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  GskRenderer *renderer = NULL;
   graphene_rect_t bounds;
+
+  /* On a busy machine a window maps later than a fixed wait: wait for it
+   * (a minute is a hang). */
+  g_assert_true (spin_until (is_drawn, widget, 60));
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
 
   gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
   node = gtk_snapshot_free_to_node (snapshot);
