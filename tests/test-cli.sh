@@ -64,6 +64,9 @@ check_usage "size absurd" "--size" run --dir "$target" --size 1e20G
 check_usage "negative duration" "--duration" run --dir "$target" --duration -5
 check_usage "duration not a number" "--duration" run --dir "$target" --duration soon
 check_usage "interval" "--interval" run --dir "$target" --interval x
+# Out of range: the option as typed, not the parameter's name "interval".
+check_usage "interval out of range names the option" "--interval: 0.001 is out of range" run --dir "$target" --interval 0.001
+check_usage "block size out of range names the option" "--block-size: " run --dir "$target" --block-size 100
 check_usage "block size" "--block-size" run --dir "$target" --block-size 0
 check_usage "missing directory" "$work/nope" run --dir "$work/nope" --duration 1
 touch "$work/plain-file"
@@ -134,6 +137,13 @@ for id in R1 R2 R3 R3-fsync passive; do
 done
 if [ "$rc" -eq 0 ] && [ -z "$missing" ]; then ok "scenarios lists R1 R2 R3 R3-fsync passive"
 else fail "scenarios: exit $rc, missing:$missing: $out"; fi
+# R1 ends when dd has written its size, as `run` without --duration runs it;
+# the endless copy of R2 runs until stopped.
+r1=$(awk '/^R1 /{on=1} /^R2 /{on=0} on' <<<"$out" | tr '\n' ' ' | tr -s ' ')
+r2=$(awk '/^R2 /{on=1} /^R3 /{on=0} on' <<<"$out" | tr '\n' ' ' | tr -s ' ')
+if grep -qF "until the loads are done" <<<"$r1" && grep -qF "until stopped" <<<"$r2"; then
+  ok "scenarios: R1 until the loads are done, R2 until stopped"
+else fail "scenarios: R1: $r1 / R2: $r2"; fi
 
 # --- R3 for 3 s: a write() latency series and a max per thread ---------------------
 out=$("$cli" run --scenario R3 --dir "$target" --duration 3 --report "$work/r3.json" 2>"$work/err-r3")

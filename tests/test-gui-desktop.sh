@@ -61,7 +61,13 @@ run B --start --report-on-exit "$RP_WORK/B.json" --screenshot-on-exit "$RP_WORK/
 # active while it has the keyboard focus or the pointer; give both to the root.
 run C --scenario passive --duration 62 --start --report-on-exit "$RP_WORK/C.json" &
 app=$!
-sleep 3
+# Once its window shows (not after a fixed time: a window mapped after the
+# focus went to the root would take it, and be active): a minute at most.
+for _ in $(seq 600); do
+  xdotool search --onlyvisible --name "Responsiveness Probe" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+sleep 1
 xdotool mousemove 1270 790
 xdotool windowfocus "$(xwininfo -root | awk '/Window id:/ { print $4 }')"
 wait "$app"

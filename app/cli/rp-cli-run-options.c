@@ -44,6 +44,36 @@ part_ids (RpPartRole role)
   return g_string_free (ids, FALSE);
 }
 
+/* The ranges of the parameters the scenario runs, as rp_scenario_validate()
+ * checks them, but naming the option the user typed ("--interval: 0.001
+ * is out of range"), not the parameter ("interval"). */
+static gboolean
+check_option_ranges (const RpScenario  *scenario,
+                     GError           **error)
+{
+  guint n;
+  const RpPartInfo * const *table = rp_parts_get_table (&n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (!rp_scenario_has_part (scenario, table[i]->id))
+        continue;
+      for (guint k = 0; k < table[i]->n_params; k++)
+        {
+          RpParamInfo named = table[i]->params[k];
+          g_autofree char *option = NULL;
+
+          if (named.option == NULL)
+            continue;
+          option = g_strdup_printf ("--%s", named.option);
+          named.name = option;
+          if (!rp_params_validate (scenario->params, &named, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static void
 add_entry (GArray       *entries,
            const char   *long_name,
@@ -379,7 +409,7 @@ rp_run_options_to_scenario (const RpRunOptions  *options,
   /* The writer stops by itself when no duration is given: dd's behaviour. */
   scenario->stop_when_loads_finish = options->duration == NULL;
 
-  if (!rp_scenario_validate (scenario, error))
+  if (!check_option_ranges (scenario, error) || !rp_scenario_validate (scenario, error))
     return NULL;
   return g_steal_pointer (&scenario);
 }

@@ -34,6 +34,7 @@ typedef struct {
   gboolean   stderr_is_tty;
   double     last_progress;
   gboolean   progress_shown;
+  gboolean   writer_done;     /* dd's writer has written its size */
   int        signals_received;
 } RunState;
 
@@ -131,7 +132,32 @@ print_progress (RunState *state)
   double now = rp_clock_now ();
   double bytes, rate;
 
-  if (last_value (state, "writer_bytes", &bytes) && last_value (state, "writer_throughput", &rate))
+  /* The writer has finished (it notes its time): its last rate would read
+   * as if it still wrote. What goes on now is the kernel's writeback. */
+  if (!state->writer_done && last_value (state, "writer_bytes", &bytes))
+    {
+      g_autoptr(GHashTable) notes = rp_session_get_notes (state->session);
+
+      state->writer_done = g_hash_table_contains (notes, "writer_seconds");
+    }
+  if (state->writer_done && last_value (state, "writer_bytes", &bytes))
+    {
+      g_autofree char *bytes_text = rp_format_size ((guint64) bytes);
+      double dirty, writeback;
+
+      /* TRANSLATORS: part of the progress line once dd's writer is done, e.g. "writer done (4.0 GiB)" */
+      g_string_append_printf (parts, _("writer done (%s)"), bytes_text);
+      if (last_value (state, "dirty_bytes", &dirty) && last_value (state, "writeback_bytes", &writeback))
+        {
+          g_autofree char *dirty_text = rp_format_size ((guint64) MAX (dirty, 0));
+          g_autofree char *writeback_text = rp_format_size ((guint64) MAX (writeback, 0));
+
+          /* TRANSLATORS: part of the progress line: memory still to be written to the disk,
+           * e.g. "dirty 1.2 GiB, writeback 80.0 MiB" */
+          g_string_append_printf (parts, _(", dirty %s, writeback %s"), dirty_text, writeback_text);
+        }
+    }
+  else if (last_value (state, "writer_bytes", &bytes) && last_value (state, "writer_throughput", &rate))
     {
       g_autofree char *bytes_text = rp_format_size ((guint64) bytes);
       g_autofree char *rate_text = rp_format_rate (rate);

@@ -45,8 +45,14 @@ rp_cli_scenarios (int    argc,
   for (guint i = 0; i < n_presets; i++)
     {
       g_autoptr(RpScenario) scenario = rp_scenario_new_preset (presets[i].id, NULL);
-      g_autofree char *description = rp_scenario_describe (scenario);
+      g_autofree char *description = NULL;
       g_autofree char *id = g_strdup_printf ("%-10s ", presets[i].id);
+
+      /* As `run` without --duration runs it: dd's writer ends the run when
+       * it has written its size ("until the loads are done"); the copy loop,
+       * the CPU benchmark and writers without a size run until stopped. */
+      scenario->stop_when_loads_finish = rp_scenario_has_part (scenario, "seq-writer");
+      description = rp_scenario_describe (scenario);
 
       rp_text_append_wrapped (out, id, INDENT, _(presets[i].title));
       rp_text_append_wrapped (out, INDENT, INDENT, description);

@@ -273,9 +273,11 @@ rp_chart_view_measure (GtkWidget      *widget,
                        int            *minimum_baseline,
                        int            *natural_baseline)
 {
+  /* A small minimum: the window decides how many charts stand side by
+   * side (rp-window.c), and a narrow one must be able to get narrower. */
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = 240;
+      *minimum = 160;
       *natural = 480;
     }
   else

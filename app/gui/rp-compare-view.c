@@ -116,14 +116,89 @@ label_is_shared (char  **labels,
   return FALSE;
 }
 
+static const char *field_value (GPtrArray  *fields,
+                                const char *key);
+
+/* One setting of a run as a label reads it: "data=writeback", "bfq",
+ * "dirty_bytes 268435456", "ext4". The scheduler "none" alone would read
+ * like "no writeback". */
+static char *
+describe_setting (const char *key,
+                  const char *value)
+{
+  g_autofree char *shortened = rp_text_shorten (value);
+
+  if (g_str_equal (key, "journal_mode"))
+    {
+      g_autofree char *mode = g_strndup (shortened, strcspn (shortened, " ("));
+
+      return g_strdup_printf ("data=%s", mode);
+    }
+  if (g_str_equal (key, "scheduler"))
+    /* TRANSLATORS: a run's name in a comparison: the I/O scheduler, e.g.
+     * "scheduler none", "scheduler mq-deadline" */
+    return g_strdup_printf (_("scheduler %s"), shortened);
+  if (g_str_equal (key, "fs_type") || g_str_equal (key, "kernel_release") ||
+      g_str_equal (key, "machine"))
+    return g_steal_pointer (&shortened);
+  if (g_str_has_prefix (key, "dirty_") || g_str_equal (key, "wbt_lat_usec"))
+    return g_strdup_printf ("%s %s", key, shortened);
+  for (guint s = 0; s < G_N_ELEMENTS (settings); s++)
+    if (g_str_equal (settings[s].key, key))
+      return g_strdup_printf ("%s %s", settings[s].translate ? _(settings[s].label) : settings[s].label,
+                              shortened);
+  return g_steal_pointer (&shortened);
+}
+
+/* At most this many settings in a run's name; the table shows them all. */
+#define MAX_LABEL_SETTINGS 3
+
+/* A run named by what differs from the baseline (run 0), the baseline by
+ * its own values of those settings: "data=ordered" against
+ * "data=writeback". NULL for a run that differs from the baseline in none of
+ * the compared settings. */
+static char *
+label_from_differences (GPtrArray *fields,
+                        guint      index)
+{
+  GPtrArray *baseline = g_ptr_array_index (fields, 0);
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint s = 0; s < G_N_ELEMENTS (settings) && parts->len < MAX_LABEL_SETTINGS; s++)
+    {
+      const char *key = settings[s].key;
+      const char *base = field_value (baseline, key);
+      gboolean any_differs = FALSE;
+
+      /* mount_options repeats the journal mode: the mode says it. */
+      if (g_str_equal (key, "mount_options") || g_str_equal (key, "whole_disk"))
+        continue;
+      for (guint r = 1; r < fields->len; r++)
+        any_differs |= g_strcmp0 (field_value (g_ptr_array_index (fields, r), key), base) != 0;
+      if (!any_differs)
+        continue;
+      if (index == 0)
+        g_ptr_array_add (parts, describe_setting (key, base));
+      else if (g_strcmp0 (field_value (g_ptr_array_index (fields, index), key), base) != 0)
+        g_ptr_array_add (parts, describe_setting (key, field_value (g_ptr_array_index (fields, index), key)));
+    }
+  if (parts->len == 0)
+    return NULL;
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (", ", (char **) parts->pdata);
+}
+
 /**
  * rp_compare_make_labels:
  * @reports: (element-type RpReport): the runs
  * @files: (array) (nullable): the file of each report, or %NULL
  *
- * A short name per run for legends: what the reporters compared, file
- * system, journal mode and I/O scheduler ("ext3 ordered mq-deadline"); where
- * two runs share it, the file name (or the run number) tells them apart.
+ * A short name per run for legends: what differs from the baseline (the
+ * first run) among the settings the reporters compared ("data=writeback",
+ * "scheduler bfq", "dirty_bytes 268435456"), the baseline by its own values
+ * of them ("data=ordered"); runs of one configuration by file system,
+ * journal mode and I/O scheduler ("ext3 ordered mq-deadline"). Where two
+ * runs share a name, the file name (or the run number) tells them apart.
  *
  * Returns: (transfer full): a %NULL-terminated array, one label per report
  */
@@ -133,14 +208,20 @@ rp_compare_make_labels (GPtrArray    *reports,
 {
   guint n;
   char **labels, **unique;
+  g_autoptr(GPtrArray) fields = NULL;
 
   g_return_val_if_fail (reports != NULL, NULL);
 
   n = reports->len;
   labels = g_new0 (char *, n + 1);
+  fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (fields, rp_sysinfo_get_fields (rp_report_get_sysinfo (g_ptr_array_index (reports, i))));
   for (guint i = 0; i < n; i++)
     {
-      labels[i] = label_from_sysinfo (rp_report_get_sysinfo (g_ptr_array_index (reports, i)));
+      labels[i] = n > 1 ? label_from_differences (fields, i) : NULL;
+      if (labels[i] == NULL)
+        labels[i] = label_from_sysinfo (rp_report_get_sysinfo (g_ptr_array_index (reports, i)));
       if (*labels[i] == '\0')
         {
           g_free (labels[i]);

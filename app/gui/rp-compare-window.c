@@ -22,6 +22,7 @@ struct _RpCompareWindow
   GtkStack             *stack;
   AdwStatusPage        *error_page;
   RpCompareView        *compare_view;
+  GtkMenuButton        *order_button;
 
   GPtrArray            *files;
   char                 *error_message;
@@ -38,6 +39,8 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+static void update_order_menu (RpCompareWindow *self);
 
 static void
 show_toast (RpCompareWindow *self,
@@ -245,15 +248,151 @@ rp_compare_window_set_reports (RpCompareWindow *self,
         g_ptr_array_add (self->files, g_object_ref (files[i]));
     }
   rp_compare_view_set_reports (self->compare_view, reports, files);
-  /* TRANSLATORS: window subtitle, e.g. "3 reports" */
-  subtitle = g_strdup_printf (ngettext ("%u report", "%u reports", reports->len), reports->len);
+  /* TRANSLATORS: window subtitle, e.g. "Baseline: data=ordered · 3 reports" */
+  subtitle = g_strdup_printf (ngettext ("Baseline: %s · %u report", "Baseline: %s · %u reports", reports->len),
+                              rp_compare_view_get_label (self->compare_view, 0), reports->len);
   adw_window_title_set_subtitle (self->window_title, subtitle);
+  update_order_menu (self);
   gtk_stack_set_visible_child_name (self->stack, "compare");
   set_have_reports (self, TRUE);
 
   if (self->exit_screenshot != NULL)
     g_timeout_add_full (G_PRIORITY_DEFAULT, SCREENSHOT_DELAY_MS, on_screenshot_due,
                         g_object_ref (self), g_object_unref);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Baseline and order: the first run is the one every change is computed
+ * against. Files given on the command line keep their order; the user
+ * picks the baseline and moves runs here. */
+
+static void
+update_order_menu (RpCompareWindow *self)
+{
+  GPtrArray *reports = rp_compare_view_get_reports (self->compare_view);
+  g_autoptr(GMenu) menu = g_menu_new ();
+
+  for (guint i = 0; reports != NULL && i < reports->len; i++)
+    {
+      g_autoptr(GMenu) section = g_menu_new ();
+      g_autoptr(GMenuItem) baseline = g_menu_item_new (_("Use as _Baseline"), NULL);
+      g_autoptr(GMenuItem) earlier = g_menu_item_new (_("Move _Earlier"), NULL);
+      g_autoptr(GMenuItem) later = g_menu_item_new (_("Move _Later"), NULL);
+      g_autofree char *title = NULL;
+
+      if (i == 0)
+        /* TRANSLATORS: a section of the order menu: the baseline run's name */
+        title = g_strdup_printf (_("%s (baseline)"), rp_compare_view_get_label (self->compare_view, i));
+      else
+        title = g_strdup (rp_compare_view_get_label (self->compare_view, i));
+      g_menu_item_set_action_and_target (baseline, "win.set-baseline", "u", i);
+      g_menu_item_set_action_and_target (earlier, "win.move-earlier", "u", i);
+      g_menu_item_set_action_and_target (later, "win.move-later", "u", i);
+      if (i > 0)
+        {
+          g_menu_append_item (section, baseline);
+          g_menu_append_item (section, earlier);
+        }
+      if (i + 1 < reports->len)
+        g_menu_append_item (section, later);
+      g_menu_append_section (menu, title, G_MENU_MODEL (section));
+    }
+  gtk_menu_button_set_menu_model (self->order_button, G_MENU_MODEL (menu));
+}
+
+/* Shows the runs again in @order (indices into the current order). */
+static void
+reorder (RpCompareWindow *self,
+         const guint     *order)
+{
+  GPtrArray *reports = rp_compare_view_get_reports (self->compare_view);
+  g_autoptr(GPtrArray) new_reports = NULL;
+  g_autoptr(GPtrArray) new_files = NULL;
+
+  if (reports == NULL)
+    return;
+  new_reports = g_ptr_array_new_with_free_func (g_object_unref);
+  new_files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < reports->len; i++)
+    {
+      g_ptr_array_add (new_reports, g_object_ref (g_ptr_array_index (reports, order[i])));
+      if (self->files->len == reports->len)
+        g_ptr_array_add (new_files, g_object_ref (g_ptr_array_index (self->files, order[i])));
+    }
+  rp_compare_window_set_reports (self, new_reports,
+                                 new_files->len == new_reports->len ? (GFile *const *) new_files->pdata : NULL);
+}
+
+/**
+ * rp_compare_window_set_baseline:
+ * @index: the run (in the order shown) to compare the others against
+ *
+ * Moves run @index to the front; the others keep their order.
+ */
+void
+rp_compare_window_set_baseline (RpCompareWindow *self,
+                                guint            index)
+{
+  GPtrArray *reports;
+  g_autofree guint *order = NULL;
+  guint n = 0;
+
+  g_return_if_fail (RP_IS_COMPARE_WINDOW (self));
+
+  reports = rp_compare_view_get_reports (self->compare_view);
+  if (reports == NULL || index == 0 || index >= reports->len)
+    return;
+  order = g_new (guint, reports->len);
+  order[n++] = index;
+  for (guint i = 0; i < reports->len; i++)
+    if (i != index)
+      order[n++] = i;
+  reorder (self, order);
+}
+
+/* Swaps runs @a and @a + 1. */
+static void
+swap_with_next (RpCompareWindow *self,
+                guint            a)
+{
+  GPtrArray *reports = rp_compare_view_get_reports (self->compare_view);
+  g_autofree guint *order = NULL;
+
+  if (reports == NULL || a + 1 >= reports->len)
+    return;
+  order = g_new (guint, reports->len);
+  for (guint i = 0; i < reports->len; i++)
+    order[i] = i;
+  order[a] = a + 1;
+  order[a + 1] = a;
+  reorder (self, order);
+}
+
+static void
+set_baseline_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  rp_compare_window_set_baseline (RP_COMPARE_WINDOW (widget), g_variant_get_uint32 (parameter));
+}
+
+static void
+move_earlier_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  guint index = g_variant_get_uint32 (parameter);
+
+  if (index > 0)
+    swap_with_next (RP_COMPARE_WINDOW (widget), index - 1);
+}
+
+static void
+move_later_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  swap_with_next (RP_COMPARE_WINDOW (widget), g_variant_get_uint32 (parameter));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -501,7 +640,11 @@ rp_compare_window_class_init (RpCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, compare_view);
+  gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, order_button);
 
+  gtk_widget_class_install_action (widget_class, "win.set-baseline", "u", set_baseline_action);
+  gtk_widget_class_install_action (widget_class, "win.move-earlier", "u", move_earlier_action);
+  gtk_widget_class_install_action (widget_class, "win.move-later", "u", move_later_action);
   gtk_widget_class_install_action (widget_class, "win.copy-comparison", NULL, copy_comparison_action);
   gtk_widget_class_install_action (widget_class, "win.export-chart", NULL, export_chart_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

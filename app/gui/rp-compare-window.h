@@ -20,6 +20,8 @@ void             rp_compare_window_set_reports         (RpCompareWindow  *self,
                                                         GFile     *const *files);
 void             rp_compare_window_set_exit_screenshot (RpCompareWindow  *self,
                                                         GFile            *screenshot);
+void             rp_compare_window_set_baseline        (RpCompareWindow  *self,
+                                                        guint             index);
 RpCompareView   *rp_compare_window_get_view            (RpCompareWindow  *self);
 const char      *rp_compare_window_get_error           (RpCompareWindow  *self);
 

@@ -7,6 +7,7 @@
 
 #include "rp-gui-util.h"
 #include "rp-report-export.h"
+#include "rp-recent-runs.h"
 #include "rp-report-io.h"
 #include "rp-text.h"
 
@@ -484,6 +485,19 @@ rp_report_io_suggest_name (RpReport   *report,
   return g_strdup_printf ("%s.%s", stem, known->extension);
 }
 
+/* The folder of @last, else the reports folder, where every run is saved
+ * (if it does not exist yet, the chooser opens where it likes). */
+static void
+set_start_folder (GtkFileChooser *chooser,
+                  GFile          *last)
+{
+  g_autofree char *reports = rp_recent_runs_get_directory ();
+  g_autoptr(GFile) folder = last != NULL ? g_file_get_parent (last) : g_file_new_for_path (reports);
+
+  if (folder != NULL)
+    gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+}
+
 static GtkFileFilter *
 new_format_filter (const RpReportFormat *format)
 {
@@ -505,6 +519,9 @@ new_format_filter (const RpReportFormat *format)
  * @json_only: %TRUE: "Save Report" (the re-importable JSON); %FALSE:
  *   "Export" with a filter per format of rp_report_list_formats(), PDF first
  *   selected
+ * @last: (nullable): the file the last Save or Export of this window wrote
+ * @same_run: whether @last was written of @report: then its name is offered
+ *   too, else only its folder
  *
  * A save dialog. GTK 4 has no overwrite-confirmation switch any more: its
  * own chooser and the portal's both ask before replacing an existing file,
@@ -513,12 +530,18 @@ new_format_filter (const RpReportFormat *format)
  * rp_report_io_resolve_format(); that name was not confirmed, so the caller
  * asks itself if it exists.
  *
+ * It starts in the folder of @last (with @last's name, given the format's
+ * extension, if @same_run), else in the reports folder (rp_recent_runs_get_directory(),
+ * where the run was saved when it ended).
+ *
  * Returns: (transfer full): the dialog, not shown
  */
 GtkFileChooserNative *
 rp_report_io_new_save_dialog (GtkWindow *parent,
                               RpReport  *report,
-                              gboolean   json_only)
+                              gboolean   json_only,
+                              GFile     *last,
+                              gboolean   same_run)
 {
   const char *preferred = json_only ? "json" : "pdf";
   GtkFileChooserNative *dialog;
@@ -546,6 +569,20 @@ rp_report_io_new_save_dialog (GtkWindow *parent,
         gtk_file_chooser_set_filter (chooser, filter);
     }
   name = rp_report_io_suggest_name (report, preferred);
+  if (last != NULL && same_run)
+    {
+      g_autofree char *last_name = g_file_get_basename (last);
+      const char *dot = strrchr (last_name, '.');
+      const RpReportFormat *known = lookup_format (preferred);
+
+      /* "ordered.json" saved: Export offers "ordered.pdf" beside it. */
+      if (dot != NULL && dot != last_name && known != NULL)
+        {
+          g_free (name);
+          name = g_strdup_printf ("%.*s.%s", (int) (dot - last_name), last_name, known->extension);
+        }
+    }
+  set_start_folder (chooser, last);
   gtk_file_chooser_set_current_name (chooser, name);
   return dialog;
 }
@@ -576,6 +613,7 @@ rp_report_io_new_open_dialog (GtkWindow *parent)
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
   gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), reports);
+  set_start_folder (GTK_FILE_CHOOSER (dialog), NULL);
   return dialog;
 }
 

@@ -59,7 +59,9 @@ char                 *rp_report_io_suggest_name      (RpReport                  
                                                       const char                *format);
 GtkFileChooserNative *rp_report_io_new_save_dialog   (GtkWindow                 *parent,
                                                       RpReport                  *report,
-                                                      gboolean                   json_only);
+                                                      gboolean                   json_only,
+                                                      GFile                     *last,
+                                                      gboolean                   same_run);
 GtkFileChooserNative *rp_report_io_new_open_dialog   (GtkWindow                 *parent);
 const char           *rp_report_io_resolve_format    (GFile                     *chosen,
                                                       GtkFileFilter             *filter,

@@ -52,7 +52,7 @@ id_from_index (GBinding     *binding,
  * @row: a combo row without a model
  * @settings: the settings it edits
  *
- * Fills @row with the translated titles of the presets and binds its
+ * Fills @row with the ids and translated titles of the presets and binds its
  * selection to #RpRunSettings:scenario, both ways.
  */
 void
@@ -66,8 +66,14 @@ rp_run_form_bind_scenario_row (AdwComboRow   *row,
   g_return_if_fail (ADW_IS_COMBO_ROW (row));
   g_return_if_fail (RP_IS_RUN_SETTINGS (settings));
 
+  /* "R1 · Big sequential write …": the ids of the README and the CLI, and
+   * no two entries alike (R3 and R3-fsync differ in their ids first). */
   for (guint i = 0; i < n_presets; i++)
-    gtk_string_list_append (titles, _(presets[i].title));
+    {
+      g_autofree char *title = g_strdup_printf ("%s · %s", presets[i].id, _(presets[i].title));
+
+      gtk_string_list_append (titles, title);
+    }
   adw_combo_row_set_model (row, G_LIST_MODEL (titles));
   g_object_bind_property_full (settings, "scenario", row, "selected",
                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,

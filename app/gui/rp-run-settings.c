@@ -19,6 +19,15 @@ struct _RpRunSettings
   guint64   size;           /* bytes; 0: the preset's own size */
   double    duration;       /* seconds; 0: until the loads are done */
   gboolean  simulate_save;
+
+  /* A window's form follows the settings (rp_run_settings_bind() with
+   * %G_SETTINGS_BIND_GET) through "changed", not g_settings_bind(): */
+  GSettings  *followed;
+  /* key → the value it had before this object stored the form. A backend
+   * that accepts a write and then undoes it (dconf without a session bus:
+   * the write fails later and the old value comes back as a change) must
+   * not take the form back with it. */
+  GHashTable *before_store;
 };
 
 G_DEFINE_FINAL_TYPE (RpRunSettings, rp_run_settings, G_TYPE_OBJECT)
@@ -254,6 +263,59 @@ directory_to_key (const GValue       *value,
   return g_variant_new_string (text != NULL ? text : "");
 }
 
+/* One key of the settings into its property. */
+static void
+follow_key (RpRunSettings *self,
+            const char    *key)
+{
+  g_autoptr(GVariant) value = g_settings_get_value (self->followed, key);
+  GVariant *before = g_hash_table_lookup (self->before_store, key);
+
+  /* The value this form replaced came back: the backend undid the store.
+   * The form keeps what the user chose. */
+  if (before != NULL && g_variant_equal (before, value))
+    return;
+  if (g_str_equal (key, "scenario"))
+    /* An unknown preset id (of another version) is refused by the setter:
+     * the selection stays. */
+    rp_run_settings_set_scenario (self, g_variant_get_string (value, NULL));
+  else if (g_str_equal (key, "directory"))
+    rp_run_settings_set_directory (self, g_variant_get_string (value, NULL));
+  else if (g_str_equal (key, "size-bytes"))
+    rp_run_settings_set_size (self, g_variant_get_uint64 (value));
+  else if (g_str_equal (key, "duration-seconds"))
+    rp_run_settings_set_duration (self, g_variant_get_double (value));
+  else if (g_str_equal (key, "simulate-save"))
+    rp_run_settings_set_simulate_save (self, g_variant_get_boolean (value));
+}
+
+static const char *const followed_keys[] = {
+  "scenario", "directory", "size-bytes", "duration-seconds", "simulate-save",
+};
+
+static void
+on_followed_changed (GSettings     *settings,
+                     const char    *key,
+                     RpRunSettings *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (followed_keys); i++)
+    if (g_str_equal (key, followed_keys[i]))
+      follow_key (self, key);
+}
+
+/* %G_SETTINGS_BIND_GET, by hand: see before_store. */
+static void
+follow_settings (RpRunSettings *self,
+                 GSettings     *settings)
+{
+  g_return_if_fail (self->followed == NULL);
+
+  self->followed = g_object_ref (settings);
+  for (guint i = 0; i < G_N_ELEMENTS (followed_keys); i++)
+    follow_key (self, followed_keys[i]);
+  g_signal_connect_object (settings, "changed", G_CALLBACK (on_followed_changed), self, 0);
+}
+
 /**
  * rp_run_settings_bind:
  * @settings: io.github.resprobe.Resprobe
@@ -261,7 +323,11 @@ directory_to_key (const GValue       *value,
  *   %G_SETTINGS_BIND_DEFAULT to edit them (Preferences)
  *
  * Binds every property to its key. A key that cannot be written leaves the
- * property as it was set: the form keeps what the user typed.
+ * property as it was set: the form keeps what the user typed. Following
+ * (%G_SETTINGS_BIND_GET), a change that brings back the value this object's
+ * rp_run_settings_store_form() replaced is taken for the backend undoing
+ * the write and ignored (a change made elsewhere to exactly that value is
+ * ignored too, until the next store).
  */
 void
 rp_run_settings_bind (RpRunSettings      *self,
@@ -271,6 +337,11 @@ rp_run_settings_bind (RpRunSettings      *self,
   g_return_if_fail (RP_IS_RUN_SETTINGS (self));
   g_return_if_fail (G_IS_SETTINGS (settings));
 
+  if (flags == G_SETTINGS_BIND_GET)
+    {
+      follow_settings (self, settings);
+      return;
+    }
   /* An unknown preset id (of another version) is refused by the setter:
    * the selection stays. */
   g_settings_bind (settings, "scenario", self, "scenario", flags);
@@ -282,16 +353,21 @@ rp_run_settings_bind (RpRunSettings      *self,
 }
 
 static void
-store_key (GSettings  *settings,
-           const char *key,
-           GVariant   *value)
+store_key (RpRunSettings *self,
+           GSettings     *settings,
+           const char    *key,
+           GVariant      *value)
 {
   g_autoptr(GVariant) owned = g_variant_ref_sink (value);
+  g_autoptr(GVariant) before = g_settings_get_value (settings, key);
 
   /* Not writable (locked down, a read-only backend): the object keeps its
    * value; writing would only log a warning. */
-  if (g_settings_is_writable (settings, key))
-    g_settings_set_value (settings, key, owned);
+  if (!g_settings_is_writable (settings, key) || g_variant_equal (before, owned))
+    return;
+  if (settings == self->followed)
+    g_hash_table_insert (self->before_store, g_strdup (key), g_steal_pointer (&before));
+  g_settings_set_value (settings, key, owned);
 }
 
 /**
@@ -309,10 +385,10 @@ rp_run_settings_store_form (RpRunSettings *self,
   g_return_if_fail (RP_IS_RUN_SETTINGS (self));
   g_return_if_fail (G_IS_SETTINGS (settings));
 
-  store_key (settings, "scenario", g_variant_new_string (self->scenario));
-  store_key (settings, "directory", g_variant_new_string (self->directory ? self->directory : ""));
-  store_key (settings, "size-bytes", g_variant_new_uint64 (self->size));
-  store_key (settings, "duration-seconds", g_variant_new_double (self->duration));
+  store_key (self, settings, "scenario", g_variant_new_string (self->scenario));
+  store_key (self, settings, "directory", g_variant_new_string (self->directory ? self->directory : ""));
+  store_key (self, settings, "size-bytes", g_variant_new_uint64 (self->size));
+  store_key (self, settings, "duration-seconds", g_variant_new_double (self->duration));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -472,6 +548,8 @@ rp_run_settings_finalize (GObject *object)
 
   g_clear_pointer (&self->scenario, g_free);
   g_clear_pointer (&self->directory, g_free);
+  g_clear_pointer (&self->before_store, g_hash_table_unref);
+  g_clear_object (&self->followed);
 
   G_OBJECT_CLASS (rp_run_settings_parent_class)->finalize (object);
 }
@@ -595,6 +673,8 @@ static void
 rp_run_settings_init (RpRunSettings *self)
 {
   self->scenario = g_strdup ("R1");
+  self->before_store = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                              (GDestroyNotify) g_variant_unref);
 }
 
 /**

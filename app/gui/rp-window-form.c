@@ -34,7 +34,13 @@ update_size_row (RpWindow *self)
 {
   RpSizeMeaning meaning = rp_run_settings_get_size_meaning (self->run_settings);
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->size_row), meaning != RP_SIZE_MEANING_NONE);
+  /* A scenario that writes nothing (passive) has no size: the row goes,
+   * and a run without a duration lasts until stopped. */
+  gtk_widget_set_visible (GTK_WIDGET (self->size_row), meaning != RP_SIZE_MEANING_NONE);
+  adw_action_row_set_subtitle (self->duration_row,
+                               meaning == RP_SIZE_MEANING_NONE
+                               ? _("Seconds, or e.g. 2m; empty: until stopped")
+                               : _("Seconds, or e.g. 2m; empty: until written"));
   switch (meaning)
     {
     case RP_SIZE_MEANING_WRITER_TOTAL:

@@ -14,7 +14,8 @@ G_BEGIN_DECLS
 /* One window is one struct in several files, each a job: rp-window.c (the
  * object, its public API, an opened report), rp-window-form.c (the run
  * settings), rp-window-run.c (a run), rp-window-view.c (charts and status),
- * rp-window-reports.c (open, save, export). As GNOME Text Editor's
+ * rp-window-reports.c (open, save, export), rp-window-recent.c (every
+ * finished run saved, the list of recent runs). As GNOME Text Editor's
  * editor-window-private.h, the fields are here so that each file uses them. */
 struct _RpWindow
 {
@@ -23,6 +24,8 @@ struct _RpWindow
   /* template children */
   AdwToastOverlay      *toast_overlay;
   AdwWindowTitle       *window_title;
+  AdwFlap              *flap;
+  GtkToggleButton      *sidebar_button;
   GtkButton            *run_button;
   GtkSpinner           *run_spinner;
   GtkLabel             *run_label;
@@ -42,6 +45,9 @@ struct _RpWindow
   GtkLabel             *details_label;
   GtkProgressBar       *progress_bar;
   GtkGrid              *chart_grid;
+  AdwPreferencesGroup  *recent_group;
+  GtkListBox           *recent_list;
+  GtkButton            *compare_button;
 
   /* NULL without the schema (run from the build tree): the defaults. */
   GSettings            *settings;
@@ -76,6 +82,21 @@ struct _RpWindow
    * run while there is no session: rp_window_show_report(). */
   RpReport             *loaded_report;
   GFile                *loaded_file;
+
+  /* The window's width decides whether the sidebar folds (rp-window.c);
+   * the change is made in an idle, outside the allocation. */
+  gboolean              folded;
+  guint                 n_columns;     /* of the chart grid: 2, or 1 when narrow */
+  guint                 fold_idle_id;
+
+  /* Where the run shown was saved on its own (rp-window-recent.c), and the
+   * file Save or Export last wrote (its folder and name are offered next). */
+  GFile                *saved_file;
+  GFile                *last_export;
+  /* The recent runs' list: cancelled when a newer listing starts. */
+  GCancellable         *recent_cancellable;
+  /* Autosaves under way: closing waits for them. */
+  guint                 n_autosaves;
 };
 
 /* rp-window.c */
@@ -100,8 +121,18 @@ void           rp_window_reset_session       (RpWindow       *self);
 void           rp_window_release_application (RpWindow       *self);
 void           rp_window_save_exit_outputs   (RpWindow       *self);
 
+/* rp-window-recent.c */
+void           rp_window_recent_class_init   (GtkWidgetClass *widget_class);
+void           rp_window_recent_init         (RpWindow       *self);
+void           rp_window_recent_refresh      (RpWindow       *self);
+void           rp_window_autosave            (RpWindow       *self,
+                                              RpReport       *report);
+void           rp_window_recent_update       (RpWindow       *self);
+
 /* rp-window-view.c */
 void           rp_window_view_init           (RpWindow       *self);
+void           rp_window_view_set_columns    (RpWindow       *self,
+                                              guint           n_columns);
 void           rp_window_refresh_charts      (RpWindow       *self);
 void           rp_window_show_sysinfo        (RpWindow       *self);
 void           rp_window_show_verdict        (RpWindow       *self);

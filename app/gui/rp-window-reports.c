@@ -64,13 +64,49 @@ show_in_window (RpWindow *self,
 
 /* What loaded shows (one report here, several compared in a new window);
  * the files that did not load are named there, or here if none did. */
-static void
-on_reports_loaded (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+/* Reports chosen together in a dialog come in the order the user clicked
+ * them (or the dialog's): the comparison's baseline is then the run that
+ * started first, whichever was clicked first. The command line keeps its
+ * order. */
+static int
+by_start_time (gconstpointer a,
+               gconstpointer b)
 {
-  g_autoptr(RpWindow) self = user_data;
-  g_autoptr(RpReportIoLoaded) loaded = rp_report_io_load_finish (result, NULL);
+  RpReport *report_a = *(RpReport **) a, *report_b = *(RpReport **) b;
+
+  return g_date_time_compare (rp_report_get_created (report_a), rp_report_get_created (report_b));
+}
+
+static void
+sort_by_start_time (RpReportIoLoaded *loaded)
+{
+  g_autoptr(GPtrArray) sorted = g_ptr_array_copy (loaded->reports, (GCopyFunc) g_object_ref, NULL);
+
+  g_ptr_array_set_free_func (sorted, g_object_unref);
+  g_ptr_array_sort (sorted, by_start_time);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      guint from = 0;
+
+      g_ptr_array_find (loaded->reports, g_ptr_array_index (sorted, i), &from);
+      /* Swap report and file at i and from: the pairs stay together. */
+      if (from != i)
+        {
+          gpointer report = loaded->reports->pdata[i], file = loaded->files->pdata[i];
+
+          loaded->reports->pdata[i] = loaded->reports->pdata[from];
+          loaded->files->pdata[i] = loaded->files->pdata[from];
+          loaded->reports->pdata[from] = report;
+          loaded->files->pdata[from] = file;
+        }
+    }
+}
+
+static void
+show_loaded (RpWindow         *self,
+             RpReportIoLoaded *loaded,
+             gboolean          by_time)
+{
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
   gboolean scripted = rp_window_get_scripted (self);
   GtkWindow *shown;
@@ -85,6 +121,8 @@ on_reports_loaded (GObject      *source,
       show_open_error (self, message);
       return;
     }
+  if (by_time)
+    sort_by_start_time (loaded);
   if (loaded->reports->len == 1)
     shown = GTK_WINDOW (show_in_window (self, g_ptr_array_index (loaded->reports, 0),
                                         g_ptr_array_index (loaded->files, 0)));
@@ -99,26 +137,35 @@ on_reports_loaded (GObject      *source,
   rp_report_io_show_errors (shown, loaded, scripted);
 }
 
-/**
- * rp_window_open_files:
- * @files: (array length=n_files): JSON reports
- * @n_files: how many: one is shown in this window as a finished run (in a
- *   new window if this one is running); two to eight are compared in a new
- *   window
- *
- * Loads the reports on a worker thread. A file that does not load is named
- * with the reason: in a toast over the reports that did (a comparison of
- * those left if two or more, else the one in this window), or in a dialog
- * if none did.
- */
-void
-rp_window_open_files (RpWindow     *self,
-                      GFile *const *files,
-                      guint         n_files)
+static void
+on_reports_loaded (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
 {
-  g_return_if_fail (RP_IS_WINDOW (self));
-  g_return_if_fail (files != NULL || n_files == 0);
+  g_autoptr(RpWindow) self = user_data;
+  g_autoptr(RpReportIoLoaded) loaded = rp_report_io_load_finish (result, NULL);
 
+  show_loaded (self, loaded, FALSE);
+}
+
+static void
+on_chosen_reports_loaded (GObject      *source,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(RpWindow) self = user_data;
+  g_autoptr(RpReportIoLoaded) loaded = rp_report_io_load_finish (result, NULL);
+
+  show_loaded (self, loaded, TRUE);
+}
+
+/* by_time: files chosen in a dialog (see sort_by_start_time()). */
+static void
+open_files (RpWindow     *self,
+            GFile *const *files,
+            guint         n_files,
+            gboolean      by_time)
+{
   if (n_files == 0)
     return;
   if (n_files > RP_COMPARE_MAX_REPORTS)
@@ -133,7 +180,31 @@ rp_window_open_files (RpWindow     *self,
       return;
     }
 
-  rp_report_io_load_async (files, n_files, self->cancellable, on_reports_loaded, g_object_ref (self));
+  rp_report_io_load_async (files, n_files, self->cancellable,
+                           by_time ? on_chosen_reports_loaded : on_reports_loaded, g_object_ref (self));
+}
+
+/**
+ * rp_window_open_files:
+ * @files: (array length=n_files): JSON reports
+ * @n_files: how many: one is shown in this window as a finished run (in a
+ *   new window if this one is running); two to eight are compared in a new
+ *   window, in this order (the first is the baseline)
+ *
+ * Loads the reports on a worker thread. A file that does not load is named
+ * with the reason: in a toast over the reports that did (a comparison of
+ * those left if two or more, else the one in this window), or in a dialog
+ * if none did.
+ */
+void
+rp_window_open_files (RpWindow     *self,
+                      GFile *const *files,
+                      guint         n_files)
+{
+  g_return_if_fail (RP_IS_WINDOW (self));
+  g_return_if_fail (files != NULL || n_files == 0);
+
+  open_files (self, files, n_files, FALSE);
 }
 
 static void
@@ -149,7 +220,7 @@ on_open_response (GtkNativeDialog *dialog,
 
       for (guint i = 0; i < n; i++)
         g_ptr_array_add (files, g_list_model_get_item (chosen, i));
-      rp_window_open_files (self, (GFile *const *) files->pdata, files->len);
+      open_files (self, (GFile *const *) files->pdata, files->len, TRUE);
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
@@ -182,7 +253,8 @@ on_drop (GtkDropTarget *target,
     g_ptr_array_add (array, l->data);
   if (array->len == 0)
     return FALSE;
-  rp_window_open_files (self, (GFile *const *) array->pdata, array->len);
+  /* Dropped together: ordered as chosen in a dialog. */
+  open_files (self, (GFile *const *) array->pdata, array->len, TRUE);
   return TRUE;
 }
 
@@ -267,6 +339,9 @@ on_saved (GObject      *source,
       /* TRANSLATORS: a notification after saving, e.g. "Saved “run.pdf”" */
       g_autofree char *text = g_strdup_printf (_("Saved “%s”"), name);
 
+      g_set_object (&job->window->last_export, job->file);
+      /* Which run it was: Export of this run offers the same name. */
+      g_object_set_data_full (G_OBJECT (job->file), "rp-report", g_object_ref (job->report), g_object_unref);
       rp_window_show_toast (job->window, text);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS))
@@ -328,7 +403,10 @@ show_save_dialog (RpWindow *self,
 
   if (report == NULL)
     return;
-  dialog = rp_report_io_new_save_dialog (GTK_WINDOW (self), report, json_only);
+  /* Export after Save offers Save's folder and name (issue 21). */
+  dialog = rp_report_io_new_save_dialog (GTK_WINDOW (self), report, json_only, self->last_export,
+                                         self->last_export != NULL &&
+                                         g_object_get_data (G_OBJECT (self->last_export), "rp-report") == report);
   /* The report as it is now: a new run may start while the dialog is open. */
   g_object_set_data_full (G_OBJECT (dialog), "rp-report", g_object_ref (report), g_object_unref);
   g_object_set_data (G_OBJECT (dialog), "rp-json-only", GINT_TO_POINTER (json_only));

@@ -254,10 +254,18 @@ on_final_summary (GObject      *object,
     return;
   rp_window_show_verdict (self);
   notify_if_unattended (self);
+  /* Saved before the hold of the run ends: the autosave holds the
+   * application itself, so that quitting now loses nothing. A script that
+   * named the report's file (--report-on-exit) has it there. */
+  if (report != NULL && self->exit_report == NULL)
+    rp_window_autosave (self, report);
   rp_window_release_application (self);
   rp_window_update_ui (self);
 
-  if (self->close_when_finished && self->exit_report == NULL && self->exit_screenshot == NULL)
+  /* Closed during the run: the window goes once the run is saved
+   * (rp-window-recent.c). */
+  if (self->close_when_finished && self->n_autosaves == 0 &&
+      self->exit_report == NULL && self->exit_screenshot == NULL)
     {
       gtk_window_destroy (GTK_WINDOW (self));
       return;

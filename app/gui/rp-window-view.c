@@ -36,11 +36,42 @@ build_charts (RpWindow *self)
       view = rp_chart_view_new (plot);
       gtk_widget_add_css_class (view, "card");
       gtk_widget_set_hexpand (view, TRUE);
+      gtk_widget_set_vexpand (view, TRUE);
       gtk_widget_set_visible (view, !placement.optional);
       g_object_set_data (G_OBJECT (view), "rp-optional", GINT_TO_POINTER (placement.optional));
+      g_object_set_data_full (G_OBJECT (view), "rp-placement",
+                              g_memdup2 (&placement, sizeof placement), g_free);
       gtk_grid_attach (self->chart_grid, view, placement.column, placement.row, placement.width, 1);
       g_ptr_array_add (self->plots, plot);
       g_ptr_array_add (self->views, view);
+    }
+}
+
+/**
+ * rp_window_view_set_columns:
+ * @n_columns: 2: the catalog's two-column grid; 1: one chart under the
+ *   other, in the catalog's order (a narrow window)
+ *
+ * Lays the charts out again.
+ */
+void
+rp_window_view_set_columns (RpWindow *self,
+                            guint     n_columns)
+{
+  g_return_if_fail (n_columns == 1 || n_columns == 2);
+
+  for (guint i = 0; i < self->views->len; i++)
+    {
+      GtkWidget *view = g_ptr_array_index (self->views, i);
+      const RpPlotPlacement *placement = g_object_get_data (G_OBJECT (view), "rp-placement");
+      GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self->chart_grid));
+      GtkGridLayoutChild *child = GTK_GRID_LAYOUT_CHILD (gtk_layout_manager_get_layout_child (layout, view));
+      /* One column: the catalog's places read row by row. */
+      int row = n_columns == 2 ? placement->row : placement->row * 2 + placement->column;
+
+      gtk_grid_layout_child_set_row (child, row);
+      gtk_grid_layout_child_set_column (child, n_columns == 2 ? placement->column : 0);
+      gtk_grid_layout_child_set_column_span (child, n_columns == 2 ? placement->width : 1);
     }
 }
 
@@ -294,6 +325,31 @@ set_run_button (RpWindow   *self,
   gtk_spinner_set_spinning (self->run_spinner, spinning);
 }
 
+/* The header button's tooltip says what it does now, and when Start is
+ * disabled, why (a tooltip shows on a disabled button too). */
+static void
+update_run_tooltip (RpWindow       *self,
+                    RpSessionState  state)
+{
+  const char *form_error = rp_window_form_get_error (self);
+  g_autofree char *text = NULL;
+
+  if (state == RP_SESSION_STARTING || state == RP_SESSION_RUNNING || state == RP_SESSION_STOPPING)
+    text = g_strdup (self->stop_requested || state == RP_SESSION_STOPPING
+                     ? _("Finishing the run: waiting for the last disk calls")
+                     : _("Stop the run (Ctrl+.)"));
+  else if (rp_window_get_busy (self))
+    text = g_strdup (_("Saving the run…"));
+  else if (form_error != NULL)
+    /* TRANSLATORS: tooltip of the disabled Start button; %s: why, e.g.
+     * "Data to write: “4X” is not a size" */
+    text = g_strdup_printf (_("Cannot start: %s"), form_error);
+  else
+    text = g_strdup (_("Start the run (Ctrl+Enter)"));
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->run_button)), text) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button), text);
+}
+
 /* An opened report: its file, and how long the run was. */
 static char *
 loaded_subtitle (RpWindow *self)
@@ -353,8 +409,13 @@ rp_window_update_ui (RpWindow *self)
         {
           g_autofree char *elapsed = format_seconds (rp_session_get_elapsed (self->session));
 
-          /* TRANSLATORS: window subtitle after a run, e.g. "Finished after 20 s" */
-          subtitle = g_strdup_printf (_("Finished after %s"), elapsed);
+          /* A run stopped by hand says so, as the CLI and the exports do. */
+          if (self->stop_requested)
+            /* TRANSLATORS: window subtitle after a run stopped by hand, e.g. "Stopped after 20 s" */
+            subtitle = g_strdup_printf (_("Stopped after %s"), elapsed);
+          else
+            /* TRANSLATORS: window subtitle after a run, e.g. "Finished after 20 s" */
+            subtitle = g_strdup_printf (_("Finished after %s"), elapsed);
         }
       else if (self->loaded_report != NULL)
         subtitle = loaded_subtitle (self);
@@ -363,6 +424,7 @@ rp_window_update_ui (RpWindow *self)
 
   adw_window_title_set_subtitle (self->window_title, subtitle ? subtitle : "");
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.start", !busy && rp_window_form_get_error (self) == NULL);
+  update_run_tooltip (self, state);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop",
                                  (state == RP_SESSION_STARTING || state == RP_SESSION_RUNNING) &&
                                  !self->stop_requested);

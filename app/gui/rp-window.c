@@ -9,6 +9,14 @@
 
 G_DEFINE_FINAL_TYPE (RpWindow, rp_window, ADW_TYPE_APPLICATION_WINDOW)
 
+/* Below this width (px) the sidebar folds away over the charts: beside a
+ * 340 px sidebar the charts would be narrower than 560 px, too narrow to
+ * read two side by side (issue 21: "below ~900 px the sidebar folds"). */
+#define FOLD_WIDTH 900
+/* Below this width the charts stand one under the other: two side by side
+ * would be under 280 px each. */
+#define ONE_COLUMN_WIDTH 600
+
 enum {
   PROP_0,
   PROP_SETTINGS,
@@ -100,13 +108,49 @@ on_report_summary (GObject      *object,
     rp_window_save_exit_outputs (self);
 }
 
+static void
+on_report_folder_queried (GObject      *source,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  g_autoptr(RpWindow) self = user_data;
+  g_autoptr(GFileInfo) info = g_file_query_info_finish (G_FILE (source), result, NULL);
+  g_autofree char *path = g_file_get_path (G_FILE (source));
+
+  if (info == NULL || rp_window_is_gone (self) || self->loaded_report == NULL ||
+      g_file_info_get_file_type (info) != G_FILE_TYPE_DIRECTORY || rp_window_get_busy (self) ||
+      g_strcmp0 (rp_report_get_scenario (self->loaded_report)->directory, path) != 0)
+    return;
+  rp_run_settings_set_directory (self->run_settings, path);
+}
+
+/* The report's folder, if this machine has it: Start then runs the same
+ * test on the same disk (a report from elsewhere leaves the folder alone).
+ * Asked on a worker thread: the folder may be on a dead network mount. */
+static void
+follow_report_folder (RpWindow *self,
+                      RpReport *report)
+{
+  const RpScenario *scenario = rp_report_get_scenario (report);
+  g_autoptr(GFile) folder = NULL;
+
+  if (scenario == NULL || scenario->directory == NULL || !g_path_is_absolute (scenario->directory))
+    return;
+  folder = g_file_new_for_path (scenario->directory);
+  g_file_query_info_async (folder, G_FILE_ATTRIBUTE_STANDARD_TYPE, G_FILE_QUERY_INFO_NONE,
+                           G_PRIORITY_DEFAULT, self->cancellable, on_report_folder_queried,
+                           g_object_ref (self));
+}
+
 /**
  * rp_window_show_report:
  * @report: a loaded report
  * @file: (nullable): the file it came from, named in the subtitle
  *
- * Shows @report as a finished run: charts, verdict, summary, system. Start
- * starts a new run (and forgets the report). A running window keeps its run.
+ * Shows @report as a finished run: charts, verdict, summary, system. The
+ * form shows its scenario, and its folder where this machine has that
+ * folder. Start starts a new run (and forgets the report). A running window
+ * keeps its run.
  */
 void
 rp_window_show_report (RpWindow *self,
@@ -129,6 +173,7 @@ rp_window_show_report (RpWindow *self,
    * always. A report of a combination that is not a preset leaves it alone. */
   if (rp_report_get_scenario (report) != NULL)
     rp_run_settings_load_scenario (self->run_settings, rp_report_get_scenario (report));
+  follow_report_folder (self, report);
   rp_window_show_sysinfo (self);
   rp_window_show_verdict (self);
   rp_window_refresh_charts (self);
@@ -141,6 +186,75 @@ rp_window_show_report (RpWindow *self,
 }
 
 /* ------------------------------------------------------------------------- */
+/* Adaptive layout */
+
+static gboolean
+apply_fold (gpointer user_data)
+{
+  RpWindow *self = user_data;
+
+  self->fold_idle_id = 0;
+  rp_window_view_set_columns (self, self->n_columns);
+  if ((adw_flap_get_fold_policy (self->flap) == ADW_FLAP_FOLD_POLICY_ALWAYS) == self->folded)
+    return G_SOURCE_REMOVE;
+  adw_flap_set_fold_policy (self->flap, self->folded ? ADW_FLAP_FOLD_POLICY_ALWAYS
+                                                     : ADW_FLAP_FOLD_POLICY_NEVER);
+  /* Unfolded, the sidebar is always there; folded, it shows on demand. */
+  adw_flap_set_reveal_flap (self->flap, !self->folded);
+  return G_SOURCE_REMOVE;
+}
+
+/* The window's width, not its children's minimum sizes, decides: the charts
+ * can shrink, but should not have to beside the sidebar. libadwaita 1.2 has
+ * no breakpoints (1.4), so the allocation is watched here and the fold
+ * changed in an idle (not during the allocation that caused it). */
+static void
+rp_window_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  RpWindow *self = RP_WINDOW (widget);
+  gboolean folded = width < FOLD_WIDTH;
+  guint n_columns = width < ONE_COLUMN_WIDTH ? 1 : 2;
+
+  GTK_WIDGET_CLASS (rp_window_parent_class)->size_allocate (widget, width, height, baseline);
+  if ((folded != self->folded || n_columns != self->n_columns) && self->flap != NULL)
+    {
+      self->folded = folded;
+      self->n_columns = n_columns;
+      g_clear_handle_id (&self->fold_idle_id, g_source_remove);
+      self->fold_idle_id = g_idle_add (apply_fold, self);
+    }
+}
+
+/**
+ * rp_window_get_folded:
+ *
+ * Returns: whether the window is narrower than 900 px, so that its sidebar
+ *   (the form, the results, the recent runs) is folded away and shows only
+ *   on demand (F9, or the header's sidebar button)
+ */
+gboolean
+rp_window_get_folded (RpWindow *self)
+{
+  g_return_val_if_fail (RP_IS_WINDOW (self), FALSE);
+  /* The flap's own state: the change is applied an idle after the resize. */
+  return adw_flap_get_folded (self->flap);
+}
+
+static void
+toggle_sidebar_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  RpWindow *self = RP_WINDOW (widget);
+
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+}
+
+/* ------------------------------------------------------------------------- */
 /* GObject */
 
 static gboolean
@@ -148,6 +262,13 @@ rp_window_close_request (GtkWindow *window)
 {
   RpWindow *self = RP_WINDOW (window);
 
+  /* A run being saved: the window goes, the save ends first. */
+  if (!rp_window_get_busy (self) && self->n_autosaves > 0)
+    {
+      self->close_when_finished = TRUE;
+      gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+      return TRUE;
+    }
   if (!rp_window_get_busy (self))
     return FALSE;
 
@@ -167,6 +288,9 @@ rp_window_dispose (GObject *object)
   /* First: a result that arrives from now on finds the window gone. */
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->recent_cancellable);
+  g_clear_object (&self->recent_cancellable);
+  g_clear_handle_id (&self->fold_idle_id, g_source_remove);
   rp_window_reset_session (self);
   rp_window_release_application (self);
   g_clear_object (&self->session_signals);
@@ -187,6 +311,8 @@ rp_window_finalize (GObject *object)
   g_clear_object (&self->run_settings);
   g_clear_object (&self->loaded_report);
   g_clear_object (&self->loaded_file);
+  g_clear_object (&self->saved_file);
+  g_clear_object (&self->last_export);
   g_clear_object (&self->exit_report);
   g_clear_object (&self->exit_screenshot);
 
@@ -274,6 +400,7 @@ rp_window_constructed (GObject *object)
   rp_window_reports_init (self);
   rp_window_form_init (self);
   rp_window_run_init (self);
+  rp_window_recent_init (self);
   g_signal_connect_object (self->run_settings, "notify",
                            G_CALLBACK (on_run_settings_notify), self, G_CONNECT_SWAPPED);
   rp_window_update_ui (self);
@@ -292,6 +419,7 @@ rp_window_class_init (RpWindowClass *klass)
   object_class->get_property = rp_window_get_property;
   object_class->set_property = rp_window_set_property;
   window_class->close_request = rp_window_close_request;
+  widget_class->size_allocate = rp_window_size_allocate;
 
   /**
    * RpWindow:settings:
@@ -329,6 +457,11 @@ rp_window_class_init (RpWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/resprobe/Resprobe/rp-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RpWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, sidebar_button);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, recent_group);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, compare_button);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, run_button);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, run_spinner);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, run_label);
@@ -354,6 +487,11 @@ rp_window_class_init (RpWindowClass *klass)
   rp_window_run_class_init (widget_class);
   rp_window_form_class_init (widget_class);
   rp_window_reports_class_init (widget_class);
+  rp_window_recent_class_init (widget_class);
+
+  /* F9 shows and hides the sidebar when folded, as in GNOME Files. */
+  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
 }
 
 static void
@@ -361,6 +499,7 @@ rp_window_init (RpWindow *self)
 {
   self->cancellable = g_cancellable_new ();
   self->run_settings = rp_run_settings_new ();
+  self->n_columns = 2;
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 

@@ -32,5 +32,8 @@ void      rp_window_open_files        (RpWindow       *self,
 void      rp_window_show_report       (RpWindow       *self,
                                        RpReport       *report,
                                        GFile          *file);
+gboolean  rp_window_get_folded        (RpWindow       *self);
+GFile    *rp_window_get_saved_file    (RpWindow       *self);
+GPtrArray *rp_window_list_recent_files (RpWindow      *self);
 
 G_END_DECLS

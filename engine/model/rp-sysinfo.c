@@ -203,10 +203,21 @@ field_value_text (const RpSysinfo *self,
       return g_strdup_printf ("%u", UINT_MEMBER (self, spec));
     case KIND_UINT64:
       return g_strdup_printf ("%" G_GUINT64_FORMAT, UINT64_MEMBER (self, spec));
+    case KIND_STRING:
+      /* The journal mode the kernel chose, "ordered (default)" in the data
+       * (stable in reports), is shown in the user's language. */
+      if (g_str_has_suffix (STRING_MEMBER (self, spec), " (default)"))
+        {
+          const char *value = STRING_MEMBER (self, spec);
+          g_autofree char *mode = g_strndup (value, strlen (value) - strlen (" (default)"));
+
+          /* TRANSLATORS: a setting the kernel chose by default, e.g. "ordered (default)" */
+          return g_strdup_printf (_("%s (default)"), mode);
+        }
+      return g_strdup (STRING_MEMBER (self, spec));
     case KIND_TRISTATE:
       /* a loop device's direct I/O, a backing disk's rotational flag */
       return g_strdup (INT_MEMBER (self, spec) ? _("yes") : _("no"));
-    case KIND_STRING:
     case KIND_BOOLEAN:
     default:
       return g_strdup (STRING_MEMBER (self, spec));

@@ -20,6 +20,8 @@
 const RpCompareSetting rp_compare_settings[] = {
   { "fs_type", N_("File system"), TRUE },
   { "journal_mode", N_("Journal mode"), TRUE },
+  /* As the window's comparison shows them: data=, barrier, commit= … */
+  { "mount_options", N_("Mount options"), TRUE },
   { "scheduler", N_("I/O scheduler"), TRUE },
   { "whole_disk", N_("Disk"), TRUE },
   { "rotational", N_("Rotational"), TRUE },
