@@ -505,26 +505,12 @@ run_matrix (MatrixState      *state,
 }
 
 static void
-print_comparison (GPtrArray *groups,
-                  guint      repeats)
+print_comparison (GPtrArray *groups)
 {
-  g_autoptr(GPtrArray) reports = g_ptr_array_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = rp_cli_repeats_table (groups);
 
-  if (repeats > 1)
-    text = rp_cli_repeats_table (groups);
-  else
-    {
-      for (guint g = 0; g < groups->len; g++)
-        {
-          RpCliGroup *group = g_ptr_array_index (groups, g);
-
-          for (guint i = 0; i < group->reports->len; i++)
-            g_ptr_array_add (reports, g_ptr_array_index (group->reports, i));
-        }
-      text = rp_report_compare_text (reports);
-    }
   g_print ("\n%s\n", text);
+}
 
 /* `run`'s options for loads and probes; the ones the matrix has itself
  * (scenario, dir, size, duration) or has no use for (report, force: each
@@ -745,7 +731,7 @@ rp_cli_matrix (int    argc,
 
   if (reported > 0)
     {
-      print_comparison (groups, plan.repeats);
+      print_comparison (groups);
       if (!rp_cli_write_comparison (reports_directory, groups, plan.repeats, &error))
         return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
       rp_cli_print (_("Reports and comparison.json saved in %s\n"), reports_directory);

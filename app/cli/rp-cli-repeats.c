@@ -54,105 +54,6 @@ rp_cli_group_free (RpCliGroup *group)
   g_free (group);
 }
 
-/* Every latency sample of @series_name over the group's runs, and each run's
- * p99 in @run_p99 (runs without the series are left out). */
-static GArray *
-pool_samples (RpCliGroup *group,
-              const char *series_name,
-              GArray     *run_p99)
-{
-  GArray *pooled = g_array_new (FALSE, FALSE, sizeof (double));
-
-  for (guint r = 0; r < group->reports->len; r++)
-    {
-      RpReport *report = g_ptr_array_index (group->reports, r);
-      RpSeries *series = rp_report_lookup_series (report, series_name);
-      g_autofree RpPoint *points = NULL;
-      guint n = 0;
-      RpStats stats;
-
-      if (series == NULL || (points = rp_series_copy_points (series, 0, &n)) == NULL || n == 0)
-        continue;
-      for (guint i = 0; i < n; i++)
-        g_array_append_val (pooled, points[i].v);
-      if (rp_report_get_stats (report, series_name, &stats))
-        g_array_append_val (run_p99, stats.p99);
-    }
-  return pooled;
-}
-
-/* The latency series (unit "s") of the first run of the first group, in
- * their order in the report: what the table can show for every group. */
-static GPtrArray *
-latency_series_names (GPtrArray *groups)
-{
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint g = 0; g < groups->len && names->len == 0; g++)
-    {
-      RpCliGroup *group = g_ptr_array_index (groups, g);
-      GPtrArray *series;
-
-      if (group->reports->len == 0)
-        continue;
-      series = rp_report_get_series (g_ptr_array_index (group->reports, 0));
-      for (guint i = 0; i < series->len; i++)
-        if (g_strcmp0 (rp_series_get_unit (g_ptr_array_index (series, i)), "s") == 0)
-          g_ptr_array_add (names, g_strdup (rp_series_get_name (g_ptr_array_index (series, i))));
-    }
-  return names;
-}
-
-static void
-append_series_block (GString    *out,
-                     GPtrArray  *groups,
-                     const char *series_name)
-{
-  /* TRANSLATORS: column heads of the repeats table: the configuration, the
-   * runs that have the series, samples over them, the median and the 99th
-   * percentile of all their samples, the lowest and highest p99 of a run */
-  const char *header[] = { _("Configuration"), _("Runs"), _("Samples"), "p50", "p99", _("p99 of a run") };
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-
-  for (guint g = 0; g < groups->len; g++)
-    {
-      RpCliGroup *group = g_ptr_array_index (groups, g);
-      g_autoptr(GArray) run_p99 = g_array_new (FALSE, FALSE, sizeof (double));
-      g_autoptr(GArray) pooled = pool_samples (group, series_name, run_p99);
-      char **row = g_new0 (char *, G_N_ELEMENTS (header) + 1);
-      RpStats stats;
-      double lowest = INFINITY, highest = -INFINITY;
-
-      row[0] = g_strdup (group->label);
-      row[1] = g_strdup_printf ("%u", run_p99->len);
-      row[2] = g_strdup_printf ("%u", pooled->len);
-      g_ptr_array_add (rows, row);
-      if (pooled->len == 0)
-        {
-          row[3] = g_strdup ("-");
-          row[4] = g_strdup ("-");
-          row[5] = g_strdup ("-");
-          continue;
-        }
-      rp_stats_compute ((double *) pooled->data, pooled->len, &stats);
-      for (guint i = 0; i < run_p99->len; i++)
-        {
-          lowest = MIN (lowest, g_array_index (run_p99, double, i));
-          highest = MAX (highest, g_array_index (run_p99, double, i));
-        }
-      row[3] = rp_format_latency (stats.p50);
-      row[4] = rp_format_latency (stats.p99);
-      {
-        g_autofree char *low = rp_format_latency (lowest);
-        g_autofree char *high = rp_format_latency (highest);
-
-        row[5] = g_strdup_printf ("%s – %s", low, high);
-      }
-    }
-  g_string_append_printf (out, "%s\n", series_name);
-  rp_text_append_table (out, G_N_ELEMENTS (header), header, rows);
-}
-
 /**
  * rp_cli_repeat_report_path:
  * @report_path: (nullable): the report file asked for, e.g. "out/run.json"
@@ -185,32 +86,27 @@ rp_cli_repeat_report_path (const char *report_path,
  * rp_cli_repeats_table:
  * @groups: (element-type RpCliGroup): the configurations, each with its runs
  *
- * The table the matrix prints when each configuration ran more than once:
- * per latency series, per configuration, the runs, the samples over them,
- * p50 and p99 of all those samples together, and the range of the runs'
- * own p99 (how much one run alone could have said). It says nothing of
- * significance yet; a comparison with tests of significance replaces this
- * function whole.
+ * The table the matrix and `run --repeat` print: the comparison of every
+ * run (rp_report_compare_text()), which puts the repeats of one
+ * configuration in one column (their reports carry it:
+ * rp_report_set_configuration()) and gives each figure with its interval
+ * and whether a difference is significant or within noise.
  *
  * Returns: (transfer full): the table, lines of at most 80 columns
  */
 char *
 rp_cli_repeats_table (GPtrArray *groups)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(GPtrArray) names = latency_series_names (groups);
+  g_autoptr(GPtrArray) reports = g_ptr_array_new ();
 
-  g_string_append_printf (out, ngettext ("Latencies over the repeats of %u configuration\n",
-                                         "Latencies over the repeats of %u configurations\n",
-                                         groups->len), groups->len);
-  for (guint i = 0; i < names->len; i++)
+  for (guint g = 0; g < groups->len; g++)
     {
-      g_string_append_c (out, '\n');
-      append_series_block (out, groups, g_ptr_array_index (names, i));
+      RpCliGroup *group = g_ptr_array_index (groups, g);
+
+      for (guint i = 0; i < group->reports->len; i++)
+        g_ptr_array_add (reports, g_ptr_array_index (group->reports, i));
     }
-  if (names->len == 0)
-    g_string_append (out, _("No latency was measured.\n"));
-  return g_string_free (g_steal_pointer (&out), FALSE);
+  return rp_report_compare_text (reports);
 }
 
 /**
