@@ -123,7 +123,7 @@ rp_report_load (GFile   *file,
   bytes = read_capped (file, error);
   if (bytes == NULL)
     return NULL;
-  return rp_report_load_from_data ((const char *) bytes->data, (gssize) bytes->len, error);
+  return rp_report_load_from_bytes (g_steal_pointer (&bytes), error);
 }
 
 /* ------------------------------------------------------------------------ */
