@@ -462,7 +462,7 @@ read_blocks (const char  *shown,
       json_node_get_value_type (count_node) != G_TYPE_INT64 || json_node_get_int (count_node) < 0)
     return set_report_error (error, _("Series “%s”: key “count” is missing or not a number of samples"),
                              shown);
-  if (!JSON_NODE_HOLDS_ARRAY (blocks_node))
+  if (blocks_node == NULL || !JSON_NODE_HOLDS_ARRAY (blocks_node))
     return set_report_error (error, _("Series “%s”: “blocks” must be an array of strings"), shown);
   count = json_node_get_int (count_node);
   if (!count_samples (n_samples, (guint64) count, RP_REPORT_MAX_SAMPLES, error))
