@@ -26,6 +26,10 @@ import sys
 import tempfile
 import time
 
+# The reports' samples, version 1 or 2 (blocks): the tests' reference decoder.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from resprobe_report import samples  # noqa: E402
+
 MiB = 1024 * 1024
 
 
@@ -244,7 +248,7 @@ class Bench:
             report, _ = self.cli_run(["--load", "copy-loop", "--probe", "none",
                                       "--copy-size", "{}M".format(size),
                                       "--duration", str(self.args.copy_seconds)])
-            durations = [v for _, v in report["series"]["copy_duration"]["samples"]]
+            durations = [v for _, v in samples(report["series"]["copy_duration"])]
             return size * MiB / median(durations) / 1e6
 
         def cp():
@@ -334,7 +338,7 @@ class Bench:
                 if procs[start_ours].returncode != 0:
                     raise RuntimeError("resprobe-cli failed: " + err.strip()[-400:])
                 with open(report) as f:
-                    a = [v for _, v in json.load(f)["series"]["fsync_latency"]["samples"]]
+                    a = [v for _, v in samples(json.load(f)["series"]["fsync_latency"])]
                 b = [float(x) for x in re.findall(r"fsync time: ([0-9.]+)", out)]
                 # Each tool's first n fsyncs, n the smaller count: the same
                 # stretch of the round. Under load an fsync takes seconds,

@@ -220,8 +220,9 @@ row_enospc_during_run() {
   expect "full file system (ENOSPC during the run)" 1 "No space left on device" "$mnt" "Report saved"
   if python3 - "$report" <<'PY'
 import json, sys
+from resprobe_report import samples
 r = json.load(open(sys.argv[1]))
-assert len(r["series"]["fsync_latency"]["samples"]) >= 1, "no fsync samples"
+assert len(samples(r["series"]["fsync_latency"])) >= 1, "no fsync samples"
 assert "No space left on device" in r["error"], r.get("error")
 PY
   then ok "ENOSPC: the report (saved elsewhere) keeps the fsync series and the error"
