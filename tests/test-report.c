@@ -1356,6 +1356,134 @@ test_load_duplicate_keys (void)
   assert_reports_equal (report, loaded2);
 }
 
+/* Reports of every earlier version, as the program of the time wrote them
+ * (tests/fixtures/reports), load; saved again as version 2 they keep every
+ * sample: the CSV of both is the same text. */
+static void
+test_load_old_versions (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "fixtures", "reports", NULL);
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n_files = 0;
+
+  g_assert_nonnull (listing);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RpReport) old = rp_report_load (file, &error);
+      g_autoptr(RpReport) again = NULL;
+      g_autofree char *json = NULL;
+      g_autofree char *csv_old = NULL;
+      g_autofree char *csv_again = NULL;
+      RpStats stats;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (rp_report_get_series (old)->len, >, 0);
+      g_assert_true (rp_report_get_stats (old, RP_SERIES_FSYNC_LATENCY, &stats));
+      g_assert_cmpuint (stats.n, >, 0);
+      json = rp_report_to_json (old, NULL);
+      again = load_ok (json, -1);
+      assert_reports_equal (old, again);
+      csv_old = rp_report_to_csv (old);
+      csv_again = rp_report_to_csv (again);
+      g_assert_cmpstr (csv_old, ==, csv_again);
+      n_files++;
+    }
+  g_assert_cmpuint (n_files, >=, 1);
+}
+
+/* Where block @k of series @name begins in @json: its opening quote. */
+static const char *
+find_block (const char *json,
+            const char *name,
+            guint       k)
+{
+  g_autofree char *key = g_strdup_printf ("\"%s\" : {", name);
+  const char *at = strstr (json, key);
+
+  g_assert_nonnull (at);
+  at = strstr (at, "\"blocks\" : [");
+  g_assert_nonnull (at);
+  at = strchr (at, '[');
+  for (guint i = 0; i <= k; i++)
+    {
+      at = strchr (at + 1, '"');
+      g_assert_nonnull (at);
+      if (i < k)
+        at = strchr (at + 1, '"');
+    }
+  return at;
+}
+
+/* @json with @length bytes at @at replaced by @with. */
+static char *
+splice_text (const char *json,
+        const char *at,
+        gsize       length,
+        const char *with)
+{
+  return g_strdup_printf ("%.*s%s%s", (int) (at - json), json, with, at + length);
+}
+
+/* Issue 16, item 3: a block that is damaged, cut short, not base64, or
+ * missing is an error naming the series and the block, never a crash nor
+ * other samples. */
+static void
+test_load_damaged_blocks (void)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(RpReport) loaded = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *flipped = NULL, *cut = NULL, *not_base64 = NULL, *missing = NULL, *too_many = NULL;
+  g_autofree double *values = g_new (double, 10000);
+  const char *block, *end;
+  char *middle;
+
+  for (guint i = 0; i < 10000; i++)
+    values[i] = (i % 97) / 97.0;
+  g_ptr_array_add (series, make_series ("cpu_user", "ratio", values, 10000, 0.5, 0.5));
+  report = rp_report_new (NULL, scenario, series, NULL);
+  json = rp_report_to_json (report, NULL);
+  loaded = load_ok (json, -1);
+  assert_reports_equal (report, loaded);
+  g_assert_nonnull (strstr (json, "\"count\" : 10000,"));
+
+  /* One base64 character of the second block changed. */
+  block = find_block (json, "cpu_user", 1);
+  end = strchr (block + 1, '"');
+  flipped = g_strdup (json);
+  middle = flipped + (block - json) + (end - block) / 2;
+  *middle = *middle == 'A' ? 'B' : 'A';
+  assert_load_fails (flipped, -1, "Series “cpu_user”, block 1: the samples are damaged or truncated");
+
+  /* The block cut to its first 40 characters (still base64). */
+  cut = splice_text (json, block + 41, (gsize) (end - block - 41), "");
+  assert_load_fails (cut, -1, "Series “cpu_user”, block 1: the samples are damaged or truncated");
+
+  not_base64 = splice_text (json, block + 1, 4, "ab!d");
+  assert_load_fails (not_base64, -1, "Series “cpu_user”, block 1: not base64");
+
+  /* The last block gone: the count tells. */
+  block = find_block (json, "cpu_user", 2);
+  {
+    const char *comma = block;
+
+    while (*comma != ',')
+      comma--;
+    missing = splice_text (json, comma, (gsize) (strchr (block + 1, '"') + 1 - comma), "");
+  }
+  assert_load_fails (missing, -1, "Series “cpu_user”: key “count” says 10000 samples, but its blocks hold 8192");
+
+  /* A count over the limit is refused before anything is decoded. */
+  too_many = replace_once (json, "\"count\" : 10000,", "\"count\" : 150000001,");
+  assert_load_fails (too_many, -1, "more than 150000000 samples");
+}
+
 /* A report cut anywhere before its final '}' is an error, never a crash. */
 static void
 test_load_truncated (void)
@@ -1654,6 +1782,8 @@ main (int   argc,
   g_test_add_func ("/report/load/negative-values", test_load_negative_values);
   g_test_add_func ("/report/load/truncated", test_load_truncated);
   g_test_add_func ("/report/load/mutations", test_load_mutations);
+  g_test_add_func ("/report/load/old-versions", test_load_old_versions);
+  g_test_add_func ("/report/load/damaged-blocks", test_load_damaged_blocks);
   g_test_add_func ("/report/compare", test_compare);
   g_test_add_func ("/report/compare/scenarios", test_compare_scenarios);
   g_test_add_func ("/report/session/idle", test_from_idle_session);
