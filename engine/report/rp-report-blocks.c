@@ -132,7 +132,7 @@ put_value (GByteArray *out,
 static char *
 deflate_to_base64 (GByteArray *raw)
 {
-  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB, 3);
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_ZLIB, 1);
   /* Room for incompressible data: zlib adds 5 bytes per 16 KiB and 6 of its own. */
   g_autoptr(GByteArray) packed = g_byte_array_sized_new (raw->len + raw->len / 1000 + 64);
   gsize in = 0, out = 0;
