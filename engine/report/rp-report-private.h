@@ -81,6 +81,12 @@ gboolean    rp_report_blocks_decode     (const char    *text,
                                          GArray        *points,
                                          GError       **error);
 
+/* rp-report-file.c: %RP_ERROR_FAILED saying which limit a JSON report of
+ * @n_samples samples and @n_bytes bytes is over */
+gboolean    rp_report_check_savable     (guint64      n_samples,
+                                         guint64      n_bytes,
+                                         GError     **error);
+
 /* rp-report-json-read.c: takes @bytes */
 RpReport   *rp_report_load_from_bytes   (GByteArray  *bytes,
                                          GError     **error);
