@@ -227,7 +227,7 @@ test_json_round_trip (void)
   g_assert_true (g_utf8_validate (json, (gssize) length, NULL));
   g_assert_nonnull (strstr (json, "\"generator\" : \"resprobe " PACKAGE_VERSION "\""));
   g_assert_nonnull (strstr (json, "\"error\" : null"));
-  g_assert_nonnull (strstr (json, "      \"count\" : 9,\n      \"blocks\" : [\n        \"eJ"));
+  g_assert_nonnull (strstr (json, "      \"count\" : 9,\n      \"blocks\" : [\n        \"eA"));
   g_assert_null (strstr (json, "\"samples\""));
   g_assert_nonnull (strstr (json, "\"p99_9\" : "));
   g_assert_nonnull (strstr (json, "\"over_10s\" : 1"));
