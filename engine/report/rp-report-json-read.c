@@ -469,7 +469,11 @@ read_blocks (const char  *shown,
     return FALSE;
 
   blocks = json_node_get_array (blocks_node);
-  points = g_array_sized_new (FALSE, FALSE, sizeof (RpPoint), (guint) count);
+  /* Room for what the blocks can hold, not for what a stranger's count
+   * claims: "count": 150000000 beside one block must not take 2.4 GB. */
+  points = g_array_sized_new (FALSE, FALSE, sizeof (RpPoint),
+                              (guint) MIN ((guint64) count,
+                                           (guint64) json_array_get_length (blocks) * RP_REPORT_BLOCK_SAMPLES));
   for (guint b = 0; b < json_array_get_length (blocks); b++)
     {
       JsonNode *block = json_array_get_element (blocks, b);
