@@ -1441,6 +1441,7 @@ test_load_damaged_blocks (void)
   g_autoptr(RpReport) loaded = NULL;
   g_autofree char *json = NULL;
   g_autofree char *flipped = NULL, *cut = NULL, *not_base64 = NULL, *missing = NULL, *too_many = NULL;
+  g_autofree char *claims = NULL;
   g_autofree double *values = g_new (double, 10000);
   const char *block, *end;
   char *middle;
@@ -1479,6 +1480,11 @@ test_load_damaged_blocks (void)
     missing = splice_text (json, comma, (gsize) (strchr (block + 1, '"') + 1 - comma), "");
   }
   assert_load_fails (missing, -1, "Series “cpu_user”: key “count” says 10000 samples, but its blocks hold 8192");
+
+  /* A count within the limit that the blocks do not hold: told, without
+   * room for 150 million samples taken first. */
+  claims = replace_once (json, "\"count\" : 10000,", "\"count\" : 149999999,");
+  assert_load_fails (claims, -1, "says 149999999 samples, but its blocks hold 10000");
 
   /* A count over the limit is refused before anything is decoded. */
   too_many = replace_once (json, "\"count\" : 10000,", "\"count\" : 150000001,");
