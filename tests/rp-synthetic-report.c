@@ -69,6 +69,7 @@ rp_synthetic_report_new (double hours,
       guint busy = (guint) g_rand_int_range (rand, 0, 60);
       guint ticks[8] = { 0 };
       guint s = 0;
+      gint32 step;
 
       ticks[0] = busy / 2;                                   /* user */
       ticks[2] = busy / 4;                                   /* system */
@@ -87,7 +88,9 @@ rp_synthetic_report_new (double hours,
           rp_series_append (g_ptr_array_index (all, s++), t, (double) stall_us / (period_ns / 1000));
           rp_series_append (g_ptr_array_index (all, s++), t, (avg10_cents / 100.0) / 100);
         }
-      dirty_kb = (guint64) MAX (0, (gint64) dirty_kb + g_rand_int_range (rand, -3000, 3100));
+      /* A step of its own: MAX() would draw a second one. */
+      step = g_rand_int_range (rand, -3000, 3100);
+      dirty_kb = (gint64) dirty_kb + step < 0 ? 0 : dirty_kb + step;
       rp_series_append (g_ptr_array_index (all, s++), t, (double) (dirty_kb * 1024));
       rp_series_append (g_ptr_array_index (all, s++), t, (double) (g_rand_int_range (rand, 0, 3) == 0 ? 0 : dirty_kb / 8 * 1024));
     }
