@@ -607,7 +607,10 @@ class Bench:
                  "{:.2f} s".format(load_s),
                  "version 1: {:.2f} s".format(median([b["load_s"] for _, b in loads])),
                  median(load_ratios), "a few seconds (≤ 5 s)", load_s <= 5,
-                 "pair ratios " + spread(load_ratios, "{:.3f}"))
+                 "pair ratios " + spread(load_ratios, "{:.3f}") +
+                 "; CPU time {:.2f} s (version 1: {:.2f} s)".format(
+                     median([a["load_cpu_s"] for a, _ in loads]),
+                     median([b["load_cpu_s"] for _, b in loads])))
         peak = median([a["peak_bytes"] for a, _ in loads])
         peak_v1 = median([b["peak_bytes"] for _, b in loads])
         self.add("9c", "peak memory of a load, " + what,
