@@ -794,7 +794,8 @@ count_pdf_pages (GBytes *pdf)
 
 /* Issue 16, item 10: 20 000 notes took over two minutes (Pango layouts of
  * each, on hundreds of pages). The PDF shows the first 100 and says how
- * many more there are; it has as many pages as with 100 notes. */
+ * many more there are; it has as many pages as with 100 notes. 2 000 here
+ * (seconds under AddressSanitizer); tests/test-faults.sh exports 20 000. */
 static void
 test_export_many_notes (void)
 {
@@ -813,7 +814,7 @@ test_export_many_notes (void)
   const char *text[] = { "pdftotext", "-layout", path, "-", NULL };
   g_autofree char *words = NULL;
 
-  for (guint i = 0; i < 20000; i++)
+  for (guint i = 0; i < 2000; i++)
     {
       g_hash_table_insert (many, g_strdup_printf ("note_%05u", i),
                            g_strdup_printf ("value of note %u, about fifty bytes of text", i));
@@ -833,7 +834,7 @@ test_export_many_notes (void)
   words = run_tool (text);
   g_assert_nonnull (strstr (words, "note_00099"));
   g_assert_null (strstr (words, "note_00100"));
-  g_assert_nonnull (strstr (words, "19900 more notes are in the JSON and text reports."));
+  g_assert_nonnull (strstr (words, "1900 more notes are in the JSON and text reports."));
   g_assert_no_errno (g_unlink (path));
   g_assert_no_errno (g_rmdir (dir));
 }
