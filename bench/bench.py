@@ -26,6 +26,10 @@ import sys
 import tempfile
 import time
 
+# The reports' samples, version 1 or 2 (blocks): the tests' reference decoder.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from resprobe_report import samples  # noqa: E402
+
 MiB = 1024 * 1024
 
 
@@ -244,7 +248,7 @@ class Bench:
             report, _ = self.cli_run(["--load", "copy-loop", "--probe", "none",
                                       "--copy-size", "{}M".format(size),
                                       "--duration", str(self.args.copy_seconds)])
-            durations = [v for _, v in report["series"]["copy_duration"]["samples"]]
+            durations = [v for _, v in samples(report["series"]["copy_duration"])]
             return size * MiB / median(durations) / 1e6
 
         def cp():
@@ -334,7 +338,7 @@ class Bench:
                 if procs[start_ours].returncode != 0:
                     raise RuntimeError("resprobe-cli failed: " + err.strip()[-400:])
                 with open(report) as f:
-                    a = [v for _, v in json.load(f)["series"]["fsync_latency"]["samples"]]
+                    a = [v for _, v in samples(json.load(f)["series"]["fsync_latency"])]
                 b = [float(x) for x in re.findall(r"fsync time: ([0-9.]+)", out)]
                 # Each tool's first n fsyncs, n the smaller count: the same
                 # stretch of the round. Under load an fsync takes seconds,
@@ -666,6 +670,74 @@ class Bench:
                  "minimal window: {:.0f} ms".format(median([b for _, b in results])),
                  ratio, "≤ 1.5×", ratio <= 1.5, "pair ratios " + spread(ratios, "{:.2f}"))
 
+    def row12_long_report(self):
+        """A day's report (issue 16, item 3): save, load and memory, version 2
+        (blocks) against version 1 (a JSON array per sample), side by side."""
+        program = os.path.join(self.bench, "bench-report")
+        where = tempfile.mkdtemp(dir=self.scratch)
+        hours = 24
+        log("row 12: a {} h report saved, version 2 and version 1, {} times".format(hours, self.args.repeat))
+        saves = []
+        for i in range(self.args.repeat):
+            saves.append(json.loads(run([program, "save", str(hours), where], timeout=1800).stdout))
+            log("  save {}/{}: {}".format(i + 1, self.args.repeat, saves[-1]))
+        v2, v1 = os.path.join(where, "v2.json"), os.path.join(where, "v1.json")
+        log("row 12: loading them, {} pairs".format(self.args.repeat))
+        loads = pairs(self.args.repeat,
+                      lambda: json.loads(run([program, "load", v2], timeout=1800).stdout),
+                      lambda: json.loads(run([program, "load", v1], timeout=1800).stdout))
+        n = saves[0]["samples"]
+        own = n * 14
+        what = "a {} h report, {:.1f} M samples (44/s)".format(hours, n / 1e6)
+
+        save_ratios = [s["v2_save_s"] / s["v1_save_s"] for s in saves]
+        self.add("12a", "save, " + what,
+                 "{:.2f} s".format(median([s["v2_save_s"] for s in saves])),
+                 "version 1: {:.2f} s".format(median([s["v1_save_s"] for s in saves])),
+                 median(save_ratios), "seconds, ≤ version 1", median(save_ratios) <= 1,
+                 "pair ratios " + spread(save_ratios, "{:.2f}"))
+        load_ratios = [a["load_s"] / b["load_s"] for a, b in loads]
+        load_s = median([a["load_s"] for a, _ in loads])
+        self.add("12b", "load (open), " + what,
+                 "{:.2f} s".format(load_s),
+                 "version 1: {:.2f} s".format(median([b["load_s"] for _, b in loads])),
+                 median(load_ratios), "a few seconds (≤ 5 s)", load_s <= 5,
+                 "pair ratios " + spread(load_ratios, "{:.3f}") +
+                 "; CPU time {:.2f} s (version 1: {:.2f} s)".format(
+                     median([a["load_cpu_s"] for a, _ in loads]),
+                     median([b["load_cpu_s"] for _, b in loads])))
+        peak = median([a["peak_bytes"] for a, _ in loads])
+        peak_v1 = median([b["peak_bytes"] for _, b in loads])
+        self.add("12c", "peak memory of a load, " + what,
+                 "{:.0f} MB".format(peak / 1e6),
+                 "samples' own 14 B each: {:.0f} MB".format(own / 1e6),
+                 peak / own, "≤ 3× the samples' own", peak <= 3 * own,
+                 "version 1: {:.0f} MB ({:.1f}× the samples' own, {:.1f}× version 2)".format(
+                     peak_v1 / 1e6, peak_v1 / own, peak_v1 / peak))
+        size = saves[0]["v2_bytes"]
+        self.add("12d", "file size, " + what,
+                 "{:.1f} MB ({:.2f} B/sample)".format(size / 1e6, size / n),
+                 "version 1: {:.0f} MB".format(saves[0]["v1_bytes"] / 1e6),
+                 size / saves[0]["v1_bytes"], "30 days ≤ 1 GiB",
+                 size * 30 <= 1 << 30,
+                 "30 days computed: {:.0f} MB".format(size * 30 / 1e6))
+        shutil.rmtree(where, ignore_errors=True)
+
+    def row13_pdf_notes(self):
+        """PDF export of a report with 20 000 notes vs 200 (issue 16, item 10)."""
+        program = os.path.join(self.bench, "bench-report")
+
+        def export(notes):
+            return json.loads(run([program, "pdf", str(notes)], timeout=600).stdout)["pdf_s"]
+
+        log("row 13: PDF of 20 000 vs 200 notes, {} pairs".format(self.args.repeat))
+        results = pairs(self.args.repeat, lambda: export(20000), lambda: export(200))
+        ratios = [a / b for a, b in results]
+        self.add(13, "PDF export, a report with 20 000 notes",
+                 "{:.2f} s".format(median([a for a, _ in results])),
+                 "200 notes: {:.2f} s".format(median([b for _, b in results])),
+                 median(ratios), "≤ 3×", median(ratios) <= 3, "pair ratios " + spread(ratios, "{:.2f}"))
+
     # ------------------------------------------------------------------ table
 
     def print_table(self):
@@ -696,7 +768,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="pairs per row (default 5)")
     parser.add_argument("--quick", action="store_true",
                         help="30 s instead of 60 s for row 5 and smaller disk runs")
-    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11")
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()
     if args.repeat < 1:
@@ -721,6 +793,7 @@ def main():
         "4": bench.row4_lateness, "5": bench.row5_cpu, "6": bench.row6_plot,
         "7": bench.row7_rss, "8": bench.row8_first_frame, "9": bench.row9_compare,
         "10": bench.row10_readers, "11": bench.row11_random_writer,
+        "12": bench.row12_long_report, "13": bench.row13_pdf_notes,
     }
     previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     try:

@@ -60,9 +60,9 @@ m units-latency-ms-from-10ms   engine/base/rp-units.c 'if (seconds < 0.01)' 'if 
 
 # The report loader's limits (report/rp-report-json.c)
 f=engine/report/rp-report-json-read.c
-m json-sample-limit-inclusive  $f 'if (*n_samples > RP_REPORT_MAX_SAMPLES)' 'if (*n_samples >= RP_REPORT_MAX_SAMPLES)'
+m json-sample-limit-inclusive  $f 'if (*n_samples > limit)' 'if (*n_samples >= limit)'
 m json-future-version-read     $f 'if (v > RP_REPORT_VERSION)' 'if (v > RP_REPORT_VERSION + 1)'
-m json-negative-latency-read   $f 'if (never_negative && point.v < 0)' 'if (never_negative && point.v < -1)'
+m json-negative-latency-read   $f 'if (never_negative && point->v < 0)' 'if (never_negative && point->v < -1)'
 m json-unsorted-kept           $f 'unsorted = TRUE;' 'unsorted = FALSE;'
 m json-duration-over-a-year    $f 'if (*out > RP_REPORT_MAX_SECONDS)' 'if (*out > 1e308)'
 m json-depth-limit-4x          engine/report/rp-report-json-check.c 'if (++depth > RP_REPORT_JSON_MAX_DEPTH)' 'if (++depth > 4 * RP_REPORT_JSON_MAX_DEPTH)'

@@ -152,15 +152,16 @@ if [ "$rc" -eq 0 ] && grep -q "write() #3" <<<"$out"; then ok "R3 run: summary h
 else fail "R3 run: exit $rc: $out $(cat "$work/err-r3")"; fi
 if python3 - "$work/r3.json" <<'PY'
 import json, sys
+from resprobe_report import samples
 r = json.load(open(sys.argv[1]))
 assert r["scenario"]["name"] == "R3", r["scenario"]["name"]
 for i in range(4):
-    s = r["series"]["write_latency_%d" % i]["samples"]
+    s = samples(r["series"]["write_latency_%d" % i])
     assert len(s) > 0, i
     assert float(r["notes"]["write_latency_%d_max" % i]) > 0, i
 assert "write_latency_4" not in r["series"]
-assert len(r["series"]["write_latency"]["samples"]) == sum(
-    len(r["series"]["write_latency_%d" % i]["samples"]) for i in range(4))
+assert len(samples(r["series"]["write_latency"])) == sum(
+    len(samples(r["series"]["write_latency_%d" % i])) for i in range(4))
 PY
 then ok "R3 report holds write_latency_0..3 and per-thread max notes"; else fail "R3 report check"; fi
 expect_empty "R3 run"
@@ -200,9 +201,10 @@ if grep -qF '1.0 MiB' <<<"$out"; then ok "run output: grep '1.0 MiB' finds the p
 else fail "run output: no '1.0 MiB': $out"; fi
 if python3 - "$work/r.json" "$lines" <<'PY'
 import json, sys
+from resprobe_report import samples
 r = json.load(open(sys.argv[1]))
-assert r["format"] == "resprobe-report" and r["version"] == 1
-s = r["series"]["fsync_latency"]["samples"]
+assert r["format"] == "resprobe-report" and r["version"] == 2
+s = samples(r["series"]["fsync_latency"])
 assert len(s) == int(sys.argv[2]), (len(s), sys.argv[2])
 assert r["summary"]["fsync_latency"]["n"] == len(s)
 assert r["system"]["fs_type"], r["system"]

@@ -76,6 +76,7 @@ echo "---"
 
 python3 - "$work" "$target" "$RP_WINDOW_PNG" <<'CHECK'
 import json, os, struct, sys
+from resprobe_report import samples
 
 work, target, window_png = sys.argv[1:4]
 failures = []
@@ -98,7 +99,7 @@ if os.path.exists(report_path):
     check(report.get("error") is None, "the run had no error (%s)" % report.get("error"))
     series = report.get("series", {})
     for name in ["mainloop_lateness", "frame_interval", "input_latency", "wakeup_latency", "fsync_latency"]:
-        points = series.get(name, {}).get("points", series.get(name, {}).get("samples", []))
+        points = samples(series.get(name, {}))
         n = report.get("summary", {}).get(name, {}).get("n", len(points))
         check(n > 0, "%s has samples (%d)" % (name, n))
     notes = report.get("notes", {})

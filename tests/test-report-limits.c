@@ -22,7 +22,7 @@ report_with_n_samples (guint       n_samples,
 
   g_ptr_array_add (series, rp_series_new (RP_SERIES_FSYNC_LATENCY, "s", NULL));
   report = rp_report_new (NULL, scenario, series, NULL);
-  json = rp_report_to_json (report, NULL);
+  json = rp_report_to_json_encoded (report, RP_REPORT_ENCODING_ARRAYS, NULL);
   samples = strstr (json, "\"samples\"");
   g_assert_nonnull (samples);
   open = strchr (samples, '[');
@@ -54,7 +54,7 @@ assert_load_fails (const GString *json,
     g_error ("error “%s” lacks “%s”", error->message, expected_in_message);
 }
 
-/* The per-report sample limit: exactly RP_REPORT_MAX_SAMPLES pass the count
+/* The per-report sample limit: exactly RP_REPORT_MAX_JSON_SAMPLES pass the count
  * (the load then fails on the first sample, a bare 0 instead of [t, value]:
  * scalars cost json-glib a third of pairs); one more is refused by the count
  * (the scan of the text lets that many through). And a few well-formed
@@ -75,11 +75,11 @@ test_sample_limit (void)
   g_assert_cmpuint (rp_series_get_length (rp_report_lookup_series (loaded, RP_SERIES_FSYNC_LATENCY)), ==, 3);
   g_string_free (json, TRUE);
 
-  json = report_with_n_samples (RP_REPORT_MAX_SAMPLES, "0");
+  json = report_with_n_samples (RP_REPORT_MAX_JSON_SAMPLES, "0");
   assert_load_fails (json, "sample 0: expected [t, value]");
   g_string_free (json, TRUE);
 
-  json = report_with_n_samples (RP_REPORT_MAX_SAMPLES + 1, "0");
+  json = report_with_n_samples (RP_REPORT_MAX_JSON_SAMPLES + 1, "0");
   assert_load_fails (json, "more than 5000000 samples");
   g_string_free (json, TRUE);
 }

@@ -13,14 +13,19 @@
 
 #include "rp-error.h"
 #include "rp-report.h"
+#include "rp-report-private.h"
 #include "rp-sysinfo-private.h"
 #include "rp-text.h"
 
-/* The first fsync sample of make_report() as json-glib writes it: one number
- * a line, 17 significant digits. */
+/* The first fsync sample of make_report() as json-glib writes it in a
+ * version 1 report (RP_REPORT_ENCODING_ARRAYS): one number a line, 17
+ * significant digits. Tests that edit samples in the text use that
+ * encoding; version 2 writes them in blocks. */
 #define SAMPLE_0 "[\n          1.0,\n          0.54220000000000002\n        ]"
 
 /* fsync times of R1 (ext3, data=ordered, amd64) from docs/SCENARIOS.md. */
+#define to_json_v1(report) rp_report_to_json_encoded ((report), RP_REPORT_ENCODING_ARRAYS, NULL)
+
 static const double r1_ext3_ordered[] = { 0.5422, 6.37, 8.60, 0.78, 0.77, 4.66, 5.60, 9.42, 10.86 };
 /* ... and of ext4 with data=writeback. */
 static const double r1_ext4_writeback[] = { 0.08, 0.06, 1.70, 1.47, 1.60, 1.78, 1.92, 1.49, 1.40, 1.83 };
@@ -210,17 +215,20 @@ test_json_round_trip (void)
   g_autoptr(RpReport) loaded = NULL;
   g_autofree char *json = NULL;
   g_autofree char *json_again = NULL;
+  g_autofree char *json_v1 = NULL;
+  g_autoptr(RpReport) loaded_v1 = NULL;
   gsize length = 0;
   RpStats stats;
 
   json = rp_report_to_json (report, &length);
   g_assert_cmpuint (length, ==, strlen (json));
-  g_assert_true (g_str_has_prefix (json, "{\n  \"format\" : \"resprobe-report\",\n  \"version\" : 1,\n"));
+  g_assert_true (g_str_has_prefix (json, "{\n  \"format\" : \"resprobe-report\",\n  \"version\" : 2,\n"));
   g_assert_true (g_str_has_suffix (json, "\n}\n"));
   g_assert_true (g_utf8_validate (json, (gssize) length, NULL));
   g_assert_nonnull (strstr (json, "\"generator\" : \"resprobe " PACKAGE_VERSION "\""));
   g_assert_nonnull (strstr (json, "\"error\" : null"));
-  g_assert_nonnull (strstr (json, "      \"samples\" : [\n        " SAMPLE_0 ",\n"));
+  g_assert_nonnull (strstr (json, "      \"count\" : 9,\n      \"blocks\" : [\n        \"eA"));
+  g_assert_null (strstr (json, "\"samples\""));
   g_assert_nonnull (strstr (json, "\"p99_9\" : "));
   g_assert_nonnull (strstr (json, "\"over_10s\" : 1"));
   /* Stall counts of a throughput would mean nothing. */
@@ -235,6 +243,17 @@ test_json_round_trip (void)
 
   /* What was loaded saves to the same bytes: nothing drifts on re-import. */
   json_again = rp_report_to_json (loaded, NULL);
+  g_assert_cmpstr (json, ==, json_again);
+
+  /* Version 1, every sample a JSON array, as reports were before: the
+   * same report, and saved again as version 2, the same file. */
+  json_v1 = to_json_v1 (report);
+  g_assert_true (g_str_has_prefix (json_v1, "{\n  \"format\" : \"resprobe-report\",\n  \"version\" : 1,\n"));
+  g_assert_nonnull (strstr (json_v1, "      \"samples\" : [\n        " SAMPLE_0 ",\n"));
+  loaded_v1 = load_ok (json_v1, -1);
+  assert_reports_equal (report, loaded_v1);
+  g_clear_pointer (&json_again, g_free);
+  json_again = rp_report_to_json (loaded_v1, NULL);
   g_assert_cmpstr (json, ==, json_again);
 
   g_assert_true (rp_report_get_stats (loaded, RP_SERIES_FSYNC_LATENCY, &stats));
@@ -285,11 +304,13 @@ test_json_numbers (void)
   g_autoptr(RpReport) report = NULL;
   g_autoptr(RpReport) loaded = NULL;
   g_autofree char *json = NULL;
+  g_autofree char *json_v2 = NULL;
+  g_autoptr(RpReport) loaded_v2 = NULL;
 
   g_ptr_array_add (series, make_series ("odd_numbers", "", values, G_N_ELEMENTS (values),
                                         1.0 / 7.0, 1.0 / 3.0));
   report = rp_report_new (NULL, scenario, series, NULL);
-  json = rp_report_to_json (report, NULL);
+  json = to_json_v1 (report);
   g_assert_nonnull (strstr (json, "0.30000000000000004"));
   g_assert_nonnull (strstr (json, " 2.0\n"));
   g_assert_nonnull (strstr (json, " -0.0\n"));
@@ -300,11 +321,18 @@ test_json_numbers (void)
   g_assert_false (g_regex_match_simple ("[eE][-+]?[0-9]+\\.", json, 0, 0));
   loaded = load_ok (json, -1);
   assert_reports_equal (report, loaded);
+  /* Blocks keep them bit for bit too: -0.0, subnormals, 17 digits. */
+  json_v2 = rp_report_to_json (report, NULL);
+  loaded_v2 = load_ok (json_v2, -1);
+  assert_reports_equal (report, loaded_v2);
 
   g_ptr_array_add (too_large, make_series ("largest", "", largest, 1, 0, 1));
   refused = rp_report_new (NULL, scenario, too_large, NULL);
-  refused_json = rp_report_to_json (refused, NULL);
+  refused_json = to_json_v1 (refused);
   g_assert_nonnull (strstr (refused_json, " 1.7976931348623157e+308\n"));
+  assert_load_fails (refused_json, -1, "Series “largest”, sample 0:");
+  g_clear_pointer (&refused_json, g_free);
+  refused_json = rp_report_to_json (refused, NULL);
   assert_load_fails (refused_json, -1, "Series “largest”, sample 0:");
 }
 
@@ -390,7 +418,7 @@ static void
 test_json_unsorted_samples (void)
 {
   g_autoptr(RpReport) report = make_report ();
-  g_autofree char *json = rp_report_to_json (report, NULL);
+  g_autofree char *json = to_json_v1 (report);
   g_autofree char *edited = replace_once (json, SAMPLE_0 ",", "[100.0, 0.5422],");
   g_autoptr(RpReport) loaded = load_ok (edited, -1);
   g_autofree RpPoint *points = NULL;
@@ -661,7 +689,7 @@ test_text_locale (void)
       return;
     }
   text = rp_report_to_text (report);
-  json = rp_report_to_json (report, NULL);
+  json = to_json_v1 (report);
   csv = rp_report_to_csv (report);
   loaded = load_ok (json, -1);
   setlocale (LC_NUMERIC, old);
@@ -804,18 +832,14 @@ test_save (void)
   g_autofree char *csv_path = g_build_filename (dir, "run.csv", NULL);
   g_autofree char *txt_path = g_build_filename (dir, "run.txt", NULL);
   g_autofree char *png_path = g_build_filename (dir, "run.png", NULL);
-  g_autofree char *huge_path = g_build_filename (dir, "huge.json", NULL);
   g_autofree char *missing_dir = g_build_filename (dir, "missing", NULL);
   g_autofree char *missing_path = g_build_filename (missing_dir, "run.json", NULL);
   g_autoptr(GFile) json_file = g_file_new_for_path (json_path);
   g_autoptr(GFile) csv_file = g_file_new_for_path (csv_path);
   g_autoptr(GFile) txt_file = g_file_new_for_path (txt_path);
   g_autoptr(GFile) png_file = g_file_new_for_path (png_path);
-  g_autoptr(GFile) huge_file = g_file_new_for_path (huge_path);
   g_autoptr(GFile) missing_file = g_file_new_for_path (missing_path);
   g_autoptr(RpReport) loaded = NULL;
-  g_autoptr(GPtrArray) huge_series = NULL;
-  g_autoptr(RpReport) huge = NULL;
   g_autofree char *contents = NULL;
   g_autofree char *expected = NULL;
 
@@ -849,17 +873,21 @@ test_save (void)
   g_assert_false (g_file_test (png_path, G_FILE_TEST_EXISTS));
 
   /* A JSON report that no reader would load is refused before it is
-   * written; CSV has no such limit. */
-  huge_series = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (huge_series, rp_series_new ("many", "", NULL));
-  for (guint i = 0; i <= RP_REPORT_MAX_SAMPLES; i++)
-    rp_series_append (g_ptr_array_index (huge_series, 0), i * 0.001, 1.0);
-  huge = rp_report_new (NULL, rp_report_get_scenario (report), huge_series, NULL);
-  g_assert_false (rp_report_save (huge, huge_file, "json", &error));
+   * written (rp_report_save() checks the count first, the size after),
+   * saying the limit in a run's terms; CSV has no such limit. Checked
+   * with the counts alone: 150 million samples would take gigabytes. */
+  g_assert_true (rp_report_check_savable (RP_REPORT_MAX_SAMPLES, RP_REPORT_MAX_FILE_SIZE, &error));
+  g_assert_no_error (error);
+  g_assert_false (rp_report_check_savable (RP_REPORT_MAX_SAMPLES + 1, 0, &error));
   g_assert_error (error, RP_ERROR, RP_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "150000001 samples, more than the 150000000"));
+  g_assert_nonnull (strstr (error->message, "30 days"));
   g_assert_nonnull (strstr (error->message, "CSV"));
   g_clear_error (&error);
-  g_assert_false (g_file_test (huge_path, G_FILE_TEST_EXISTS));
+  g_assert_false (rp_report_check_savable (0, RP_REPORT_MAX_FILE_SIZE + 1, &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "1.0 GiB"));
+  g_clear_error (&error);
 
   /* A failed save leaves nothing behind, not even a temporary file. */
   g_assert_false (rp_report_save (report, missing_file, "json", &error));
@@ -901,7 +929,7 @@ test_load_file_errors (void)
   g_assert_no_errno (close (fd));
   g_assert_null (rp_report_load (huge, &error));
   g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);
-  g_assert_nonnull (strstr (error->message, "256"));
+  g_assert_nonnull (strstr (error->message, "1.0 GiB"));
   g_clear_error (&error);
 
   g_assert_no_errno (g_remove (huge_path));
@@ -936,7 +964,7 @@ test_load_bad_corpus (void)
     { "{\"\\u12\"X\": ", "escape" },
   };
   g_autoptr(RpReport) report = make_report ();
-  g_autofree char *json = rp_report_to_json (report, NULL);
+  g_autofree char *json = to_json_v1 (report);
   g_autofree char *newer = NULL;
   g_autofree char *deep = NULL;
   g_autofree char *deep_inside = NULL;
@@ -962,10 +990,10 @@ test_load_bad_corpus (void)
   assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": 0}", -1, "version");
   assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": -1}", -1, "version");
   assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": 99999999999999999999999}", -1, "version");
-  assert_edit_fails (json, "\"version\" : 1,", "\"version\" : 2,", "version 2");
+  assert_edit_fails (json, "\"version\" : 1,", "\"version\" : 3,", "version 3");
   /* A newer version's samples may look different: the version is what to tell. */
   newer = replace_once (json, "\"series\" : {", "\"series\" : {\"a\": {\"samples\": [{}]}, ");
-  assert_edit_fails (newer, "\"version\" : 1,", "\"version\" : 2,", "version 2");
+  assert_edit_fails (newer, "\"version\" : 1,", "\"version\" : 3,", "version 3");
 
   /* Broken JSON: json-glib's message (with its line and column) or the
    * pre-check's. */
@@ -1307,7 +1335,7 @@ test_load_negative_values (void)
   /* The tester's report: an fsync latency of -1 s. */
   {
     g_autoptr(RpReport) report = make_report ();
-    g_autofree char *json = rp_report_to_json (report, NULL);
+    g_autofree char *json = to_json_v1 (report);
 
     assert_edit_fails (json, SAMPLE_0, "[1.0, -1]", "Series “fsync_latency”, sample 0: ");
   }
@@ -1318,7 +1346,7 @@ static void
 test_load_duplicate_keys (void)
 {
   g_autoptr(RpReport) report = make_report ();
-  g_autofree char *json = rp_report_to_json (report, NULL);
+  g_autofree char *json = to_json_v1 (report);
   g_autofree char *version = replace_once (json, "\"version\" : 1,", "\"version\" : 2, \"version\" : 1,");
   g_autofree char *samples = replace_once (json, "\"samples\" : [",
                                            "\"samples\" : [[1.0, 0.5422]], \"samples\" : [");
@@ -1327,6 +1355,140 @@ test_load_duplicate_keys (void)
 
   assert_reports_equal (report, loaded);
   assert_reports_equal (report, loaded2);
+}
+
+/* Reports of every earlier version, as the program of the time wrote them
+ * (tests/fixtures/reports), load; saved again as version 2 they keep every
+ * sample: the CSV of both is the same text. */
+static void
+test_load_old_versions (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "fixtures", "reports", NULL);
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n_files = 0;
+
+  g_assert_nonnull (listing);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RpReport) old = rp_report_load (file, &error);
+      g_autoptr(RpReport) again = NULL;
+      g_autofree char *json = NULL;
+      g_autofree char *csv_old = NULL;
+      g_autofree char *csv_again = NULL;
+      RpStats stats;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (rp_report_get_series (old)->len, >, 0);
+      g_assert_true (rp_report_get_stats (old, RP_SERIES_FSYNC_LATENCY, &stats));
+      g_assert_cmpuint (stats.n, >, 0);
+      json = rp_report_to_json (old, NULL);
+      again = load_ok (json, -1);
+      assert_reports_equal (old, again);
+      csv_old = rp_report_to_csv (old);
+      csv_again = rp_report_to_csv (again);
+      g_assert_cmpstr (csv_old, ==, csv_again);
+      n_files++;
+    }
+  g_assert_cmpuint (n_files, >=, 1);
+}
+
+/* Where block @k of series @name begins in @json: its opening quote. */
+static const char *
+find_block (const char *json,
+            const char *name,
+            guint       k)
+{
+  g_autofree char *key = g_strdup_printf ("\"%s\" : {", name);
+  const char *at = strstr (json, key);
+
+  g_assert_nonnull (at);
+  at = strstr (at, "\"blocks\" : [");
+  g_assert_nonnull (at);
+  at = strchr (at, '[');
+  for (guint i = 0; i <= k; i++)
+    {
+      at = strchr (at + 1, '"');
+      g_assert_nonnull (at);
+      if (i < k)
+        at = strchr (at + 1, '"');
+    }
+  return at;
+}
+
+/* @json with @length bytes at @at replaced by @with. */
+static char *
+splice_text (const char *json,
+        const char *at,
+        gsize       length,
+        const char *with)
+{
+  return g_strdup_printf ("%.*s%s%s", (int) (at - json), json, with, at + length);
+}
+
+/* Issue 16, item 3: a block that is damaged, cut short, not base64, or
+ * missing is an error naming the series and the block, never a crash nor
+ * other samples. */
+static void
+test_load_damaged_blocks (void)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(RpReport) loaded = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *flipped = NULL, *cut = NULL, *not_base64 = NULL, *missing = NULL, *too_many = NULL;
+  g_autofree char *claims = NULL;
+  g_autofree double *values = g_new (double, 10000);
+  const char *block, *end;
+  char *middle;
+
+  for (guint i = 0; i < 10000; i++)
+    values[i] = (i % 97) / 97.0;
+  g_ptr_array_add (series, make_series ("cpu_user", "ratio", values, 10000, 0.5, 0.5));
+  report = rp_report_new (NULL, scenario, series, NULL);
+  json = rp_report_to_json (report, NULL);
+  loaded = load_ok (json, -1);
+  assert_reports_equal (report, loaded);
+  g_assert_nonnull (strstr (json, "\"count\" : 10000,"));
+
+  /* One base64 character of the second block changed. */
+  block = find_block (json, "cpu_user", 1);
+  end = strchr (block + 1, '"');
+  flipped = g_strdup (json);
+  middle = flipped + (block - json) + (end - block) / 2;
+  *middle = *middle == 'A' ? 'B' : 'A';
+  assert_load_fails (flipped, -1, "Series “cpu_user”, block 1: the samples are damaged or truncated");
+
+  /* The block cut to its first 40 characters (still base64). */
+  cut = splice_text (json, block + 41, (gsize) (end - block - 41), "");
+  assert_load_fails (cut, -1, "Series “cpu_user”, block 1: the samples are damaged or truncated");
+
+  not_base64 = splice_text (json, block + 1, 4, "ab!d");
+  assert_load_fails (not_base64, -1, "Series “cpu_user”, block 1: not base64");
+
+  /* The last block gone: the count tells. */
+  block = find_block (json, "cpu_user", 2);
+  {
+    const char *comma = block;
+
+    while (*comma != ',')
+      comma--;
+    missing = splice_text (json, comma, (gsize) (strchr (block + 1, '"') + 1 - comma), "");
+  }
+  assert_load_fails (missing, -1, "Series “cpu_user”: key “count” says 10000 samples, but its blocks hold 8192");
+
+  /* A count within the limit that the blocks do not hold: told, without
+   * room for 150 million samples taken first. */
+  claims = replace_once (json, "\"count\" : 10000,", "\"count\" : 149999999,");
+  assert_load_fails (claims, -1, "says 149999999 samples, but its blocks hold 10000");
+
+  /* A count over the limit is refused before anything is decoded. */
+  too_many = replace_once (json, "\"count\" : 10000,", "\"count\" : 150000001,");
+  assert_load_fails (too_many, -1, "more than 150000000 samples");
 }
 
 /* A report cut anywhere before its final '}' is an error, never a crash. */
@@ -1654,6 +1816,8 @@ main (int   argc,
   g_test_add_func ("/report/load/negative-values", test_load_negative_values);
   g_test_add_func ("/report/load/truncated", test_load_truncated);
   g_test_add_func ("/report/load/mutations", test_load_mutations);
+  g_test_add_func ("/report/load/old-versions", test_load_old_versions);
+  g_test_add_func ("/report/load/damaged-blocks", test_load_damaged_blocks);
   g_test_add_func ("/report/compare", test_compare);
   g_test_add_func ("/report/compare/scenarios", test_compare_scenarios);
   g_test_add_func ("/report/session/idle", test_from_idle_session);

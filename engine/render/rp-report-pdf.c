@@ -25,6 +25,12 @@
  * the JSON and text reports have it whole. */
 #define MAX_NOTE_CHARS 600
 #define MAX_NOTE_LINES 8
+/* Notes shown in the PDF, in the order of their keys; the rest are counted
+ * in a line below the table. Each note costs Pango layouts of its own (a
+ * width, a height, a drawing, on two passes): 20 000 notes took over two
+ * minutes and hundreds of pages (issue 16, item 10). The JSON and text
+ * reports have them all. */
+#define MAX_PDF_NOTES  100
 
 typedef struct {
   Pen       pen;
@@ -397,7 +403,7 @@ doc_scenario (Doc *doc)
     return;
 
   doc_table_init (&table, 2);
-  for (guint i = 0; i < keys->len; i++)
+  for (guint i = 0; i < keys->len && i < MAX_PDF_NOTES; i++)
     {
       const char *key = g_ptr_array_index (keys, i);
       g_autofree char *valid = g_utf8_make_valid (g_hash_table_lookup (notes, key), -1);
@@ -408,6 +414,16 @@ doc_scenario (Doc *doc)
   doc_heading (doc, _("Notes"), 40);
   doc_table (doc, &table, TRUE);
   doc_table_clear (&table);
+  if (keys->len > MAX_PDF_NOTES)
+    {
+      guint more = keys->len - MAX_PDF_NOTES;
+      g_autofree char *line = g_strdup_printf (ngettext ("%u more note is in the JSON and text reports.",
+                                                         "%u more notes are in the JSON and text reports.",
+                                                         more), more);
+
+      doc->y += GAP / 2;
+      doc_paragraph (doc, line, 1.0, FALSE, &doc->pen.style->foreground, 0.7);
+    }
 }
 
 static char *

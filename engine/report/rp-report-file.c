@@ -123,7 +123,7 @@ rp_report_load (GFile   *file,
   bytes = read_capped (file, error);
   if (bytes == NULL)
     return NULL;
-  return rp_report_load_from_data ((const char *) bytes->data, (gssize) bytes->len, error);
+  return rp_report_load_from_bytes (g_steal_pointer (&bytes), error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -239,36 +239,50 @@ replace_contents (GFile       *file,
 }
 
 /* A JSON report that no reader would load is a trap; the samples are not
- * lost: CSV has no limits. The count comes first, so that a hopeless report
- * is not serialized at all. */
-static char *
-to_loadable_json (RpReport  *self,
-                  gsize     *out_length,
-                  GError   **error)
+ * lost: CSV has no limits. The message says the limit in a run's terms:
+ * the CLI's default probes write 44 samples a second, 114 million in the
+ * 30 days --duration allows. @n_bytes 0: not known yet. */
+gboolean
+rp_report_check_savable (guint64   n_samples,
+                         guint64   n_bytes,
+                         GError  **error)
 {
-  guint64 n_samples = rp_report_count_samples (self);
-  g_autofree char *data = NULL;
-
   if (n_samples > RP_REPORT_MAX_SAMPLES)
     {
       g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_samples);
 
       g_set_error (error, RP_ERROR, RP_ERROR_FAILED,
-                   _("The report has %s samples, more than the %u a JSON report may have; "
-                     "save it as CSV instead"), count, RP_REPORT_MAX_SAMPLES);
-      return NULL;
+                   _("The report has %s samples, more than the %u a JSON report may have "
+                     "(30 days at 44 samples a second are 114 million); save it as CSV instead"),
+                   count, RP_REPORT_MAX_SAMPLES);
+      return FALSE;
     }
-  data = rp_report_to_json (self, out_length);
-  if (*out_length > RP_REPORT_MAX_FILE_SIZE)
+  if (n_bytes > RP_REPORT_MAX_FILE_SIZE)
     {
-      g_autofree char *size = rp_format_size (*out_length);
+      g_autofree char *size = rp_format_size (n_bytes);
       g_autofree char *limit = rp_format_size (RP_REPORT_MAX_FILE_SIZE);
 
       g_set_error (error, RP_ERROR, RP_ERROR_FAILED,
                    _("The report would be %s, more than the %s a report may have; "
                      "save it as CSV instead"), size, limit);
-      return NULL;
+      return FALSE;
     }
+  return TRUE;
+}
+
+/* The count comes first, so that a hopeless report is not serialized at all. */
+static char *
+to_loadable_json (RpReport  *self,
+                  gsize     *out_length,
+                  GError   **error)
+{
+  g_autofree char *data = NULL;
+
+  if (!rp_report_check_savable (rp_report_count_samples (self), 0, error))
+    return NULL;
+  data = rp_report_to_json (self, out_length);
+  if (!rp_report_check_savable (0, *out_length, error))
+    return NULL;
   return g_steal_pointer (&data);
 }
 
@@ -343,8 +357,8 @@ rp_report_save_contents (GFile       *file,
  *   library, which sits above this one.
  * @error: %RP_ERROR_INVALID_ARGUMENT for an unknown or drawn @format;
  *   %RP_ERROR_FAILED for JSON over %RP_REPORT_MAX_SAMPLES samples or
- *   %RP_REPORT_MAX_FILE_SIZE bytes (no reader would load it; about 3 million
- *   samples); %RP_ERROR_NO_SPACE, %RP_ERROR_PERMISSION or %RP_ERROR_IO if
+ *   %RP_REPORT_MAX_FILE_SIZE bytes (no reader would load it; 150 million
+ *   samples take about 700 MB); %RP_ERROR_NO_SPACE, %RP_ERROR_PERMISSION or %RP_ERROR_IO if
  *   writing fails
  *
  * Writes the whole file or nothing (rp_report_save_contents()). It replaces

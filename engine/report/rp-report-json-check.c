@@ -40,7 +40,7 @@ is_space (char c)
 }
 
 /* What JSON has outside strings, besides brackets: numbers, true, false,
- * null. A switch, not strchr(): this runs for every byte of a 256 MiB file. */
+ * null. A switch, not strchr(): this runs for every byte of a file of up to 1 GiB. */
 static gboolean
 is_json_byte (char c)
 {

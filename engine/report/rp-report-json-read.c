@@ -350,7 +350,60 @@ unit_is_never_negative (const char *unit)
   return FALSE;
 }
 
-/* The value of series.NAME.samples into @series, counted in @n_samples. */
+/* Adds @n to the report's count, refusing more than @limit samples. */
+static gboolean
+count_samples (guint64     *n_samples,
+               guint64      n,
+               guint        limit,
+               GError     **error)
+{
+  *n_samples += n;
+  if (*n_samples > limit)
+    return set_report_error (error, _("The report has more than %u samples, more than this program reads"),
+                             limit);
+  return TRUE;
+}
+
+/* The samples of one series, from arrays or blocks, checked as strangers'
+ * and appended to @series in time order. */
+static gboolean
+append_points (const char  *shown,
+               const char  *unit,
+               GArray      *points,
+               RpSeries    *series,
+               GError     **error)
+{
+  gboolean unsorted = FALSE;
+  gboolean never_negative = unit_is_never_negative (unit);
+
+  for (guint i = 0; i < points->len; i++)
+    {
+      const RpPoint *point = &g_array_index (points, RpPoint, i);
+
+      if (!isfinite (point->t) || !isfinite (point->v) ||
+          fabs (point->t) > RP_REPORT_MAX_SECONDS || fabs (point->v) > RP_REPORT_MAX_VALUE)
+        return set_report_error (error, _("Series “%s”, sample %u: expected [t, value], a time within a year and a value of at most 10²¹"),
+                                 shown, i);
+      /* -0.0 is not below 0: "after - before" of an instant. */
+      if (never_negative && point->v < 0)
+        /* TRANSLATORS: e.g. "Series “fsync_latency”, sample 3: the value -1 is negative, but values in “s” cannot be" */
+        return set_report_error (error, _("Series “%s”, sample %u: the value %g is negative, but values in “%s” cannot be"),
+                                 shown, i, point->v, unit);
+      if (i > 0 && point->t < point[-1].t)
+        unsorted = TRUE;
+    }
+  /* RpSeries keeps points in time order (its decimation bisects); a
+   * hand-edited file may not. g_qsort_with_data() is stable. */
+  if (unsorted)
+    g_qsort_with_data (points->data, (gint) points->len, sizeof (RpPoint),
+                       compare_points_by_time, NULL);
+  for (guint i = 0; i < points->len; i++)
+    rp_series_append (series, g_array_index (points, RpPoint, i).t, g_array_index (points, RpPoint, i).v);
+  return TRUE;
+}
+
+/* The value of series.NAME.samples (version 1) into @series, counted in
+ * @n_samples. */
 static gboolean
 read_samples (const char  *shown,
               const char  *unit,
@@ -361,8 +414,6 @@ read_samples (const char  *shown,
 {
   g_autoptr(GArray) points = NULL;
   JsonArray *samples;
-  gboolean unsorted = FALSE;
-  gboolean never_negative = unit_is_never_negative (unit);
   guint n;
 
   if (node == NULL)
@@ -372,10 +423,8 @@ read_samples (const char  *shown,
                              shown);
   samples = json_node_get_array (node);
   n = json_array_get_length (samples);
-  *n_samples += n;
-  if (*n_samples > RP_REPORT_MAX_SAMPLES)
-    return set_report_error (error, _("The report has more than %u samples, more than this program reads"),
-                             RP_REPORT_MAX_SAMPLES);
+  if (!count_samples (n_samples, n, RP_REPORT_MAX_JSON_SAMPLES, error))
+    return FALSE;
 
   points = g_array_sized_new (FALSE, FALSE, sizeof (RpPoint), n);
   for (guint i = 0; i < n; i++)
@@ -385,23 +434,67 @@ read_samples (const char  *shown,
       if (!read_point (json_array_get_element (samples, i), &point))
         return set_report_error (error, _("Series “%s”, sample %u: expected [t, value], a time within a year and a value of at most 10²¹"),
                                  shown, i);
-      /* -0.0 is not below 0: "after - before" of an instant. */
-      if (never_negative && point.v < 0)
-        /* TRANSLATORS: e.g. "Series “fsync_latency”, sample 3: the value -1 is negative, but values in “s” cannot be" */
-        return set_report_error (error, _("Series “%s”, sample %u: the value %g is negative, but values in “%s” cannot be"),
-                                 shown, i, point.v, unit);
-      if (i > 0 && point.t < g_array_index (points, RpPoint, i - 1).t)
-        unsorted = TRUE;
       g_array_append_val (points, point);
     }
-  /* RpSeries keeps points in time order (its decimation bisects); a
-   * hand-edited file may not. g_qsort_with_data() is stable. */
-  if (unsorted)
-    g_qsort_with_data (points->data, (gint) points->len, sizeof (RpPoint),
-                       compare_points_by_time, NULL);
-  for (guint i = 0; i < points->len; i++)
-    rp_series_append (series, g_array_index (points, RpPoint, i).t, g_array_index (points, RpPoint, i).v);
-  return TRUE;
+  return append_points (shown, unit, points, series, error);
+}
+
+/* series.NAME.count and .blocks (version 2) into @series: each block's
+ * base64 decoded straight into points, no JSON value per sample. The count
+ * comes first, so that a report over the limit is refused before anything
+ * is decoded, and a missing or extra block is told. */
+static gboolean
+read_blocks (const char  *shown,
+             const char  *unit,
+             JsonObject  *object,
+             RpSeries    *series,
+             guint64     *n_samples,
+             GError     **error)
+{
+  JsonNode *count_node = json_object_get_member (object, "count");
+  JsonNode *blocks_node = json_object_get_member (object, "blocks");
+  g_autoptr(GArray) points = NULL;
+  JsonArray *blocks;
+  gint64 count;
+  char expected[32], found[32];
+
+  if (count_node == NULL || !JSON_NODE_HOLDS_VALUE (count_node) ||
+      json_node_get_value_type (count_node) != G_TYPE_INT64 || json_node_get_int (count_node) < 0)
+    return set_report_error (error, _("Series “%s”: key “count” is missing or not a number of samples"),
+                             shown);
+  if (blocks_node == NULL || !JSON_NODE_HOLDS_ARRAY (blocks_node))
+    return set_report_error (error, _("Series “%s”: “blocks” must be an array of strings"), shown);
+  count = json_node_get_int (count_node);
+  if (!count_samples (n_samples, (guint64) count, RP_REPORT_MAX_SAMPLES, error))
+    return FALSE;
+
+  blocks = json_node_get_array (blocks_node);
+  /* Room for what the blocks can hold, not for what a stranger's count
+   * claims: "count": 150000000 beside one block must not take 2.4 GB. */
+  points = g_array_sized_new (FALSE, FALSE, sizeof (RpPoint),
+                              (guint) MIN ((guint64) count,
+                                           (guint64) json_array_get_length (blocks) * RP_REPORT_BLOCK_SAMPLES));
+  for (guint b = 0; b < json_array_get_length (blocks); b++)
+    {
+      JsonNode *block = json_array_get_element (blocks, b);
+
+      if (!node_is_string (block))
+        return set_report_error (error, _("Series “%s”: “blocks” must be an array of strings"), shown);
+      if (!rp_report_blocks_decode (json_node_get_string (block), strlen (json_node_get_string (block)),
+                                    shown, b, points, error))
+        return FALSE;
+      if (points->len > (guint64) count)
+        break;
+    }
+  if (points->len != (guint64) count)
+    {
+      g_snprintf (expected, sizeof expected, "%" G_GINT64_FORMAT, count);
+      g_snprintf (found, sizeof found, "%u", points->len);
+      /* TRANSLATORS: e.g. "Series “fsync_latency”: key “count” says 8192 samples, but its blocks hold 4096 (is the report truncated?)" */
+      return set_report_error (error, _("Series “%s”: key “count” says %s samples, but its blocks hold %s (is the report truncated?)"),
+                               shown, expected, found);
+    }
+  return append_points (shown, unit, points, series, error);
 }
 
 static RpSeries *
@@ -446,11 +539,20 @@ read_one_series (const char  *name,
 
   clean_title = node_is_string (title) ? rp_text_clean (json_node_get_string (title), FALSE) : NULL;
   series = rp_series_new (name, json_node_get_string (unit), clean_title);
-  if (!read_samples (shown, json_node_get_string (unit), json_object_get_member (object, "samples"),
-                     series, n_samples, error))
+  /* Blocks where the writer wrote them (version 2), else arrays: a reader
+   * takes either whatever the version, as the keys tell. */
+  if (json_object_has_member (object, "blocks") || json_object_has_member (object, "count"))
+    {
+      if (!read_blocks (shown, json_node_get_string (unit), object, series, n_samples, error))
+        return NULL;
+    }
+  else if (!read_samples (shown, json_node_get_string (unit), json_object_get_member (object, "samples"),
+                          series, n_samples, error))
     return NULL;
-  /* The tree's ~300 bytes a sample go back before the next series is read. */
+  /* The tree's samples (~300 bytes a sample as arrays, the text of the
+   * blocks) go back before the next series is read. */
   json_object_remove_member (object, "samples");
+  json_object_remove_member (object, "blocks");
   return g_steal_pointer (&series);
 }
 
@@ -523,37 +625,16 @@ report_from_object (JsonObject  *root,
   return report;
 }
 
-/**
- * rp_report_load_from_data:
- * @data: (array length=length): the JSON text, need not be NUL-terminated
- * @length: its length in bytes, or -1 if NUL-terminated
- * @error: %RP_ERROR_REPORT with a translated message naming the line and
- *   column (malformed JSON) or the key, series and sample (wrong content)
- *
- * Reads a report written by rp_report_to_json(), possibly by a stranger:
- * everything is checked (format, version ≤ %RP_REPORT_VERSION, types, finite
- * samples, no negative durations, sizes, rates or fractions,
- * %RP_REPORT_MAX_SAMPLES samples, nesting depth), nothing in the file can
- * crash the program. Control and bidirectional characters in its strings
- * become spaces (rp_text_clean()). The statistics are recomputed from the
- * samples. The result behaves like the report of a finished run.
- *
- * Returns: (transfer full) (nullable): the report, or %NULL with @error set
- */
-RpReport *
-rp_report_load_from_data (const char  *data,
-                          gssize       length,
-                          GError     **error)
+/* The checked parse of a report's text: the pre-check, then json-glib. */
+static JsonParser *
+parse_report (const char  *data,
+              gsize        length,
+              GError     **error)
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
   JsonNode *root;
 
-  g_return_val_if_fail (data != NULL || length == 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (length < 0)
-    length = (gssize) strlen (data);
   if ((guint64) length > RP_REPORT_MAX_FILE_SIZE)
     {
       g_autofree char *limit = rp_format_size (RP_REPORT_MAX_FILE_SIZE);
@@ -562,11 +643,11 @@ rp_report_load_from_data (const char  *data,
                    _("The report is larger than %s, more than this program reads"), limit);
       return NULL;
     }
-  if (!rp_report_json_precheck (data, (gsize) length, error))
+  if (!rp_report_json_precheck (data, length, error))
     return NULL;
 
   parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
+  if (!json_parser_load_from_data (parser, data, (gssize) length, &local_error))
     {
       /* json-glib's message has the line and column. */
       g_set_error (error, RP_ERROR, RP_ERROR_REPORT,
@@ -580,5 +661,55 @@ rp_report_load_from_data (const char  *data,
                    _("This is not a Responsiveness Probe report: it is not a JSON object"));
       return NULL;
     }
-  return report_from_object (json_node_get_object (root), error);
+  return g_steal_pointer (&parser);
+}
+
+/**
+ * rp_report_load_from_data:
+ * @data: (array length=length): the JSON text, need not be NUL-terminated
+ * @length: its length in bytes, or -1 if NUL-terminated
+ * @error: %RP_ERROR_REPORT with a translated message naming the line and
+ *   column (malformed JSON) or the key, series, block and sample (wrong
+ *   content)
+ *
+ * Reads a report written by rp_report_to_json() (version 2, or version 1),
+ * possibly by a stranger: everything is checked (format, version ≤
+ * %RP_REPORT_VERSION, types, finite samples, no negative durations, sizes,
+ * rates or fractions, %RP_REPORT_MAX_SAMPLES samples, whole blocks, nesting
+ * depth), nothing in the file can crash the program. Control and
+ * bidirectional characters in its strings become spaces (rp_text_clean()).
+ * The statistics are recomputed from the samples. The result behaves like
+ * the report of a finished run.
+ *
+ * Returns: (transfer full) (nullable): the report, or %NULL with @error set
+ */
+RpReport *
+rp_report_load_from_data (const char  *data,
+                          gssize       length,
+                          GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  parser = parse_report (data, length < 0 ? strlen (data) : (gsize) length, error);
+  if (parser == NULL)
+    return NULL;
+  return report_from_object (json_node_get_object (json_parser_get_root (parser)), error);
+}
+
+/* rp_report_load_from_data() that frees the file's text once json-glib has
+ * parsed it, before the samples are decoded: a long report's memory is then
+ * its blocks' text or its samples, hardly both. */
+RpReport *
+rp_report_load_from_bytes (GByteArray  *bytes,
+                           GError     **error)
+{
+  g_autoptr(JsonParser) parser = parse_report ((const char *) bytes->data, bytes->len, error);
+
+  g_byte_array_unref (bytes);
+  if (parser == NULL)
+    return NULL;
+  return report_from_object (json_node_get_object (json_parser_get_root (parser)), error);
 }

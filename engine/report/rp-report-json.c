@@ -52,8 +52,32 @@ samples_to_json (RpSeries *series)
   return samples;
 }
 
+/* Version 2: "count" and "blocks" (rp-report-blocks.c); one string per
+ * 4096 samples, so that the tree is small whatever the run's length. */
+static void
+add_blocks (JsonObject *object,
+            RpSeries   *series)
+{
+  g_autofree RpPoint *points = NULL;
+  g_autoptr(GPtrArray) blocks = NULL;
+  JsonArray *array;
+  guint n = 0, n_finite = 0;
+
+  points = rp_series_copy_points (series, 0, &n);
+  for (guint i = 0; i < n; i++)
+    n_finite += isfinite (points[i].t) && isfinite (points[i].v);
+  blocks = rp_report_blocks_encode (points, n);
+  g_clear_pointer (&points, g_free);
+  array = json_array_sized_new (blocks->len);
+  for (guint i = 0; i < blocks->len; i++)
+    json_array_add_string_element (array, g_ptr_array_index (blocks, i));
+  json_object_set_int_member (object, "count", n_finite);
+  json_object_set_array_member (object, "blocks", array);
+}
+
 static JsonObject *
-series_to_json (RpReport *self)
+series_to_json (RpReport         *self,
+                RpReportEncoding  encoding)
 {
   JsonObject *all = json_object_new ();
 
@@ -64,7 +88,10 @@ series_to_json (RpReport *self)
 
       json_object_set_string_member (object, "unit", rp_series_get_unit (series));
       json_object_set_string_member (object, "title", rp_series_get_title (series));
-      json_object_set_array_member (object, "samples", samples_to_json (series));
+      if (encoding == RP_REPORT_ENCODING_ARRAYS)
+        json_object_set_array_member (object, "samples", samples_to_json (series));
+      else
+        add_blocks (object, series);
       json_object_set_object_member (all, rp_series_get_name (series), object);
     }
   return all;
@@ -132,14 +159,15 @@ notes_to_json (RpReport *self)
 
 /* Members in the order of docs/REPORT-FORMAT.md: json-glib keeps it. */
 static JsonNode *
-report_to_node (RpReport *self)
+report_to_node (RpReport         *self,
+                RpReportEncoding  encoding)
 {
   g_autofree char *created = g_date_time_format_iso8601 (self->created);
   JsonObject *root = json_object_new ();
   JsonNode *node;
 
   json_object_set_string_member (root, "format", RP_REPORT_FORMAT);
-  json_object_set_int_member (root, "version", RP_REPORT_VERSION);
+  json_object_set_int_member (root, "version", encoding == RP_REPORT_ENCODING_ARRAYS ? 1 : RP_REPORT_VERSION);
   json_object_set_string_member (root, "created", created);
   json_object_set_string_member (root, "generator", self->generator);
   add_double_member (root, "duration", self->duration);
@@ -149,7 +177,7 @@ report_to_node (RpReport *self)
   json_object_set_member (root, "system", rp_sysinfo_to_json (self->sysinfo));
   json_object_set_member (root, "scenario", rp_scenario_to_json (self->scenario));
   json_object_set_object_member (root, "notes", notes_to_json (self));
-  json_object_set_object_member (root, "series", series_to_json (self));
+  json_object_set_object_member (root, "series", series_to_json (self, encoding));
   json_object_set_object_member (root, "summary", summary_to_json (self));
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, root);
@@ -197,10 +225,8 @@ drop_dot_zero_after_exponents (GString *json)
  * rp_report_to_json:
  * @out_length: (out) (optional): length of the text in bytes
  *
- * The report in the format of docs/REPORT-FORMAT.md, written by json-glib:
- * UTF-8, 2-space indent, doubles with 17 significant digits (so that they
- * read back exactly) and a '.' whatever the locale, ending with a newline.
- * Takes about 300 bytes of memory per sample while it runs.
+ * The report in the format of docs/REPORT-FORMAT.md, version 2 (samples in
+ * blocks): rp_report_to_json_encoded() with %RP_REPORT_ENCODING_BLOCKS.
  *
  * Returns: (transfer full): the JSON text
  */
@@ -208,22 +234,48 @@ char *
 rp_report_to_json (RpReport *self,
                    gsize    *out_length)
 {
+  return rp_report_to_json_encoded (self, RP_REPORT_ENCODING_BLOCKS, out_length);
+}
+
+/**
+ * rp_report_to_json_encoded:
+ * @encoding: samples in blocks (version 2) or as JSON arrays (version 1)
+ * @out_length: (out) (optional): length of the text in bytes
+ *
+ * The report in the format of docs/REPORT-FORMAT.md, written by json-glib:
+ * UTF-8, 2-space indent, doubles with 17 significant digits (so that they
+ * read back exactly) and a '.' whatever the locale, ending with a newline.
+ * Blocks keep values exactly and times to the microsecond, in about 4 to 7
+ * bytes a sample; arrays keep both exactly, in 50 to 90 bytes, and take
+ * about 300 bytes of memory per sample while they are written.
+ *
+ * Returns: (transfer full): the JSON text
+ */
+char *
+rp_report_to_json_encoded (RpReport         *self,
+                           RpReportEncoding  encoding,
+                           gsize            *out_length)
+{
   g_autoptr(JsonGenerator) generator = NULL;
   g_autoptr(JsonNode) root = NULL;
+  guint64 n_samples;
   GString *out;
 
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
-  root = report_to_node (self);
+  n_samples = rp_report_count_samples (self);
+  root = report_to_node (self, encoding);
   generator = json_generator_new ();
   json_generator_set_pretty (generator, TRUE);
   json_generator_set_indent (generator, 2);
   json_generator_set_root (generator, root);
 
-  /* At most about 96 bytes a sample (every number is on a line of its own),
-   * so that the string never doubles while it grows. */
-  out = g_string_sized_new (8192 + 96 * rp_report_count_samples (self));
+  /* At most about 96 bytes a sample as arrays (every number is on a line of
+   * its own), about 12 in blocks, so that the string rarely doubles while
+   * it grows. */
+  out = g_string_sized_new (8192 + (encoding == RP_REPORT_ENCODING_ARRAYS ? 96 : 12) * n_samples);
   json_generator_to_gstring (generator, out);
+  g_clear_pointer (&root, json_node_unref);
   drop_dot_zero_after_exponents (out);
   g_string_append_c (out, '\n');
   /* JSON is UTF-8, but a directory in the scenario may be any bytes. The

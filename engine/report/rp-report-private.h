@@ -79,10 +79,36 @@ extern const guint            rp_n_compare_settings;
 
 /* json-glib 1.6 builds about 100 bytes of tree per array element and 300 per
  * object or member (measured). The pre-check counts 1 per '[' and ',' and 3
- * per '{' and ':', enough for RP_REPORT_MAX_SAMPLES samples (3 each) and a
- * million other values, and so keeps the tree under about 1.8 GB whatever
- * the shape of the file. */
-#define RP_REPORT_JSON_MAX_TREE_UNITS (3 * (guint64) RP_REPORT_MAX_SAMPLES + 1000000)
+ * per '{' and ':', enough for RP_REPORT_MAX_JSON_SAMPLES samples written as
+ * JSON arrays (version 1: 3 each) and a million other values, and so keeps
+ * the tree under about 1.8 GB whatever the shape of the file. A version 2
+ * report's samples are in blocks, one string per 4096 samples: its tree is
+ * small, and only RP_REPORT_MAX_SAMPLES bounds them. */
+#define RP_REPORT_JSON_MAX_TREE_UNITS (3 * (guint64) RP_REPORT_MAX_JSON_SAMPLES + 1000000)
+
+/* rp-report-blocks.c: samples of a version 2 report, in blocks of at most
+ * this many (a series' chunk, 4096: a block's base64 then stays under 110 KB,
+ * far below the loader's 1 MiB a string) */
+#define RP_REPORT_BLOCK_SAMPLES 4096
+
+GPtrArray  *rp_report_blocks_encode     (const RpPoint *points,
+                                         guint          n_points);
+gboolean    rp_report_blocks_decode     (const char    *text,
+                                         gsize          length,
+                                         const char    *shown,
+                                         guint          index,
+                                         GArray        *points,
+                                         GError       **error);
+
+/* rp-report-file.c: %RP_ERROR_FAILED saying which limit a JSON report of
+ * @n_samples samples and @n_bytes bytes is over */
+gboolean    rp_report_check_savable     (guint64      n_samples,
+                                         guint64      n_bytes,
+                                         GError     **error);
+
+/* rp-report-json-read.c: takes @bytes */
+RpReport   *rp_report_load_from_bytes   (GByteArray  *bytes,
+                                         GError     **error);
 
 gboolean    rp_report_json_precheck     (const char  *data,
                                          gsize        length,
