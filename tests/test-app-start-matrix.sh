@@ -98,11 +98,12 @@ else fail "matrix exited with $status: $(tail -n 5 "$work/out")"; fi
 # Medians of the probe and of the reference per scheduler, and the verdict.
 python3 - "$work/reports" >"$work/verdict" 2>&1 <<'PYTHON'
 import json, re, statistics, sys
+from resprobe_report import samples
 reports = sys.argv[1]
 medians = {}
 for scheduler in ("bfq", "mq-deadline"):
     r = json.load(open(f"{reports}/ext4-ordered-{scheduler}.json"))
-    probe = [v for _, v in r["series"]["app_start_latency"]["samples"]]
+    probe = [v for _, v in samples(r["series"]["app_start_latency"])]
     tail = r["notes"].get("command_output_tail", "")
     reference = [float(x) for x in re.findall(r"reference start: ([0-9.]+) s", tail)]
     if len(probe) < 1 or len(reference) < 1:

@@ -71,8 +71,9 @@ else fail "resprobe-cli exited with $status: $(tail -n 5 "$work/out")"; fi
 
 python3 - "$work/report.json" "$work/shell.out" >"$work/verdict" 2>&1 <<'PYTHON'
 import json, sys
+from resprobe_report import samples
 report = json.load(open(sys.argv[1]))
-probe = [v for _, v in report["series"]["save_latency"]["samples"]]
+probe = [v for _, v in samples(report["series"]["save_latency"])]
 shell = [int(line.split()[1]) / 1e6 for line in open(sys.argv[2]) if line.startswith("save ")]
 if len(probe) < 2 or len(shell) < 2:
     print(f"too few saves: probe {len(probe)}, shell {len(shell)}")
