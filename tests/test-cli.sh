@@ -591,8 +591,9 @@ for i, path in enumerate(sys.argv[1:]):
 PY
 then ok "run --repeat 2: rep-r1.json and rep-r2.json, each naming its repeat"
 else fail "run --repeat 2: exit $rc: $(tail -5 "$work/out-rep"; ls "$work")"; fi
-if grep -q "^Run 2 of 2$" "$work/out-rep" && grep -q "^Latencies over the repeats of 1 configuration$" "$work/out-rep" &&
-   grep -qE "^R1 +2 +[0-9]+ " "$work/out-rep"; then ok "run --repeat 2: the table over both runs"
+# One configuration: both runs share one column of the comparison.
+if grep -q "^Run 2 of 2$" "$work/out-rep" && grep -q "^Comparison of 2 reports$" "$work/out-rep" &&
+   grep -qE "^ +Runs 1, 2$" "$work/out-rep"; then ok "run --repeat 2: the comparison over both runs, one column"
 else fail "run --repeat 2: table: $(tail -12 "$work/out-rep")"; fi
 expect_empty "run --repeat"
 

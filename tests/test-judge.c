@@ -147,14 +147,14 @@ test_app_starts (void)
   g_autoptr(RpComparison) comparison = NULL;
   const RpCompareRow *row;
 
-  g_assert_cmpstr (verdict, ==, "Program starts stalled 3 of 30 times over 1 s; worst 2.35 s.");
+  g_assert_cmpstr (verdict, ==, "Cold program starts stalled 3 of 30 times over 1 s; worst 2.35 s.");
 
   /* Compared with the cold reads: rows of both, each only where measured. */
   g_ptr_array_add (both, report);
   g_ptr_array_add (both, cold);
   comparison = rp_comparison_new (both, RP_COMPARE_GROUP);
   g_assert_cmpuint (comparison->n_groups, ==, 2);
-  row = find_row (comparison, "Program start > 1 s");
+  row = find_row (comparison, "Cold program start > 1 s");
   g_assert_nonnull (row);
   g_assert_cmpfloat (row->value[0], ==, 3);
   g_assert_true (isnan (row->value[1]));
