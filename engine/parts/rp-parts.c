@@ -11,6 +11,7 @@ extern const RpPartInfo rp_system_part;
 extern const RpPartInfo rp_cold_read_part;
 extern const RpPartInfo rp_app_start_part;
 extern const RpPartInfo rp_timer_part;
+extern const RpPartInfo rp_kernel_events_part;
 extern const RpPartInfo rp_seq_writer_part;
 extern const RpPartInfo rp_copy_loop_part;
 extern const RpPartInfo rp_parallel_writers_part;
@@ -32,6 +33,7 @@ static const RpPartInfo *const table[] = {
   &rp_cold_read_part,
   &rp_app_start_part,
   &rp_timer_part,
+  &rp_kernel_events_part,
   &rp_window_probes_part,
 };
 
