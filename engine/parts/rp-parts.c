@@ -28,12 +28,14 @@ static const RpPartInfo *const table[] = {
   &rp_parallel_writers_part,
   &rp_cpu_bench_part,
   &rp_command_part,
+  /* The first probe, so that it is prepared first: its events include
+   * the other parts' first requests (opening a file reads a bitmap). */
+  &rp_kernel_events_part,
   &rp_fsync_part,
   &rp_system_part,
   &rp_cold_read_part,
   &rp_app_start_part,
   &rp_timer_part,
-  &rp_kernel_events_part,
   &rp_window_probes_part,
 };
 

@@ -111,7 +111,11 @@ on_complete (RpTraceSink       *sink,
 
   if (!rp_trace_field_text (event, record, "rwbs", rwbs, sizeof rwbs) || (op = op_of (rwbs)) < 0)
     return;
-  /* Counted like /proc/diskstats counts: every completion. */
+  /* A write with a pre-flush or FUA goes through the flush sequence
+   * (block/blk-flush.c) and completes twice: its data, then with 0 sectors
+   * when the sequence ends. /proc/diskstats counts it once; so do we. */
+  if (op != RP_TRACE_OP_FLUSH && rp_trace_field_u64 (event, record, "nr_sector") == 0)
+    return;
   sink->ops[op].completed++;
   key = request_key (rp_trace_field_u64 (event, record, "sector"), op);
   issued = g_hash_table_lookup (sink->issued, key);
