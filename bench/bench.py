@@ -635,7 +635,7 @@ def row9_kernel_events(bench):
     bench.add("9b", "fsync median with kernel events, R1, {} s runs".format(seconds),
               "{:.1f} ms".format(median(on_fsync) * 1e3),
               "off: {:.1f} ms".format(median(off_fsync) * 1e3),
-              fsync_ratio, "|ratio − 1| ≤ off-run spread ({:.2f})".format(noise),
+              fsync_ratio, "within ±{:.2f} (spread of the off runs)".format(noise),
               abs(fsync_ratio - 1) <= noise,
               "on medians " + spread(on_fsync, "{:.4f}") + "; off medians " + spread(off_fsync, "{:.4f}"))
     cpu = [a[2] for a, _ in results]
