@@ -152,8 +152,9 @@ ok = total_theirs >= 100
 out.append(f"{'ok' if ok else 'not ok'} the run made {total_theirs} requests (at least 100 for a 2 % comparison)")
 commits = len(series.get("journal_commit", {}).get("samples", []))
 writes = len(series.get("device_write_latency", {}).get("samples", []))
-ok = writes > 0 and commits == ours_n
-out.append(f"{'ok' if ok else 'not ok'} series journal_commit ({commits} samples, one per commit) and device_write_latency ({writes} samples)")
+flushes = len(series.get("device_flush_latency", {}).get("samples", []))
+ok = writes > 0 and commits == ours_n and (flushes > 0 or n("device_flush_requests") == 0)
+out.append(f"{'ok' if ok else 'not ok'} series journal_commit ({commits} samples, one per commit) device_write_latency ({writes} samples) and device_flush_latency ({flushes})")
 ok = n("kernel_events_lost") == 0
 out.append(f"{'ok' if ok else 'not ok'} no event lost ({notes.get('kernel_events_lost')})")
 print("\n".join(out))

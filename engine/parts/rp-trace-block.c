@@ -42,10 +42,15 @@ op_of (const char *rwbs)
     }
 }
 
+/* A flush has no sector of its own (the events give 0 at issue and -1 at
+ * completion): flushes are found again in order, one in flight at a time per
+ * flush queue (block/blk-flush.c), which is what a disk with one queue has. */
 static gpointer
 request_key (guint64 sector,
              int     op)
 {
+  if (op == RP_TRACE_OP_FLUSH)
+    sector = 0;
   return GSIZE_TO_POINTER ((gsize) (sector << 2 | (guint64) op));
 }
 
