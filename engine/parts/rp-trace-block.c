@@ -118,9 +118,28 @@ on_complete (RpTraceSink       *sink,
     return;
   /* A write with a pre-flush or FUA goes through the flush sequence
    * (block/blk-flush.c) and completes twice: its data, then with 0 sectors
-   * when the sequence ends. /proc/diskstats counts it once; so do we. */
+   * and the same sector when the sequence ends. An empty pre-flush write
+   * (sync(), blkdev_issue_flush()) completes once, with 0 sectors, never
+   * issued itself (its flush is). /proc/diskstats counts each once, as a
+   * write; so do we: a completion of 0 sectors counts unless it ends the
+   * sequence of a write whose data completed before. */
   if (op != RP_TRACE_OP_FLUSH && rp_trace_field_u64 (event, record, "nr_sector") == 0)
-    return;
+    {
+      gpointer sector = GSIZE_TO_POINTER ((gsize) rp_trace_field_u64 (event, record, "sector"));
+
+      if (!g_hash_table_remove (sink->data_completed, sector))
+        sink->ops[op].completed++;
+      return;
+    }
+  if (op != RP_TRACE_OP_FLUSH)
+    {
+      /* Kept for the end of a flush sequence, which follows within
+       * milliseconds: a bound, not a history. */
+      if (g_hash_table_size (sink->data_completed) >= 4096)
+        g_hash_table_remove_all (sink->data_completed);
+      g_hash_table_add (sink->data_completed,
+                        GSIZE_TO_POINTER ((gsize) rp_trace_field_u64 (event, record, "sector")));
+    }
   sink->ops[op].completed++;
   key = request_key (rp_trace_field_u64 (event, record, "sector"), op);
   issued = g_hash_table_lookup (sink->issued, key);

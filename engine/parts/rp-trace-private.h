@@ -77,6 +77,7 @@ typedef struct {
 
   /* block_rq_issue/complete: issue times by sector and operation, ns */
   GHashTable    *issued;
+  GHashTable    *data_completed;   /* sectors of writes whose data completed */
   RpTraceOpStats ops[RP_TRACE_N_OPS];
   guint64        unmatched;
 
