@@ -87,6 +87,7 @@ kernel_events_prepare (RpPartHost  *host,
 #endif
 }
 
+#if HAVE_KERNEL_EVENTS
 static double
 thread_cpu_seconds (void)
 {
@@ -97,6 +98,7 @@ thread_cpu_seconds (void)
   return (double) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
          (double) (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
 }
+#endif
 
 static void
 kernel_events_run (RpPartHost *host,
