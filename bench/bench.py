@@ -760,6 +760,58 @@ class Bench:
         sys.stdout.flush()
 
 
+def row14_kernel_events(bench):
+    """The kernel-events probe's cost (issue 18, acceptance 3): R1 (writer with
+    conv=fdatasync beside the fsync probe) with --kernel-events=on against the
+    same with =off, alternating in pairs; needs root."""
+    args = bench.args
+    if os.geteuid() != 0:
+        bench.add("9", "kernel events overhead (needs root)", "-", "-", None, "-", None,
+                  "skipped: tracing needs root")
+        return
+    seconds = 10 if args.quick else 20
+
+    def one(mode):
+        settle()
+        report, _ = bench.cli_run(["--size", "{}M".format(args.write_mib), "--fdatasync",
+                                   "--duration", str(seconds), "--kernel-events", mode])
+        notes = report["notes"]
+        fsyncs = [v for _, v in report["series"].get("fsync_latency", {}).get("samples", [])]
+        cpu = None
+        if mode == "on":
+            cpu = float(notes["kernel_events_cpu_seconds"]) / float(notes["kernel_events_seconds"])
+        return (int(notes["writer_bytes_total"]) / float(notes["writer_seconds"]) / 1e6,
+                median(fsyncs) if fsyncs else float("nan"), cpu)
+
+    log("row 14: kernel events on vs off, R1 {} MiB, {} s, {} pairs".format(
+        args.write_mib, seconds, args.repeat))
+    results = pairs(args.repeat, lambda: one("on"), lambda: one("off"), warm_up=True)
+    throughput = [a[0] / b[0] for a, b in results]
+    ratio = median(throughput)
+    bench.add("14a", "writer throughput with kernel events, R1 ({} MiB, conv=fdatasync)".format(
+                  args.write_mib),
+              "{:.0f} MB/s".format(median([a[0] for a, _ in results])),
+              "off: {:.0f} MB/s".format(median([b[0] for _, b in results])),
+              ratio, "≥ 0.97", ratio >= 0.97, "pair ratios " + spread(throughput))
+    # "Within noise": the on/off ratio of the fsync medians is no further
+    # from 1 than the runs without tracing are from each other.
+    on_fsync = [a[1] for a, _ in results]
+    off_fsync = [b[1] for _, b in results]
+    fsync_ratio = median(on_fsync) / median(off_fsync)
+    noise = (max(off_fsync) - min(off_fsync)) / median(off_fsync)
+    bench.add("14b", "fsync median with kernel events, R1, {} s runs".format(seconds),
+              "{:.1f} ms".format(median(on_fsync) * 1e3),
+              "off: {:.1f} ms".format(median(off_fsync) * 1e3),
+              fsync_ratio, "within ±{:.2f} (spread of the off runs)".format(noise),
+              abs(fsync_ratio - 1) <= noise,
+              "on medians " + spread(on_fsync, "{:.4f}") + "; off medians " + spread(off_fsync, "{:.4f}"))
+    cpu = [a[2] for a, _ in results]
+    share = median(cpu)
+    bench.add("14c", "CPU of the tracing thread (kernel_events_cpu_seconds / its run time)",
+              "{:.3f} % of a core".format(share * 100), "budget 1 %", share / 0.01,
+              "≤ 1 %", share <= 0.01, "per run " + spread([c * 100 for c in cpu], "{:.3f}"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", required=True)
@@ -768,7 +820,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="pairs per row (default 5)")
     parser.add_argument("--quick", action="store_true",
                         help="30 s instead of 60 s for row 5 and smaller disk runs")
-    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13")
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13,14")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()
     if args.repeat < 1:
@@ -794,6 +846,7 @@ def main():
         "7": bench.row7_rss, "8": bench.row8_first_frame, "9": bench.row9_compare,
         "10": bench.row10_readers, "11": bench.row11_random_writer,
         "12": bench.row12_long_report, "13": bench.row13_pdf_notes,
+        "14": lambda: row14_kernel_events(bench),
     }
     previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     try:

@@ -9,6 +9,8 @@ packages=(
   meson ninja-build pkg-config gcc gettext itstool
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libadwaita-1-dev
   libjson-glib-dev libmount-dev libxcb1-dev libwayland-dev
+  # kernel events (journal commits, device latency) and their cross-check: tests/test-kernel-events.sh
+  libtracefs-dev libtraceevent-dev trace-cmd
   # data validation
   desktop-file-utils appstream
   # GUI tests and screenshots

@@ -73,6 +73,11 @@ make_all_series (guint n_writers)
   add_series (series, "dirty_bytes", "B", 40, 0.5, 0, 2e9);
   add_series (series, "writeback_bytes", "B", 40, 0.5, 0, 3e8);
   add_series (series, "cpu_bench_rate", "ops/s", 40, 0.5, 1000, 1500);
+  add_series (series, "journal_commit", "s", 20, 1.0, 0.01, 5.0);
+  add_series (series, "writer_pause", "s", 20, 1.0, 0.004, 0.2);
+  add_series (series, "device_write_latency", "s", 200, 0.1, 0.0005, 0.08);
+  add_series (series, "device_read_latency", "s", 20, 1.0, 0.0001, 0.01);
+  add_series (series, "device_flush_latency", "s", 20, 1.0, 0.001, 0.05);
   g_ptr_array_add (series, rp_series_new ("input_latency", "s", NULL));
   return series;
 }
@@ -165,6 +170,7 @@ remove_tree (const char *dir)
 
 static const char *const all_ids[] = {
   "disk-latency", "writer-threads", "ui-latency", "cpu", "throughput", "memory", "cpu-bench",
+  "kernel",
 };
 
 static void
@@ -189,6 +195,19 @@ test_catalog_all (void)
       /* Every chart has points, so each draws its series. */
       g_assert_cmpuint (rp_plot_count_points (g_ptr_array_index (plots, i)), >, 0);
     }
+
+  /* Kernel events: commits, writer pauses and the device's latency per
+   * operation, on a log axis, in the rank order of the parts table. */
+  {
+    RpPlot *kernel = g_ptr_array_index (plots, G_N_ELEMENTS (all_ids) - 1);
+
+    g_assert_cmpstr (rp_plot_get_title (kernel), ==, "Journal and device (kernel events)");
+    g_assert_true (rp_plot_get_log_y (kernel));
+    g_assert_cmpuint (rp_plot_get_n_series (kernel), ==, 5);
+    g_assert_cmpstr (rp_plot_get_series_name (kernel, 0), ==, "journal_commit");
+    g_assert_cmpstr (rp_plot_get_series_name (kernel, 1), ==, "writer_pause");
+    g_assert_cmpstr (rp_plot_get_series_name (kernel, 4), ==, "device_flush_latency");
+  }
 
   /* The window's charts: titles, series, log axis for latencies. */
   disk = g_ptr_array_index (plots, 0);
@@ -275,7 +294,8 @@ test_catalog_live (void)
       g_assert_false (rp_plot_catalog_bind (i, plot, NULL));
       g_assert_false (rp_plot_catalog_bind (i, plot, series));
     }
-  g_assert_cmpuint (optional, ==, 2);
+  /* The per-writer chart, the CPU benchmark's and the kernel events chart. */
+  g_assert_cmpuint (optional, ==, 3);
 
   {
     g_autoptr(RpPlot) cpu = rp_plot_catalog_new_plot (3, NULL);

@@ -1,8 +1,10 @@
 /* test-scenario.c: presets, validation naming the field, JSON round trip. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
+#include <string.h>
 
 #include "rp-error.h"
+#include "rp-params.h"
 #include "rp-scenario.h"
 #include "rp-units.h"
 
@@ -219,10 +221,12 @@ test_fields (void)
 
   r1_text = rp_scenario_describe (r1);
   g_assert_cmpstr (r1_text, ==, "R1: sequential writer bs=1.0 MiB, 64.0 MiB, buffered; "
-                                "fsync probe 1.0 MiB every 1 s; system sampler every 0.5 s; 20 s");
+                                "kernel events when allowed; fsync probe 1.0 MiB every 1 s; "
+                                "system sampler every 0.5 s; 20 s");
   passive_text = rp_scenario_describe (passive);
-  g_assert_cmpstr (passive_text, ==, "passive: no load; fsync probe 1.0 MiB every 1 s; "
-                                     "system sampler every 0.5 s; until stopped");
+  g_assert_cmpstr (passive_text, ==, "passive: no load; kernel events when allowed; "
+                                     "fsync probe 1.0 MiB every 1 s; system sampler every 0.5 s; "
+                                     "until stopped");
 
   /* R1 and passive differ in their loads, not in the fsync probe. */
   g_ptr_array_add (sets, r1_fields);
@@ -300,6 +304,7 @@ test_json_round_trip (void)
   rp_params_set_size (s->params, "writer_total_size", 8 * RP_GiB);
   s->duration = 20;
   rp_params_set_flag (s->params, "writer_direct", TRUE);
+  g_assert_true (rp_params_set_choice (s->params, "kernel_events", "off"));
   node = rp_scenario_to_json (s);
   back = rp_scenario_new_from_json (node, &error);
   g_assert_no_error (error);
@@ -308,7 +313,46 @@ test_json_round_trip (void)
   g_assert_cmpuint (rp_params_get_size (back->params, "writer_total_size"), ==, 8 * RP_GiB);
   g_assert_cmpfloat (back->duration, ==, 20);
   g_assert_true (rp_params_get_flag (back->params, "writer_direct"));
+  g_assert_cmpstr (rp_params_get_choice (back->params, "kernel_events"), ==, "off");
   g_assert_cmpuint (back->parts, ==, s->parts);
+}
+
+/* A choice (--kernel-events auto|on|off): every preset records kernel
+ * events where allowed; a word is typed, stored and shown as it is; any
+ * other word is refused naming the option and the choices, from the
+ * command line and from a file alike. */
+static void
+test_choice (void)
+{
+  g_autoptr(RpScenario) s = rp_scenario_new_preset ("R1", NULL);
+  const RpParamInfo *param = rp_params_lookup ("kernel_events", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (rp_scenario_has_part (s, "kernel-events"));
+  g_assert_cmpstr (rp_params_get_choice (s->params, "kernel_events"), ==, "auto");
+  g_assert_true (rp_params_parse (s->params, param, "ON", "--kernel-events", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (rp_params_get_choice (s->params, "kernel_events"), ==, "on");
+  text = rp_params_format (s->params, param);
+  g_assert_cmpstr (text, ==, "on");
+  g_assert_true (rp_params_validate (s->params, param, NULL));
+
+  g_assert_false (rp_params_parse (s->params, param, "maybe", "--kernel-events", &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "--kernel-events: “maybe” is not one of auto, on, off");
+  g_assert_cmpstr (rp_params_get_choice (s->params, "kernel_events"), ==, "on");
+  g_assert_false (rp_params_set_choice (s->params, "kernel_events", "maybe"));
+  g_clear_error (&error);
+
+  {
+    g_autoptr(JsonNode) node = json_from_string ("{\"kernel_events\": \"sometimes\"}", NULL);
+    g_autoptr(RpScenario) bad = rp_scenario_new_from_json (node, &error);
+
+    g_assert_null (bad);
+    g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);
+    g_assert_nonnull (strstr (error->message, "kernel_events"));
+  }
 }
 
 static void
@@ -318,6 +362,7 @@ test_json_wrong_types (void)
     "[1, 2]",
     "{\"duration\": \"long\"}",
     "{\"writer_direct\": 3}",
+    "{\"kernel_events\": 1}",
     "{\"name\": 7}",
   };
 
@@ -346,5 +391,6 @@ main (int argc, char **argv)
   g_test_add_func ("/scenario/validation-limits", test_validation_limits);
   g_test_add_func ("/scenario/json-round-trip", test_json_round_trip);
   g_test_add_func ("/scenario/json-wrong-types", test_json_wrong_types);
+  g_test_add_func ("/scenario/choice", test_choice);
   return g_test_run ();
 }

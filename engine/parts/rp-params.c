@@ -238,6 +238,66 @@ rp_params_set_argv (RpParams           *self,
   v->argv = g_strdupv ((char **) argv);
 }
 
+/* The index of @word among @param's choices, or -1. */
+static int
+choice_index (const RpParamInfo *param,
+              const char        *word)
+{
+  for (guint i = 0; word != NULL && param->choices != NULL && param->choices[i] != NULL; i++)
+    if (g_ascii_strcasecmp (param->choices[i], word) == 0)
+      return (int) i;
+  return -1;
+}
+
+static guint
+n_choices (const RpParamInfo *param)
+{
+  return param->choices != NULL ? g_strv_length ((char **) param->choices) : 0;
+}
+
+/**
+ * rp_params_get_choice:
+ * @key: a %RP_PARAM_CHOICE parameter
+ *
+ * Returns: (transfer none): its word, e.g. "auto"
+ */
+const char *
+rp_params_get_choice (const RpParams *self,
+                      const char     *key)
+{
+  const RpParamEntry *entry;
+  guint64 index;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  index = slot (self, key, RP_PARAM_CHOICE)->u;
+  entry = rp_parts_lookup_param (key);
+  return index < n_choices (entry->param) ? entry->param->choices[index] : entry->param->choices[0];
+}
+
+/**
+ * rp_params_set_choice:
+ * @key: a %RP_PARAM_CHOICE parameter
+ * @choice: one of its words
+ *
+ * Returns: %FALSE (nothing changed) when @choice is not one of them
+ */
+gboolean
+rp_params_set_choice (RpParams   *self,
+                      const char *key,
+                      const char *choice)
+{
+  Value *v;
+  int index;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  v = slot (self, key, RP_PARAM_CHOICE);
+  index = choice_index (rp_parts_lookup_param (key)->param, choice);
+  if (index < 0)
+    return FALSE;
+  v->u = (guint64) index;
+  return TRUE;
+}
+
 static Value *
 slot_of (const RpParams    *self,
          const RpParamInfo *param)
@@ -272,7 +332,7 @@ rp_params_parse (RpParams           *self,
   g_return_val_if_fail (self != NULL && param != NULL && text != NULL, FALSE);
 
   if (name == NULL)
-    name = name;
+    name = param->name;
   v = slot_of (self, param);
   switch (param->kind)
     {
@@ -302,6 +362,22 @@ rp_params_parse (RpParams           *self,
           }
         g_strfreev (v->argv);
         v->argv = g_steal_pointer (&argv);
+        return TRUE;
+      }
+    case RP_PARAM_CHOICE:
+      {
+        int index = choice_index (param, text);
+
+        if (index < 0)
+          {
+            g_autofree char *words = g_strjoinv (", ", (char **) param->choices);
+
+            g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                         /* TRANSLATORS: "kernel-events: “maybe” is not one of auto, on, off" */
+                         _("%s: “%s” is not one of %s"), name, text, words);
+            return FALSE;
+          }
+        v->u = (guint64) index;
         return TRUE;
       }
     default:
@@ -410,6 +486,13 @@ rp_params_validate (const RpParams     *self,
       if (v->d == 0 && param->zero_means != NULL)
         return TRUE;
       return rp_params_check_range (v->d, param->min, param->max, param->name, error);
+    case RP_PARAM_CHOICE:
+      if (v->u < n_choices (param))
+        return TRUE;
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("%s: %g is out of range (%g to %g)"), param->name, (double) v->u,
+                   0.0, (double) n_choices (param) - 1);
+      return FALSE;
     case RP_PARAM_FLAG:
     case RP_PARAM_ARGV:
     default:
@@ -449,6 +532,8 @@ rp_params_format (const RpParams    *self,
       return g_strdup (v->b ? _("yes") : _("no"));
     case RP_PARAM_ARGV:
       return v->argv ? g_strjoinv (" ", v->argv) : g_strdup ("");
+    case RP_PARAM_CHOICE:
+      return g_strdup (v->u < n_choices (param) ? param->choices[v->u] : "?");
     default:
       g_return_val_if_reached (NULL);
     }
@@ -459,8 +544,8 @@ rp_params_format (const RpParams    *self,
  * @builder: a builder inside an object
  *
  * Adds every parameter as a member under its key: sizes and counts as
- * integers (bytes), seconds as numbers, flags as booleans, programs as an
- * array of strings or null. Numbers are JSON numbers, never locale text.
+ * integers (bytes), seconds as numbers, flags as booleans, choices as their
+ * word, programs as an array of strings or null. Numbers are JSON numbers, never locale text.
  */
 void
 rp_params_to_json (const RpParams *self,
@@ -488,6 +573,9 @@ rp_params_to_json (const RpParams *self,
           break;
         case RP_PARAM_FLAG:
           json_builder_add_boolean_value (b, v->b);
+          break;
+        case RP_PARAM_CHOICE:
+          json_builder_add_string_value (b, v->u < n_choices (p) ? p->choices[v->u] : p->choices[0]);
           break;
         case RP_PARAM_ARGV:
         default:
@@ -554,6 +642,23 @@ read_value (Value             *v,
     return wrong_type (p->key, error);
 
   held = json_node_get_value_type (node);
+  if (p->kind == RP_PARAM_CHOICE)
+    {
+      int index;
+
+      if (held != G_TYPE_STRING)
+        return wrong_type (p->key, error);
+      index = choice_index (p, json_node_get_string (node));
+      if (index < 0)
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_REPORT,
+                       _("Scenario field “%s” has an unknown value “%s”"), p->key,
+                       json_node_get_string (node));
+          return FALSE;
+        }
+      v->u = (guint64) index;
+      return TRUE;
+    }
   if (p->kind == RP_PARAM_FLAG)
     {
       if (held != G_TYPE_BOOLEAN)

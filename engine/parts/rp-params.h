@@ -34,6 +34,11 @@ void               rp_params_set_seconds     (RpParams           *self,
 void               rp_params_set_flag        (RpParams           *self,
                                               const char         *key,
                                               gboolean            value);
+const char        *rp_params_get_choice      (const RpParams     *self,
+                                              const char         *key);
+gboolean           rp_params_set_choice      (RpParams           *self,
+                                              const char         *key,
+                                              const char         *choice);
 void               rp_params_set_argv        (RpParams           *self,
                                               const char         *key,
                                               const char * const *argv);

@@ -109,6 +109,8 @@ typedef struct {
  * @RP_PARAM_COUNT: a whole number (guint64)
  * @RP_PARAM_FLAG: on or off (gboolean)
  * @RP_PARAM_ARGV: a program and its arguments (char **, %NULL-terminated)
+ * @RP_PARAM_CHOICE: one of the words of #RpParamInfo's @choices, e.g.
+ *   "auto", "on", "off" (stored as its index; a string in JSON)
  */
 typedef enum {
   RP_PARAM_SIZE,
@@ -116,6 +118,7 @@ typedef enum {
   RP_PARAM_COUNT,
   RP_PARAM_FLAG,
   RP_PARAM_ARGV,
+  RP_PARAM_CHOICE,
 } RpParamKind;
 
 /**
@@ -134,6 +137,9 @@ typedef enum {
  *   @min..@max, e.g. "until stopped"; %NULL where 0 is out of range
  * @help: translatable (N_()) `--help` text
  * @arg_description: translatable (N_()) placeholder, e.g. "SIZE"; %NULL for a flag
+ * @choices: for %RP_PARAM_CHOICE, its words (%NULL-terminated, untranslated:
+ *   they are typed and stored as they are); @min 0, @max their number − 1,
+ *   @default_value an index
  *
  * One parameter of a part. Ranges are checked by rp_params_validate(); rules
  * between parameters are the part's @validate.
@@ -149,6 +155,7 @@ typedef struct {
   const char  *zero_means;
   const char  *help;
   const char  *arg_description;
+  const char * const *choices;
 } RpParamInfo;
 
 typedef struct _RpParams RpParams;

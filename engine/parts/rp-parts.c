@@ -11,6 +11,7 @@ extern const RpPartInfo rp_system_part;
 extern const RpPartInfo rp_cold_read_part;
 extern const RpPartInfo rp_app_start_part;
 extern const RpPartInfo rp_timer_part;
+extern const RpPartInfo rp_kernel_events_part;
 extern const RpPartInfo rp_seq_writer_part;
 extern const RpPartInfo rp_copy_loop_part;
 extern const RpPartInfo rp_parallel_writers_part;
@@ -37,6 +38,9 @@ static const RpPartInfo *const table[] = {
   &rp_seq_readers_part,
   &rp_random_writer_part,
   &rp_small_files_part,
+  /* The first probe, so that it is prepared first: its events include
+   * the other parts' first requests (opening a file reads a bitmap). */
+  &rp_kernel_events_part,
   &rp_fsync_part,
   &rp_system_part,
   &rp_cold_read_part,

@@ -24,6 +24,8 @@ G_BEGIN_DECLS
 #define RP_NOTE_GAPS        "measurement_gaps"
 #define RP_NOTE_GAP_LONGEST "measurement_gap_longest"
 #define RP_NOTE_GAP_TOTAL   "measurement_gap_total"
+/* Why the kernel-events probe recorded nothing (a translated sentence). */
+#define RP_NOTE_KERNEL_EVENTS_UNAVAILABLE "kernel_events_unavailable"
 
 /**
  * RpParamEntry:

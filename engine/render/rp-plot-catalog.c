@@ -35,6 +35,8 @@ static const CatalogEntry catalog[] = {
   { N_("Throughput"), "B/s", FALSE, FALSE, FALSE, { "throughput", 0, 3, 1, FALSE } },
   { N_("Dirty and writeback memory"), "B", FALSE, FALSE, FALSE, { "memory", 1, 3, 1, FALSE } },
   { N_("CPU benchmark"), "ops/s", FALSE, FALSE, FALSE, { "cpu-bench", 0, 4, 2, TRUE } },
+  /* Why the disk calls above were slow, where kernel events were allowed. */
+  { N_("Journal and device (kernel events)"), "s", TRUE, TRUE, FALSE, { "kernel", 0, 5, 2, TRUE } },
 };
 
 /* The series of the parts table that chart @data shows; per-thread series

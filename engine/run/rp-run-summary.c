@@ -79,6 +79,7 @@ rp_run_summary_free (RpRunSummary *self)
     return;
   g_free (self->stats);
   g_free (self->present);
+  g_free (self->kernel_events_unavailable);
   g_free (self);
 }
 
@@ -107,7 +108,8 @@ rp_run_summary_set_row (RpRunSummary  *self,
  * @notes: (element-type utf8 utf8) (nullable): the run's notes
  *
  * Takes from @notes what the verdict says beside the rows: the measuring
- * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST).
+ * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST) and why
+ * kernel events are missing (%RP_NOTE_KERNEL_EVENTS_UNAVAILABLE).
  */
 void
 rp_run_summary_set_notes (RpRunSummary *self,
@@ -122,6 +124,9 @@ rp_run_summary_set_notes (RpRunSummary *self,
   self->gap_longest = longest != NULL ? g_ascii_strtod (longest, NULL) : 0;
   if (!isfinite (self->gap_longest) || self->gap_longest < 0)
     self->gap_longest = 0;
+  g_free (self->kernel_events_unavailable);
+  self->kernel_events_unavailable =
+    notes != NULL ? g_strdup (g_hash_table_lookup (notes, RP_NOTE_KERNEL_EVENTS_UNAVAILABLE)) : NULL;
 }
 
 /**
@@ -376,6 +381,13 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
   if (measured > 0 && sysinfo != NULL && sysinfo->fsync_is_noop)
     g_ptr_array_add (sentences, g_strdup_printf (_("But the target is on %s, where fsync() does nothing: these fsync times say nothing about a disk."),
                                                  sysinfo->fs_type ? sysinfo->fs_type : "tmpfs"));
+  /* One line, and the rest of the run stands: the unprivileged sources
+   * measured as always. */
+  if (self->kernel_events_unavailable != NULL)
+    g_ptr_array_add (sentences,
+                     /* TRANSLATORS: %s is why, e.g. "Kernel events need root (or write access to /sys/kernel/tracing/instances)" */
+                     g_strdup_printf (_("%s: journal commits and device latency were not recorded."),
+                                      self->kernel_events_unavailable));
   g_ptr_array_add (sentences, NULL);
   return g_strjoinv (" ", (char **) sentences->pdata);
 }

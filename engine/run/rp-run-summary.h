@@ -35,6 +35,8 @@ typedef enum {
  * @gaps: how often the measuring process itself stood still for over a
  *   second (the system sampler's note %RP_NOTE_GAPS)
  * @gap_longest: the longest of those, seconds
+ * @kernel_events_unavailable: (nullable): why kernel events were not
+ *   recorded (the note %RP_NOTE_KERNEL_EVENTS_UNAVAILABLE), owned
  *
  * The statistics of the summary's rows: every series of the parts table
  * marked %RP_SERIES_FLAG_IN_SUMMARY, in rank order. Filled from a report's
@@ -48,6 +50,7 @@ typedef struct {
   gboolean *present;
   guint64   gaps;
   double    gap_longest;
+  char     *kernel_events_unavailable;
 } RpRunSummary;
 
 guint               rp_run_summary_get_n_rows     (void);

@@ -45,6 +45,8 @@ rp_scenario_new_defaults (void)
   self->params = rp_params_new ();
   rp_scenario_set_part (self, "fsync", TRUE);
   rp_scenario_set_part (self, "system", TRUE);
+  /* "auto": recorded where allowed, one line saying so where not. */
+  rp_scenario_set_part (self, "kernel-events", TRUE);
   return self;
 }
 

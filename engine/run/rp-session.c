@@ -801,8 +801,11 @@ join_in_thread (GTask        *task,
   self->t_end = rp_clock_now ();
 
   /* Closing the files drops the unlinked data; it may take a moment on a
-   * journaling file system, which is why it happens here, off the owner. */
-  g_ptr_array_set_size (self->workers, 0);
+   * journaling file system, which is why it happens here, off the owner.
+   * In the reverse order of the start, so that a part started first (the
+   * kernel-events probe) still sees what the others' closing does. */
+  while (self->workers->len > 0)
+    g_ptr_array_remove_index (self->workers, self->workers->len - 1);
   note_target_removed (self);
   g_task_return_boolean (task, TRUE);
 }

@@ -1,0 +1,130 @@
+/* rp-trace-private.h: what the kernel-event files of the parts layer share. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <event-parse.h>
+#include <glib.h>
+#include <tracefs.h>
+
+#include "rp-histogram.h"
+#include "rp-part-host.h"
+
+G_BEGIN_DECLS
+
+/* Block request operations, in the order of their series and notes. */
+typedef enum {
+  RP_TRACE_OP_READ,
+  RP_TRACE_OP_WRITE,
+  RP_TRACE_OP_FLUSH,
+  RP_TRACE_N_OPS,
+} RpTraceOp;
+
+/* wbt (writeback throttling, block/blk-wbt.c) events, counted. */
+typedef enum {
+  RP_TRACE_WBT_LAT,
+  RP_TRACE_WBT_STAT,
+  RP_TRACE_WBT_STEP,
+  RP_TRACE_WBT_TIMER,
+  RP_TRACE_N_WBT,
+} RpTraceWbt;
+
+/* Per operation: the series gets the longest request of every 0.1 s
+ * (a request over 0.1 s is always its own sample, as the parallel writers'
+ * write_latency does), the histogram every request for the notes' p50/p99. */
+typedef struct {
+  RpSeries    *series;
+  RpHistogram *histogram;
+  guint64      completed;
+  double       window_end;     /* run clock, s: end of the current 0.1 s */
+  double       window_time;    /* issue time of its longest request */
+  double       window_latency; /* its latency, s; < 0: window empty */
+} RpTraceOpStats;
+
+/* The target's devices, in the kernel's dev_t encoding (MAJOR << 20 |
+ * MINOR, include/linux/kdev_t.h), which the events' "dev" fields use. */
+typedef struct {
+  guint32 fs_dev;          /* the file system's (stat's st_dev): jbd2, ext4 */
+  guint32 disk_dev;        /* its whole disk: block requests */
+  char    bdi[32];         /* "MAJ:MIN" of the disk: balance_dirty_pages */
+  char    disk_name[32];   /* "loop3", "sda": wbt */
+} RpTraceTarget;
+
+/* Everything the event handlers aggregate, owned by the reader. */
+typedef struct {
+  RpPartHost    *host;
+  RpTraceTarget  target;
+  double         hz;          /* kernel jiffies per second (CONFIG_HZ) */
+
+  /* Journal (jbd2): commit start times by transaction id, ns */
+  GHashTable    *commit_starts;
+  RpSeries      *journal_commit;
+  guint64        commits;
+  double         commit_seconds;
+  guint64        first_tid, last_tid;
+  guint64        run_stats;
+  double         phase_seconds[4];   /* running, locked, flushing, logging */
+  guint64        blocks, blocks_logged, handles;
+
+  /* ext4_sync_file_enter/exit: start times by pid, ns */
+  GHashTable    *sync_starts;
+  guint64        syncs;
+  double         sync_seconds, sync_max;
+
+  /* writeback:balance_dirty_pages */
+  RpSeries      *writer_pause;
+  guint64        pauses;
+  double         pause_seconds, pause_max;
+
+  /* block_rq_issue/complete: issue times by sector and operation, ns */
+  GHashTable    *issued;
+  GHashTable    *data_completed;   /* sectors of writes whose data completed */
+  RpTraceOpStats ops[RP_TRACE_N_OPS];
+  guint64        unmatched;
+
+  guint64        wbt[RP_TRACE_N_WBT];
+} RpTraceSink;
+
+/* One event a handler wants, found by system and name in the tep handle. */
+typedef void (*RpTraceHandler) (RpTraceSink        *sink,
+                                struct tep_event   *event,
+                                struct tep_record  *record);
+
+typedef struct {
+  const char     *system;
+  const char     *name;
+  RpTraceHandler  handler;
+  /* Which of the target's devices its filter compares with: "dev" with
+   * the file system's or the disk's dev_t, "bdi" with the disk's
+   * "MAJ:MIN", "name" with the disk's name. */
+  enum { RP_TRACE_FILTER_FS, RP_TRACE_FILTER_DISK, RP_TRACE_FILTER_BDI, RP_TRACE_FILTER_NAME } filter_on;
+} RpTraceEventInfo;
+
+/* rp-trace-instance.c */
+struct tracefs_instance *rp_trace_instance_create     (GError                  **error);
+void                     rp_trace_instance_destroy    (struct tracefs_instance  *instance);
+guint                    rp_trace_instance_remove_stale (void);
+gboolean                 rp_trace_instance_is_ours_and_stale (const char *name);
+
+/* rp-trace-journal.c and rp-trace-block.c: their events */
+const RpTraceEventInfo *rp_trace_journal_events (guint *out_n);
+const RpTraceEventInfo *rp_trace_block_events   (guint *out_n);
+void                    rp_trace_block_flush    (RpTraceSink *sink);
+void                    rp_trace_journal_notes  (RpTraceSink *sink);
+void                    rp_trace_block_notes    (RpTraceSink *sink);
+
+/* Shared helpers (rp-trace-reader.c) */
+guint64  rp_trace_field_u64  (struct tep_event  *event,
+                              struct tep_record *record,
+                              const char        *name);
+gint64   rp_trace_field_s64  (struct tep_event  *event,
+                              struct tep_record *record,
+                              const char        *name);
+gboolean rp_trace_field_text (struct tep_event  *event,
+                              struct tep_record *record,
+                              const char        *name,
+                              char              *out,
+                              gsize              size);
+double   rp_trace_time       (RpTraceSink       *sink,
+                              guint64            ts_ns);
+
+G_END_DECLS
