@@ -151,20 +151,33 @@ static const RpParamInfo params[] = {
     N_("auto|on|off"), modes },
 };
 
-#define LATENCY(name, title, legend, label, description, rank) \
-  { name, "s", title, "kernel", legend, label, description, rank, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY }
+/* Judged like every latency (issue 17): a journal commit or a disk request
+ * of seconds is named in the verdict beside the stalls it explains. */
+#define LATENCY(name, title, legend, label, description, rank, subject) \
+  { name, "s", title, "kernel", legend, label, description, rank, RP_SUMMARY_LATENCY, \
+    RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED, subject }
 
 static const RpSeriesInfo series[] = {
   LATENCY ("journal_commit", N_("Journal commit"), N_("journal commit"), N_("Journal commit"),
-           N_("How long each journal commit of the target’s file system took (jbd2), at its start"), 90),
+           N_("How long each journal commit of the target’s file system took (jbd2), at its start"), 90,
+           /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+           N_("Journal commits")),
   LATENCY ("writer_pause", N_("Writer pause"), N_("writer pause"), N_("Writer pause"),
-           N_("How long the kernel made a writing program sleep because of too much dirty memory (balance_dirty_pages)"), 91),
+           N_("How long the kernel made a writing program sleep because of too much dirty memory (balance_dirty_pages)"), 91,
+           /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+           N_("Writer pauses for dirty memory")),
   LATENCY ("device_write_latency", N_("Device write latency"), N_("device write"), N_("Device write"),
-           N_("How long the disk took to answer a write request: the longest of every 0.1 s"), 92),
+           N_("How long the disk took to answer a write request: the longest of every 0.1 s"), 92,
+           /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+           N_("Disk writes")),
   LATENCY ("device_read_latency", N_("Device read latency"), N_("device read"), N_("Device read"),
-           N_("How long the disk took to answer a read request: the longest of every 0.1 s"), 93),
+           N_("How long the disk took to answer a read request: the longest of every 0.1 s"), 93,
+           /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+           N_("Disk reads")),
   LATENCY ("device_flush_latency", N_("Device flush latency"), N_("device flush"), N_("Device flush"),
-           N_("How long the disk took to empty its write cache (a flush request)"), 94),
+           N_("How long the disk took to empty its write cache (a flush request)"), 94,
+           /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+           N_("Disk cache flushes")),
 };
 
 #undef LATENCY
