@@ -327,12 +327,41 @@ append_cpu_bench_line (GString    *out,
                                      alone, loaded, isnan (loss) ? 0 : loss));
 }
 
+/* The command's last lines of output, at most @max_lines, one line of the
+ * summary each: a command stopped with the run keeps what it said (dd's
+ * totals after SIGINT), and a stranger's bytes are cleaned of control
+ * characters. */
+static void
+append_command_output (GString    *out,
+                       const char *tail,
+                       guint       max_lines)
+{
+  g_auto(GStrv) lines = NULL;
+  guint n, first;
+
+  if (tail == NULL || *tail == '\0')
+    return;
+  lines = g_strsplit (tail, "\n", -1);
+  n = g_strv_length (lines);
+  while (n > 0 && *g_strstrip (lines[n - 1]) == '\0')
+    n--;
+  first = n > max_lines ? n - max_lines : 0;
+  append_line (out, g_strdup (_("Command output (last lines):\n")));
+  for (guint i = first; i < n; i++)
+    {
+      g_autofree char *clean = rp_text_clean (lines[i], FALSE);
+
+      rp_text_append_wrapped (out, "  ", "  ", clean);
+    }
+}
+
 static void
 append_command_line (GString    *out,
                      GHashTable *notes)
 {
   const char *status = g_hash_table_lookup (notes, "command_exit_status");
   const char *stopped = g_hash_table_lookup (notes, "command_stopped");
+  double escaped = note_double (notes, "command_escaped_processes");
 
   if (status == NULL)
     return;
@@ -340,6 +369,12 @@ append_command_line (GString    *out,
     append_line (out, g_strdup_printf (_("Command: %s (stopped with the run)\n"), status));
   else
     append_line (out, g_strdup_printf (_("Command: %s\n"), status));
+  if (escaped >= 1)
+    append_line (out, g_strdup_printf (ngettext ("Command: %.0f process had left its process group (setsid, a daemon); it was stopped too\n",
+                                                 "Command: %.0f processes had left its process group (setsid, a daemon); they were stopped too\n",
+                                                 (unsigned long) escaped),
+                                       escaped));
+  append_command_output (out, g_hash_table_lookup (notes, "command_output_tail"), 3);
 }
 
 static void
