@@ -10,6 +10,7 @@
 
 #include "rp-cli.h"
 #include "rp-i18n.h"
+#include "rp-memory.h"
 
 typedef struct {
   const char *name;
@@ -58,11 +59,23 @@ int
 main (int    argc,
       char **argv)
 {
+  g_autoptr(GError) error = NULL;
+
+  /* Before any thread: one malloc() arena under ulimit -v (rp-memory.c). */
+  rp_memory_adapt_to_limit ();
   rp_i18n_init ();
   /* A reader that goes away (`| head`) must not kill a run before its
    * report is saved: writes to the pipe fail with EPIPE instead, and
    * flush_stdout() says so and exits with 1. */
   signal (SIGPIPE, SIG_IGN);
+
+  /* GLib aborts when it cannot create its own worker thread: a limit too
+   * low for that is said first (rp-memory.c). */
+  if (!rp_memory_check_headroom (2, &error))
+    {
+      rp_cli_printerr ("resprobe-cli: %s\n", error->message);
+      return RP_CLI_EXIT_FAILURE;
+    }
 
   if (argc < 2)
     {

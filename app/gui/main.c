@@ -6,6 +6,7 @@
 
 #include "rp-application.h"
 #include "rp-i18n.h"
+#include "rp-memory.h"
 #include "rp-session-bus.h"
 
 /* How long the session bus gets to answer before the window goes on
@@ -19,6 +20,8 @@ main (int   argc,
   g_autoptr(RpApplication) application = NULL;
   g_autoptr(GDBusConnection) session_bus = NULL;
 
+  /* Before any thread: one malloc() arena under ulimit -v (rp-memory.c). */
+  rp_memory_adapt_to_limit ();
   rp_i18n_init ();
   /* Before anything else touches the bus: GApplication would wait forever
    * for one that never answers (rp-session-bus.c). */
