@@ -14,6 +14,31 @@ typedef struct {
   const char *suffix;
 } UnitScale;
 
+/**
+ * rp_plot_time_symbol:
+ * @which: microseconds, milliseconds or seconds
+ *
+ * Returns: (transfer none): the symbol of that unit in the user's language
+ *   ("ms", Russian "мс"), as the axes, tooltips and label widths use it
+ */
+const char *
+rp_plot_time_symbol (RpPlotTimeUnit which)
+{
+  switch (which)
+    {
+    case RP_PLOT_MICROSECONDS:
+      /* TRANSLATORS: the symbol of microseconds on a chart's axis */
+      return C_("unit symbol", "µs");
+    case RP_PLOT_MILLISECONDS:
+      /* TRANSLATORS: the symbol of milliseconds on a chart's axis */
+      return C_("unit symbol", "ms");
+    case RP_PLOT_SECONDS:
+    default:
+      /* TRANSLATORS: the symbol of seconds on a chart's axis */
+      return C_("unit symbol", "s");
+    }
+}
+
 /* The display unit for values around @magnitude: "ms" for 0.05 s. Axis labels
  * need one unit for all ticks, which is why this is not rp_format_latency(). */
 static UnitScale
@@ -24,13 +49,16 @@ unit_scale (const char *unit,
   static const char *rate_suffixes[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
   double m = fabs (magnitude);
 
+  /* Time symbols are translated (Russian writes мс), as rp_format_latency()
+   * does for the summary: an axis in "ms" beside a table in "мс" read as two
+   * different things. */
   if (g_strcmp0 (unit, "s") == 0)
     {
       if (m > 0 && m < 1e-3)
-        return (UnitScale) { 1e-6, "", "µs" };
+        return (UnitScale) { 1e-6, "", rp_plot_time_symbol (RP_PLOT_MICROSECONDS) };
       if (m > 0 && m < 1.0)
-        return (UnitScale) { 1e-3, "", "ms" };
-      return (UnitScale) { 1.0, "", "s" };
+        return (UnitScale) { 1e-3, "", rp_plot_time_symbol (RP_PLOT_MILLISECONDS) };
+      return (UnitScale) { 1.0, "", rp_plot_time_symbol (RP_PLOT_SECONDS) };
     }
   if (g_strcmp0 (unit, "ratio") == 0)
     return (UnitScale) { 0.01, "", "%" };
