@@ -100,6 +100,10 @@ rp_plot_format_tick (const char *unit,
 
   if (value == 0)
     return g_strdup ("0");
+  /* Absurd values (a report may hold up to 1e21) in a few characters, so
+   * that the label fits the gutter. */
+  if (fabs (scaled) >= 1e5)
+    return g_strdup_printf ("%.2g %s%s", scaled, scale.prefix, scale.suffix);
   if (scaled_step > 0 && scaled_step < 1)
     decimals = MIN (3, (int) ceil (-log10 (scaled_step) - 1e-9));
   if (g_str_equal (scale.suffix, "%"))
@@ -130,6 +134,8 @@ rp_plot_format_value (RpPlot *self,
   scaled = value / scale.factor;
   if (g_str_equal (scale.suffix, "%"))
     return g_strdup_printf ("%.0f%%", scaled);
+  if (fabs (scaled) >= 1e5)
+    return g_strdup_printf ("%.3g %s%s", scaled, scale.prefix, scale.suffix);
   if (fabs (scaled) >= 100 || scaled == 0)
     return g_strdup_printf ("%.0f %s%s", scaled, scale.prefix, scale.suffix);
   if (fabs (scaled) >= 10)
