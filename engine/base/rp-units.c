@@ -287,9 +287,6 @@ format_latency (double seconds)
 {
   if (!isfinite (seconds))
     return g_strdup ("–");
-  /* A terminal whose charset has no µ (LANG=C) would show "?s". */
-  if (seconds < 1e-3 && !g_get_charset (NULL))
-    return g_strdup_printf ("%.0f us", seconds * 1e6);
   if (seconds < 1e-3)
     return g_strdup_printf (_("%.0f µs"), seconds * 1e6);
   if (seconds < 0.01)
