@@ -37,7 +37,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-seconds=$((minutes * 60))
+# The runs last a minute longer than the sampling, so that the last sample
+# falls in the run, not in the building of its report at the end.
+seconds=$((minutes * 60 + 60))
 export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$PWD/$build/data" GSK_RENDERER=cairo NO_AT_BRIDGE=1
 
 for p in "${programs[@]}"; do
@@ -107,7 +109,7 @@ if len(tail) >= 2:
 try:
     report = json.load(open(report_file))
     points = sum(len(s["samples"]) for s in report["series"].values())
-    growth = f"{points * 14 / 1048576 / minutes:.3f} MiB/min ({points} points)"
+    growth = f"{points * 14 / 1048576 / (minutes + 1):.3f} MiB/min ({points} points)"
 except (OSError, ValueError, KeyError) as e:
     growth = f"unknown (no report: {e})"
 print(f"{name}: RSS {at}; slope from minute 2 {slope:+.3f} MiB/min; samples' own growth {growth}")
