@@ -772,7 +772,7 @@ while True:
   bus_pid=$!; bg_pids+=("$bus_pid")
   for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
   DBUS_SESSION_BUS_ADDRESS=unix:path=$sock GSK_RENDERER=cairo \
-    timeout -k 5 90 xvfb-run -a -s "-screen 0 1280x800x24" sh -c '
+    timeout -k 5 90 xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" sh -c '
       "$1" & app=$!
       for i in $(seq 600); do
         if xwininfo -root -tree | grep -qE "\"Responsiveness Probe\".* [0-9]{3,}x[0-9]{3,}"; then echo WINDOW-SHOWN; break; fi
