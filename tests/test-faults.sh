@@ -876,6 +876,39 @@ row_signal_phases() {
   unchanged "signals by phase" "$d" ""
 }
 
+# A report whose values are near 1e21 (the most a report may hold) opens in a
+# window that keeps within a 1280-pixel screen (it was 1314 wide: every
+# latency printed with 21 digits). Waits for the window, not for a time.
+row_gui_huge_values() {
+  local d=$work/target-gui-huge base=$work/reports/gui-base.json huge=$work/reports/gui-huge.json out=$work/gui-huge.log width
+  mkdir "$d"
+  rm -f "$base"
+  run_cli run --dir "$d" --load seq-writer --size 16M --probe fsync,system --interval 0.2 --duration 2 --report "$base"
+  expect "values near 1e21 in the window: a short run" 0 "Report saved"
+  [ -s "$base" ] || { fail "values near 1e21 in the window: no report to edit"; return; }
+  python3 - "$base" "$huge" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("summary", None)
+for s in r["series"].values():
+    for sample in s["samples"]:
+        sample[1] = 9.9e20
+json.dump(r, open(sys.argv[2], "w"))
+PY
+  GSK_RENDERER=cairo timeout -k 5 90 dbus-run-session -- \
+    xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" sh -c '
+      "$1" "$2" & app=$!
+      for i in $(seq 600); do
+        line=$(xwininfo -root -tree | grep -E "\"Responsiveness Probe\".* [0-9]{3,}x[0-9]{3,}")
+        if [ -n "$line" ]; then echo "WINDOW $line"; break; fi
+        sleep 0.1
+      done
+      kill $app; wait $app' sh "$RESPROBE_GUI" "$huge" >"$out" 2>&1
+  width=$(sed -n 's/^WINDOW.* \([0-9]\{3,\}\)x[0-9]\{3,\}+.*/\1/p' "$out" | head -1)
+  if [ -n "$width" ] && [ "$width" -le 1280 ]; then ok "values near 1e21 in the window: $width pixels wide on a 1280-pixel screen"
+  else fail "values near 1e21 in the window: ${width:-no window}: $(tail -3 "$out")"; fi
+}
+
 # ---------------------------------------------------------------------------
 # The table: function, what it needs (root, a command), why it would skip.
 ROWS=(
@@ -912,7 +945,8 @@ ROWS=(
   "row_signal_phases||"
 )
 # The window's rows, where the build has a window (not the sanitizer build).
-[ -n "${RESPROBE_GUI:-}" ] && ROWS+=("row_deaf_session_bus|xvfb-run xwininfo python3|")
+[ -n "${RESPROBE_GUI:-}" ] && ROWS+=("row_deaf_session_bus|xvfb-run xwininfo python3|"
+                                    "row_gui_huge_values|xvfb-run xwininfo dbus-run-session|")
 
 for entry in "${ROWS[@]}"; do
   IFS='|' read -r row needs why <<<"$entry"
