@@ -756,6 +756,10 @@ row_command_output_at_stop() {
   unchanged "command running at the end" "$d" ""
 }
 
+# The window rows take X display numbers from 1000 up: the GUI tests, which
+# run beside this one, take theirs from 200 to 799 (two servers started on one
+# number at once left a test without a display).
+
 # The window appears even when the session bus accepts the connection and
 # never answers (it waited forever in g_bus_get_sync()). The wait is for the
 # window; its limit (60 s) is a hang guard far above the 5 s the bus gets.
@@ -772,7 +776,7 @@ while True:
   bus_pid=$!; bg_pids+=("$bus_pid")
   for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
   DBUS_SESSION_BUS_ADDRESS=unix:path=$sock GSK_RENDERER=cairo \
-    timeout -k 5 90 xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" sh -c '
+    timeout -k 5 90 xvfb-run -a -n $((1000 + RANDOM % 1000)) -s "-screen 0 1280x800x24" sh -c '
       "$1" & app=$!
       for i in $(seq 600); do
         if xwininfo -root -tree | grep -qE "\"Responsiveness Probe\".* [0-9]{3,}x[0-9]{3,}"; then echo WINDOW-SHOWN; break; fi
@@ -896,7 +900,7 @@ for s in r["series"].values():
 json.dump(r, open(sys.argv[2], "w"))
 PY
   GSK_RENDERER=cairo timeout -k 5 90 dbus-run-session -- \
-    xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" sh -c '
+    xvfb-run -a -n $((1000 + RANDOM % 1000)) -s "-screen 0 1280x800x24" sh -c '
       "$1" "$2" & app=$!
       for i in $(seq 600); do
         line=$(xwininfo -root -tree | grep -E "\"Responsiveness Probe\".* [0-9]{3,}x[0-9]{3,}")
