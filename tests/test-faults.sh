@@ -756,6 +756,26 @@ row_command_output_at_stop() {
   unchanged "command running at the end" "$d" ""
 }
 
+# Russian chart axes in Russian units: the PDF export's tick labels (text in
+# the PDF, read back with pdftotext) say "мс", as the tables do; they kept
+# "ms", "µs" and "s".
+row_russian_axes() {
+  local d=$work/target-ru report=$work/reports/ru.json pdf=$work/reports/ru.pdf text
+  mkdir "$d"
+  rm -f "$report"
+  run_cli run --dir "$d" --load none --probe fsync --interval 0.2 --duration 2 --report "$report"
+  expect "Russian axes: a short fsync run" 0 "Report saved"
+  LANGUAGE=ru LC_ALL=ru_RU.UTF-8 RESPROBE_LOCALEDIR=${G_TEST_BUILDDIR:?}/../po \
+    timeout -k 5 60 "$cli" export "$report" -o "$pdf" >"$work/last" 2>&1
+  rc=$?
+  expect "Russian axes: export to PDF" 0 "$pdf"
+  text=$(pdftotext "$pdf" - 2>&1)
+  if grep -qE '^[0-9]+ (мс|мкс)$' <<<"$text"; then ok "Russian axes: ticks in мс or мкс"
+  else fail "Russian axes: no tick in мс or мкс"; fi
+  if ! grep -qE '^[0-9,]+ (ms|µs|s)$' <<<"$text"; then ok "Russian axes: no tick in ms, µs or s"
+  else fail "Russian axes: $(grep -m2 -E '^[0-9,]+ (ms|µs|s)$' <<<"$text" | tr '\n' ' ')"; fi
+}
+
 # The window rows take X display numbers from 1000 up: the GUI tests, which
 # run beside this one, take theirs from 200 to 799 (two servers started on one
 # number at once left a test without a display).
@@ -947,6 +967,7 @@ ROWS=(
   "row_odd_numbers_in_text||"
   "row_bad_option_values||"
   "row_signal_phases||"
+  "row_russian_axes|pdftotext locale|"
 )
 # The window's rows, where the build has a window (not the sanitizer build).
 [ -n "${RESPROBE_GUI:-}" ] && ROWS+=("row_deaf_session_bus|xvfb-run xwininfo python3|"
