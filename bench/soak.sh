@@ -29,10 +29,16 @@ work=$(mktemp -d "$HOME/.cache/resprobe-soak-XXXXXX")
 declare -A pid=()
 # xvfb-run does not pass a signal on: stop the programs themselves, then the
 # display (the GUI closes itself when its run ends and its report is saved).
+# A program that ended long ago may have left its pid to another process:
+# only ours, by what /proc says it runs, are stopped.
+kill_if_ours() {
+  grep -qF -- "$2" "/proc/$1/cmdline" 2>/dev/null && kill "$1" 2>/dev/null
+  return 0
+}
 cleanup() {
-  for p in "${!pid[@]}"; do kill "${pid[$p]}" 2>/dev/null || true; done
+  for p in "${!pid[@]}"; do kill_if_ours "${pid[$p]}" "$work"; done
   sleep 1
-  [ -n "${xvfb:-}" ] && { kill "$xvfb" 2>/dev/null || true; }
+  [ -n "${xvfb:-}" ] && kill_if_ours "$xvfb" xvfb-run
   rm -rf "$work"
 }
 trap cleanup EXIT
