@@ -83,7 +83,7 @@ for m in $(seq 0 "$minutes"); do
       pct=-
       [ "$m" -gt 0 ] && pct=$(echo "scale=2; ($cpu - ${last_cpu[$p]}) * 100 / $ticks / 60" | bc)
       last_cpu[$p]=$cpu
-      printf ' %14.1f %10s' "$(echo "scale=1; $rss / 1024" | bc)" "$pct"
+      printf ' %14.1f %10s' "$(echo "scale=3; $rss / 1024" | bc)" "$pct"
       echo "$m $rss" >>"$work/$p.rss"
     else
       printf ' %14s %10s' ended -
