@@ -844,6 +844,7 @@ rp_cli_run (int    argc,
   StartResult start = { 0 };
   RpCliStopSignals signals;
   int exit_code = RP_CLI_EXIT_OK;
+  gboolean saved;
 
   g_option_context_set_summary (context, _("Measure responsiveness while a load runs (default R1: a dd-style writer and fsync-tester). “resprobe-cli scenarios” lists the presets; --load and --probe combine any loads and probes; a command load’s arguments may follow “--”."));
   rp_run_options_init (&options);
@@ -894,19 +895,24 @@ rp_cli_run (int    argc,
   start.loop = loop;
   rp_session_start_async (session, NULL, on_started, &start);
   g_main_loop_run (loop);
-  rp_cli_stop_signals_remove (&signals);
 
   if (start.error != NULL)
     {
+      rp_cli_stop_signals_remove (&signals);
       error = g_steal_pointer (&start.error);
       return rp_cli_fail (exit_code_for_start_error (error), error);
     }
 
+  /* The handlers stay until the report is saved: without them a second
+   * SIGTERM (a service manager's, an impatient user's) arriving after the
+   * run ended killed the process before its summary and report (exit 143,
+   * seen under stress-ng). Caught, it has nothing left to stop. */
   print_new_fsync_lines (&state);
   report = rp_report_new_from_session (session);
   print_summary (report);
-
-  if (!save_run_report (report, report_path, options.force, report_directory, report_stem))
+  saved = save_run_report (report, report_path, options.force, report_directory, report_stem);
+  rp_cli_stop_signals_remove (&signals);
+  if (!saved)
     return RP_CLI_EXIT_FAILURE;
 
   if (rp_session_get_error (session) != NULL)
