@@ -202,7 +202,7 @@ signal_and_wait (pid_t           pgid,
   gint64 deadline = g_get_monotonic_time () + (gint64) (grace * G_USEC_PER_SEC);
 
   kill (-pgid, signal_number);
-  rp_command_scope_kill (scope, signal_number);
+  rp_command_scope_kill (scope, signal_number, pgid);
   while (g_get_monotonic_time () < deadline)
     {
       read_output (out_fd, tail);
@@ -229,7 +229,7 @@ terminate_command (pid_t           pgid,
       signal_and_wait (pgid, scope, SIGTERM, TERM_GRACE, out_fd, tail, reaped, status))
     return;
   kill (-pgid, SIGKILL);
-  rp_command_scope_kill (scope, SIGKILL);
+  rp_command_scope_kill (scope, SIGKILL, 0);
   while (!*reaped)
     if (waitpid (pgid, status, 0) == pgid || errno == ECHILD)
       *reaped = TRUE;

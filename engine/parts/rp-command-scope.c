@@ -80,19 +80,47 @@ find_own_cgroup (void)
   return NULL;
 }
 
+/* Removes the empty cgroups that runs killed with SIGKILL left in @parent
+ * (nothing else removes a cgroup v2): "resprobe-command-PID-…" whose PID is
+ * gone. A PID in use again keeps its cgroup until a later run; one with
+ * processes in it is never removed (rmdir refuses). */
+static void
+remove_stale_cgroups (const char *parent)
+{
+  g_autoptr(GDir) dir = g_dir_open (parent, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      gint64 pid;
+
+      if (!g_str_has_prefix (name, "resprobe-command-"))
+        continue;
+      pid = g_ascii_strtoll (name + strlen ("resprobe-command-"), NULL, 10);
+      if (pid <= 1 || kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
+        continue;
+      path = g_build_filename (parent, name, NULL);
+      rmdir (path);
+    }
+}
+
 static void
 try_make_cgroup (RpCommandScope *scope)
 {
   g_autofree char *mount = find_cgroup2_mount ();
   g_autofree char *own = find_own_cgroup ();
+  g_autofree char *parent = NULL;
   g_autofree char *name = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *procs = NULL;
 
   if (mount == NULL || own == NULL)
     return;
+  parent = g_build_filename (mount, own, NULL);
+  remove_stale_cgroups (parent);
   name = g_strdup_printf ("resprobe-command-%s", scope->token);
-  dir = g_build_filename (mount, own, name, NULL);
+  dir = g_build_filename (parent, name, NULL);
   if (mkdir (dir, 0755) != 0)
     return;
   procs = g_build_filename (dir, "cgroup.procs", NULL);
@@ -337,13 +365,18 @@ kill_cgroup (RpCommandScope *scope)
  * rp_command_scope_kill:
  * @scope: a scope
  * @signal_number: a signal, e.g. SIGTERM
+ * @except_group: a process group whose members are left out (the caller
+ *   signals the group itself), or 0
  *
- * Sends @signal_number to every process of the command, also those that left
- * its process group.
+ * Sends @signal_number to every process of the command outside
+ * @except_group: those that left its process group. Each process gets the
+ * signal once: dd, for one, dies of a second SIGINT before it prints its
+ * totals (its handler resets itself).
  */
 void
 rp_command_scope_kill (RpCommandScope *scope,
-                       int             signal_number)
+                       int             signal_number,
+                       pid_t           except_group)
 {
   g_autoptr(GPtrArray) pids = NULL;
 
@@ -356,8 +389,11 @@ rp_command_scope_kill (RpCommandScope *scope,
       gint64 pid = g_ascii_strtoll (pids->pdata[i], NULL, 10);
 
       /* Never ourselves nor a whole group, whatever a file said. */
-      if (pid > 1 && pid != getpid ())
-        kill ((pid_t) pid, signal_number);
+      if (pid <= 1 || pid == getpid ())
+        continue;
+      if (except_group > 0 && live_pgid (pids->pdata[i]) == except_group)
+        continue;
+      kill ((pid_t) pid, signal_number);
     }
 }
 
@@ -378,7 +414,7 @@ rp_command_scope_free (RpCommandScope *scope)
     return;
   while (rp_command_scope_is_alive (scope) && g_get_monotonic_time () < deadline)
     {
-      rp_command_scope_kill (scope, SIGKILL);
+      rp_command_scope_kill (scope, SIGKILL, 0);
       g_usleep (20 * 1000);
     }
   if (scope->procs_fd >= 0)

@@ -24,7 +24,8 @@ gboolean        rp_command_scope_is_alive    (RpCommandScope *scope);
 guint           rp_command_scope_count_escaped (RpCommandScope *scope,
                                                 pid_t           pgid);
 void            rp_command_scope_kill        (RpCommandScope *scope,
-                                              int             signal_number);
+                                              int             signal_number,
+                                              pid_t           except_group);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpCommandScope, rp_command_scope_free)
 
