@@ -170,7 +170,8 @@ expect_empty "R3 run"
 marker="1000.$$"
 out=$("$cli" run --dir "$target" --probe none --duration 2 --report "$work/cmd.json" \
       -- sh -c "sleep $marker & sleep $marker" 2>&1); rc=$?
-if [ "$rc" -eq 0 ] && grep -q "Command: signal 15" <<<"$out"; then ok "command load stopped with SIGTERM"
+# SIGINT first, as Ctrl-C would send (then SIGTERM and SIGKILL).
+if [ "$rc" -eq 0 ] && grep -q "Command: signal 2" <<<"$out"; then ok "command load stopped with SIGINT"
 else fail "command load: exit $rc: $out"; fi
 if ! pgrep -f "sleep $marker" >/dev/null; then ok "command load: no sleep left running"
 else fail "command load left: $(pgrep -af "sleep $marker")"; fi

@@ -818,6 +818,275 @@ row_matrix_restore_on_interrupt() {
 }
 
 # ---------------------------------------------------------------------------
+# Issue 16, items 7, 8, 11, 14 and its cosmetics.
+
+# ulimit -v: every limit either fits the run or fails it with a message
+# naming memory or a thread (exit 1); never SIGSEGV (139), GLib-ERROR's
+# SIGTRAP (133) or a hang. 30000 KiB is below what GLib's own threads need:
+# that aborted in GLib before any message of ours.
+row_memory_limit() {
+  local d=$work/target-ulimit limit scenario size
+  mkdir "$d"
+  for scenario in R1 R3; do
+    size=64M; [ "$scenario" = R3 ] && size=16M
+    for limit in 200000 90000 60000 30000; do
+      rm -f "$work/reports/ulimit.json"
+      ( ulimit -v "$limit"
+        exec timeout -k 5 60 "$cli" run --scenario "$scenario" --dir "$d" --size "$size" --duration 2 \
+          --report "$work/reports/ulimit.json" ) >"$work/last" 2>&1
+      rc=$?
+      if [ "$rc" -eq 0 ]; then
+        expect "ulimit -v $limit, $scenario: the run fit" 0 "Report saved"
+      else
+        expect "ulimit -v $limit, $scenario: a clear error, no crash" 1
+        if grep -qE "memory|thread" "$work/last"; then ok "ulimit -v $limit, $scenario: the message names memory or a thread"
+        else fail "ulimit -v $limit, $scenario: $(tail -2 "$work/last")"; fi
+      fi
+    done
+  done
+  unchanged "ulimit -v" "$d" ""
+}
+
+# A command whose child leaves its process group (setsid) and writes into the
+# target: after the run no such process runs, and the summary and the report
+# say one was stopped. As root the command runs in a cgroup of its own; as
+# nobody (no cgroup to write to) its processes are found by the environment
+# they inherit.
+row_command_setsid() {
+  local d=$work/target-setsid marker="setsid-marker-$$" report who
+  local -a runner
+  mkdir -m 777 "$d"
+  for who in self nobody; do
+    [ "$who" = nobody ] && [ "$is_root" -eq 0 ] && continue
+    runner=("$cli"); report=$work/reports/setsid-$who.json
+    if [ "$who" = nobody ]; then
+      runner=("${as_nobody[@]}" "$nobody_cli"); report=$nobody_area/setsid-reports/setsid.json
+      mkdir -p -m 1777 "$nobody_area/setsid-reports"
+    fi
+    rm -f "$report" "$d/leak.txt"
+    timeout -k 5 60 "${runner[@]}" run --dir "$d" --load command --probe none --duration 3 --report "$report" \
+      -- sh -c "setsid sh -c 'while :; do echo $marker >>leak.txt; sleep 0.1; done' & sleep 100" >"$work/last" 2>&1
+    rc=$?
+    expect "setsid escapee ($who)" 0 "left its process group" "Report saved"
+    if ! pgrep -f "$marker" >/dev/null; then ok "setsid escapee ($who): no process of the command left"
+    else fail "setsid escapee ($who): still running: $(pgrep -af "$marker")"; pkill -9 -f "$marker"; fi
+    if python3 - "$report" "$who" <<'PY'
+import json, os, sys
+notes = json.load(open(sys.argv[1]))["notes"]
+assert int(notes["command_escaped_processes"]) >= 1, notes
+assert notes["command_containment"] in ("cgroup", "environment"), notes
+if sys.argv[2] == "nobody":
+    assert notes["command_containment"] == "environment", notes
+elif os.geteuid() == 0:
+    assert notes["command_containment"] == "cgroup", notes
+PY
+    then ok "setsid escapee ($who): the report counts it ($(grep -o '"command_containment"[^,]*' "$report"))"
+    else fail "setsid escapee ($who): report notes"; fi
+    rm -f "$d/leak.txt"
+  done
+  # Cgroups of runs that ended (their creator's pid, in the name, is gone);
+  # other tests' runs may have live ones meanwhile.
+  local left="" group pid
+  for group in $(find /sys/fs/cgroup -maxdepth 3 -name 'resprobe-command-*' 2>/dev/null); do
+    pid=${group##*/resprobe-command-}; pid=${pid%%-*}
+    kill -0 "$pid" 2>/dev/null || left="$left $group"
+  done
+  if [ -z "$left" ]; then ok "setsid escapee: no cgroup of an ended run left"
+  else fail "setsid escapee: cgroups left:$left"; fi
+}
+
+# A command still running at the end keeps its output: dd prints its totals
+# on SIGINT (the first signal of a stop), which SIGTERM alone lost.
+row_command_output_at_stop() {
+  local d=$work/target-cmdout report=$work/reports/cmdout.json
+  mkdir "$d"
+  rm -f "$report"
+  run_cli run --dir "$d" --load command --probe none --duration 2 --report "$report" \
+    -- dd if=/dev/zero of=/dev/null bs=64K
+  expect "command running at the end" 0 "(stopped with the run)" "records out"
+  if python3 -c 'import json,sys; assert "copied" in json.load(open(sys.argv[1]))["notes"]["command_output_tail"]' "$report"
+  then ok "command running at the end: its output is in the report"; else fail "command running at the end: no output in the report"; fi
+  unchanged "command running at the end" "$d" ""
+}
+
+# Russian chart axes in Russian units: the PDF export's tick labels (text in
+# the PDF, read back with pdftotext) say "мс", as the tables do; they kept
+# "ms", "µs" and "s".
+row_russian_axes() {
+  local d=$work/target-ru report=$work/reports/ru.json pdf=$work/reports/ru.pdf text
+  mkdir "$d"
+  rm -f "$report"
+  run_cli run --dir "$d" --load none --probe fsync --interval 0.2 --duration 2 --report "$report"
+  expect "Russian axes: a short fsync run" 0 "Report saved"
+  LANGUAGE=ru LC_ALL=ru_RU.UTF-8 RESPROBE_LOCALEDIR=${G_TEST_BUILDDIR:?}/../po \
+    timeout -k 5 60 "$cli" export "$report" -o "$pdf" >"$work/last" 2>&1
+  rc=$?
+  expect "Russian axes: export to PDF" 0 "$pdf"
+  text=$(pdftotext "$pdf" - 2>&1)
+  if grep -qE '^[0-9]+ (мс|мкс)$' <<<"$text"; then ok "Russian axes: ticks in мс or мкс"
+  else fail "Russian axes: no tick in мс or мкс"; fi
+  if ! grep -qE '^[0-9,]+ (ms|µs|s)$' <<<"$text"; then ok "Russian axes: no tick in ms, µs or s"
+  else fail "Russian axes: $(grep -m2 -E '^[0-9,]+ (ms|µs|s)$' <<<"$text" | tr '\n' ' ')"; fi
+}
+
+# The window rows take X display numbers from 1000 up: the GUI tests, which
+# run beside this one, take theirs from 200 to 799 (two servers started on one
+# number at once left a test without a display).
+
+# The window appears even when the session bus accepts the connection and
+# never answers (it waited forever in g_bus_get_sync()). The wait is for the
+# window; its limit (60 s) is a hang guard far above the 5 s the bus gets.
+row_deaf_session_bus() {
+  local sock=$work/deaf-bus.sock bus_pid gui_pid out=$work/gui-deaf.log
+  python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(8)
+held = []
+while True:
+    held.append(s.accept()[0])
+' "$sock" &
+  bus_pid=$!; bg_pids+=("$bus_pid")
+  for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
+  DBUS_SESSION_BUS_ADDRESS=unix:path=$sock GSK_RENDERER=cairo \
+    timeout -k 5 90 xvfb-run -a -n $((1000 + RANDOM % 1000)) -s "-screen 0 1280x800x24" sh -c '
+      "$1" & app=$!
+      for i in $(seq 600); do
+        if xwininfo -root -tree | grep -qE "\"Responsiveness Probe\".* [0-9]{3,}x[0-9]{3,}"; then echo WINDOW-SHOWN; break; fi
+        sleep 0.1
+      done
+      kill $app; wait $app' sh "$RESPROBE_GUI" >"$out" 2>&1 &
+  gui_pid=$!; bg_pids+=("$gui_pid")
+  wait "$gui_pid"
+  kill "$bus_pid" 2>/dev/null; wait "$bus_pid" 2>/dev/null
+  if grep -q WINDOW-SHOWN "$out"; then ok "deaf session bus: the window appeared"
+  else fail "deaf session bus: no window: $(tail -3 "$out")"; fi
+  if grep -q "did not answer" "$out"; then ok "deaf session bus: stderr says the bus did not answer"
+  else fail "deaf session bus: no message: $(tail -3 "$out")"; fi
+}
+
+# Numbers a report may hold (up to 1e21) in lines of at most 80 columns, in
+# %g notation; and "us" for "µs" where the terminal's charset has no µ
+# (LANG=C printed "?s", in latencies and in the system's wbt_lat_usec line).
+row_odd_numbers_in_text() {
+  local d=$work/target-numbers base=$work/reports/numbers.json huge=$work/reports/huge.json tiny=$work/reports/tiny.json width
+  mkdir "$d"
+  rm -f "$base"
+  run_cli run --dir "$d" --load none --probe fsync --interval 0.2 --duration 2 --report "$base"
+  expect "odd numbers: a short fsync run" 0 "Report saved"
+  python3 - "$base" "$huge" "$tiny" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("summary", None)
+for path, value in ((sys.argv[2], 9.9e20), (sys.argv[3], 4.2e-5)):
+    for s in r["series"].values():
+        for sample in s["samples"]:
+            sample[1] = value
+    json.dump(r, open(path, "w"))
+PY
+  run_cli show "$huge"
+  expect "values near 1e21: show" 0 "e+20"
+  width=$(awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$work/last")
+  if [ "$width" -le 80 ]; then ok "values near 1e21: lines of at most 80 columns ($width)"
+  else fail "values near 1e21: a line of $width columns"; fi
+  LC_ALL=C LANG=C timeout -k 5 60 "$cli" show "$tiny" >"$work/last" 2>&1; rc=$?
+  expect "42 µs under LANG=C" 0 "42 us"
+  if ! grep -q '?s' "$work/last"; then ok "42 µs under LANG=C: no \"?s\""
+  else fail "42 µs under LANG=C: $(grep -m1 '?s' "$work/last")"; fi
+}
+
+# Bad values of the run options that the absurd-parameters row leaves out,
+# one check each: exit 2 and the option named, nothing written.
+row_bad_option_values() {
+  local d=$work/target-options other option value needle
+  mkdir "$d"
+  while IFS='|' read -r other option value needle; do
+    [ -n "$option" ] || continue
+    # shellcheck disable=SC2086 # OTHER is a list of words
+    run_cli run --dir "$d" --duration 1 --report "$work/reports/opt.json" $other "$option" "$value"
+    expect "bad ${other:+$other }$option '$value'" 2 "$needle"
+  done <<'TABLE'
+|--scenario|nope|nope
+|--load|nope|nope
+|--probe|nope|nope
+|--interval|-1|--interval
+|--interval|0.001|interval
+|--block-size|0|--block-size
+|--duration|31d|--duration
+--scenario R3|--writers|1.5|--writers
+--scenario R3|--write-size|1e20|--write-size
+--scenario R3|--file-size|-1|--file-size
+--scenario R2|--calibration|-1|--calibration
+--scenario R2|--copy-size|0|--copy-size
+--probe timer|--timer-interval|0|--timer-interval
+--probe timer|--timer-interval|NaN|--timer-interval
+--probe cold-read|--cold-read-interval|0|--cold-read-interval
+--probe app-start|--app-start-interval|-1|--app-start-interval
+|--command|/no/such/program|/no/such/program
+TABLE
+  unchanged "bad option values" "$d" ""
+  if [ ! -e "$work/reports/opt.json" ]; then ok "bad option values: no report written"
+  else fail "bad option values: a report was written"; fi
+}
+
+# SIGHUP (terminal closed, ssh dropped) and a second SIGTERM while stopping:
+# the run still ends with its summary and report.
+row_signal_phases() {
+  local d=$work/target-phases pid child report=$work/reports/phases.json
+  mkdir "$d"
+  rm -f "$report" "$work/last"
+  timeout -k 5 60 "$cli" run --dir "$d" --size 256M --duration 60 --report "$report" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 60
+  child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+  kill -HUP "$child"
+  wait "$pid"; rc=$?
+  expect "SIGHUP during R1" 0 "Stopping" "Report saved"
+  rm -f "$report" "$work/last"
+  timeout -k 5 60 "$cli" run --dir "$d" --size 256M --duration 60 --report "$report" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 60
+  child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+  kill -TERM "$child"; wait_for "$work/last" "Stopping" 30; kill -TERM "$child" 2>/dev/null
+  wait "$pid"; rc=$?
+  expect "two SIGTERMs" 0 "Report saved"
+  unchanged "signals by phase" "$d" ""
+}
+
+# A report whose values are near 1e21 (the most a report may hold) opens in a
+# window that keeps within a 1280-pixel screen (it was 1314 wide: every
+# latency printed with 21 digits). Waits for the window, not for a time.
+row_gui_huge_values() {
+  local d=$work/target-gui-huge base=$work/reports/gui-base.json huge=$work/reports/gui-huge.json out=$work/gui-huge.log width
+  mkdir "$d"
+  rm -f "$base"
+  run_cli run --dir "$d" --load seq-writer --size 16M --probe fsync,system --interval 0.2 --duration 2 --report "$base"
+  expect "values near 1e21 in the window: a short run" 0 "Report saved"
+  [ -s "$base" ] || { fail "values near 1e21 in the window: no report to edit"; return; }
+  python3 - "$base" "$huge" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("summary", None)
+for s in r["series"].values():
+    for sample in s["samples"]:
+        sample[1] = 9.9e20
+json.dump(r, open(sys.argv[2], "w"))
+PY
+  GSK_RENDERER=cairo timeout -k 5 90 dbus-run-session -- \
+    xvfb-run -a -n $((1000 + RANDOM % 1000)) -s "-screen 0 1280x800x24" sh -c '
+      "$1" "$2" & app=$!
+      for i in $(seq 600); do
+        line=$(xwininfo -root -tree | grep -E "\"Responsiveness Probe\".* [0-9]{3,}x[0-9]{3,}")
+        if [ -n "$line" ]; then echo "WINDOW $line"; break; fi
+        sleep 0.1
+      done
+      kill $app; wait $app' sh "$RESPROBE_GUI" "$huge" >"$out" 2>&1
+  width=$(sed -n 's/^WINDOW.* \([0-9]\{3,\}\)x[0-9]\{3,\}+.*/\1/p' "$out" | head -1)
+  if [ -n "$width" ] && [ "$width" -le 1280 ]; then ok "values near 1e21 in the window: $width pixels wide on a 1280-pixel screen"
+  else fail "values near 1e21 in the window: ${width:-no window}: $(tail -3 "$out")"; fi
+}
+
+# ---------------------------------------------------------------------------
 # The table: function, what it needs (root, a command), why it would skip.
 ROWS=(
   "row_missing_directory||"
@@ -849,7 +1118,19 @@ ROWS=(
   "row_matrix_restore_on_interrupt|root mkfs.ext2 python3|the matrix needs root"
   "row_long_report||"
   "row_pdf_many_notes|pdftotext pdfinfo|"
+  "row_command_setsid|setsid|"
+  "row_command_output_at_stop|dd|"
+  "row_odd_numbers_in_text||"
+  "row_bad_option_values||"
+  "row_signal_phases||"
+  "row_russian_axes|pdftotext locale|"
 )
+# ulimit -v, where the build can run under one: AddressSanitizer reserves
+# terabytes of shadow address space at start and aborts under any limit.
+ldd "$cli" 2>/dev/null | grep -q libasan || ROWS+=("row_memory_limit||")
+# The window's rows, where the build has a window (not the sanitizer build).
+[ -n "${RESPROBE_GUI:-}" ] && ROWS+=("row_deaf_session_bus|xvfb-run xwininfo python3|"
+                                    "row_gui_huge_values|xvfb-run xwininfo dbus-run-session|")
 
 for entry in "${ROWS[@]}"; do
   IFS='|' read -r row needs why <<<"$entry"

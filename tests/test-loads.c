@@ -369,7 +369,10 @@ test_command_killed (Fixture       *f,
   const char *tail = get_note (session, "command_output_tail");
 
   g_assert_cmpstr (get_note (session, "command_stopped"), ==, "true");
-  g_assert_cmpstr (get_note (session, "command_exit_status"), ==, "signal 15");
+  /* SIGINT first, as Ctrl-C would send: the shell's foreground sleep dies
+   * of it, and so does the shell; the background sleep (which ignores
+   * SIGINT, as a shell's background jobs do) gets SIGTERM a second later. */
+  g_assert_cmpstr (get_note (session, "command_exit_status"), ==, "signal 2");
   g_assert_nonnull (strstr (tail, "to-stdout"));
   g_assert_nonnull (strstr (tail, "to-stderr"));
   assert_pid_gone (session);
@@ -382,14 +385,14 @@ test_command_ignoring_sigterm (Fixture       *f,
 {
   g_autofree char *arg = sleeper_arg ();
   /* An ignored signal stays ignored across exec(): neither sh nor its sleeps
-   * die of SIGTERM; SIGKILL follows 2 s later. */
-  g_autofree char *script = g_strdup_printf ("trap '' TERM; sleep %s & sleep %s", arg, arg);
+   * die of SIGINT or SIGTERM; SIGKILL follows 1 + 2 s later. */
+  g_autofree char *script = g_strdup_printf ("trap '' INT TERM; sleep %s & sleep %s", arg, arg);
   g_autoptr(RpSession) session = run_command (f, script, 1);
 
   g_assert_cmpstr (get_note (session, "command_exit_status"), ==, "signal 9");
-  /* SIGKILL came after the 2 s of grace (a lower bound: a slow machine only
-   * adds to it), and the run ended by its duration, not a hang. */
-  g_assert_cmpfloat (rp_session_get_elapsed (session), >=, 1 + 2 - 0.01);
+  /* SIGKILL came after the 1 s and 2 s of grace (a lower bound: a slow
+   * machine only adds to it), and the run ended by its duration, not a hang. */
+  g_assert_cmpfloat (rp_session_get_elapsed (session), >=, 1 + 1 + 2 - 0.01);
   g_assert_cmpstr (get_note (session, "ended_by"), ==, RP_ENDED_BY_DURATION);
   assert_pid_gone (session);
   g_assert_cmpuint (wait_for_no_sleepers (arg), ==, 0);
@@ -408,6 +411,24 @@ test_command_leaves_child (Fixture       *f,
   g_assert_cmpstr (get_note (session, "command_stopped"), ==, "false");
   g_assert_cmpstr (get_note (session, "ended_by"), ==, RP_ENDED_BY_LOADS);
   g_assert_cmpfloat (rp_session_get_elapsed (session), <, 60);
+  assert_pid_gone (session);
+  g_assert_cmpuint (wait_for_no_sleepers (arg), ==, 0);
+}
+
+static void
+test_command_setsid_child (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *arg = sleeper_arg ();
+  /* setsid leaves the command's process group: signals to the group miss
+   * it, the command's cgroup (or its inherited variable) does not. */
+  g_autofree char *script = g_strdup_printf ("setsid sleep %s & sleep %s", arg, arg);
+  g_autoptr(RpSession) session = run_command (f, script, 1);
+
+  g_assert_cmpstr (get_note (session, "command_stopped"), ==, "true");
+  g_assert_cmpstr (get_note (session, "command_escaped_processes"), ==, "1");
+  g_assert_true (g_str_equal (get_note (session, "command_containment"), "cgroup") ||
+                 g_str_equal (get_note (session, "command_containment"), "environment"));
   assert_pid_gone (session);
   g_assert_cmpuint (wait_for_no_sleepers (arg), ==, 0);
 }
@@ -641,6 +662,7 @@ main (int argc, char **argv)
   g_test_add ("/loads/command-killed", Fixture, NULL, rp_test_fixture_set_up, test_command_killed, rp_test_fixture_tear_down);
   g_test_add ("/loads/command-ignoring-sigterm", Fixture, NULL, rp_test_fixture_set_up, test_command_ignoring_sigterm, rp_test_fixture_tear_down);
   g_test_add ("/loads/command-leaves-child", Fixture, NULL, rp_test_fixture_set_up, test_command_leaves_child, rp_test_fixture_tear_down);
+  g_test_add ("/loads/command-setsid-child", Fixture, NULL, rp_test_fixture_set_up, test_command_setsid_child, rp_test_fixture_tear_down);
   g_test_add ("/loads/command-not-found", Fixture, NULL, rp_test_fixture_set_up, test_command_not_found, rp_test_fixture_tear_down);
   g_test_add ("/probes/cold-read", Fixture, NULL, rp_test_fixture_set_up, test_cold_read, rp_test_fixture_tear_down);
   g_test_add ("/probes/app-start", Fixture, NULL, rp_test_fixture_set_up, test_app_start, rp_test_fixture_tear_down);

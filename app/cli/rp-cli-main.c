@@ -10,6 +10,7 @@
 
 #include "rp-cli.h"
 #include "rp-i18n.h"
+#include "rp-memory.h"
 
 typedef struct {
   const char *name;
@@ -54,15 +55,74 @@ flush_stdout (int exit_code)
   return exit_code;
 }
 
+/* @string (UTF-8) with the micro sign written "u" ("µs" as "us", the usual
+ * ASCII spelling): U+00B5 MICRO SIGN and U+03BC GREEK SMALL LETTER MU. */
+static char *
+replace_micro (const char *string)
+{
+  GString *out = g_string_new (string);
+
+  g_string_replace (out, "\u00b5", "u", 0);
+  g_string_replace (out, "\u03bc", "u", 0);
+  return g_string_free (out, FALSE);
+}
+
+/* Writes @string (UTF-8) in the terminal's charset. GLib's own handler puts
+ * "?" for each character the charset lacks, and under LANG=C every "µs"
+ * became "?s". */
+static void
+print_in_charset (const char *string,
+                  FILE       *stream)
+{
+  const char *charset;
+  g_autofree char *plain = NULL;
+  g_autofree char *local = NULL;
+
+  if (g_get_charset (&charset))
+    {
+      fputs (string, stream);
+      return;
+    }
+  plain = replace_micro (string);
+  local = g_convert_with_fallback (plain, -1, charset, "UTF-8", "?", NULL, NULL, NULL);
+  fputs (local != NULL ? local : plain, stream);
+}
+
+static void
+print_stdout (const char *string)
+{
+  print_in_charset (string, stdout);
+}
+
+static void
+print_stderr (const char *string)
+{
+  print_in_charset (string, stderr);
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  g_autoptr(GError) error = NULL;
+
+  /* Before any thread: one malloc() arena under ulimit -v (rp-memory.c). */
+  rp_memory_adapt_to_limit ();
   rp_i18n_init ();
+  g_set_print_handler (print_stdout);
+  g_set_printerr_handler (print_stderr);
   /* A reader that goes away (`| head`) must not kill a run before its
    * report is saved: writes to the pipe fail with EPIPE instead, and
    * flush_stdout() says so and exits with 1. */
   signal (SIGPIPE, SIG_IGN);
+
+  /* GLib aborts when it cannot create its own worker thread: a limit too
+   * low for that is said first (rp-memory.c). */
+  if (!rp_memory_check_headroom (2, &error))
+    {
+      rp_cli_printerr ("resprobe-cli: %s\n", error->message);
+      return RP_CLI_EXIT_FAILURE;
+    }
 
   if (argc < 2)
     {

@@ -355,12 +355,41 @@ append_cpu_bench_line (GString    *out,
                                      alone, loaded, isnan (loss) ? 0 : loss));
 }
 
+/* The command's last lines of output, at most @max_lines, one line of the
+ * summary each: a command stopped with the run keeps what it said (dd's
+ * totals after SIGINT), and a stranger's bytes are cleaned of control
+ * characters. */
+static void
+append_command_output (GString    *out,
+                       const char *tail,
+                       guint       max_lines)
+{
+  g_auto(GStrv) lines = NULL;
+  guint n, first;
+
+  if (tail == NULL || *tail == '\0')
+    return;
+  lines = g_strsplit (tail, "\n", -1);
+  n = g_strv_length (lines);
+  while (n > 0 && *g_strstrip (lines[n - 1]) == '\0')
+    n--;
+  first = n > max_lines ? n - max_lines : 0;
+  append_line (out, g_strdup (_("Command output (last lines):\n")));
+  for (guint i = first; i < n; i++)
+    {
+      g_autofree char *clean = rp_text_clean (lines[i], FALSE);
+
+      rp_text_append_wrapped (out, "  ", "  ", clean);
+    }
+}
+
 static void
 append_command_line (GString    *out,
                      GHashTable *notes)
 {
   const char *status = g_hash_table_lookup (notes, "command_exit_status");
   const char *stopped = g_hash_table_lookup (notes, "command_stopped");
+  double escaped = note_double (notes, "command_escaped_processes");
 
   if (status == NULL)
     return;
@@ -368,6 +397,12 @@ append_command_line (GString    *out,
     append_line (out, g_strdup_printf (_("Command: %s (stopped with the run)\n"), status));
   else
     append_line (out, g_strdup_printf (_("Command: %s\n"), status));
+  if (escaped >= 1)
+    append_line (out, g_strdup_printf (ngettext ("Command: %.0f process had left its process group (setsid, a daemon); it was stopped too\n",
+                                                 "Command: %.0f processes had left its process group (setsid, a daemon); they were stopped too\n",
+                                                 (unsigned long) escaped),
+                                       escaped));
+  append_command_output (out, g_hash_table_lookup (notes, "command_output_tail"), 3);
 }
 
 static void
@@ -822,6 +857,7 @@ run_once (const RpScenario  *scenario,
   RunState state = { 0 };
   StartResult start = { 0 };
   RpCliStopSignals signals;
+  gboolean saved;
   int exit_code = RP_CLI_EXIT_OK;
 
   *out_report = NULL;
@@ -848,15 +884,19 @@ run_once (const RpScenario  *scenario,
   start.loop = loop;
   rp_session_start_async (session, NULL, on_started, &start);
   g_main_loop_run (loop);
-  rp_cli_stop_signals_remove (&signals);
 
   *out_stopped = state.signals_received > 0;
   if (start.error != NULL)
     {
+      rp_cli_stop_signals_remove (&signals);
       error = g_steal_pointer (&start.error);
       return rp_cli_fail (exit_code_for_start_error (error), error);
     }
 
+  /* The handlers stay until the report is saved: without them a second
+   * SIGTERM (a service manager's, an impatient user's) arriving after the
+   * run ended killed the process before its summary and report (exit 143,
+   * seen under stress-ng). Caught, it has nothing left to stop. */
   print_new_fsync_lines (&state);
   report = rp_report_new_from_session (session);
   print_summary (report);
@@ -864,7 +904,11 @@ run_once (const RpScenario  *scenario,
   if (repeats > 1)
     rp_report_set_configuration (report, scenario->name, scenario->name, repeat, repeats);
   *out_report = g_object_ref (report);
-  if (!save_run_report (report, report_path, force, report_directory, report_stem))
+  saved = save_run_report (report, report_path, force, report_directory, report_stem);
+  rp_cli_stop_signals_remove (&signals);
+  /* A signal while the report was saved stops the repeats still to come. */
+  *out_stopped = state.signals_received > 0;
+  if (!saved)
     return RP_CLI_EXIT_FAILURE;
 
   if (rp_session_get_error (session) != NULL)

@@ -386,7 +386,7 @@ clear_grid (GtkGrid *grid)
     gtk_grid_remove (grid, child);
 }
 
-/* The first column: names of settings and results, whole. */
+/* The first column: names of settings and results, whole words. */
 static GtkWidget *
 new_row_label (const char *text)
 {
@@ -394,6 +394,10 @@ new_row_label (const char *text)
 
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_label_set_yalign (GTK_LABEL (label), 0.0);
+  /* Between words only: a narrow window takes "fsync 99th | percentile". */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_widget_add_css_class (label, "rp-cell");
   return label;
 }
@@ -415,23 +419,30 @@ commas_breakable (const char *text)
   return g_string_free (out, FALSE);
 }
 
+/* "rw,relatime,di-scard": a hyphen Pango inserts where it breaks a word
+ * would read as part of the value. */
+static void
+set_no_hyphens (GtkLabel *label)
+{
+  PangoAttrList *attrs = pango_attr_list_new ();
+
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  gtk_label_set_attributes (label, attrs);
+  pango_attr_list_unref (attrs);
+}
+
 static GtkWidget *
 new_cell (const char *text)
 {
   g_autofree char *breakable = commas_breakable (text);
   GtkWidget *label = gtk_label_new (breakable);
-  PangoAttrList *attrs;
 
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_label_set_yalign (GTK_LABEL (label), 0.0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
-  /* "rw,relatime,di-scard": a hyphen would read as part of the value. */
-  attrs = pango_attr_list_new ();
-  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
-  gtk_label_set_attributes (GTK_LABEL (label), attrs);
-  pango_attr_list_unref (attrs);
+  set_no_hyphens (GTK_LABEL (label));
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_add_css_class (label, "rp-cell");
   return label;
@@ -459,11 +470,19 @@ attach_header (RpCompareView *self,
       gtk_widget_add_css_class (swatch, swatch_class);
       gtk_widget_add_css_class (label, "heading");
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      /* A label made of one long word (a 500-character file system name
-       * from an edited report) wraps too, instead of widening the window
-       * past the screen. */
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      /* Lines break between words and after their own hyphens
+       * ("mq-|deadline"), never inside a word with a hyphen of Pango's
+       * ("order-|ed" read as a different word); what does not fit in four
+       * lines (a 500-character file system name from an edited report) is
+       * ellipsized instead of widening the window past the screen, and the
+       * tooltip has it whole. */
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+      gtk_label_set_lines (GTK_LABEL (label), 4);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
       gtk_label_set_max_width_chars (GTK_LABEL (label), 20);
+      gtk_label_set_width_chars (GTK_LABEL (label), 6);
+      set_no_hyphens (GTK_LABEL (label));
+      gtk_widget_set_tooltip_text (label, self->labels[r]);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_box_append (GTK_BOX (title), swatch);
       gtk_box_append (GTK_BOX (title), label);
@@ -475,6 +494,7 @@ attach_header (RpCompareView *self,
           gtk_label_set_xalign (GTK_LABEL (file_label), 0);
           gtk_label_set_ellipsize (GTK_LABEL (file_label), PANGO_ELLIPSIZE_MIDDLE);
           gtk_label_set_max_width_chars (GTK_LABEL (file_label), 22);
+          gtk_label_set_width_chars (GTK_LABEL (file_label), 6);
           gtk_widget_set_tooltip_text (file_label, name);
           gtk_widget_add_css_class (file_label, "caption");
           gtk_widget_add_css_class (file_label, "dim-label");

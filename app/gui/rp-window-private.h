@@ -68,6 +68,8 @@ struct _RpWindow
   RpUiProbes           *probes;
   double                run_duration;  /* planned seconds of the run; 0: until done */
   gboolean              stop_requested;
+  /* The last run failed to start: its charts say so, not "Waiting for data…". */
+  gboolean              start_failed;
   GApplication         *holding;
   guint                 inhibit_cookie;
   gboolean              close_when_finished;

@@ -325,6 +325,8 @@ on_session_started (GObject      *object,
       rp_window_show_toast (self, error->message);
       gtk_label_set_text (self->headline_label, _("Could Not Start"));
       gtk_label_set_text (self->verdict_label, error->message);
+      self->start_failed = TRUE;
+      rp_window_refresh_charts (self);
       if (self->exit_report != NULL || self->exit_screenshot != NULL)
         rp_gui_printerr (error->message);
       rp_window_release_application (self);
@@ -404,6 +406,7 @@ rp_window_start (RpWindow *self)
   g_clear_object (&self->loaded_report);
   g_clear_object (&self->loaded_file);
   self->session = rp_session_new (scenario);
+  self->start_failed = FALSE;
   self->run_duration = rp_run_settings_get_duration (self->run_settings);
   g_signal_group_set_target (self->session_signals, self->session);
 

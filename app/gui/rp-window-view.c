@@ -97,10 +97,14 @@ bind_series (RpWindow *self)
 
       if (g_object_get_data (G_OBJECT (view), "rp-optional") != NULL)
         gtk_widget_set_visible (view, any);
-      /* Once the workers run, a series that is missing will not come. */
-      rp_plot_set_placeholder (plot, !any && complete
-                                     ? _("Not measured in this scenario")
-                                     : _("Waiting for data…"));
+      /* Once the workers run, a series that is missing will not come; after
+       * a start that failed, none will. */
+      if (self->start_failed && self->session != NULL)
+        rp_plot_set_placeholder (plot, _("Nothing measured: the run could not start"));
+      else
+        rp_plot_set_placeholder (plot, !any && complete
+                                       ? _("Not measured in this scenario")
+                                       : _("Waiting for data…"));
     }
 }
 

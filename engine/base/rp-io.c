@@ -3,9 +3,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <unistd.h>
 
+#include "rp-error.h"
 #include "rp-io.h"
+#include "rp-units.h"
 
 /**
  * rp_write_all:
@@ -71,4 +74,39 @@ rp_pwrite_all (int         fd,
       done += (gsize) n;
     }
   return TRUE;
+}
+
+/**
+ * rp_buffer_try_new:
+ * @size: bytes, at least 1
+ * @owner: who asks, for the message: a part's label such as "Copy loop"
+ * @error: set to %RP_ERROR_FAILED naming @owner and @size when memory is short
+ *
+ * A zeroed buffer for a load or probe. Under a memory limit (`ulimit -v`, a
+ * cgroup's memory.max) a large buffer is where the allocation fails first:
+ * GLib's g_malloc() would abort the process there, this fails the start with
+ * a message instead.
+ *
+ * Returns: (transfer full) (nullable): the buffer, free with g_free(); %NULL
+ *   with @error set when it cannot be allocated
+ */
+gpointer
+rp_buffer_try_new (gsize        size,
+                   const char  *owner,
+                   GError     **error)
+{
+  gpointer buffer;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (size > 0, NULL);
+
+  buffer = g_try_malloc0 (size);
+  if (buffer != NULL)
+    return buffer;
+  text = rp_format_size (size);
+  /* TRANSLATORS: the first %s is a load or probe, e.g. "Copy loop"; the second a size such as "1.0 MiB" */
+  g_set_error (error, RP_ERROR, RP_ERROR_FAILED,
+               _("%s: not enough memory for a buffer of %s (is a memory limit set, such as ulimit -v?)"),
+               owner, text);
+  return NULL;
 }

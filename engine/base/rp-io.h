@@ -1,4 +1,4 @@
-/* rp-io.h: whole writes, retried over short writes and signals. */
+/* rp-io.h: whole writes, retried over short writes and signals; I/O buffers that may fail. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
@@ -13,5 +13,9 @@ gboolean rp_pwrite_all (int         fd,
                         const void *buffer,
                         gsize       size,
                         guint64     offset);
+
+gpointer rp_buffer_try_new (gsize        size,
+                            const char  *owner,
+                            GError     **error);
 
 G_END_DECLS

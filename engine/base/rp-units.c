@@ -295,6 +295,10 @@ format_latency (double seconds)
     return g_strdup_printf (_("%.1f ms"), seconds * 1e3);
   if (seconds < 1)
     return g_strdup_printf (_("%.0f ms"), seconds * 1e3);
+  /* Over a day or so the digits say nothing more, and a value near 1e21
+   * (what a report may hold) would widen a window past the screen. */
+  if (seconds >= 1e5)
+    return g_strdup_printf (_("%.3g s"), seconds);
   return g_strdup_printf (_("%.2f s"), seconds);
 }
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rp-series-private.h"
@@ -22,6 +23,8 @@ struct _RpSeries
   GMutex     lock;
   GPtrArray *chunks;
   guint      length;
+  /* Points dropped because no chunk could be allocated (a memory limit). */
+  guint      dropped;
 };
 
 G_DEFINE_FINAL_TYPE (RpSeries, rp_series, G_TYPE_OBJECT)
@@ -60,7 +63,7 @@ static void
 rp_series_init (RpSeries *self)
 {
   g_mutex_init (&self->lock);
-  self->chunks = g_ptr_array_new_with_free_func (g_aligned_free);
+  self->chunks = g_ptr_array_new_with_free_func (free);
 }
 
 /**
@@ -109,8 +112,8 @@ rp_series_get_title (RpSeries *self)
   return self->title;
 }
 
-/* The chunk to append a point at @t to; a new one when the last is full.
- * Called with the lock held. */
+/* The chunk to append a point at @t to; a new one when the last is full;
+ * %NULL when memory for a new one is refused. Called with the lock held. */
 static Chunk *
 writable_chunk (RpSeries *self,
                 double    t)
@@ -120,7 +123,11 @@ writable_chunk (RpSeries *self,
   if (self->length % CHUNK_POINTS != 0)
     return g_ptr_array_index (self->chunks, self->chunks->len - 1);
 
-  chunk = g_aligned_alloc (1, sizeof (Chunk), CACHE_LINE);
+  /* Not g_aligned_alloc(), which aborts: under a memory limit (ulimit -v)
+   * the point is dropped and counted, and the session stops the run with a
+   * message (rp_series_get_dropped()). */
+  if (posix_memalign ((void **) &chunk, CACHE_LINE, sizeof (Chunk)) != 0)
+    return NULL;
   chunk->t_base = t;
   chunk->t_last = t;
   chunk->n = 0;
@@ -152,7 +159,9 @@ sub_append (Chunk *chunk,
  * @t: seconds since the session started; callers append in time order
  * @v: the value in the series' unit; non-finite values are dropped
  *
- * Safe from any thread. Amortised O(1); never moves stored points.
+ * Safe from any thread. Amortised O(1); never moves stored points. When
+ * memory for a new chunk of points is refused, the point is dropped and
+ * counted (rp_series_get_dropped()) instead of aborting the process.
  */
 void
 rp_series_append (RpSeries *self,
@@ -170,6 +179,12 @@ rp_series_append (RpSeries *self,
 
   g_mutex_lock (&self->lock);
   chunk = writable_chunk (self, t);
+  if (chunk == NULL)
+    {
+      self->dropped++;
+      g_mutex_unlock (&self->lock);
+      return;
+    }
   i = chunk->n++;
   chunk->dt[i] = (float) (t - chunk->t_base);
   chunk->t_last = chunk_t (chunk, i);
@@ -189,6 +204,24 @@ rp_series_append (RpSeries *self,
   sub_append (chunk, i);
   self->length++;
   g_mutex_unlock (&self->lock);
+}
+
+/**
+ * rp_series_get_dropped:
+ *
+ * Returns: how many points rp_series_append() dropped because memory for
+ *   them was refused (0 unless a memory limit was reached)
+ */
+guint
+rp_series_get_dropped (RpSeries *self)
+{
+  guint n;
+
+  g_return_val_if_fail (RP_IS_SERIES (self), 0);
+  g_mutex_lock (&self->lock);
+  n = self->dropped;
+  g_mutex_unlock (&self->lock);
+  return n;
 }
 
 guint

@@ -47,6 +47,7 @@ void        rp_series_append       (RpSeries   *self,
                                     double      t,
                                     double      v);
 guint       rp_series_get_length   (RpSeries   *self);
+guint       rp_series_get_dropped  (RpSeries   *self);
 gboolean    rp_series_get_last     (RpSeries   *self,
                                     RpPoint    *out_point);
 RpPoint    *rp_series_copy_points  (RpSeries   *self,

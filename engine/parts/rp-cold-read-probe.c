@@ -51,7 +51,10 @@ fill_file (ColdReadProbe  *probe,
            GError        **error)
 {
   const char *directory = rp_part_host_get_directory (host);
-  g_autofree char *chunk = g_malloc (FILL_CHUNK);
+  g_autofree char *chunk = rp_buffer_try_new (FILL_CHUNK, _("Cold-read probe"), error);
+
+  if (chunk == NULL)
+    return FALSE;
 
   /* Not zeros: a file system that compresses or skips zero blocks would have
    * nothing to read. */

@@ -1,4 +1,4 @@
-/* rp-command-load.c: an external command as the load: argv without a shell, killed with its process group on stop. */
+/* rp-command-load.c: an external command as the load: argv without a shell, stopped with every process it started. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "rp-clock.h"
+#include "rp-command-scope.h"
 #include "rp-error.h"
 #include "rp-params.h"
 #include "rp-parts.h"
@@ -25,13 +26,18 @@
 /* How often the worker looks at the child and the stop flag. */
 #define POLL_MS 100
 
-/* After SIGTERM the group has this long to exit before SIGKILL. */
+/* On stop the command first gets SIGINT, as Ctrl-C in a terminal would send:
+ * dd prints its totals, Python flushes its output, rsync says where it was.
+ * What still runs this long after gets SIGTERM, and SIGKILL TERM_GRACE later. */
+#define INT_GRACE 1.0
 #define TERM_GRACE 2.0
 
 /* The user's own load (`dd …`, `rsync …`, a build) runs as given: argv, no
  * shell, so nothing in it is interpreted twice. It gets a process group of its
  * own, so that stopping reaches whatever it started too (a shell script's
- * children, make's jobs), and nothing of it outlives the run. */
+ * children, make's jobs), and a scope (rp-command-scope.c: a cgroup, or an
+ * inherited environment variable) that also finds the processes that left
+ * the group (`setsid`, daemons): nothing of it outlives the run. */
 
 typedef struct {
   char   **argv;
@@ -86,7 +92,12 @@ command_load_prepare (RpPartHost *host,
   return load;
 }
 
-/* Runs in the child between fork() and exec(). @data is the parent's pid.
+typedef struct {
+  pid_t           parent;
+  RpCommandScope *scope;
+} ChildSetup;
+
+/* Runs in the child between fork() and exec(). @data is a ChildSetup.
  * A resprobe-cli killed with SIGKILL cannot stop its command: the kernel
  * then kills the command's first process instead, so that no `dd` or `sleep`
  * outlives the run. The signal follows the thread that forked (this load's
@@ -95,10 +106,13 @@ command_load_prepare (RpPartHost *host,
 static void
 child_setup (gpointer data)
 {
+  ChildSetup *setup = data;
+
   setpgid (0, 0);
+  rp_command_scope_enter (setup->scope);
   prctl (PR_SET_PDEATHSIG, SIGKILL);
   /* The parent may have died before prctl(): then nobody will reap us. */
-  if (getppid () != (pid_t) GPOINTER_TO_INT (data))
+  if (getppid () != setup->parent)
     _exit (127);
 }
 
@@ -165,40 +179,76 @@ try_reap (pid_t          pid,
   return *reaped;
 }
 
-/* SIGTERM to the whole group, SIGKILL after TERM_GRACE seconds. The leader is
- * always reaped before this returns (a SIGKILLed process blocked in the
- * kernel, e.g. in writeback, dies when its call returns: the wait is what the
- * session's join waits for anyway). */
-static void
-terminate_group (pid_t          pgid,
-                 int            out_fd,
-                 GString       *tail,
-                 gboolean      *reaped,
-                 int           *status,
-                 struct rusage *usage)
+/* Whether the leader has been reaped and nothing of the command runs any more. */
+static gboolean
+all_gone (pid_t           pgid,
+          RpCommandScope *scope,
+          gboolean       *reaped,
+          int            *status,
+          struct rusage  *usage)
 {
-  gint64 deadline = g_get_monotonic_time () + (gint64) (TERM_GRACE * G_USEC_PER_SEC);
+  return try_reap (pgid, reaped, status, usage) && !group_is_alive (pgid) &&
+         !rp_command_scope_is_alive (scope);
+}
 
-  kill (-pgid, SIGTERM);
+/* Sends @signal_number to the group and to the scope's processes outside it,
+ * then waits up to @grace seconds for all of them to end, reading output. */
+static gboolean
+signal_and_wait (pid_t           pgid,
+                 RpCommandScope *scope,
+                 int             signal_number,
+                 double          grace,
+                 int             out_fd,
+                 GString        *tail,
+                 gboolean       *reaped,
+                 int            *status,
+                 struct rusage  *usage)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (grace * G_USEC_PER_SEC);
+
+  kill (-pgid, signal_number);
+  rp_command_scope_kill (scope, signal_number, pgid);
   while (g_get_monotonic_time () < deadline)
     {
       read_output (out_fd, tail);
-      if (try_reap (pgid, reaped, status, usage) && !group_is_alive (pgid))
-        return;
+      if (all_gone (pgid, scope, reaped, status, usage))
+        return TRUE;
       g_usleep (20 * 1000);
     }
+  return FALSE;
+}
+
+/* SIGINT, SIGTERM after INT_GRACE, SIGKILL after TERM_GRACE more, to the
+ * group and to the scope. The leader is always reaped before this returns (a
+ * SIGKILLed process blocked in the kernel, e.g. in writeback, dies when its
+ * call returns: the wait is what the session's join waits for anyway). */
+static void
+terminate_command (pid_t           pgid,
+                   RpCommandScope *scope,
+                   int             out_fd,
+                   GString        *tail,
+                   gboolean       *reaped,
+                   int            *status,
+                   struct rusage  *usage)
+{
+  if (signal_and_wait (pgid, scope, SIGINT, INT_GRACE, out_fd, tail, reaped, status, usage) ||
+      signal_and_wait (pgid, scope, SIGTERM, TERM_GRACE, out_fd, tail, reaped, status, usage))
+    return;
   kill (-pgid, SIGKILL);
+  rp_command_scope_kill (scope, SIGKILL, 0);
   while (!*reaped)
     if (wait4 (pgid, status, 0, usage) == pgid || errno == ECHILD)
       *reaped = TRUE;
 }
 
 static void
-set_exit_notes (RpPartHost *host,
-                pid_t      pid,
-                int        status,
-                gboolean   stopped,
-                GString   *tail)
+set_exit_notes (RpPartHost     *host,
+                pid_t           pid,
+                int             status,
+                gboolean        stopped,
+                RpCommandScope *scope,
+                guint           escaped,
+                GString        *tail)
 {
   g_autofree char *pid_text = g_strdup_printf ("%d", (int) pid);
   g_autofree char *status_text = NULL;
@@ -215,6 +265,8 @@ set_exit_notes (RpPartHost *host,
   rp_part_host_set_note (host, "command_exit_status", status_text);
   rp_part_host_set_note (host, "command_stopped", stopped ? "true" : "false");
   rp_part_host_set_note (host, "command_output_tail", valid_tail);
+  rp_part_host_set_note (host, "command_containment", rp_command_scope_get_kind (scope));
+  rp_part_host_set_number_note (host, "command_escaped_processes", "%.0f", escaped);
 }
 
 /* The command's own CPU time (its leader and the children it waited for,
@@ -234,20 +286,26 @@ set_usage_notes (RpPartHost          *host,
 }
 
 static gboolean
-spawn (CommandLoad  *load,
-       int           out_fd,
-       GPid         *out_pid,
-       GError      **error)
+spawn (CommandLoad     *load,
+       RpCommandScope  *scope,
+       int              out_fd,
+       GPid            *out_pid,
+       GError         **error)
 {
   GError *spawn_error = NULL;
+  ChildSetup setup = { getpid (), scope };
 
   /* The same pipe for stdout and stderr keeps their lines in order. */
-  if (g_spawn_async_with_pipes_and_fds (load->directory, (const char * const *) load->argv, NULL,
+  if (g_spawn_async_with_pipes_and_fds (load->directory, (const char * const *) load->argv,
+                                        (const char * const *) rp_command_scope_get_envp (scope),
                                         G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
                                         G_SPAWN_STDIN_FROM_DEV_NULL,
-                                        child_setup, GINT_TO_POINTER (getpid ()), -1, out_fd, out_fd, NULL, NULL, 0,
+                                        child_setup, &setup, -1, out_fd, out_fd, NULL, NULL, 0,
                                         out_pid, NULL, NULL, NULL, &spawn_error))
-    return TRUE;
+    {
+      rp_command_scope_confirm (scope, *out_pid);
+      return TRUE;
+    }
   g_set_error (error, RP_ERROR, RP_ERROR_FAILED, _("Cannot run the command “%s”: %s"),
                load->argv[0], spawn_error->message);
   g_error_free (spawn_error);
@@ -260,11 +318,13 @@ command_load_run (RpPartHost *host,
 {
   CommandLoad *load = state;
   g_autoptr(GString) tail = g_string_new (NULL);
+  g_autoptr(RpCommandScope) scope = rp_command_scope_new ();
   GError *error = NULL;
   gboolean reaped = FALSE, stopped = FALSE;
   int status = 0, fds[2];
   struct rusage usage = { 0 };
   double started;
+  guint escaped;
   GPid pid;
 
   if (pipe2 (fds, O_CLOEXEC) != 0)
@@ -274,7 +334,7 @@ command_load_run (RpPartHost *host,
       return;
     }
   started = rp_clock_now ();
-  if (!spawn (load, fds[1], &pid, &error))
+  if (!spawn (load, scope, fds[1], &pid, &error))
     {
       close (fds[0]);
       close (fds[1]);
@@ -297,12 +357,14 @@ command_load_run (RpPartHost *host,
       read_output (fds[0], tail);
     }
 
-  /* On stop, and also when the leader exited but left children behind. */
-  if (!reaped || group_is_alive (pid))
-    terminate_group (pid, fds[0], tail, &reaped, &status, &usage);
+  /* Counted before the stop: what signals to the group alone would miss. */
+  escaped = rp_command_scope_count_escaped (scope, pid);
+  /* On stop, and also when the leader exited but left processes behind. */
+  if (!all_gone (pid, scope, &reaped, &status, &usage))
+    terminate_command (pid, scope, fds[0], tail, &reaped, &status, &usage);
   read_output (fds[0], tail);
   close (fds[0]);
-  set_exit_notes (host, pid, status, stopped, tail);
+  set_exit_notes (host, pid, status, stopped, scope, escaped, tail);
   set_usage_notes (host, &usage, rp_clock_now () - started);
 }
 

@@ -68,9 +68,11 @@ fill_source (CopyLoop    *loop,
              GError     **error)
 {
   const char *directory = rp_part_host_get_directory (host);
-  g_autofree guint32 *chunk = g_new (guint32, FILL_CHUNK / sizeof (guint32));
+  g_autofree guint32 *chunk = rp_buffer_try_new (FILL_CHUNK, _("Copy loop"), error);
   g_autoptr(GRand) rand = g_rand_new ();
 
+  if (chunk == NULL)
+    return FALSE;
   for (gsize i = 0; i < FILL_CHUNK / sizeof (guint32); i++)
     chunk[i] = g_rand_int (rand);
 
@@ -102,9 +104,11 @@ copy_loop_prepare (RpPartHost *host,
   CopyLoop *loop = g_new0 (CopyLoop, 1);
 
   loop->buffer_size = rp_params_get_size (params, "copy_buffer_size");
-  loop->buffer = g_malloc (loop->buffer_size);
+  loop->source_fd = -1;
+  loop->buffer = rp_buffer_try_new (loop->buffer_size, _("Copy loop"), error);
   loop->use_copy_range = TRUE;
-  loop->source_fd = rp_part_host_open_tmpfile (host, 0, error);
+  if (loop->buffer != NULL)
+    loop->source_fd = rp_part_host_open_tmpfile (host, 0, error);
   if (loop->source_fd < 0 || !fill_source (loop, host, rp_params_get_size (params, "copy_source_size"), error))
     {
       copy_loop_free (loop);

@@ -50,7 +50,13 @@ fsync_probe_prepare (RpPartHost *host,
   probe->size = rp_params_get_size (params, "fsync_size");
   probe->interval = rp_params_get_seconds (params, "fsync_interval");
   probe->use_fdatasync = rp_params_get_flag (params, "fsync_use_fdatasync");
-  probe->buffer = g_malloc (probe->size);
+  probe->fd = -1;
+  probe->buffer = rp_buffer_try_new (probe->size, _("fsync probe"), error);
+  if (probe->buffer == NULL)
+    {
+      fsync_probe_free (probe);
+      return NULL;
+    }
   memset (probe->buffer, 'a', probe->size);
 
   probe->fd = rp_part_host_open_tmpfile (host, 0, error);

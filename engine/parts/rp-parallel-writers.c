@@ -9,6 +9,7 @@
 #include "rp-clock.h"
 #include "rp-stats.h"
 #include "rp-error.h"
+#include "rp-io.h"
 #include "rp-units.h"
 #include "rp-params.h"
 #include "rp-parts.h"
@@ -127,10 +128,12 @@ parallel_writers_prepare (RpPartHost *host,
   writers->file_size = rp_params_get_size (params, "writers_file_size");
   writers->fsync_each = rp_params_get_flag (params, "writers_fsync_each");
   /* Zeros, as the sequential writer: the page cache does not care. */
-  writers->buffer = g_malloc0 (writers->write_size);
   writers->threads = g_new0 (WriterThread, writers->n_threads);
   for (guint i = 0; i < writers->n_threads; i++)
     writers->threads[i].fd = -1;
+  writers->buffer = rp_buffer_try_new (writers->write_size, _("Parallel writers"), error);
+  if (writers->buffer == NULL)
+    goto failed;
 
   if (writers->file_size == 0 && !choose_wrap_size (writers, host, error))
     goto failed;

@@ -197,6 +197,13 @@ gboolean        rp_plot_draw_init             (Draw              *d,
                                                gboolean           need_data);
 
 /* rp-plot-scale.c */
+typedef enum {
+  RP_PLOT_MICROSECONDS,
+  RP_PLOT_MILLISECONDS,
+  RP_PLOT_SECONDS,
+} RpPlotTimeUnit;
+
+const char     *rp_plot_time_symbol           (RpPlotTimeUnit     which);
 char           *rp_plot_format_tick           (const char        *unit,
                                                double             value,
                                                double             magnitude,

@@ -14,6 +14,31 @@ typedef struct {
   const char *suffix;
 } UnitScale;
 
+/**
+ * rp_plot_time_symbol:
+ * @which: microseconds, milliseconds or seconds
+ *
+ * Returns: (transfer none): the symbol of that unit in the user's language
+ *   ("ms", Russian "мс"), as the axes, tooltips and label widths use it
+ */
+const char *
+rp_plot_time_symbol (RpPlotTimeUnit which)
+{
+  switch (which)
+    {
+    case RP_PLOT_MICROSECONDS:
+      /* TRANSLATORS: the symbol of microseconds on a chart's axis */
+      return C_("unit symbol", "µs");
+    case RP_PLOT_MILLISECONDS:
+      /* TRANSLATORS: the symbol of milliseconds on a chart's axis */
+      return C_("unit symbol", "ms");
+    case RP_PLOT_SECONDS:
+    default:
+      /* TRANSLATORS: the symbol of seconds on a chart's axis */
+      return C_("unit symbol", "s");
+    }
+}
+
 /* The display unit for values around @magnitude: "ms" for 0.05 s. Axis labels
  * need one unit for all ticks, which is why this is not rp_format_latency(). */
 static UnitScale
@@ -24,13 +49,16 @@ unit_scale (const char *unit,
   static const char *rate_suffixes[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
   double m = fabs (magnitude);
 
+  /* Time symbols are translated (Russian writes мс), as rp_format_latency()
+   * does for the summary: an axis in "ms" beside a table in "мс" read as two
+   * different things. */
   if (g_strcmp0 (unit, "s") == 0)
     {
       if (m > 0 && m < 1e-3)
-        return (UnitScale) { 1e-6, "", "µs" };
+        return (UnitScale) { 1e-6, "", rp_plot_time_symbol (RP_PLOT_MICROSECONDS) };
       if (m > 0 && m < 1.0)
-        return (UnitScale) { 1e-3, "", "ms" };
-      return (UnitScale) { 1.0, "", "s" };
+        return (UnitScale) { 1e-3, "", rp_plot_time_symbol (RP_PLOT_MILLISECONDS) };
+      return (UnitScale) { 1.0, "", rp_plot_time_symbol (RP_PLOT_SECONDS) };
     }
   if (g_strcmp0 (unit, "ratio") == 0)
     return (UnitScale) { 0.01, "", "%" };
@@ -72,6 +100,10 @@ rp_plot_format_tick (const char *unit,
 
   if (value == 0)
     return g_strdup ("0");
+  /* Absurd values (a report may hold up to 1e21) in a few characters, so
+   * that the label fits the gutter. */
+  if (fabs (scaled) >= 1e5)
+    return g_strdup_printf ("%.2g %s%s", scaled, scale.prefix, scale.suffix);
   if (scaled_step > 0 && scaled_step < 1)
     decimals = MIN (3, (int) ceil (-log10 (scaled_step) - 1e-9));
   if (g_str_equal (scale.suffix, "%"))
@@ -102,6 +134,8 @@ rp_plot_format_value (RpPlot *self,
   scaled = value / scale.factor;
   if (g_str_equal (scale.suffix, "%"))
     return g_strdup_printf ("%.0f%%", scaled);
+  if (fabs (scaled) >= 1e5)
+    return g_strdup_printf ("%.3g %s%s", scaled, scale.prefix, scale.suffix);
   if (fabs (scaled) >= 100 || scaled == 0)
     return g_strdup_printf ("%.0f %s%s", scaled, scale.prefix, scale.suffix);
   if (fabs (scaled) >= 10)

@@ -164,7 +164,10 @@ static double
 measure_gutter (RpPlot      *self,
                 PangoLayout *layout)
 {
-  static const char *samples_s[] = { "000 ms", "000 µs", "00.0 s" };
+  g_autofree char *sample_ms = g_strdup_printf ("000 %s", rp_plot_time_symbol (RP_PLOT_MILLISECONDS));
+  g_autofree char *sample_us = g_strdup_printf ("000 %s", rp_plot_time_symbol (RP_PLOT_MICROSECONDS));
+  g_autofree char *sample_s = g_strdup_printf ("00.0 %s", rp_plot_time_symbol (RP_PLOT_SECONDS));
+  const char *samples_s[] = { sample_ms, sample_us, sample_s };
   static const char *samples_b[] = { "0000 MiB" };
   static const char *samples_bs[] = { "0000 MiB/s" };
   static const char *samples_ratio[] = { "100%" };

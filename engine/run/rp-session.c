@@ -398,6 +398,25 @@ set_state (RpSession      *self,
 /* ------------------------------------------------------------------------ */
 /* Notifying the owner                                                       */
 
+/* A series that had to drop points for want of memory (ulimit -v, a cgroup's
+ * memory.max) ends the run with a message naming it, and the report keeps
+ * what was measured until then, instead of an abort inside an allocation. */
+static void
+fail_if_out_of_memory (RpSession *self)
+{
+  g_autoptr(GPtrArray) series = rp_session_get_series (self);
+
+  for (guint i = 0; i < series->len; i++)
+    if (rp_series_get_dropped (series->pdata[i]) > 0)
+      {
+        rp_part_host_fail (RP_PART_HOST (self),
+                           g_error_new (RP_ERROR, RP_ERROR_FAILED,
+                                        _("Out of memory: the series “%s” cannot grow (is a memory limit set, such as ulimit -v?)"),
+                                        rp_series_get_name (series->pdata[i])));
+        return;
+      }
+}
+
 static gboolean
 emit_updated (gpointer data)
 {
@@ -406,6 +425,8 @@ emit_updated (gpointer data)
   g_mutex_lock (&self->lock);
   g_clear_pointer (&self->update_source, g_source_unref);
   g_mutex_unlock (&self->lock);
+
+  fail_if_out_of_memory (self);
 
   g_signal_emit (self, signals[UPDATED], 0);
   return G_SOURCE_REMOVE;
