@@ -30,8 +30,9 @@ trap cleanup EXIT
 check() {
   python3 - "$1" "$2" <<'PYTHON'
 import json, sys
+from resprobe_report import samples as points
 report = json.load(open(sys.argv[1]))
-samples = [v for _, v in report["series"].get("display_round_trip", {}).get("samples", [])]
+samples = [v for _, v in points(report["series"].get("display_round_trip", {}))]
 server = report["notes"].get("display_server")
 print(f"{len(samples)} round trips to {server}, median {sorted(samples)[len(samples) // 2] * 1e3:.3f} ms" if samples else "no samples")
 sys.exit(0 if len(samples) >= 5 and server == sys.argv[2] and all(0 < v < 60 for v in samples) else 1)

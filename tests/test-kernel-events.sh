@@ -117,6 +117,7 @@ fi
 
 verdict=$(python3 - "$work/r1.json" "$work/jbd2.txt" "$before" "$after" <<'EOF'
 import json, re, sys
+from resprobe_report import samples
 report = json.load(open(sys.argv[1]))
 notes = report["notes"]
 series = report["series"]
@@ -159,9 +160,9 @@ for i, op in enumerate(["read", "write", "flush"]):
     out.append(f"{'ok' if ok else 'not ok'} device {op} requests {ours:.0f}, /proc/diskstats {theirs} over the traced window ({outer} from the test's start to the program's exit)")
 ok = total_theirs >= 100
 out.append(f"{'ok' if ok else 'not ok'} the run made {total_theirs} requests (at least 100 for a 2 % comparison)")
-commits = len(series.get("journal_commit", {}).get("samples", []))
-writes = len(series.get("device_write_latency", {}).get("samples", []))
-flushes = len(series.get("device_flush_latency", {}).get("samples", []))
+commits = len(samples(series.get("journal_commit", {})))
+writes = len(samples(series.get("device_write_latency", {})))
+flushes = len(samples(series.get("device_flush_latency", {})))
 ok = writes > 0 and commits == ours_n and (flushes > 0 or n("device_flush_requests") == 0)
 out.append(f"{'ok' if ok else 'not ok'} series journal_commit ({commits} samples, one per commit) device_write_latency ({writes} samples) and device_flush_latency ({flushes})")
 ok = n("kernel_events_lost") == 0
@@ -237,9 +238,9 @@ runuser -u nobody -- env HOME="$work" "$cli" run -d "$mnt" -l none -p fsync,kern
   -o "$mnt/nobody.json" >"$work/nobody.out" 2>&1
 status=$?
 if [ "$status" -eq 0 ] && grep -q "Kernel events need root" "$work/nobody.out" &&
-   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); s=r["series"]
+   python3 -c 'import json,sys; from resprobe_report import samples; r=json.load(open(sys.argv[1])); s=r["series"]
 assert "need root" in r["notes"]["kernel_events_unavailable"]
-assert len(s["fsync_latency"]["samples"]) >= 1' "$mnt/nobody.json"; then
+assert len(samples(s["fsync_latency"])) >= 1' "$mnt/nobody.json"; then
   ok "as nobody: one line says kernel events need root; fsync measured as always"
 else
   fail "as nobody (exit $status): $(tail -4 "$work/nobody.out")"
