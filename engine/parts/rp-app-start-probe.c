@@ -61,26 +61,29 @@ app_start_probe_prepare (RpPartHost *host,
 /* Returns the seconds from spawn to reaping, or a negative value with @error set. */
 static double
 start_once (AppStartProbe  *probe,
+            RpTimedCall    *call,
             GError        **error)
 {
   char *argv[] = { (char *) "true", NULL };
-  double before = rp_clock_now ();
+  double before = rp_timed_call_begin (call, "app_start_latency");
   pid_t pid;
   int rc, status;
 
   rc = posix_spawn (&pid, probe->program, NULL, NULL, argv, environ);
   if (rc != 0)
     {
+      rp_timed_call_end (call);
       rp_error_set_from_errno (error, rc, _("App-start probe: starting"), probe->program);
       return -1;
     }
   while (waitpid (pid, &status, 0) < 0)
     if (errno != EINTR)
       {
+        rp_timed_call_end (call);
         rp_error_set_from_errno (error, errno, _("App-start probe: waiting for"), probe->program);
         return -1;
       }
-  return rp_clock_now () - before;
+  return rp_timed_call_end (call) - before;
 }
 
 static void
@@ -90,13 +93,15 @@ app_start_probe_run (RpPartHost *host,
   AppStartProbe *probe = state;
   RpSeries *series;
 
+  RpTimedCall *call = rp_part_host_open_call (host);
+
   series = rp_part_host_ensure_series (host, "app_start_latency", "s", _("Program start time"));
 
   do
     {
       double before = rp_clock_now ();
       GError *error = NULL;
-      double seconds = start_once (probe, &error);
+      double seconds = start_once (probe, call, &error);
 
       if (seconds < 0)
         {

@@ -17,6 +17,8 @@ extern const RpPartInfo rp_parallel_writers_part;
 extern const RpPartInfo rp_cpu_bench_part;
 extern const RpPartInfo rp_command_part;
 extern const RpPartInfo rp_window_probes_part;
+extern const RpPartInfo rp_stall_sampler_part;
+extern const RpPartInfo rp_disk_part;
 
 /* In the order descriptions, the scenario's JSON arrays and `--help` name
  * them: loads, then probes, then what the front ends measure. A scenario
@@ -32,6 +34,8 @@ static const RpPartInfo *const table[] = {
   &rp_cold_read_part,
   &rp_app_start_part,
   &rp_timer_part,
+  &rp_stall_sampler_part,
+  &rp_disk_part,
   &rp_window_probes_part,
 };
 

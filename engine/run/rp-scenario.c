@@ -45,6 +45,8 @@ rp_scenario_new_defaults (void)
   self->params = rp_params_new ();
   rp_scenario_set_part (self, "fsync", TRUE);
   rp_scenario_set_part (self, "system", TRUE);
+  rp_scenario_set_part (self, "stalls", TRUE);
+  rp_scenario_set_part (self, "disk", TRUE);
   return self;
 }
 
