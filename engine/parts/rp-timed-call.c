@@ -203,6 +203,8 @@ calls_snapshot (RpCallRegistry *self)
   g_mutex_lock (&self->lock);
   calls = g_ptr_array_copy (self->calls, NULL, NULL);
   g_mutex_unlock (&self->lock);
+  /* The copy would inherit the free function: the registry owns the calls. */
+  g_ptr_array_set_free_func (calls, NULL);
   return calls;
 }
 
@@ -353,7 +355,6 @@ rp_call_registry_get_stalls (RpCallRegistry *self)
   g_mutex_lock (&self->lock);
   copy = g_ptr_array_copy (self->stalls, (GCopyFunc) rp_stall_copy, NULL);
   g_mutex_unlock (&self->lock);
-  g_ptr_array_set_free_func (copy, (GDestroyNotify) rp_stall_free);
   g_ptr_array_sort (copy, compare_start);
   return copy;
 }

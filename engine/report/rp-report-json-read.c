@@ -495,6 +495,8 @@ report_from_object (JsonObject  *root,
   g_autoptr(RpScenario) scenario = NULL;
   g_autoptr(GHashTable) notes = rp_report_notes_new ();
   g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) stalls = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
+  RpReport *report;
   double duration = 0;
 
   if (!check_identity (root, error) ||
@@ -505,10 +507,11 @@ report_from_object (JsonObject  *root,
       !read_system (root, &sysinfo, error) ||
       !read_scenario (root, &scenario, error) ||
       !read_notes (root, notes, error) ||
-      !read_series (root, series, error))
+      !read_series (root, series, error) ||
+      !rp_report_read_stalls (root, stalls, error))
     return NULL;
 
-  return rp_report_new_take (g_steal_pointer (&created),
+  report = rp_report_new_take (g_steal_pointer (&created),
                              generator != NULL ? g_steal_pointer (&generator) : g_strdup (""),
                              g_steal_pointer (&sysinfo),
                              g_steal_pointer (&scenario),
@@ -516,6 +519,8 @@ report_from_object (JsonObject  *root,
                              g_steal_pointer (&notes),
                              g_steal_pointer (&error_message),
                              duration);
+  rp_report_take_stalls (report, g_steal_pointer (&stalls));
+  return report;
 }
 
 /**

@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 
 /* JSON format identity; see docs/REPORT-FORMAT.md. */
 #define RP_REPORT_FORMAT  "resprobe-report"
-#define RP_REPORT_VERSION 1
+#define RP_REPORT_VERSION 2
 
 /* What a loader accepts from a file of unknown origin: more is an error.
  * json-glib builds about 300 bytes of tree per sample, so these keep loading

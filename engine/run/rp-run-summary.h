@@ -35,6 +35,8 @@ typedef enum {
  * @gaps: how often the measuring process itself stood still for over a
  *   second (the system sampler's note %RP_NOTE_GAPS)
  * @gap_longest: the longest of those, seconds
+ * @cause: (nullable): a sentence naming the dominant cause of the stalls
+ *   (engine/report/rp-report-stalls.c), said after the rows' sentences
  *
  * The statistics of the summary's rows: every series of the parts table
  * marked %RP_SERIES_FLAG_IN_SUMMARY, in rank order. Filled from a report's
@@ -48,6 +50,7 @@ typedef struct {
   gboolean *present;
   guint64   gaps;
   double    gap_longest;
+  char     *cause;
 } RpRunSummary;
 
 guint               rp_run_summary_get_n_rows     (void);
@@ -60,6 +63,8 @@ void                rp_run_summary_set_row        (RpRunSummary       *self,
                                                    const RpStats      *stats);
 void                rp_run_summary_set_notes      (RpRunSummary       *self,
                                                    GHashTable         *notes);
+void                rp_run_summary_set_cause      (RpRunSummary       *self,
+                                                   const char         *cause);
 gboolean            rp_run_summary_has_samples    (const RpRunSummary *self);
 RpSeverity          rp_run_summary_get_severity   (const RpRunSummary *self);
 char               *rp_run_summary_get_verdict    (const RpRunSummary *self,
