@@ -215,7 +215,7 @@ test_json_round_trip (void)
 
   json = rp_report_to_json (report, &length);
   g_assert_cmpuint (length, ==, strlen (json));
-  g_assert_true (g_str_has_prefix (json, "{\n  \"format\" : \"resprobe-report\",\n  \"version\" : 1,\n"));
+  g_assert_true (g_str_has_prefix (json, "{\n  \"format\" : \"resprobe-report\",\n  \"version\" : 2,\n"));
   g_assert_true (g_str_has_suffix (json, "\n}\n"));
   g_assert_true (g_utf8_validate (json, (gssize) length, NULL));
   g_assert_nonnull (strstr (json, "\"generator\" : \"resprobe " PACKAGE_VERSION "\""));
@@ -962,10 +962,10 @@ test_load_bad_corpus (void)
   assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": 0}", -1, "version");
   assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": -1}", -1, "version");
   assert_load_fails ("{\"format\": \"resprobe-report\", \"version\": 99999999999999999999999}", -1, "version");
-  assert_edit_fails (json, "\"version\" : 1,", "\"version\" : 2,", "version 2");
+  assert_edit_fails (json, "\"version\" : 2,", "\"version\" : 3,", "version 3");
   /* A newer version's samples may look different: the version is what to tell. */
   newer = replace_once (json, "\"series\" : {", "\"series\" : {\"a\": {\"samples\": [{}]}, ");
-  assert_edit_fails (newer, "\"version\" : 1,", "\"version\" : 2,", "version 2");
+  assert_edit_fails (newer, "\"version\" : 2,", "\"version\" : 3,", "version 3");
 
   /* Broken JSON: json-glib's message (with its line and column) or the
    * pre-check's. */
@@ -1319,7 +1319,7 @@ test_load_duplicate_keys (void)
 {
   g_autoptr(RpReport) report = make_report ();
   g_autofree char *json = rp_report_to_json (report, NULL);
-  g_autofree char *version = replace_once (json, "\"version\" : 1,", "\"version\" : 2, \"version\" : 1,");
+  g_autofree char *version = replace_once (json, "\"version\" : 2,", "\"version\" : 3, \"version\" : 2,");
   g_autofree char *samples = replace_once (json, "\"samples\" : [",
                                            "\"samples\" : [[1.0, 0.5422]], \"samples\" : [");
   g_autoptr(RpReport) loaded = load_ok (version, -1);

@@ -245,6 +245,7 @@ static const WaitSite wait_sites[] = {
   { "hrtimer_nanosleep", N_("sleeping"), N_("a sleep") },
   { "do_nanosleep", N_("sleeping"), N_("a sleep") },
   { "pipe_read", N_("waiting for a pipe"), N_("a pipe") },
+  { "anon_pipe_read", N_("waiting for a pipe"), N_("a pipe") },
   { "do_wait", N_("waiting for a child process"), N_("a child process") },
   { "kernel_wait4", N_("waiting for a child process"), N_("a child process") },
   { RP_WAIT_SITE_RUNNING, N_("running on a CPU"), N_("CPU work") },

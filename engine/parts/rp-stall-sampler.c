@@ -58,38 +58,64 @@ site_from_stack (const char *stack)
   return g_strdup (symbols[0]);
 }
 
-static void
-read_wait (pid_t         tid,
-           RpWaitSample *out,
-           gpointer      data)
+/**
+ * rp_stall_sampler_read:
+ * @tid: a thread of this process
+ * @use_stack: read /proc/self/task/TID/stack (needs CAP_SYS_ADMIN) rather
+ *   than wchan
+ * @delayacct: whether kernel.task_delayacct is on (the blkio field counts)
+ * @out_sample: (out caller-allocates): where @tid waits now; @site %NULL
+ *   when the thread is gone
+ *
+ * One look at a thread: its wait site (the innermost stack frame the
+ * wait-site table knows, else the innermost one not of the scheduler; or
+ * its wchan), %RP_WAIT_SITE_RUNNING when it is on a CPU (state R) without
+ * one, %RP_WAIT_SITE_UNKNOWN when the kernel hides it.
+ */
+void
+rp_stall_sampler_read (pid_t         tid,
+                       gboolean      use_stack,
+                       gboolean      delayacct,
+                       RpWaitSample *out_sample)
 {
-  StallSampler *sampler = data;
   g_autofree char *stat_text = read_task_file (tid, "stat");
   g_autofree char *where = NULL;
   RpTaskStat stat;
 
+  out_sample->site = NULL;
   if (stat_text == NULL || !rp_proc_parse_task_stat (stat_text, &stat))
     return;
-  if (sampler->stack_readable)
+  if (use_stack)
     {
       g_autofree char *stack = read_task_file (tid, "stack");
 
-      out->source = "stack";
+      out_sample->source = "stack";
       where = stack != NULL ? site_from_stack (stack) : NULL;
     }
   else
     {
       g_autofree char *wchan = read_task_file (tid, "wchan");
 
-      out->source = "wchan";
+      out_sample->source = "wchan";
       where = rp_proc_clean_wchan (wchan);
     }
   if (where == NULL)
     where = g_strdup (stat.state == 'R' ? RP_WAIT_SITE_RUNNING : RP_WAIT_SITE_UNKNOWN);
-  out->site = g_steal_pointer (&where);
-  out->blkio_ticks = stat.blkio_ticks;
-  out->blkio_known = sampler->delayacct;
-  sampler->samples++;
+  out_sample->site = g_steal_pointer (&where);
+  out_sample->blkio_ticks = stat.blkio_ticks;
+  out_sample->blkio_known = delayacct;
+}
+
+static void
+read_wait (pid_t         tid,
+           RpWaitSample *out,
+           gpointer      data)
+{
+  StallSampler *sampler = data;
+
+  rp_stall_sampler_read (tid, sampler->stack_readable, sampler->delayacct, out);
+  if (out->site != NULL)
+    sampler->samples++;
 }
 
 static gboolean

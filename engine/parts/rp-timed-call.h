@@ -73,4 +73,10 @@ double          rp_timed_call_begin           (RpTimedCall    *call,
                                                const char     *series);
 double          rp_timed_call_end             (RpTimedCall    *call);
 
+/* rp-stall-sampler.c */
+void            rp_stall_sampler_read         (pid_t           tid,
+                                               gboolean        use_stack,
+                                               gboolean        delayacct,
+                                               RpWaitSample   *out_sample);
+
 G_END_DECLS

@@ -35,6 +35,8 @@ static const CatalogEntry catalog[] = {
   { N_("Throughput"), "B/s", FALSE, FALSE, FALSE, { "throughput", 0, 3, 1, FALSE } },
   { N_("Dirty and writeback memory"), "B", FALSE, FALSE, FALSE, { "memory", 1, 3, 1, FALSE } },
   { N_("CPU benchmark"), "ops/s", FALSE, FALSE, FALSE, { "cpu-bench", 0, 4, 2, TRUE } },
+  /* What the target's device did (/proc/diskstats): requests per second. */
+  { N_("Disk"), "ops/s", FALSE, FALSE, FALSE, { "disk", 0, 5, 2, TRUE } },
 };
 
 /* The series of the parts table that chart @data shows; per-thread series
