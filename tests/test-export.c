@@ -73,6 +73,7 @@ make_all_series (guint n_writers)
   add_series (series, "dirty_bytes", "B", 40, 0.5, 0, 2e9);
   add_series (series, "writeback_bytes", "B", 40, 0.5, 0, 3e8);
   add_series (series, "cpu_bench_rate", "ops/s", 40, 0.5, 1000, 1500);
+  add_series (series, "disk_writes", "ops/s", 40, 0.5, 100, 900);
   g_ptr_array_add (series, rp_series_new ("input_latency", "s", NULL));
   return series;
 }
@@ -164,7 +165,7 @@ remove_tree (const char *dir)
 /* ------------------------------------------------------------------------ */
 
 static const char *const all_ids[] = {
-  "disk-latency", "writer-threads", "ui-latency", "cpu", "throughput", "memory", "cpu-bench",
+  "disk-latency", "writer-threads", "ui-latency", "cpu", "throughput", "memory", "cpu-bench", "disk",
 };
 
 static void
@@ -194,7 +195,9 @@ test_catalog_all (void)
   disk = g_ptr_array_index (plots, 0);
   g_assert_cmpstr (rp_plot_get_title (disk), ==, "Disk call latency");
   g_assert_true (rp_plot_get_log_y (disk));
-  g_assert_cmpuint (rp_plot_get_n_series (disk), ==, 6);
+  /* The calls' latencies, then the device's own time per request. */
+  g_assert_cmpuint (rp_plot_get_n_series (disk), ==, 7);
+  g_assert_cmpstr (rp_plot_get_series_name (disk, 6), ==, "disk_await");
   g_assert_cmpstr (rp_plot_get_series_name (disk, 0), ==, "fsync_latency");
   g_assert_cmpstr (rp_plot_get_series_name (disk, 1), ==, "fsync_pwrite_latency");
   writers = g_ptr_array_index (plots, 1);
@@ -275,7 +278,7 @@ test_catalog_live (void)
       g_assert_false (rp_plot_catalog_bind (i, plot, NULL));
       g_assert_false (rp_plot_catalog_bind (i, plot, series));
     }
-  g_assert_cmpuint (optional, ==, 2);
+  g_assert_cmpuint (optional, ==, 3);
 
   {
     g_autoptr(RpPlot) cpu = rp_plot_catalog_new_plot (3, NULL);

@@ -186,8 +186,8 @@ static const RpParamInfo params[] = {
 static char *
 stall_sampler_describe (const RpParams *p)
 {
-  /* TRANSLATORS: "every 0.01 s while a call stalls" */
-  return g_strdup_printf (_("every %g s while a call stalls"),
+  /* TRANSLATORS: "every 0.5 s" */
+  return g_strdup_printf (_("every %g s"),
                           rp_params_get_seconds (p, "stall_sample_period"));
 }
 
@@ -196,7 +196,7 @@ const RpPartInfo rp_stall_sampler_part = {
   .id = "stalls",
   .role = RP_PART_PROBE,
   .label = N_("Stall attribution"),
-  /* TRANSLATORS: %s is e.g. "every 0.01 s while a call stalls" */
+  /* TRANSLATORS: %s is e.g. "every 0.01 s" (while a call stalls) */
   .sentence = N_("stall attribution %s"),
   .start_rank = 0,
   RP_PART_PARAMS (params),
