@@ -191,7 +191,7 @@ else fail "run output: no '1.0 MiB': $out"; fi
 if python3 - "$work/r.json" "$lines" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["format"] == "resprobe-report" and r["version"] == 1
+assert r["format"] == "resprobe-report" and r["version"] == 2
 s = r["series"]["fsync_latency"]["samples"]
 assert len(s) == int(sys.argv[2]), (len(s), sys.argv[2])
 assert r["summary"]["fsync_latency"]["n"] == len(s)

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rp-report-stalls.h"
 #include "rp-stream-stats.h"
 #include "rp-summary-view.h"
 #include "rp-ui-probes.h"
@@ -151,6 +152,10 @@ add_late_frames (char       *verdict,
 static char *
 make_verdict (Summary *summary)
 {
+  g_autofree char *cause = rp_report_get_stall_cause (summary->report);
+
+  /* Why: the dominant cause of the stalls, after the verdict's counts. */
+  rp_run_summary_set_cause (summary->rows, cause);
   return add_late_frames (rp_run_summary_get_verdict (summary->rows, rp_report_get_sysinfo (summary->report)),
                           rp_report_get_notes (summary->report),
                           rp_report_lookup_series (summary->report, RP_SERIES_LATE_FRAMES));

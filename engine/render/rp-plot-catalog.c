@@ -7,6 +7,7 @@
 
 #include "rp-parts.h"
 #include "rp-plot-catalog.h"
+#include "rp-stall.h"
 #include "rp-stats.h"
 
 /* The per-thread series of the parallel writers: write_latency_0, _1, … */
@@ -286,4 +287,45 @@ rp_plot_catalog_build (GPtrArray *series,
         g_array_append_val (out_placements, placement);
     }
   return plots;
+}
+
+static void
+add_spans (GArray    *spans,
+           GPtrArray *stalls,
+           gboolean   in_flight)
+{
+  for (guint i = 0; stalls != NULL && i < stalls->len; i++)
+    {
+      const RpStall *stall = g_ptr_array_index (stalls, i);
+      RpPlotSpan span = { stall->series, stall->start, stall->start + stall->duration, in_flight };
+
+      g_array_append_val (spans, span);
+    }
+}
+
+/**
+ * rp_plot_catalog_set_stalls:
+ * @plots: (element-type RpPlot): charts of the catalog
+ * @stalls: (element-type RpStall) (nullable): finished stalls
+ *   (rp_report_get_stalls(), rp_session_get_stalls())
+ * @in_flight: (element-type RpStall) (nullable): calls not returned yet
+ *   (rp_session_get_in_flight()), drawn to their duration so far
+ *
+ * Gives every chart its stalls as spans; each chart draws those of the
+ * series it shows (fsync in "Disk call latency", a writer's write() in the
+ * per-thread chart).
+ */
+void
+rp_plot_catalog_set_stalls (GPtrArray *plots,
+                            GPtrArray *stalls,
+                            GPtrArray *in_flight)
+{
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (RpPlotSpan));
+
+  g_return_if_fail (plots != NULL);
+
+  add_spans (spans, stalls, FALSE);
+  add_spans (spans, in_flight, TRUE);
+  for (guint i = 0; i < plots->len; i++)
+    rp_plot_set_spans (g_ptr_array_index (plots, i), (const RpPlotSpan *) spans->data, spans->len);
 }

@@ -102,6 +102,23 @@ typedef struct {
 #define RP_TYPE_PLOT (rp_plot_get_type ())
 G_DECLARE_FINAL_TYPE (RpPlot, rp_plot, RP, PLOT, GObject)
 
+/**
+ * RpPlotSpan:
+ * @series: the series the call goes into, e.g. "fsync_latency": the span
+ *   takes its colour, and shows only in a chart that has it
+ * @start: seconds, the time axis's
+ * @end: seconds; for a call in flight, now
+ * @in_flight: the call has not returned: drawn with a solid front edge
+ *
+ * A stall drawn as the interval it lasted (rp_plot_set_spans()).
+ */
+typedef struct {
+  char     *series;
+  double    start;
+  double    end;
+  gboolean  in_flight;
+} RpPlotSpan;
+
 void        rp_plot_style_init_default (RpPlotStyle *style,
                                         gboolean     dark);
 
@@ -136,6 +153,10 @@ guint       rp_plot_get_n_series       (RpPlot      *self);
 const char *rp_plot_get_series_name    (RpPlot      *self,
                                         guint        index);
 guint64     rp_plot_count_points       (RpPlot      *self);
+void        rp_plot_set_spans          (RpPlot           *self,
+                                        const RpPlotSpan *spans,
+                                        guint             n_spans);
+guint       rp_plot_get_n_spans        (RpPlot      *self);
 void        rp_plot_add_threshold      (RpPlot      *self,
                                         double       value,
                                         const char  *label);
