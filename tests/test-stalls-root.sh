@@ -69,7 +69,8 @@ loopname=$(basename "$loopdev")
 mkdir "$mnt"
 mount -t ext3 -o data=ordered "$loopdev" "$mnt"
 
-# diskstats_field NAME FIELD: a counter of the loop device (iostats.rst numbering).
+# diskstats_field FIELD: a counter of the loop device (iostats.rst numbering:
+# 4 reads completed, 8 writes completed).
 diskstats_field () {
   awk -v dev="$loopname" -v f="$1" '$3 == dev { print $f }' /proc/diskstats
 }
@@ -102,12 +103,12 @@ PY
 # 1-3: as root, with delay accounting on (put back by cleanup).
 echo 1 >/proc/sys/kernel/task_delayacct
 mkdir "$mnt/root"
-writes_before=$(diskstats_field writes 8)
-reads_before=$(diskstats_field reads 4)
+writes_before=$(diskstats_field 8)
+reads_before=$(diskstats_field 4)
 run_r1 "$mnt/root" "$workdir/root.json"
 status=$?
-writes_after=$(diskstats_field writes 8)
-reads_after=$(diskstats_field reads 4)
+writes_after=$(diskstats_field 8)
+reads_after=$(diskstats_field 4)
 echo "$saved_delayacct" >/proc/sys/kernel/task_delayacct
 if [ "$status" -eq 0 ] && check_attribution "$workdir/root.json" stack &&
    "$RESPROBE_CLI" show "$workdir/root.json" | grep -q "waiting for the journal commit"; then
