@@ -7,7 +7,9 @@
 
 #include "rp-parts.h"
 #include "rp-plot-catalog.h"
+#include "rp-report-stalls.h"
 #include "rp-stall.h"
+#include "rp-units.h"
 #include "rp-stats.h"
 
 /* The per-thread series of the parallel writers: write_latency_0, _1, … */
@@ -297,8 +299,15 @@ add_spans (GArray    *spans,
   for (guint i = 0; stalls != NULL && i < stalls->len; i++)
     {
       const RpStall *stall = g_ptr_array_index (stalls, i);
-      RpPlotSpan span = { stall->series, stall->start, stall->start + stall->duration, in_flight };
+      g_autofree char *duration = rp_format_latency (stall->duration);
+      g_autofree char *breakdown = rp_report_stall_breakdown_text (stall, 3);
+      RpPlotSpan span = { stall->series, stall->start, stall->start + stall->duration, in_flight, NULL };
 
+      span.label = in_flight ?
+        /* TRANSLATORS: tooltip of a call in flight: "fsync in flight, 8.20 s so far: waiting for the journal commit 8.10 s (99 %)" */
+        g_strdup_printf (_("%s in flight, %s so far: %s"), rp_stall_call_name (stall->series), duration, breakdown) :
+        /* TRANSLATORS: tooltip of a stall: "fsync stalled 9.85 s: waiting for the journal commit 9.70 s (98 %)" */
+        g_strdup_printf (_("%s stalled %s: %s"), rp_stall_call_name (stall->series), duration, breakdown);
       g_array_append_val (spans, span);
     }
 }
@@ -328,4 +337,6 @@ rp_plot_catalog_set_stalls (GPtrArray *plots,
   add_spans (spans, in_flight, TRUE);
   for (guint i = 0; i < plots->len; i++)
     rp_plot_set_spans (g_ptr_array_index (plots, i), (const RpPlotSpan *) spans->data, spans->len);
+  for (guint i = 0; i < spans->len; i++)
+    g_free (g_array_index (spans, RpPlotSpan, i).label);
 }

@@ -19,6 +19,7 @@ span_free (gpointer data)
   RpPlotSpan *span = data;
 
   g_free (span->series);
+  g_free (span->label);
 }
 
 /**
@@ -48,6 +49,7 @@ rp_plot_set_spans (RpPlot           *self,
       RpPlotSpan copy = spans[i];
 
       copy.series = g_strdup (spans[i].series);
+      copy.label = g_strdup (spans[i].label);
       g_array_append_val (self->spans, copy);
     }
 }
@@ -117,6 +119,40 @@ rp_plot_draw_spans (RpPlot            *self,
           cairo_fill (cr);
         }
     }
+}
+
+/**
+ * rp_plot_span_at:
+ * @x: a pointer's x, pixels from the chart's left edge (as rp_plot_read_at())
+ *
+ * The stall under the pointer, for the chart's tooltip: hovering a span
+ * shows its breakdown.
+ *
+ * Returns: (transfer none) (nullable): the label of the longest span of a
+ *   series this chart shows under @x, %NULL for none
+ */
+const char *
+rp_plot_span_at (RpPlot *self,
+                 double  x)
+{
+  const RpPlotSpan *best = NULL;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), NULL);
+
+  if (self->spans == NULL || !self->prepared || self->mode != RP_PLOT_TIMELINE ||
+      self->drawn_t1 <= self->drawn_t0)
+    return NULL;
+  for (guint i = 0; i < self->spans->len; i++)
+    {
+      const RpPlotSpan *span = &g_array_index (self->spans, RpPlotSpan, i);
+      double x0 = floor (time_to_x (self, span->start));
+      double x1 = MAX (ceil (time_to_x (self, span->end)), x0 + 2);
+
+      if (span->label != NULL && x >= x0 - 1 && x <= x1 + 1 && find_entry (self, span->series) >= 0 &&
+          (best == NULL || span->end - span->start > best->end - best->start))
+        best = span;
+    }
+  return best != NULL ? best->label : NULL;
 }
 
 /* For rp_plot_get_data_hash(): a change of the spans redraws the strip. */

@@ -109,6 +109,8 @@ G_DECLARE_FINAL_TYPE (RpPlot, rp_plot, RP, PLOT, GObject)
  * @start: seconds, the time axis's
  * @end: seconds; for a call in flight, now
  * @in_flight: the call has not returned: drawn with a solid front edge
+ * @label: (nullable): what a tooltip says of it (rp_plot_span_at()), e.g.
+ *   "fsync stalled 9.85 s: waiting for the journal commit 9.70 s (98 %)"
  *
  * A stall drawn as the interval it lasted (rp_plot_set_spans()).
  */
@@ -117,6 +119,7 @@ typedef struct {
   double    start;
   double    end;
   gboolean  in_flight;
+  char     *label;
 } RpPlotSpan;
 
 void        rp_plot_style_init_default (RpPlotStyle *style,
@@ -157,6 +160,8 @@ void        rp_plot_set_spans          (RpPlot           *self,
                                         const RpPlotSpan *spans,
                                         guint             n_spans);
 guint       rp_plot_get_n_spans        (RpPlot      *self);
+const char *rp_plot_span_at            (RpPlot      *self,
+                                        double       x);
 void        rp_plot_add_threshold      (RpPlot      *self,
                                         double       value,
                                         const char  *label);
