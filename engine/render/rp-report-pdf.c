@@ -508,48 +508,6 @@ doc_charts (Doc *doc)
   rp_export_charts_clear (&charts);
 }
 
-/* Lays the whole document out onto @surface; returns the number of pages.
- * With @n_pages 0 (unknown) the footers say "Page N of N": that pass only
- * counts. */
-static guint
-draw_pdf (RpReport        *self,
-          cairo_surface_t *surface,
-          guint            n_pages)
-{
-  g_autofree char *created = rp_text_format_created (rp_report_get_created (self));
-  RpPlotStyle style;
-  cairo_t *cr = cairo_create (surface);
-  Doc doc = { 0 };
-
-  rp_plot_style_init_default (&style, FALSE);
-  cairo_scale (cr, PT_PER_PX, PT_PER_PX);
-  rp_export_pen_init (&doc.pen, cr, &style);
-  doc.report = self;
-  doc.n_pages = n_pages;
-  doc.page_width = A4_WIDTH_PT / PT_PER_PX;
-  doc.page_height = A4_HEIGHT_PT / PT_PER_PX;
-  doc.left = PAGE_MARGIN;
-  doc.right = doc.page_width - PAGE_MARGIN;
-  doc.top = PAGE_MARGIN;
-  doc.bottom = doc.page_height - PAGE_MARGIN;
-  /* TRANSLATORS: page footer, %s is when the run started */
-  doc.footer = g_strdup_printf (_("Responsiveness Probe report · %s"), created);
-
-  doc_new_page (&doc);
-  doc_title (&doc);
-  doc_system (&doc);
-  doc_scenario (&doc);
-  doc_summary (&doc);
-  doc_stalls (&doc);
-  doc_charts (&doc);
-  doc_draw_footer (&doc);
-
-  g_free (doc.footer);
-  rp_export_pen_clear (&doc.pen);
-  cairo_destroy (cr);
-  return doc.page;
-}
-
 /* The longest stalls with where their time went and what ran meanwhile,
  * as the text report's section has them. */
 #define PDF_MAX_STALLS 8
@@ -599,6 +557,48 @@ doc_stalls (Doc *doc)
           doc_paragraph (doc, line, 0.9, FALSE, fg, 0.75);
         }
     }
+}
+
+/* Lays the whole document out onto @surface; returns the number of pages.
+ * With @n_pages 0 (unknown) the footers say "Page N of N": that pass only
+ * counts. */
+static guint
+draw_pdf (RpReport        *self,
+          cairo_surface_t *surface,
+          guint            n_pages)
+{
+  g_autofree char *created = rp_text_format_created (rp_report_get_created (self));
+  RpPlotStyle style;
+  cairo_t *cr = cairo_create (surface);
+  Doc doc = { 0 };
+
+  rp_plot_style_init_default (&style, FALSE);
+  cairo_scale (cr, PT_PER_PX, PT_PER_PX);
+  rp_export_pen_init (&doc.pen, cr, &style);
+  doc.report = self;
+  doc.n_pages = n_pages;
+  doc.page_width = A4_WIDTH_PT / PT_PER_PX;
+  doc.page_height = A4_HEIGHT_PT / PT_PER_PX;
+  doc.left = PAGE_MARGIN;
+  doc.right = doc.page_width - PAGE_MARGIN;
+  doc.top = PAGE_MARGIN;
+  doc.bottom = doc.page_height - PAGE_MARGIN;
+  /* TRANSLATORS: page footer, %s is when the run started */
+  doc.footer = g_strdup_printf (_("Responsiveness Probe report · %s"), created);
+
+  doc_new_page (&doc);
+  doc_title (&doc);
+  doc_system (&doc);
+  doc_scenario (&doc);
+  doc_summary (&doc);
+  doc_stalls (&doc);
+  doc_charts (&doc);
+  doc_draw_footer (&doc);
+
+  g_free (doc.footer);
+  rp_export_pen_clear (&doc.pen);
+  cairo_destroy (cr);
+  return doc.page;
 }
 
 static cairo_status_t
