@@ -399,7 +399,7 @@ test_load_errors (void)
 
   g_assert_true (save (report, good, "json", TRUE, &error));
   wrong_version = g_strdup (json);
-  memcpy (strstr (wrong_version, "\"version\" : 1") + strlen ("\"version\" : "), "9", 1);
+  memcpy (strstr (wrong_version, "\"version\" : 2") + strlen ("\"version\" : "), "9", 1);
   cases[4].contents = wrong_version;
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -96,7 +96,9 @@ total = sum(s["duration"] for s in stalls)
 named = sum(w["seconds"] for s in stalls for w in s["breakdown"] if w["site"] not in ("running", "unknown"))
 sources = {s["source"] for s in stalls}
 print(f"# {len(stalls)} fsync stalls, {total:.2f} s, {named:.2f} s at named sites ({100 * named / total:.1f} %), sources {sources}")
-sys.exit(0 if named >= 0.8 * total and sources == {sys.argv[2]} else 1)
+# A short stall the sampler did not get to look at on a busy machine has no
+# source (null); it counts against the share, unattributed.
+sys.exit(0 if named >= 0.8 * total and sys.argv[2] in sources and sources <= {sys.argv[2], None} else 1)
 PY
 }
 

@@ -313,7 +313,8 @@ test_report_stalls (void)
 
   /* The verdict names the journal commit and says the disk was fast. */
   verdict = rp_report_get_verdict (report);
-  g_assert_nonnull (strstr (verdict, "fsync spent 9.70 s of 9.85 s waiting for the journal commit"));
+  /* Summed over both stalls: 9.70 s of 10.35 s at the journal commit. */
+  g_assert_nonnull (strstr (verdict, "Over its 2 stalls, fsync spent 9.70 s of 10.35 s waiting for the journal commit"));
   g_assert_nonnull (strstr (verdict, "journal ordering, not a slow disk"));
 
   /* What ran meanwhile: the commit that overlaps, the device's latency. */
@@ -348,7 +349,7 @@ test_report_old_and_bad (void)
   g_assert_no_error (error);
   g_assert_cmpuint (rp_report_get_stalls (report)->len, ==, 0);
   verdict = rp_report_get_verdict (report);
-  g_assert_null (strstr (verdict, "worst stall"));
+  g_assert_null (strstr (verdict, "Over its"));
 
   g_assert_null (rp_report_load_from_data (negative, -1, &error));
   g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);

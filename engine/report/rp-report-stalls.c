@@ -339,11 +339,12 @@ median_in_stalls (RpReport   *self,
  * rp_report_get_stall_cause:
  *
  * The cause of the run's stalls in plain words, for the verdict: the call
- * whose stalls took the most time, where its worst stall waited longest,
- * and how fast the disk answered meanwhile, e.g. "In its worst stall,
- * fsync spent 9.70 s of 9.85 s waiting for the journal commit; the disk
- * answered in 3.0 ms per request (median): journal ordering, not a slow
- * disk."
+ * whose stalls took the most time, the wait site where they spent the most
+ * of it (summed over them all, so that one odd stall does not name the
+ * cause), and how fast the disk answered meanwhile, e.g. "Over its 5
+ * stalls, fsync spent 9.70 s of 9.85 s waiting for the journal commit; the
+ * disk answered in 3.0 ms per request (median): journal ordering, not a
+ * slow disk."
  *
  * Returns: (transfer full) (nullable): the sentence, %NULL without a
  *   sampled stall
@@ -352,34 +353,46 @@ char *
 rp_report_get_stall_cause (RpReport *self)
 {
   const char *series;
-  const RpStall *worst = NULL;
+  g_autoptr(RpStall) sum = NULL;
   const RpWaitShare *site;
   g_autofree char *spent = NULL, *of = NULL;
   g_autofree char *first = NULL;
   const char *cause;
   double median;
+  guint n = 0;
 
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
   series = dominant_series (self->stalls);
-  for (guint i = 0; series != NULL && i < self->stalls->len; i++)
+  if (series == NULL)
+    return NULL;
+  sum = rp_stall_new (series, 0, 0);
+  for (guint i = 0; i < self->stalls->len; i++)
     {
       const RpStall *stall = g_ptr_array_index (self->stalls, i);
 
-      if (g_str_equal (stall->series, series) && stall->breakdown->len > 0 &&
-          (worst == NULL || stall->duration > worst->duration))
-        worst = stall;
+      if (!g_str_equal (stall->series, series) || stall->breakdown->len == 0)
+        continue;
+      n++;
+      sum->duration += stall->duration;
+      for (guint k = 0; k < stall->breakdown->len; k++)
+        {
+          const RpWaitShare *share = &g_array_index (stall->breakdown, RpWaitShare, k);
+
+          rp_stall_add_wait (sum, share->site, share->seconds);
+        }
     }
-  if (worst == NULL)
+  site = rp_stall_get_dominant (sum);
+  if (site == NULL)
     return NULL;
 
-  site = rp_stall_get_dominant (worst);
   spent = rp_format_latency (site->seconds);
-  of = rp_format_latency (worst->duration);
-  /* TRANSLATORS: "In its worst stall, fsync spent 9.70 s of 9.85 s waiting
-   * for the journal commit" */
-  first = g_strdup_printf (_("In its worst stall, %s spent %s of %s %s"),
-                           rp_stall_call_name (series), spent, of, site_words (site->site));
+  of = rp_format_latency (sum->duration);
+  /* TRANSLATORS: "Over its 5 stalls, fsync spent 9.70 s of 9.85 s waiting
+   * for the journal commit": 5 is %5$u, fsync %1$s, the wait site's words %4$s */
+  first = g_strdup_printf (ngettext ("Over its %5$u stall, %1$s spent %2$s of %3$s %4$s",
+                                     "Over its %5$u stalls, %1$s spent %2$s of %3$s %4$s", n),
+                           rp_stall_call_name (series), spent, of, site_words (site->site), n);
   cause = rp_wait_site_get_cause (site->site);
   median = median_in_stalls (self, self->stalls, "device_write_latency", series);
   if (isnan (median))
