@@ -324,6 +324,20 @@ test_report_stalls (void)
   g_assert_nonnull (strstr (meanwhile->pdata[1], "9.00 s in all"));
   g_assert_cmpstr (meanwhile->pdata[2], ==, "device time per request");
 
+  /* A comparison puts the causes side by side. */
+  {
+    g_autofree char *cell = rp_report_get_cause_cell (report);
+    g_autoptr(GPtrArray) pair = g_ptr_array_new ();
+    g_autofree char *compare = NULL;
+
+    g_assert_cmpstr (cell, ==, "journal ordering (94 %)");
+    g_ptr_array_add (pair, report);
+    g_ptr_array_add (pair, again);
+    compare = rp_report_compare_text (pair);
+    g_assert_nonnull (strstr (compare, "Dominant cause"));
+    g_assert_nonnull (strstr (compare, "journal ordering (94 %)"));
+  }
+
   text = rp_report_to_text (report);
   g_assert_nonnull (strstr (text, "Stalls: where the time went"));
   g_assert_nonnull (strstr (text, "waiting for the journal commit 9.70 s (98 %)"));

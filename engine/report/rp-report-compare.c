@@ -355,6 +355,27 @@ add_metric_rows (GPtrArray *rows,
   add_metric_row (rows, reports, _("Writer throughput"), NULL, RP_METRIC_MEAN, RP_METRIC_RATE);
 }
 
+/* Why each run stalled, side by side (rp_report_get_cause_cell()). */
+static void
+add_cause_row (GPtrArray *rows,
+               GPtrArray *reports)
+{
+  CompareRow *row = compare_row_new (_("Dominant cause"), reports->len);
+  gboolean any = FALSE;
+
+  for (guint r = 0; r < reports->len; r++)
+    {
+      row->cells[r] = rp_report_get_cause_cell (g_ptr_array_index (reports, r));
+      any |= row->cells[r] != NULL;
+      if (row->cells[r] == NULL)
+        row->cells[r] = g_strdup ("-");
+    }
+  if (any)
+    g_ptr_array_add (rows, row);
+  else
+    compare_row_free (row);
+}
+
 /* A group of at most three runs side by side: the table of up to eight is
  * printed as groups one below the other, so that every line fits. */
 typedef struct {
@@ -536,6 +557,7 @@ rp_report_compare_text (GPtrArray *reports)
   add_scenario_rows (settings, reports);
   add_setting_rows (settings, reports);
   add_metric_rows (metrics, reports);
+  add_cause_row (metrics, reports);
   g_ptr_array_extend (all, settings, NULL, NULL);
   g_ptr_array_extend (all, metrics, NULL, NULL);
   groups = compare_groups (all, reports->len);

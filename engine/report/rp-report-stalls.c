@@ -335,6 +335,69 @@ median_in_stalls (RpReport   *self,
   return stats.p50;
 }
 
+/* Each wait site summed over every sampled stall of the call whose stalls
+ * took the most time: as a stall whose duration is their sum. */
+static RpStall *
+sum_dominant (RpReport *self,
+              guint    *out_n)
+{
+  const char *series = dominant_series (self->stalls);
+  RpStall *sum;
+
+  *out_n = 0;
+  if (series == NULL)
+    return NULL;
+  sum = rp_stall_new (series, 0, 0);
+  for (guint i = 0; i < self->stalls->len; i++)
+    {
+      const RpStall *stall = g_ptr_array_index (self->stalls, i);
+
+      if (!g_str_equal (stall->series, series) || stall->breakdown->len == 0)
+        continue;
+      (*out_n)++;
+      sum->duration += stall->duration;
+      for (guint k = 0; k < stall->breakdown->len; k++)
+        {
+          const RpWaitShare *share = &g_array_index (stall->breakdown, RpWaitShare, k);
+
+          rp_stall_add_wait (sum, share->site, share->seconds);
+        }
+    }
+  if (*out_n == 0)
+    g_clear_pointer (&sum, rp_stall_free);
+  return sum;
+}
+
+/**
+ * rp_report_get_cause_cell:
+ *
+ * The dominant cause in a few words, for a comparison's table: the cause
+ * of the wait site where the stalls spent the most time, with its share of
+ * their time, e.g. "journal ordering (89 %)"; the site's name for one the
+ * table does not know.
+ *
+ * Returns: (transfer full) (nullable): the text, %NULL without a sampled stall
+ */
+char *
+rp_report_get_cause_cell (RpReport *self)
+{
+  g_autoptr(RpStall) sum = NULL;
+  const RpWaitShare *site;
+  const char *cause;
+  guint n;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  sum = sum_dominant (self, &n);
+  site = sum != NULL ? rp_stall_get_dominant (sum) : NULL;
+  if (site == NULL || sum->duration <= 0)
+    return NULL;
+  cause = rp_wait_site_get_cause (site->site);
+  /* TRANSLATORS: a comparison's cell: "journal ordering (89 %)" */
+  return g_strdup_printf (_("%s (%.0f %%)"), cause != NULL ? cause : site_words (site->site),
+                          100 * MIN (site->seconds / sum->duration, 1.0));
+}
+
 /**
  * rp_report_get_stall_cause:
  *
@@ -363,25 +426,10 @@ rp_report_get_stall_cause (RpReport *self)
 
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
-  series = dominant_series (self->stalls);
-  if (series == NULL)
+  sum = sum_dominant (self, &n);
+  if (sum == NULL)
     return NULL;
-  sum = rp_stall_new (series, 0, 0);
-  for (guint i = 0; i < self->stalls->len; i++)
-    {
-      const RpStall *stall = g_ptr_array_index (self->stalls, i);
-
-      if (!g_str_equal (stall->series, series) || stall->breakdown->len == 0)
-        continue;
-      n++;
-      sum->duration += stall->duration;
-      for (guint k = 0; k < stall->breakdown->len; k++)
-        {
-          const RpWaitShare *share = &g_array_index (stall->breakdown, RpWaitShare, k);
-
-          rp_stall_add_wait (sum, share->site, share->seconds);
-        }
-    }
+  series = sum->series;
   site = rp_stall_get_dominant (sum);
   if (site == NULL)
     return NULL;

@@ -9,6 +9,7 @@ G_BEGIN_DECLS
 
 GPtrArray *rp_report_get_stalls          (RpReport      *self);
 char      *rp_report_get_stall_cause     (RpReport      *self);
+char      *rp_report_get_cause_cell      (RpReport      *self);
 GPtrArray *rp_report_stall_meanwhile     (RpReport      *self,
                                           const RpStall *stall);
 char      *rp_report_stall_breakdown_text (const RpStall *stall,
