@@ -9,6 +9,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "rp-clock.h"
 #include "rp-params.h"
 #include "rp-parts.h"
 #include "rp-proc.h"
@@ -21,6 +22,9 @@
  * (balance_dirty_pages) and when background writeback starts. Counters of
  * the device of the target's file system (st_dev of the folder: a
  * partition, a loop device, a dm device), every sample_period. */
+
+/* How long the last look waits for calls in flight at the stop, seconds. */
+#define FINAL_WAIT 60.0
 
 typedef struct {
   int            diskstats_fd;
@@ -220,8 +224,18 @@ disk_sampler_run (RpPartHost *host,
    * that they cover the whole run. */
   for (gboolean running = TRUE; ; running = rp_part_host_sleep (host, sampler->period))
     {
-      double now = rp_part_host_now (host);
+      double now;
       RpDiskCounters current;
+
+      /* The last look waits for the calls still in flight at the stop (an
+       * fsync() that flushes the writer's dirty pages can take seconds):
+       * their requests belong to the run. At most FINAL_WAIT seconds. */
+      if (!running)
+        for (double waited = 0; waited < FINAL_WAIT &&
+             rp_call_registry_any_in_flight (rp_part_host_get_calls (host), rp_clock_now (), 0);
+             waited += 0.01)
+          g_usleep (10000);
+      now = rp_part_host_now (host);
 
       append_vmstat (sampler, &s, now, last >= 0 ? now - last : 0);
       if (sampler->device != NULL && read_counters (sampler, &current))
