@@ -80,7 +80,7 @@ diskstats_field () {
 run_r1 () {
   local dir=$1 report=$2
   shift 2
-  "$@" "$RESPROBE_CLI" run --dir "$dir" --size 3G --duration 18 --report "$report" >"$report.out" 2>&1
+  "$@" "$RESPROBE_CLI" run --dir "$dir" --size 3G --duration 12 --report "$report" >"$report.out" 2>&1
 }
 
 # check_attribution REPORT SOURCE: prints the share of stalled fsync time at
