@@ -23,6 +23,9 @@
  * of three small reads per stalled call every 10 ms and nothing at all
  * while no call stalls. */
 
+/* How long the sampler looks on after the stop for calls in flight, seconds. */
+#define FINAL_WAIT 60.0
+
 typedef struct {
   gboolean stack_readable;
   gboolean delayacct;
@@ -164,6 +167,14 @@ stall_sampler_run (RpPartHost *host,
   do
     rp_call_registry_sample (calls, rp_clock_now (), read_wait, sampler);
   while (rp_part_host_sleep (host, period));
+  /* A call in flight at the stop (an fsync() the join waits for) is a stall
+   * of the run too: look on until it returns, at most FINAL_WAIT seconds. */
+  for (double waited = 0; waited < FINAL_WAIT && rp_call_registry_any_in_flight (calls, rp_clock_now (), 0);
+       waited += period)
+    {
+      rp_call_registry_sample (calls, rp_clock_now (), read_wait, sampler);
+      g_usleep ((gulong) (period * G_USEC_PER_SEC));
+    }
 
   /* What attribution cost (bench/, issue 18 acceptance 3: ≤ 1 % of a core). */
   rp_part_host_set_number_note (host, "stall_sampler_cpu_seconds", "%.4f", thread_cpu_seconds ());
