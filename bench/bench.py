@@ -740,6 +740,41 @@ class Bench:
 
     # ------------------------------------------------------------------ table
 
+    def row15_attribution(self):
+        """R1 with stall attribution and the disk sampler (issue 18) vs the same
+        run without them: writer throughput, fsync median, the sampler's CPU."""
+        size = self.args.attribution_mib
+
+        def one(probes):
+            settle()
+            report, _ = self.cli_run(["--load", "seq-writer", "--probe", probes,
+                                      "--size", "{}M".format(size)])
+            notes = report["notes"]
+            rate = int(notes["writer_bytes_total"]) / float(notes["writer_seconds"]) / 1e6
+            fsyncs = [v for _, v in report["series"]["fsync_latency"]["samples"]]
+            cpu = float(notes.get("stall_sampler_cpu_seconds", "nan")) / report["duration"]
+            return [rate, median(fsyncs), cpu]
+
+        log("row 15: attribution on vs off, {} MiB, {} pairs".format(size, self.args.repeat))
+        results = pairs(self.args.repeat, lambda: one("fsync,system,stalls,disk"),
+                        lambda: one("fsync,system"))
+        ratios = [a[0] / b[0] for a, b in results]
+        ratio = median(ratios)
+        fsync_on = median([a[1] for a, _ in results])
+        fsync_off = median([b[1] for _, b in results])
+        cpu = max(a[2] for a, _ in results)
+        self.add(15, "writer throughput with stall attribution ({} MiB, R1)".format(size),
+                 "{:.0f} MB/s".format(median([a[0] for a, _ in results])),
+                 "without: {:.0f} MB/s".format(median([b[0] for _, b in results])),
+                 ratio, "≥ 0.97", ratio >= 0.97,
+                 "pair ratios {}; fsync median {:.3f} s with, {:.3f} s without (pairs: {}); "
+                 "stall sampler CPU at most {:.3f} % of a core".format(
+                     spread(ratios), fsync_on, fsync_off,
+                     spread([a[1] / b[1] for a, b in results if b[1] > 0]), 100 * cpu))
+        self.add("15.1", "stall sampler's CPU (its thread, per second of run)",
+                 "{:.3f} %".format(100 * cpu), "-", None, "≤ 1 % of a core", cpu <= 0.01,
+                 "thread CPU time from getrusage(RUSAGE_THREAD), note stall_sampler_cpu_seconds")
+
     def print_table(self):
         print()
         print("Performance (issue 8): {} pairs per row, medians; {}".format(
@@ -820,7 +855,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="pairs per row (default 5)")
     parser.add_argument("--quick", action="store_true",
                         help="30 s instead of 60 s for row 5 and smaller disk runs")
-    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13,14")
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13,14,15")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()
     if args.repeat < 1:
@@ -838,6 +873,7 @@ def main():
     args.read_seconds = 10
     args.random_mib = 512 if args.quick else 1024
     args.random_seconds = 10
+    args.attribution_mib = 1024 if args.quick else 3072
 
     bench = Bench(args)
     rows = {
@@ -847,6 +883,7 @@ def main():
         "10": bench.row10_readers, "11": bench.row11_random_writer,
         "12": bench.row12_long_report, "13": bench.row13_pdf_notes,
         "14": lambda: row14_kernel_events(bench),
+        "15": bench.row15_attribution,
     }
     previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     try:

@@ -78,6 +78,7 @@ make_all_series (guint n_writers)
   add_series (series, "device_write_latency", "s", 200, 0.1, 0.0005, 0.08);
   add_series (series, "device_read_latency", "s", 20, 1.0, 0.0001, 0.01);
   add_series (series, "device_flush_latency", "s", 20, 1.0, 0.001, 0.05);
+  add_series (series, "disk_writes", "ops/s", 40, 0.5, 100, 900);
   g_ptr_array_add (series, rp_series_new ("input_latency", "s", NULL));
   return series;
 }
@@ -170,7 +171,7 @@ remove_tree (const char *dir)
 
 static const char *const all_ids[] = {
   "disk-latency", "writer-threads", "ui-latency", "cpu", "throughput", "memory", "cpu-bench",
-  "kernel",
+  "kernel", "disk",
 };
 
 static void
@@ -213,7 +214,10 @@ test_catalog_all (void)
   disk = g_ptr_array_index (plots, 0);
   g_assert_cmpstr (rp_plot_get_title (disk), ==, "Disk call latency");
   g_assert_true (rp_plot_get_log_y (disk));
-  g_assert_cmpuint (rp_plot_get_n_series (disk), ==, 11);   /* with the probes of issue 19 */
+  /* The calls' latencies (with the probes of issue 19), then the device's
+   * own time per request. */
+  g_assert_cmpuint (rp_plot_get_n_series (disk), ==, 12);
+  g_assert_cmpstr (rp_plot_get_series_name (disk, 11), ==, "disk_await");
   g_assert_cmpstr (rp_plot_get_series_name (disk, 0), ==, "fsync_latency");
   g_assert_cmpstr (rp_plot_get_series_name (disk, 1), ==, "fsync_pwrite_latency");
   writers = g_ptr_array_index (plots, 1);

@@ -129,10 +129,13 @@ assert order == ["ordered", "writeback"] * 3, order
 PY
 then ok "six reports in two groups of three, interleaved, naming the loop device and the disk under it"
 else fail "grouped reports"; fi
-if grep -q "^Latencies over the repeats of 2 configurations" "$work/out" &&
-   grep -qE "^ext3 data=ordered, bfq, wbt_lat_usec 0, dio 1" "$work/out"; then
-  ok "the table over the repeats names each configuration"
-else fail "table: $(sed -n '/^Latencies/,$p' "$work/out" | head -20)"; fi
+# The comparison puts the three repeats of each configuration in one column
+# (issue 17): the runs are saved group by group, so runs 1-3 and 4-6.
+if grep -q "^Comparison of 6 reports" "$work/out" &&
+   grep -qE "^ +Runs 1, 2, 3 +Runs 4, 5, 6$" "$work/out" &&
+   grep -qE "^\* +Journal mode +ordered +writeback" "$work/out"; then
+  ok "the comparison over the repeats: one column per configuration, the journal mode marked"
+else fail "table: $(sed -n '/^Comparison/,$p' "$work/out" | head -30)"; fi
 
 loop_after=$(settings "$loop")
 disk_after=$(settings "$disk")

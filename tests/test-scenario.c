@@ -222,10 +222,12 @@ test_fields (void)
   r1_text = rp_scenario_describe (r1);
   g_assert_cmpstr (r1_text, ==, "R1: sequential writer bs=1.0 MiB, 64.0 MiB, buffered; "
                                 "kernel events when allowed; fsync probe 1.0 MiB every 1 s; "
-                                "system sampler every 0.5 s; 20 s");
+                                "system sampler every 0.5 s; stall attribution every 0.01 s; "
+                                "disk sampler every 0.5 s; 20 s");
   passive_text = rp_scenario_describe (passive);
   g_assert_cmpstr (passive_text, ==, "passive: no load; kernel events when allowed; "
                                      "fsync probe 1.0 MiB every 1 s; system sampler every 0.5 s; "
+                                     "stall attribution every 0.01 s; disk sampler every 0.5 s; "
                                      "until stopped");
 
   /* R1 and passive differ in their loads, not in the fsync probe. */

@@ -351,6 +351,17 @@ rp_chart_view_query_tooltip (GtkWidget  *widget,
     g_string_append_printf (markup, _("<b>%.1f s</b>"), t);
   for (guint i = 0; i < readouts->len; i++)
     append_readout (markup, self, &style, &g_array_index (readouts, RpPlotReadout, i));
+  {
+    /* Over a stall: its breakdown (where the time went). */
+    const char *span = rp_plot_span_at (self->plot, x);
+
+    if (span != NULL)
+      {
+        g_autofree char *escaped = g_markup_escape_text (span, -1);
+
+        g_string_append_printf (markup, "\n%s", escaped);
+      }
+  }
   gtk_tooltip_set_markup (tooltip, markup->str);
   return TRUE;
 }

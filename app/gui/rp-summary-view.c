@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rp-report-stalls.h"
 #include "rp-stream-stats.h"
 #include "rp-summary-view.h"
 #include "rp-ui-probes.h"
@@ -151,9 +152,35 @@ add_late_frames (char       *verdict,
 static char *
 make_verdict (Summary *summary)
 {
+  g_autofree char *cause = rp_report_get_stall_cause (summary->report);
+
+  /* Why: the dominant cause of the stalls, after the verdict's counts. */
+  rp_run_summary_set_cause (summary->rows, cause);
   return add_late_frames (rp_run_summary_get_verdict (summary->rows, rp_report_get_sysinfo (summary->report)),
                           rp_report_get_notes (summary->report),
                           rp_report_lookup_series (summary->report, RP_SERIES_LATE_FRAMES));
+}
+
+/* A call that has not returned counts too: the worst moment of a run is
+ * often the one still going on, invisible to the statistics until it ends. */
+static char *
+add_in_flight (char      *verdict,
+               RpSession *session)
+{
+  g_autofree char *owned = verdict;
+  g_autoptr(GPtrArray) flying = rp_session_get_in_flight (session, RP_STALL_MIN_SECONDS);
+  const RpStall *longest = NULL;
+  g_autofree char *seconds = NULL;
+
+  for (guint i = 0; i < flying->len; i++)
+    if (longest == NULL || ((RpStall *) flying->pdata[i])->duration > longest->duration)
+      longest = flying->pdata[i];
+  if (longest == NULL)
+    return g_steal_pointer (&owned);
+  seconds = rp_format_latency (longest->duration);
+  /* TRANSLATORS: after the live verdict: "… Right now fsync has not returned for 8.20 s." */
+  return g_strdup_printf (_("%s Right now %s has not returned for %s."), verdict,
+                          rp_stall_call_name (longest->series), seconds);
 }
 
 /* The same sentences as the report's verdict, from the running statistics:
@@ -166,8 +193,9 @@ make_live_verdict (Summary         *summary,
   g_autoptr(GHashTable) notes = rp_session_get_notes (live->session);
 
   rp_run_summary_set_notes (summary->rows, notes);
-  return add_late_frames (rp_run_summary_get_verdict (summary->rows, sysinfo), notes,
-                          rp_session_lookup_series (live->session, RP_SERIES_LATE_FRAMES));
+  return add_in_flight (add_late_frames (rp_run_summary_get_verdict (summary->rows, sysinfo), notes,
+                                         rp_session_lookup_series (live->session, RP_SERIES_LATE_FRAMES)),
+                        live->session);
 }
 
 /* Reads what the probes' series gained since the last refresh. A series

@@ -8,6 +8,7 @@
 #include "rp-plot.h"
 #include "rp-plot-catalog.h"
 #include "rp-report-io.h"
+#include "rp-report-stalls.h"
 #include "rp-sysinfo.h"
 #include "rp-window-private.h"
 
@@ -143,6 +144,16 @@ rp_window_refresh_charts (RpWindow *self)
   bind_series (self);
   for (guint i = 0; i < self->plots->len; i++)
     rp_plot_set_time_range (g_ptr_array_index (self->plots, i), 0, t_end);
+  /* Stalls as spans, and calls still in flight as bars growing to now. */
+  if (self->session != NULL)
+    {
+      g_autoptr(GPtrArray) stalls = rp_session_get_stalls (self->session);
+      g_autoptr(GPtrArray) flying = rp_session_get_in_flight (self->session, RP_STALL_MIN_SECONDS);
+
+      rp_plot_catalog_set_stalls (self->plots, stalls, flying);
+    }
+  else if (self->loaded_report != NULL)
+    rp_plot_catalog_set_stalls (self->plots, rp_report_get_stalls (self->loaded_report), NULL);
 
   /* New points do not change the plots' properties: redraw explicitly, but
    * only the charts that got points (painting is main-thread time, which the
@@ -282,6 +293,24 @@ running_subtitle (RpWindow *self)
   return g_strdup_printf (_("Running · %s"), elapsed_text);
 }
 
+/* The longest call that has not returned for over a second, e.g. "fsync
+ * in flight for 8.2 s": the worst moment of a run, while it lasts. */
+static char *
+in_flight_text (RpWindow *self)
+{
+  g_autoptr(GPtrArray) flying = rp_session_get_in_flight (self->session, RP_LIMIT_FLOW);
+  const RpStall *longest = NULL;
+
+  for (guint i = 0; i < flying->len; i++)
+    if (longest == NULL || ((RpStall *) flying->pdata[i])->duration > longest->duration)
+      longest = flying->pdata[i];
+  if (longest == NULL)
+    return NULL;
+  /* TRANSLATORS: window subtitle: "fsync in flight for 8.2 s" */
+  return g_strdup_printf (_("%s in flight for %.1f s"), rp_stall_call_name (longest->series),
+                          longest->duration);
+}
+
 static void
 update_progress (RpWindow *self)
 {
@@ -399,6 +428,17 @@ rp_window_update_ui (RpWindow *self)
         }
       set_run_button (self, _("_Stop"), "win.stop", "destructive-action", FALSE);
       subtitle = running_subtitle (self);
+      {
+        g_autofree char *flying = in_flight_text (self);
+
+        if (flying != NULL)
+          {
+            char *both = g_strconcat (subtitle, " · ", flying, NULL);
+
+            g_free (subtitle);
+            subtitle = both;
+          }
+      }
       break;
     case RP_SESSION_STOPPING:
       set_run_button (self, _("Finishing…"), "win.stop", NULL, TRUE);

@@ -105,6 +105,8 @@ cold_read_probe_run (RpPartHost *host,
   g_autoptr(GRand) rand = g_rand_new ();
   guint64 blocks = probe->size / READ_SIZE;
 
+  RpTimedCall *call = rp_part_host_open_call (host);
+
   series = rp_part_host_ensure_series (host, "cold_read_latency", "s", _("Cold read latency"));
 
   do
@@ -115,11 +117,11 @@ cold_read_probe_run (RpPartHost *host,
       ssize_t n;
 
       posix_fadvise (probe->fd, 0, 0, POSIX_FADV_DONTNEED);
-      before = rp_clock_now ();
+      before = rp_timed_call_begin (call, "cold_read_latency");
       do
         n = pread (probe->fd, probe->buffer, READ_SIZE, offset);
       while (n < 0 && errno == EINTR);
-      after = rp_clock_now ();
+      after = rp_timed_call_end (call);
       if (n < 0)
         {
           GError *error = NULL;

@@ -75,6 +75,7 @@ fsync_probe_run (RpPartHost *host,
   FsyncProbe *probe = state;
   const char *directory = rp_part_host_get_directory (host);
   RpSeries *fsync_series, *pwrite_series;
+  RpTimedCall *call = rp_part_host_open_call (host);
 
   fsync_series = rp_part_host_ensure_series (host, RP_SERIES_FSYNC_LATENCY, "s",
                                            probe->use_fdatasync ? _("fdatasync latency")
@@ -88,16 +89,20 @@ fsync_probe_run (RpPartHost *host,
       GError *error = NULL;
       int rc;
 
-      t_write = rp_clock_now ();
+      /* Both calls are in flight from their start (rp-timed-call.h): the
+       * window sees an fsync() blocked for 8 s while it blocks. */
+      t_write = rp_timed_call_begin (call, "fsync_pwrite_latency");
       if (!rp_pwrite_all (probe->fd, probe->buffer, probe->size, 0))
         {
+          rp_timed_call_end (call);
           rp_error_set_from_errno (&error, errno, _("fsync probe: writing to"), directory);
           rp_part_host_fail (host, error);
           return;
         }
-      t_sync = rp_clock_now ();
+      rp_timed_call_end (call);
+      t_sync = rp_timed_call_begin (call, RP_SERIES_FSYNC_LATENCY);
       rc = probe->use_fdatasync ? fdatasync (probe->fd) : fsync (probe->fd);
-      t_done = rp_clock_now ();
+      t_done = rp_timed_call_end (call);
       if (rc != 0)
         {
           rp_error_set_from_errno (&error, errno, _("fsync probe: flushing"), directory);

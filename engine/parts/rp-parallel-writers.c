@@ -46,6 +46,7 @@ typedef struct {
   guint            index;
   int              fd;
   RpSeries        *series;
+  RpTimedCall     *call;          /* opened on the thread itself */
   double           max;
   guint64          bytes;
   guint64          wraps;
@@ -217,9 +218,9 @@ write_block (WriterThread  *thread,
 
   while (left > 0)
     {
-      double before = rp_clock_now ();
+      double before = rp_timed_call_begin (thread->call, RP_SERIES_WRITE_LATENCY);
       ssize_t n = write (thread->fd, writers->buffer + (writers->write_size - left), left);
-      double after = rp_clock_now ();
+      double after = rp_timed_call_end (thread->call);
       double t = rp_part_host_time_from_monotonic (host, before);
 
       if (n < 0 && errno == EINTR)
@@ -236,15 +237,17 @@ write_block (WriterThread  *thread,
 
   if (writers->fsync_each)
     {
-      double before = rp_clock_now ();
+      double before = rp_timed_call_begin (thread->call, "writers_fsync_latency");
+      int rc = fsync (thread->fd);
+      double after = rp_timed_call_end (thread->call);
 
-      if (fsync (thread->fd) != 0)
+      if (rc != 0)
         {
           rp_error_set_from_errno (error, errno, _("Parallel writers: flushing"), writers->directory);
           return FALSE;
         }
       rp_series_append (writers->fsync_series, rp_part_host_time_from_monotonic (host, before),
-                        rp_clock_now () - before);
+                        after - before);
     }
   return TRUE;
 }
@@ -259,6 +262,7 @@ writer_thread (gpointer data)
   double last_changed = 0;
   GError *error = NULL;
 
+  thread->call = rp_part_host_open_call (host);
   while (!rp_part_host_should_stop (host) &&
          (writers->file_size == 0 || in_file < writers->file_size))
     {

@@ -205,3 +205,32 @@ rp_part_host_set_number_note (RpPartHost *self,
 
   rp_part_host_set_note (self, key, g_ascii_formatd (text, sizeof text, format, value));
 }
+
+/**
+ * rp_part_host_get_calls:
+ *
+ * Returns: (transfer none): the run's registry of calls in flight, which
+ *   the stall sampler watches and whose stalls go into the report
+ */
+RpCallRegistry *
+rp_part_host_get_calls (RpPartHost *self)
+{
+  g_return_val_if_fail (RP_IS_PART_HOST (self), NULL);
+  return IFACE (self)->get_calls (self);
+}
+
+/**
+ * rp_part_host_open_call:
+ *
+ * A worker thread's handle for its timed calls (rp_timed_call_begin() and
+ * rp_timed_call_end() around each fsync(), write(), …): every timed call
+ * goes through one, so that it is visible while in flight and its stall
+ * gets a breakdown. Call it on the thread that makes the calls, once.
+ *
+ * Returns: (transfer none): valid as long as the run
+ */
+RpTimedCall *
+rp_part_host_open_call (RpPartHost *self)
+{
+  return rp_call_registry_open (rp_part_host_get_calls (self));
+}

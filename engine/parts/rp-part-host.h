@@ -5,6 +5,7 @@
 #include <glib-object.h>
 
 #include "rp-series.h"
+#include "rp-timed-call.h"
 
 G_BEGIN_DECLS
 
@@ -48,6 +49,7 @@ struct _RpPartHostInterface
   void            (*set_note)            (RpPartHost  *self,
                                           const char  *key,
                                           const char  *value);
+  RpCallRegistry *(*get_calls)           (RpPartHost  *self);
 };
 
 const RpParams *rp_part_host_get_params          (RpPartHost  *self);
@@ -77,5 +79,7 @@ void            rp_part_host_set_number_note     (RpPartHost  *self,
                                                   const char  *key,
                                                   const char  *format,
                                                   double       value);
+RpCallRegistry *rp_part_host_get_calls           (RpPartHost  *self);
+RpTimedCall    *rp_part_host_open_call           (RpPartHost  *self);
 
 G_END_DECLS

@@ -25,6 +25,8 @@ extern const RpPartInfo rp_save_part;
 extern const RpPartInfo rp_open_part;
 extern const RpPartInfo rp_display_part;
 extern const RpPartInfo rp_window_probes_part;
+extern const RpPartInfo rp_stall_sampler_part;
+extern const RpPartInfo rp_disk_part;
 
 /* In the order descriptions, the scenario's JSON arrays and `--help` name
  * them: loads, then probes, then what the front ends measure. A scenario
@@ -50,6 +52,8 @@ static const RpPartInfo *const table[] = {
   &rp_open_part,
   &rp_display_part,
   &rp_timer_part,
+  &rp_stall_sampler_part,
+  &rp_disk_part,
   &rp_window_probes_part,
 };
 

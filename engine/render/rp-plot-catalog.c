@@ -7,6 +7,9 @@
 
 #include "rp-parts.h"
 #include "rp-plot-catalog.h"
+#include "rp-report-stalls.h"
+#include "rp-stall.h"
+#include "rp-units.h"
 #include "rp-stats.h"
 
 /* The per-thread series of the parallel writers: write_latency_0, _1, … */
@@ -37,6 +40,8 @@ static const CatalogEntry catalog[] = {
   { N_("CPU benchmark"), "ops/s", FALSE, FALSE, FALSE, { "cpu-bench", 0, 4, 2, TRUE } },
   /* Why the disk calls above were slow, where kernel events were allowed. */
   { N_("Journal and device (kernel events)"), "s", TRUE, TRUE, FALSE, { "kernel", 0, 5, 2, TRUE } },
+  /* What the target's device did (/proc/diskstats): requests per second. */
+  { N_("Disk"), "ops/s", FALSE, FALSE, FALSE, { "disk", 0, 5, 2, TRUE } },
 };
 
 /* The series of the parts table that chart @data shows; per-thread series
@@ -286,4 +291,54 @@ rp_plot_catalog_build (GPtrArray *series,
         g_array_append_val (out_placements, placement);
     }
   return plots;
+}
+
+static void
+add_spans (GArray    *spans,
+           GPtrArray *stalls,
+           gboolean   in_flight)
+{
+  for (guint i = 0; stalls != NULL && i < stalls->len; i++)
+    {
+      const RpStall *stall = g_ptr_array_index (stalls, i);
+      g_autofree char *duration = rp_format_latency (stall->duration);
+      g_autofree char *breakdown = rp_report_stall_breakdown_text (stall, 3);
+      RpPlotSpan span = { stall->series, stall->start, stall->start + stall->duration, in_flight, NULL };
+
+      span.label = in_flight ?
+        /* TRANSLATORS: tooltip of a call in flight: "fsync in flight, 8.20 s so far: waiting for the journal commit 8.10 s (99 %)" */
+        g_strdup_printf (_("%s in flight, %s so far: %s"), rp_stall_call_name (stall->series), duration, breakdown) :
+        /* TRANSLATORS: tooltip of a stall: "fsync stalled 9.85 s: waiting for the journal commit 9.70 s (98 %)" */
+        g_strdup_printf (_("%s stalled %s: %s"), rp_stall_call_name (stall->series), duration, breakdown);
+      g_array_append_val (spans, span);
+    }
+}
+
+/**
+ * rp_plot_catalog_set_stalls:
+ * @plots: (element-type RpPlot): charts of the catalog
+ * @stalls: (element-type RpStall) (nullable): finished stalls
+ *   (rp_report_get_stalls(), rp_session_get_stalls())
+ * @in_flight: (element-type RpStall) (nullable): calls not returned yet
+ *   (rp_session_get_in_flight()), drawn to their duration so far
+ *
+ * Gives every chart its stalls as spans; each chart draws those of the
+ * series it shows (fsync in "Disk call latency", a writer's write() in the
+ * per-thread chart).
+ */
+void
+rp_plot_catalog_set_stalls (GPtrArray *plots,
+                            GPtrArray *stalls,
+                            GPtrArray *in_flight)
+{
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (RpPlotSpan));
+
+  g_return_if_fail (plots != NULL);
+
+  add_spans (spans, stalls, FALSE);
+  add_spans (spans, in_flight, TRUE);
+  for (guint i = 0; i < plots->len; i++)
+    rp_plot_set_spans (g_ptr_array_index (plots, i), (const RpPlotSpan *) spans->data, spans->len);
+  for (guint i = 0; i < spans->len; i++)
+    g_free (g_array_index (spans, RpPlotSpan, i).label);
 }

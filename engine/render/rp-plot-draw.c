@@ -311,5 +311,6 @@ rp_plot_draw_data (RpPlot            *self,
     }
   if (d.raster != NULL)
     rp_plot_raster_end (self, d.raster, cr);
+  rp_plot_draw_spans (self, cr, d.style);
   cairo_restore (cr);
 }

@@ -90,5 +90,6 @@ rp_plot_get_data_hash (RpPlot *self,
     }
   /* The running stack of stacked areas depends on every stacked series: the
    * loop above covers them all. */
+  hash = rp_plot_hash_spans (self, hash);
   return hash == 0 ? 1 : hash;
 }

@@ -105,6 +105,7 @@ struct _RpPlot
   double           y_max;
   GPtrArray       *entries;
   GArray          *thresholds;
+  GArray          *spans;      /* RpPlotSpan, or NULL before any */
   double           hover_x;
 
   /* Text metrics, measured again only when a text or the font changes. */
@@ -225,6 +226,13 @@ double          rp_plot_column_x              (RpPlot            *self,
                                                guint              column);
 double          rp_plot_value_to_x            (RpPlot            *self,
                                                double             value);
+
+/* rp-plot-spans.c */
+void            rp_plot_draw_spans            (RpPlot            *self,
+                                               cairo_t           *cr,
+                                               const RpPlotStyle *style);
+guint           rp_plot_hash_spans            (RpPlot            *self,
+                                               guint              hash);
 
 /* rp-plot-columns.c */
 const RpColumn *rp_plot_entry_decimate        (Entry             *entry,

@@ -102,6 +102,26 @@ typedef struct {
 #define RP_TYPE_PLOT (rp_plot_get_type ())
 G_DECLARE_FINAL_TYPE (RpPlot, rp_plot, RP, PLOT, GObject)
 
+/**
+ * RpPlotSpan:
+ * @series: the series the call goes into, e.g. "fsync_latency": the span
+ *   takes its colour, and shows only in a chart that has it
+ * @start: seconds, the time axis's
+ * @end: seconds; for a call in flight, now
+ * @in_flight: the call has not returned: drawn with a solid front edge
+ * @label: (nullable): what a tooltip says of it (rp_plot_span_at()), e.g.
+ *   "fsync stalled 9.85 s: waiting for the journal commit 9.70 s (98 %)"
+ *
+ * A stall drawn as the interval it lasted (rp_plot_set_spans()).
+ */
+typedef struct {
+  char     *series;
+  double    start;
+  double    end;
+  gboolean  in_flight;
+  char     *label;
+} RpPlotSpan;
+
 void        rp_plot_style_init_default (RpPlotStyle *style,
                                         gboolean     dark);
 
@@ -136,6 +156,12 @@ guint       rp_plot_get_n_series       (RpPlot      *self);
 const char *rp_plot_get_series_name    (RpPlot      *self,
                                         guint        index);
 guint64     rp_plot_count_points       (RpPlot      *self);
+void        rp_plot_set_spans          (RpPlot           *self,
+                                        const RpPlotSpan *spans,
+                                        guint             n_spans);
+guint       rp_plot_get_n_spans        (RpPlot      *self);
+const char *rp_plot_span_at            (RpPlot      *self,
+                                        double       x);
 void        rp_plot_add_threshold      (RpPlot      *self,
                                         double       value,
                                         const char  *label);

@@ -524,6 +524,57 @@ doc_charts (Doc *doc)
   rp_export_charts_clear (&charts);
 }
 
+/* The longest stalls with where their time went and what ran meanwhile,
+ * as the text report's section has them. */
+#define PDF_MAX_STALLS 8
+
+static int
+compare_stall_duration (gconstpointer a,
+                        gconstpointer b)
+{
+  const RpStall *sa = *(const RpStall * const *) a;
+  const RpStall *sb = *(const RpStall * const *) b;
+
+  return (sa->duration < sb->duration) - (sa->duration > sb->duration);
+}
+
+static void
+doc_stalls (Doc *doc)
+{
+  GPtrArray *stalls = rp_report_get_stalls (doc->report);
+  g_autoptr(GPtrArray) longest = NULL;
+  const RpRgba *fg = &doc->pen.style->foreground;
+
+  if (stalls->len == 0)
+    return;
+  longest = g_ptr_array_copy (stalls, NULL, NULL);
+  g_ptr_array_set_free_func (longest, NULL);
+  g_ptr_array_sort (longest, compare_stall_duration);
+  doc_heading (doc, _("Stalls: where the time went"), 60);
+  for (guint i = 0; i < MIN (longest->len, PDF_MAX_STALLS); i++)
+    {
+      const RpStall *stall = g_ptr_array_index (longest, i);
+      g_autofree char *start = rp_format_latency (stall->start);
+      g_autofree char *duration = rp_format_latency (stall->duration);
+      g_autofree char *title = g_strdup_printf (_("%s at %s: %s"), rp_stall_call_name (stall->series),
+                                                start, duration);
+      g_autofree char *breakdown = rp_report_stall_breakdown_text (stall, 4);
+      g_autoptr(GPtrArray) meanwhile = rp_report_stall_meanwhile (doc->report, stall);
+
+      if (i > 0)
+        doc->y += GAP;
+      doc_paragraph (doc, title, 1.0, TRUE, fg, 1);
+      doc_paragraph (doc, breakdown, 1.0, FALSE, fg, 1);
+      for (guint k = 0; k + 1 < meanwhile->len; k += 2)
+        {
+          g_autofree char *line = g_strdup_printf (_("%s: %s"), (char *) g_ptr_array_index (meanwhile, k),
+                                                   (char *) g_ptr_array_index (meanwhile, k + 1));
+
+          doc_paragraph (doc, line, 0.9, FALSE, fg, 0.75);
+        }
+    }
+}
+
 /* Lays the whole document out onto @surface; returns the number of pages.
  * With @n_pages 0 (unknown) the footers say "Page N of N": that pass only
  * counts. */
@@ -556,6 +607,7 @@ draw_pdf (RpReport        *self,
   doc_system (&doc);
   doc_scenario (&doc);
   doc_summary (&doc);
+  doc_stalls (&doc);
   doc_charts (&doc);
   doc_draw_footer (&doc);
 

@@ -138,6 +138,7 @@ rp_export_charts_init (Charts   *charts,
   charts->plots = rp_plot_catalog_build (rp_report_get_series (report),
                                          rp_report_get_duration (report),
                                          charts->placements);
+  rp_plot_catalog_set_stalls (charts->plots, rp_report_get_stalls (report), NULL);
 }
 
 void

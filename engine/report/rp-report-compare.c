@@ -297,6 +297,32 @@ add_metric_rows (GPtrArray          *rows,
     }
 }
 
+/* Why each configuration stalled, side by side (rp_report_get_cause_cell()
+ * of its first run that has a cause). */
+static void
+add_cause_row (GPtrArray    *rows,
+               RpComparison *comparison)
+{
+  CompareRow *row = compare_row_new (_("Dominant cause"), comparison->n_groups);
+  gboolean any = FALSE;
+
+  for (guint g = 0; g < comparison->n_groups; g++)
+    {
+      GArray *members = g_ptr_array_index (comparison->groups, g);
+
+      for (guint i = 0; i < members->len && row->cells[g] == NULL; i++)
+        row->cells[g] = rp_report_get_cause_cell (g_ptr_array_index (comparison->reports,
+                                                                     g_array_index (members, guint, i)));
+      any |= row->cells[g] != NULL;
+      if (row->cells[g] == NULL)
+        row->cells[g] = g_strdup ("-");
+    }
+  if (any)
+    g_ptr_array_add (rows, row);
+  else
+    compare_row_free (row);
+}
+
 /* A block of at most three columns side by side: the table of up to eight
  * is printed as blocks one below the other, so that every line fits. */
 typedef struct {
@@ -483,6 +509,7 @@ rp_report_compare_text (GPtrArray *reports)
   add_scenario_rows (settings, comparison);
   add_setting_rows (settings, comparison);
   add_metric_rows (metrics, comparison);
+  add_cause_row (metrics, comparison);
   g_ptr_array_extend (all, settings, NULL, NULL);
   g_ptr_array_extend (all, metrics, NULL, NULL);
   blocks = compare_blocks (all, comparison->n_groups);

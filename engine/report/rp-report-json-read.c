@@ -598,6 +598,7 @@ report_from_object (JsonObject  *root,
   g_autoptr(GHashTable) notes = rp_report_notes_new ();
   g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
   RpReportConfiguration configuration = { 0 };
+  g_autoptr(GPtrArray) stalls = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
   RpReport *report;
   double duration = 0;
 
@@ -610,7 +611,8 @@ report_from_object (JsonObject  *root,
       !read_scenario (root, &scenario, error) ||
       !read_notes (root, notes, error) ||
       !read_series (root, series, error) ||
-      !rp_report_configuration_from_json (root, &configuration, error))
+      !rp_report_configuration_from_json (root, &configuration, error) ||
+      !rp_report_read_stalls (root, stalls, error))
     return NULL;
 
   report = rp_report_new_take (g_steal_pointer (&created),
@@ -622,6 +624,7 @@ report_from_object (JsonObject  *root,
                              g_steal_pointer (&error_message),
                              duration);
   report->configuration = configuration;
+  rp_report_take_stalls (report, g_steal_pointer (&stalls));
   return report;
 }
 

@@ -178,6 +178,7 @@ report_to_node (RpReport         *self,
   json_object_set_member (root, "scenario", rp_scenario_to_json (self->scenario));
   json_object_set_object_member (root, "notes", notes_to_json (self));
   json_object_set_object_member (root, "series", series_to_json (self, encoding));
+  json_object_set_array_member (root, "stalls", rp_report_stalls_to_json (self));
   json_object_set_object_member (root, "summary", summary_to_json (self));
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, root);

@@ -2,7 +2,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "rp-report.h"
+#include "rp-report-stalls.h"
 #include "rp-stats.h"
 #include "rp-text.h"
 
@@ -21,6 +24,7 @@ struct _RpReport
   char       *error_message;  /* nullable */
   double      duration;       /* seconds */
   RpReportConfiguration configuration;  /* key NULL: not one of several runs */
+  GPtrArray  *stalls;         /* RpStall, by start; empty before version 2 */
 
   /* Statistics of each series, computed on first use. A report never changes,
    * so they stay valid; sorting millions of samples once is enough. Locked:
@@ -52,6 +56,13 @@ JsonNode   *rp_report_configuration_to_json   (RpReport               *self);
 gboolean    rp_report_configuration_from_json (JsonObject             *root,
                                                RpReportConfiguration  *out,
                                                GError                **error);
+/* rp-report-stalls-json.c: the "stalls" member */
+JsonArray  *rp_report_stalls_to_json    (RpReport   *self);
+gboolean    rp_report_read_stalls       (JsonObject *root,
+                                         GPtrArray  *out,
+                                         GError    **error);
+void        rp_report_take_stalls       (RpReport   *self,
+                                         GPtrArray  *stalls);
 
 /* rp-report-text.c: units as the text shows them, also for the comparison and the PDF */
 char       *rp_text_format_duration     (double      seconds);

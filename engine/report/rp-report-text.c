@@ -102,11 +102,14 @@ RpRunSummary *
 rp_report_get_summary (RpReport *self)
 {
   RpRunSummary *summary;
+  g_autofree char *cause = NULL;
 
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
   summary = rp_run_summary_new ();
   rp_run_summary_set_notes (summary, self->notes);
+  cause = rp_report_get_stall_cause (self);
+  rp_run_summary_set_cause (summary, cause);
   for (guint row = 0; row < summary->n_rows; row++)
     {
       RpStats stats;
@@ -384,6 +387,7 @@ char *
 rp_report_to_text (RpReport *self)
 {
   g_autofree char *verdict = NULL;
+  g_autofree char *stalls = NULL;
   GString *out;
 
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
@@ -399,6 +403,8 @@ rp_report_to_text (RpReport *self)
   rp_text_append_heading (out, _("Verdict"), '-');
   rp_text_append_wrapped (out, "", "", verdict);
 
+  stalls = rp_report_stalls_to_text (self);
+  g_string_append (out, stalls);
   append_fsync_lines (out, self);
   return g_string_free (out, FALSE);
 }
@@ -494,5 +500,10 @@ rp_report_to_csv (RpReport *self)
                                   format_double (v, sizeof v, points[j].v));
         }
     }
+  {
+    g_autofree char *stalls = rp_report_stalls_to_csv (self);
+
+    g_string_append (out, stalls);
+  }
   return g_string_free (out, FALSE);
 }

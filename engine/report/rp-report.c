@@ -23,6 +23,7 @@ rp_report_finalize (GObject *object)
   g_clear_pointer (&self->scenario, rp_scenario_free);
   g_clear_pointer (&self->series, g_ptr_array_unref);
   g_clear_pointer (&self->notes, g_hash_table_unref);
+  g_clear_pointer (&self->stalls, g_ptr_array_unref);
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->configuration.key, g_free);
   g_clear_pointer (&self->configuration.label, g_free);
@@ -43,6 +44,16 @@ static void
 rp_report_init (RpReport *self)
 {
   g_mutex_init (&self->stats_lock);
+  self->stalls = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
+}
+
+/* Takes ownership of @stalls (RpStall, by start). */
+void
+rp_report_take_stalls (RpReport  *self,
+                       GPtrArray *stalls)
+{
+  g_ptr_array_unref (self->stalls);
+  self->stalls = stalls;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -182,6 +193,7 @@ rp_report_new_from_session (RpSession *session)
   GDateTime *start;
   const RpSysinfo *sysinfo;
   const GError *error;
+  RpReport *self;
 
   g_return_val_if_fail (RP_IS_SESSION (session), NULL);
 
@@ -190,7 +202,7 @@ rp_report_new_from_session (RpSession *session)
   error = rp_session_get_error (session);
   series = rp_session_get_series (session);
 
-  return rp_report_new_take (start != NULL ? g_date_time_to_utc (start) : g_date_time_new_now_utc (),
+  self = rp_report_new_take (start != NULL ? g_date_time_to_utc (start) : g_date_time_new_now_utc (),
                              g_strdup ("resprobe " PACKAGE_VERSION),
                              sysinfo != NULL ? rp_sysinfo_copy (sysinfo) : rp_sysinfo_new (),
                              rp_scenario_copy (rp_session_get_scenario (session)),
@@ -198,6 +210,8 @@ rp_report_new_from_session (RpSession *session)
                              rp_session_get_notes (session),
                              error != NULL ? g_strdup (error->message) : NULL,
                              rp_session_get_elapsed (session));
+  rp_report_take_stalls (self, rp_session_get_stalls (session));
+  return self;
 }
 
 /* ------------------------------------------------------------------------ */

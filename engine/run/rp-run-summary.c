@@ -80,6 +80,7 @@ rp_run_summary_free (RpRunSummary *self)
   g_free (self->stats);
   g_free (self->present);
   g_free (self->kernel_events_unavailable);
+  g_free (self->cause);
   g_free (self);
 }
 
@@ -127,6 +128,25 @@ rp_run_summary_set_notes (RpRunSummary *self,
   g_free (self->kernel_events_unavailable);
   self->kernel_events_unavailable =
     notes != NULL ? g_strdup (g_hash_table_lookup (notes, RP_NOTE_KERNEL_EVENTS_UNAVAILABLE)) : NULL;
+}
+
+/**
+ * rp_run_summary_set_cause:
+ * @cause: (nullable): translated sentence, e.g. "In its worst stall, fsync
+ *   spent 9.70 s of 9.85 s waiting for the journal commit; …"
+ *
+ * The hook through which stall attribution (rp_report_get_stall_cause())
+ * adds why to the verdict: said after the rows' sentences when a felt
+ * series stalled.
+ */
+void
+rp_run_summary_set_cause (RpRunSummary *self,
+                          const char   *cause)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->cause);
+  self->cause = g_strdup (cause);
 }
 
 /**
@@ -364,6 +384,8 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
       g_ptr_array_add (sentences, g_strdup_printf (_("No stalls over %s: the system stayed responsive."),
                                                    instant));
     }
+  if (stalled > 0 && self->cause != NULL)
+    g_ptr_array_add (sentences, g_strdup (self->cause));
   /* A frozen probe measures nothing: its hole would read as calm. */
   if (self->gaps > 0)
     {

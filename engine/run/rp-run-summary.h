@@ -37,6 +37,8 @@ typedef enum {
  * @gap_longest: the longest of those, seconds
  * @kernel_events_unavailable: (nullable): why kernel events were not
  *   recorded (the note %RP_NOTE_KERNEL_EVENTS_UNAVAILABLE), owned
+ * @cause: (nullable): a sentence naming the dominant cause of the stalls
+ *   (engine/report/rp-report-stalls.c), said after the rows' sentences
  *
  * The statistics of the summary's rows: every series of the parts table
  * marked %RP_SERIES_FLAG_IN_SUMMARY, in rank order. Filled from a report's
@@ -51,6 +53,7 @@ typedef struct {
   guint64   gaps;
   double    gap_longest;
   char     *kernel_events_unavailable;
+  char     *cause;
 } RpRunSummary;
 
 guint               rp_run_summary_get_n_rows     (void);
@@ -63,6 +66,8 @@ void                rp_run_summary_set_row        (RpRunSummary       *self,
                                                    const RpStats      *stats);
 void                rp_run_summary_set_notes      (RpRunSummary       *self,
                                                    GHashTable         *notes);
+void                rp_run_summary_set_cause      (RpRunSummary       *self,
+                                                   const char         *cause);
 gboolean            rp_run_summary_has_samples    (const RpRunSummary *self);
 RpSeverity          rp_run_summary_get_severity   (const RpRunSummary *self);
 char               *rp_run_summary_get_verdict    (const RpRunSummary *self,

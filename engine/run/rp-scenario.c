@@ -47,6 +47,8 @@ rp_scenario_new_defaults (void)
   rp_scenario_set_part (self, "system", TRUE);
   /* "auto": recorded where allowed, one line saying so where not. */
   rp_scenario_set_part (self, "kernel-events", TRUE);
+  rp_scenario_set_part (self, "stalls", TRUE);
+  rp_scenario_set_part (self, "disk", TRUE);
   return self;
 }
 

@@ -200,6 +200,12 @@ host_set_note (RpPartHost *host,
   rp_session_set_note (RP_SESSION (host), key, value);
 }
 
+static RpCallRegistry *
+host_get_calls (RpPartHost *host)
+{
+  return RP_SESSION (host)->calls;
+}
+
 void
 rp_session_part_host_init (RpPartHostInterface *iface)
 {
@@ -216,4 +222,5 @@ rp_session_part_host_init (RpPartHostInterface *iface)
   iface->open_tmpfile = host_open_tmpfile;
   iface->ensure_series = host_ensure_series;
   iface->set_note = host_set_note;
+  iface->get_calls = host_get_calls;
 }

@@ -56,6 +56,7 @@ struct _RpSession
   const char     *ended_by;            /* why it stopped, first reason wins: RP_ENDED_BY_* */
   guint           loads_running;
 
+  RpCallRegistry *calls;               /* timed calls in flight and their stalls */
   GPtrArray      *workers;             /* Worker, owned by the session */
   GSource        *duration_source;
   GPtrArray      *stop_waiters;        /* GTask of rp_session_stop_async() */

@@ -68,6 +68,7 @@ rp_session_finalize (GObject *object)
   RpSession *self = RP_SESSION (object);
 
   g_clear_pointer (&self->workers, g_ptr_array_unref);
+  g_clear_pointer (&self->calls, rp_call_registry_free);
   if (self->live != self->scenario)
     g_clear_pointer (&self->live, rp_scenario_free);
   g_clear_pointer (&self->scenario, rp_scenario_free);
@@ -151,6 +152,7 @@ rp_session_init (RpSession *self)
   self->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) worker_free);
   self->stop_waiters = g_ptr_array_new_with_free_func (g_object_unref);
+  self->calls = rp_call_registry_new ();
 }
 
 /**
@@ -336,6 +338,41 @@ rp_session_ensure_series (RpSession  *self,
     }
   g_mutex_unlock (&self->lock);
   return series;
+}
+
+/**
+ * rp_session_get_in_flight:
+ * @min_age: only calls in flight for at least this long, seconds
+ *
+ * The timed calls that have not returned yet (an fsync() blocked for 8 s):
+ * what the window shows as bars growing from their start and as "fsync in
+ * flight for 8.2 s". Any thread.
+ *
+ * Returns: (transfer full) (element-type RpStall): each call so far: its
+ *   series, start (session time), duration until now and breakdown so far
+ */
+GPtrArray *
+rp_session_get_in_flight (RpSession *self,
+                          double     min_age)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+
+  if (self->t0 == 0 || self->state == RP_SESSION_FINISHED)
+    return g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
+  return rp_call_registry_get_in_flight (self->calls, rp_clock_now (), min_age);
+}
+
+/**
+ * rp_session_get_stalls:
+ *
+ * Returns: (transfer full) (element-type RpStall): the calls so far that
+ *   took over %RP_STALL_MIN_SECONDS, with their breakdowns, by start
+ */
+GPtrArray *
+rp_session_get_stalls (RpSession *self)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), NULL);
+  return rp_call_registry_get_stalls (self->calls);
 }
 
 /**
@@ -643,6 +680,7 @@ launch_workers (RpSession *self)
 {
   self->start_time = g_date_time_new_now_utc ();
   self->t0 = rp_clock_now ();
+  rp_call_registry_set_origin (self->calls, self->t0);
 
   /* The running workers use the session: keep it alive until they are joined,
    * even if the owner drops its reference meanwhile. Released in on_joined(). */
@@ -820,6 +858,13 @@ join_in_thread (GTask        *task,
         g_thread_join (g_steal_pointer (&worker->thread));
     }
   self->t_end = rp_clock_now ();
+  if (rp_call_registry_get_dropped (self->calls) > 0)
+    {
+      g_autofree char *dropped = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                  rp_call_registry_get_dropped (self->calls));
+
+      rp_session_set_note (self, "stalls_dropped", dropped);
+    }
 
   /* Closing the files drops the unlinked data; it may take a moment on a
    * journaling file system, which is why it happens here, off the owner.

@@ -76,5 +76,8 @@ void              rp_session_set_note             (RpSession           *self,
                                                    const char          *key,
                                                    const char          *value);
 GHashTable       *rp_session_get_notes            (RpSession           *self);
+GPtrArray        *rp_session_get_in_flight        (RpSession           *self,
+                                                   double               min_age);
+GPtrArray        *rp_session_get_stalls           (RpSession           *self);
 
 G_END_DECLS

@@ -1,0 +1,350 @@
+/* rp-disk-sampler.c: what the target's device did (/proc/diskstats) and the kernel's dirty limits (/proc/vmstat). */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "rp-clock.h"
+#include "rp-params.h"
+#include "rp-parts.h"
+#include "rp-proc.h"
+#include "rp-proc-wait.h"
+
+/* The writer's rate is the page cache's: 4 GiB in 6 s, then nothing while
+ * the disk writes for 30 s more. The device's own counters say what
+ * reached the disk, how long its requests took and how busy it was; the
+ * dirty thresholds say when the kernel throttles writers
+ * (balance_dirty_pages) and when background writeback starts. Counters of
+ * the device of the target's file system (st_dev of the folder: a
+ * partition, a loop device, a dm device), every sample_period. */
+
+/* How long the last look waits for calls in flight at the stop, seconds. */
+#define FINAL_WAIT 60.0
+
+typedef struct {
+  RpPartHost    *host;           /* unowned: the run outlives its workers */
+  gboolean       ran;
+  int            diskstats_fd;
+  int            vmstat_fd;
+  guint          major, minor;
+  char          *device;
+  RpDiskCounters first;
+  RpDiskCounters last;
+  double         last_t;
+  double         period;
+  guint64        allocstall_last, compact_stall_last;
+} DiskSampler;
+
+static gboolean read_counters (DiskSampler *sampler, RpDiskCounters *out);
+static void note_totals (RpPartHost *host, const RpDiskCounters *a, const RpDiskCounters *b);
+
+/* The session frees its workers in start order once every thread is joined:
+ * the disk sampler starts last (start_rank 3), so it is freed after the
+ * loads closed their files, which waits for their pages under writeback.
+ * Those requests belong to the run: the totals take one last look here. */
+static void
+disk_sampler_free (gpointer data)
+{
+  DiskSampler *sampler = data;
+  RpDiskCounters last;
+
+  if (sampler->ran && sampler->device != NULL && read_counters (sampler, &last))
+    note_totals (sampler->host, &sampler->first, &last);
+
+  if (sampler->diskstats_fd >= 0)
+    close (sampler->diskstats_fd);
+  if (sampler->vmstat_fd >= 0)
+    close (sampler->vmstat_fd);
+  g_free (sampler->device);
+  g_free (sampler);
+}
+
+static gboolean
+read_counters (DiskSampler    *sampler,
+               RpDiskCounters *out)
+{
+  char buffer[65536];
+
+  return sampler->diskstats_fd >= 0 &&
+         rp_proc_read_fd (sampler->diskstats_fd, buffer, sizeof buffer) &&
+         rp_proc_parse_diskstats (buffer, sampler->major, sampler->minor, NULL, out);
+}
+
+static gpointer
+disk_sampler_prepare (RpPartHost *host,
+                      GError    **error)
+{
+  DiskSampler *sampler = g_new0 (DiskSampler, 1);
+  char buffer[65536];
+  struct stat st;
+
+  sampler->host = host;
+
+  sampler->period = rp_params_get_seconds (rp_part_host_get_params (host), "disk_period");
+  sampler->diskstats_fd = open ("/proc/diskstats", O_RDONLY | O_CLOEXEC);
+  sampler->vmstat_fd = open ("/proc/vmstat", O_RDONLY | O_CLOEXEC);
+  /* No device behind the folder (tmpfs, NFS, an anonymous btrfs
+   * subvolume device) leaves the disk series out; the note says so. */
+  if (stat (rp_part_host_get_directory (host), &st) == 0)
+    {
+      sampler->major = major (st.st_dev);
+      sampler->minor = minor (st.st_dev);
+      if (sampler->diskstats_fd >= 0 &&
+          rp_proc_read_fd (sampler->diskstats_fd, buffer, sizeof buffer))
+        rp_proc_parse_diskstats (buffer, sampler->major, sampler->minor, &sampler->device,
+                                 &sampler->first);
+    }
+  rp_part_host_set_note (host, "disk_device", sampler->device != NULL ? sampler->device : "unknown");
+  return sampler;
+}
+
+typedef struct {
+  RpSeries *reads, *writes, *discards, *flushes;
+  RpSeries *read_bytes, *write_bytes, *in_flight, *await, *utilization;
+  RpSeries *dirty_threshold, *dirty_background_threshold, *allocstall, *compact_stall;
+} DiskSeries;
+
+static double
+per_second (guint64 after,
+            guint64 before,
+            double  dt)
+{
+  return after >= before ? (double) (after - before) / dt : 0;
+}
+
+static void
+append_disk (DiskSeries           *s,
+             const RpDiskCounters *a,
+             const RpDiskCounters *b,
+             double                now,
+             double                dt)
+{
+  guint64 requests = (b->reads - a->reads) + (b->writes - a->writes) +
+                     (b->discards - a->discards) + (b->flushes - a->flushes);
+  guint64 ms = (b->read_ms - a->read_ms) + (b->write_ms - a->write_ms) +
+               (b->discard_ms - a->discard_ms) + (b->flush_ms - a->flush_ms);
+
+  rp_series_append (s->reads, now, per_second (b->reads, a->reads, dt));
+  rp_series_append (s->writes, now, per_second (b->writes, a->writes, dt));
+  rp_series_append (s->discards, now, per_second (b->discards, a->discards, dt));
+  rp_series_append (s->flushes, now, per_second (b->flushes, a->flushes, dt));
+  /* Sectors of /proc/diskstats are 512 bytes whatever the device's. */
+  rp_series_append (s->read_bytes, now, per_second (b->read_sectors, a->read_sectors, dt) * 512);
+  rp_series_append (s->write_bytes, now, per_second (b->write_sectors, a->write_sectors, dt) * 512);
+  rp_series_append (s->in_flight, now, (double) b->in_flight);
+  /* iostat's await: time per completed request, queueing included. */
+  if (requests > 0)
+    rp_series_append (s->await, now, (double) ms / 1000.0 / requests);
+  rp_series_append (s->utilization, now, MIN (1.0, per_second (b->io_ticks_ms, a->io_ticks_ms, dt) / 1000.0));
+}
+
+static void
+append_vmstat (DiskSampler *sampler,
+               DiskSeries  *s,
+               double       now,
+               double       dt)
+{
+  static const char *const allocstalls[] = {
+    "allocstall_dma", "allocstall_dma32", "allocstall_normal", "allocstall_movable",
+    "allocstall_device",
+  };
+  double page = (double) sysconf (_SC_PAGESIZE);
+  char buffer[16384];
+  guint64 value, allocstall = 0, compact;
+
+  if (sampler->vmstat_fd < 0 || !rp_proc_read_fd (sampler->vmstat_fd, buffer, sizeof buffer))
+    return;
+  if (rp_proc_parse_vmstat (buffer, "nr_dirty_threshold", &value))
+    rp_series_append (s->dirty_threshold, now, value * page);
+  if (rp_proc_parse_vmstat (buffer, "nr_dirty_background_threshold", &value))
+    rp_series_append (s->dirty_background_threshold, now, value * page);
+  for (guint i = 0; i < G_N_ELEMENTS (allocstalls); i++)
+    if (rp_proc_parse_vmstat (buffer, allocstalls[i], &value))
+      allocstall += value;
+  if (dt > 0)
+    rp_series_append (s->allocstall, now, per_second (allocstall, sampler->allocstall_last, dt));
+  sampler->allocstall_last = allocstall;
+  if (rp_proc_parse_vmstat (buffer, "compact_stall", &compact))
+    {
+      if (dt > 0)
+        rp_series_append (s->compact_stall, now, per_second (compact, sampler->compact_stall_last, dt));
+      sampler->compact_stall_last = compact;
+    }
+}
+
+static void
+note_totals (RpPartHost           *host,
+             const RpDiskCounters *a,
+             const RpDiskCounters *b)
+{
+  rp_part_host_set_number_note (host, "disk_reads_total", "%.0f", (double) (b->reads - a->reads));
+  rp_part_host_set_number_note (host, "disk_writes_total", "%.0f", (double) (b->writes - a->writes));
+  rp_part_host_set_number_note (host, "disk_discards_total", "%.0f", (double) (b->discards - a->discards));
+  rp_part_host_set_number_note (host, "disk_flushes_total", "%.0f", (double) (b->flushes - a->flushes));
+  rp_part_host_set_number_note (host, "disk_read_bytes_total", "%.0f",
+                                (double) (b->read_sectors - a->read_sectors) * 512);
+  rp_part_host_set_number_note (host, "disk_write_bytes_total", "%.0f",
+                                (double) (b->write_sectors - a->write_sectors) * 512);
+}
+
+#define SERIES(field, name) s.field = rp_part_host_ensure_series (host, name, series_unit (name), _(series_title (name)))
+
+static const RpSeriesInfo *find_info (const char *name);
+
+static const char *
+series_unit (const char *name)
+{
+  return find_info (name)->unit;
+}
+
+static const char *
+series_title (const char *name)
+{
+  return find_info (name)->title;
+}
+
+static void
+disk_sampler_run (RpPartHost *host,
+                  gpointer    state)
+{
+  DiskSampler *sampler = state;
+  DiskSeries s = { 0 };
+  RpDiskCounters previous = sampler->first;
+  double last = -1;
+
+  sampler->ran = TRUE;
+
+  SERIES (dirty_threshold, "dirty_threshold_bytes");
+  SERIES (dirty_background_threshold, "dirty_background_threshold_bytes");
+  SERIES (allocstall, "allocstall");
+  SERIES (compact_stall, "compact_stall");
+  if (sampler->device != NULL)
+    {
+      SERIES (reads, "disk_reads");
+      SERIES (writes, "disk_writes");
+      SERIES (discards, "disk_discards");
+      SERIES (flushes, "disk_flushes");
+      SERIES (read_bytes, "disk_read_throughput");
+      SERIES (write_bytes, "disk_write_throughput");
+      SERIES (in_flight, "disk_in_flight");
+      SERIES (await, "disk_await");
+      SERIES (utilization, "disk_utilization");
+    }
+
+  /* Rates need two reads: the first look gives none. The totals count from
+   * prepare, before any load started, to a last look after the stop, so
+   * that they cover the whole run. */
+  for (gboolean running = TRUE; ; running = rp_part_host_sleep (host, sampler->period))
+    {
+      double now;
+      RpDiskCounters current;
+
+      /* The last look waits for the calls still in flight at the stop (an
+       * fsync() that flushes the writer's dirty pages can take seconds):
+       * their requests belong to the run. At most FINAL_WAIT seconds. */
+      if (!running)
+        for (double waited = 0; waited < FINAL_WAIT &&
+             rp_call_registry_any_in_flight (rp_part_host_get_calls (host), rp_clock_now (), 0);
+             waited += 0.01)
+          g_usleep (10000);
+      now = rp_part_host_now (host);
+
+      append_vmstat (sampler, &s, now, last >= 0 ? now - last : 0);
+      if (sampler->device != NULL && read_counters (sampler, &current))
+        {
+          if (last >= 0 && now > last)
+            append_disk (&s, &previous, &current, now, now - last);
+          previous = current;
+          note_totals (host, &sampler->first, &current);
+        }
+      last = now;
+      rp_part_host_changed (host);
+      if (!running)
+        break;
+    }
+}
+
+static const RpWorkerClass worker = {
+  .name = "disk-sampler",
+  .prepare = disk_sampler_prepare,
+  .run = disk_sampler_run,
+  .free_state = disk_sampler_free,
+};
+
+static const RpParamInfo params[] = {
+  { "disk_period", "disk-period", NULL, RP_PARAM_SECONDS, 0.05, 60, 0.5, NULL,
+    N_("Disk sampler: seconds between samples of /proc/diskstats (default 0.5)"), N_("SECONDS") },
+};
+
+#define RATE(name, title, legend, rank) \
+  { name, "ops/s", title, "disk", legend, NULL, NULL, rank, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE }
+
+/* Requests per second in the chart "Disk"; the device's byte rates beside
+ * the writer's page-cache rate in "Throughput"; its time per request
+ * beside the calls' latency; the dirty limits over the dirty memory. */
+static const RpSeriesInfo series[] = {
+  RATE ("disk_writes", N_("Device writes"), N_("writes/s"), 90),
+  RATE ("disk_reads", N_("Device reads"), N_("reads/s"), 91),
+  RATE ("disk_flushes", N_("Device flushes"), N_("flushes/s"), 92),
+  RATE ("disk_discards", N_("Device discards"), N_("discards/s"), 93),
+  { "disk_write_throughput", "B/s", N_("Device write rate"), "throughput", N_("device writes"),
+    N_("Device write rate"), N_("Bytes per second the target's device wrote (/proc/diskstats, system-wide)"),
+    94, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
+  { "disk_read_throughput", "B/s", N_("Device read rate"), "throughput", N_("device reads"), NULL, NULL,
+    95, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
+  { "disk_await", "s", N_("Device time per request"), "disk-latency", N_("device, per request"),
+    N_("Device time per request"),
+    N_("Average time of the target's device per completed request, queueing included (iostat's await, system-wide)"),
+    96, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_NONE },
+  { "disk_in_flight", "requests", N_("Device requests in flight"), NULL, NULL, NULL, NULL,
+    97, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  { "disk_utilization", "ratio", N_("Device utilisation"), NULL, NULL, NULL, NULL,
+    98, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  { "dirty_threshold_bytes", "B", N_("Dirty limit"), "memory", N_("dirty limit"), NULL, NULL,
+    82, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  { "dirty_background_threshold_bytes", "B", N_("Background writeback limit"), "memory",
+    N_("background limit"), NULL, NULL, 83, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  { "allocstall", "ops/s", N_("Direct reclaim stalls"), NULL, NULL, NULL, NULL,
+    99, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  { "compact_stall", "ops/s", N_("Compaction stalls"), NULL, NULL, NULL, NULL,
+    100, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+};
+
+#undef RATE
+
+static const RpSeriesInfo *
+find_info (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (series); i++)
+    if (g_str_equal (series[i].name, name))
+      return &series[i];
+  g_assert_not_reached ();
+}
+
+static char *
+disk_sampler_describe (const RpParams *p)
+{
+  /* TRANSLATORS: "every 0.5 s" */
+  return g_strdup_printf (_("every %g s"), rp_params_get_seconds (p, "disk_period"));
+}
+
+/* /proc/diskstats of the target's device and /proc/vmstat, sampled. */
+const RpPartInfo rp_disk_part = {
+  .id = "disk",
+  .role = RP_PART_PROBE,
+  .label = N_("Disk sampler"),
+  /* TRANSLATORS: %s is e.g. "every 0.5 s" */
+  .sentence = N_("disk sampler %s"),
+  /* After the loads: its first look is the run's start, and its state is
+   * freed after their files are closed (disk_sampler_free()). */
+  .start_rank = 3,
+  RP_PART_PARAMS (params),
+  RP_PART_SERIES (series),
+  .worker = &worker,
+  .describe = disk_sampler_describe,
+};

@@ -1,0 +1,376 @@
+/* rp-timed-call.c: the registry of calls in flight: begun and ended by workers, sampled by the stall sampler. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rp-clock.h"
+#include "rp-timed-call.h"
+
+/* Each worker thread owns one RpTimedCall and begins and ends its calls on
+ * it; the sampler thread looks at every call in flight. A call's own mutex
+ * is held only for a few field stores by the worker (uncontended: a few
+ * tens of nanoseconds against a write() of 64 KiB) and, by the sampler,
+ * while it reads the thread's /proc files: so a call that returns while it
+ * is sampled waits for that one read (tens of µs) after it returned, not
+ * before, and its measured duration is unchanged. */
+struct _RpTimedCall {
+  GMutex          lock;
+  RpCallRegistry *registry;
+  pid_t           tid;
+  const char     *series;      /* static: a part's series name */
+  double          start;       /* monotonic seconds; 0: no call in flight */
+  double          last_sample; /* monotonic seconds of the latest sample */
+  RpStall        *stall;       /* the breakdown so far, from the first sample */
+  guint64         blkio_first;
+  guint64         blkio_last;
+  gboolean        blkio_known;
+};
+
+struct _RpCallRegistry {
+  GMutex     lock;
+  double     t0;               /* monotonic seconds of the run's start */
+  GPtrArray *calls;            /* RpTimedCall, one per worker thread */
+  GPtrArray *stalls;           /* RpStall, finished, in order of their end */
+  guint64    dropped;
+};
+
+static void
+timed_call_free (gpointer data)
+{
+  RpTimedCall *call = data;
+
+  g_mutex_clear (&call->lock);
+  g_clear_pointer (&call->stall, rp_stall_free);
+  g_free (call);
+}
+
+/**
+ * rp_call_registry_new:
+ *
+ * Returns: (transfer full): an empty registry; the session owns one per run
+ */
+RpCallRegistry *
+rp_call_registry_new (void)
+{
+  RpCallRegistry *self = g_new0 (RpCallRegistry, 1);
+
+  g_mutex_init (&self->lock);
+  self->calls = g_ptr_array_new_with_free_func (timed_call_free);
+  self->stalls = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
+  return self;
+}
+
+/**
+ * rp_call_registry_free:
+ *
+ * Frees the registry and its calls: only once no worker uses them (the
+ * session frees it after joining every thread).
+ */
+void
+rp_call_registry_free (RpCallRegistry *self)
+{
+  if (self == NULL)
+    return;
+  g_ptr_array_unref (self->calls);
+  g_ptr_array_unref (self->stalls);
+  g_mutex_clear (&self->lock);
+  g_free (self);
+}
+
+/**
+ * rp_call_registry_set_origin:
+ * @t0: monotonic seconds (rp_clock_now()) of the run's start
+ *
+ * Stalls carry run time; set before any worker runs.
+ */
+void
+rp_call_registry_set_origin (RpCallRegistry *self,
+                             double          t0)
+{
+  g_mutex_lock (&self->lock);
+  self->t0 = t0;
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * rp_call_registry_open:
+ *
+ * The calling thread's handle for its timed calls: call it on the worker
+ * thread that makes them (it records the thread's id for the sampler), once,
+ * before its loop.
+ *
+ * Returns: (transfer none): the handle, valid as long as the registry
+ */
+RpTimedCall *
+rp_call_registry_open (RpCallRegistry *self)
+{
+  RpTimedCall *call = g_new0 (RpTimedCall, 1);
+
+  g_mutex_init (&call->lock);
+  call->registry = self;
+  call->tid = (pid_t) syscall (SYS_gettid);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->calls, call);
+  g_mutex_unlock (&self->lock);
+  return call;
+}
+
+/**
+ * rp_timed_call_begin:
+ * @series: the series its duration goes into, e.g. "fsync_latency" (a
+ *   static string: a part's series name)
+ *
+ * Marks the start of a call: from now on it is in flight, visible to
+ * rp_call_registry_get_in_flight() and sampled after
+ * %RP_CALL_SAMPLE_AFTER.
+ *
+ * Returns: the start, monotonic seconds (rp_clock_now()): the time to
+ *   measure the call from
+ */
+double
+rp_timed_call_begin (RpTimedCall *call,
+                     const char  *series)
+{
+  double now;
+
+  g_mutex_lock (&call->lock);
+  call->series = series;
+  now = rp_clock_now ();
+  call->start = now;
+  call->last_sample = now;
+  call->blkio_known = FALSE;
+  g_mutex_unlock (&call->lock);
+  return now;
+}
+
+static void
+keep_stall (RpCallRegistry *registry,
+            RpStall        *stall)
+{
+  g_mutex_lock (&registry->lock);
+  if (registry->stalls->len < RP_CALL_REGISTRY_MAX_STALLS)
+    g_ptr_array_add (registry->stalls, stall);
+  else
+    {
+      registry->dropped++;
+      rp_stall_free (stall);
+    }
+  g_mutex_unlock (&registry->lock);
+}
+
+/**
+ * rp_timed_call_end:
+ *
+ * Marks the end of the call begun last. A call over
+ * %RP_STALL_MIN_SECONDS becomes a stall with its breakdown.
+ *
+ * Returns: the end, monotonic seconds
+ */
+double
+rp_timed_call_end (RpTimedCall *call)
+{
+  double now = rp_clock_now ();
+  RpStall *stall = NULL;
+
+  g_mutex_lock (&call->lock);
+  if (now - call->start >= RP_STALL_MIN_SECONDS)
+    {
+      stall = g_steal_pointer (&call->stall);
+      if (stall == NULL)
+        stall = rp_stall_new (call->series, 0, 0);
+      stall->start = call->start - call->registry->t0;
+      stall->duration = now - call->start;
+      if (call->blkio_known)
+        stall->blkio_delay = (double) (call->blkio_last - call->blkio_first) / sysconf (_SC_CLK_TCK);
+      rp_stall_sort (stall);
+    }
+  g_clear_pointer (&call->stall, rp_stall_free);
+  call->start = 0;
+  g_mutex_unlock (&call->lock);
+
+  if (stall != NULL)
+    keep_stall (call->registry, stall);
+  return now;
+}
+
+static GPtrArray *
+calls_snapshot (RpCallRegistry *self)
+{
+  GPtrArray *calls;
+
+  g_mutex_lock (&self->lock);
+  calls = g_ptr_array_copy (self->calls, NULL, NULL);
+  g_mutex_unlock (&self->lock);
+  /* The copy would inherit the free function: the registry owns the calls. */
+  g_ptr_array_set_free_func (calls, NULL);
+  return calls;
+}
+
+/* Under the call's lock. Each sample stands for the time since the previous
+ * one (the first: since the call's start), the usual estimate of a
+ * sampling profiler: the first 20 ms go to the site seen at 20 ms. */
+static void
+sample_call (RpTimedCall  *call,
+             double        now,
+             RpWaitReader  reader,
+             gpointer      data)
+{
+  RpWaitSample sample = { NULL, NULL, 0, FALSE };
+
+  reader (call->tid, &sample, data);
+  if (sample.site == NULL)
+    return;
+  if (call->stall == NULL)
+    {
+      call->stall = rp_stall_new (call->series, 0, 0);
+      call->stall->source = g_strdup (sample.source);
+      call->blkio_first = sample.blkio_ticks;
+    }
+  rp_stall_add_wait (call->stall, sample.site, now - call->last_sample);
+  call->last_sample = now;
+  call->blkio_last = sample.blkio_ticks;
+  call->blkio_known = sample.blkio_known;
+  g_free (sample.site);
+}
+
+/**
+ * rp_call_registry_sample:
+ * @now: monotonic seconds
+ * @reader: reads where a thread waits
+ * @data: for @reader
+ *
+ * Looks once at every call in flight for over %RP_CALL_SAMPLE_AFTER.
+ *
+ * Returns: how many calls were sampled
+ */
+guint
+rp_call_registry_sample (RpCallRegistry *self,
+                         double          now,
+                         RpWaitReader    reader,
+                         gpointer        data)
+{
+  g_autoptr(GPtrArray) calls = calls_snapshot (self);
+  guint sampled = 0;
+
+  for (guint i = 0; i < calls->len; i++)
+    {
+      RpTimedCall *call = g_ptr_array_index (calls, i);
+
+      g_mutex_lock (&call->lock);
+      if (call->start > 0 && now - call->start >= RP_CALL_SAMPLE_AFTER)
+        {
+          sample_call (call, rp_clock_now (), reader, data);
+          sampled++;
+        }
+      g_mutex_unlock (&call->lock);
+    }
+  return sampled;
+}
+
+/**
+ * rp_call_registry_any_in_flight:
+ * @now: monotonic seconds
+ * @min_age: seconds
+ *
+ * Returns: whether a call has been in flight for at least @min_age
+ */
+gboolean
+rp_call_registry_any_in_flight (RpCallRegistry *self,
+                                double          now,
+                                double          min_age)
+{
+  g_autoptr(GPtrArray) calls = calls_snapshot (self);
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < calls->len && !any; i++)
+    {
+      RpTimedCall *call = g_ptr_array_index (calls, i);
+
+      g_mutex_lock (&call->lock);
+      any = call->start > 0 && now - call->start >= min_age;
+      g_mutex_unlock (&call->lock);
+    }
+  return any;
+}
+
+/**
+ * rp_call_registry_get_in_flight:
+ * @now: monotonic seconds
+ * @min_age: only calls in flight for at least this long, seconds
+ *
+ * Returns: (transfer full) (element-type RpStall): the calls in flight, as
+ *   stalls so far: start (run time), duration until @now, breakdown so far
+ */
+GPtrArray *
+rp_call_registry_get_in_flight (RpCallRegistry *self,
+                                double          now,
+                                double          min_age)
+{
+  g_autoptr(GPtrArray) calls = calls_snapshot (self);
+  GPtrArray *flying = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
+
+  for (guint i = 0; i < calls->len; i++)
+    {
+      RpTimedCall *call = g_ptr_array_index (calls, i);
+
+      g_mutex_lock (&call->lock);
+      if (call->start > 0 && now - call->start >= min_age)
+        {
+          RpStall *stall = call->stall != NULL ? rp_stall_copy (call->stall)
+                                               : rp_stall_new (call->series, 0, 0);
+
+          stall->start = call->start - self->t0;
+          stall->duration = now - call->start;
+          rp_stall_sort (stall);
+          g_ptr_array_add (flying, stall);
+        }
+      g_mutex_unlock (&call->lock);
+    }
+  return flying;
+}
+
+static int
+compare_start (gconstpointer a,
+               gconstpointer b)
+{
+  const RpStall *sa = *(const RpStall * const *) a;
+  const RpStall *sb = *(const RpStall * const *) b;
+
+  return (sa->start > sb->start) - (sa->start < sb->start);
+}
+
+/**
+ * rp_call_registry_get_stalls:
+ *
+ * Returns: (transfer full) (element-type RpStall): copies of the finished
+ *   stalls, by start
+ */
+GPtrArray *
+rp_call_registry_get_stalls (RpCallRegistry *self)
+{
+  GPtrArray *copy;
+
+  g_mutex_lock (&self->lock);
+  copy = g_ptr_array_copy (self->stalls, (GCopyFunc) rp_stall_copy, NULL);
+  g_mutex_unlock (&self->lock);
+  g_ptr_array_sort (copy, compare_start);
+  return copy;
+}
+
+/**
+ * rp_call_registry_get_dropped:
+ *
+ * Returns: stalls beyond %RP_CALL_REGISTRY_MAX_STALLS, counted but not kept
+ */
+guint64
+rp_call_registry_get_dropped (RpCallRegistry *self)
+{
+  guint64 dropped;
+
+  g_mutex_lock (&self->lock);
+  dropped = self->dropped;
+  g_mutex_unlock (&self->lock);
+  return dropped;
+}

@@ -1,0 +1,623 @@
+/* rp-report-stalls.c: each stall of a report with what ran meanwhile, and the cause the verdict names. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "rp-report-private.h"
+#include "rp-report-stalls.h"
+#include "rp-units.h"
+
+/**
+ * rp_report_get_stalls:
+ *
+ * Returns: (transfer none) (element-type RpStall): the run's stalls (calls
+ *   over %RP_STALL_MIN_SECONDS) by start; empty for a report written before
+ *   format version 2
+ */
+GPtrArray *
+rp_report_get_stalls (RpReport *self)
+{
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+  return self->stalls;
+}
+
+/* The timed calls by the series they go into, as a sentence names them. */
+static const struct {
+  const char *series;
+  const char *name;
+} call_names[] = {
+  { "fsync_latency", N_("fsync") },
+  { "fsync_pwrite_latency", N_("The probe's write()") },
+  { "write_latency", N_("write()") },
+  { "writers_fsync_latency", N_("The writers' fsync") },
+  { "cold_read_latency", N_("A cold read") },
+  { "app_start_latency", N_("A program start") },
+};
+
+/**
+ * rp_stall_call_name:
+ * @series: a stall's series, e.g. "fsync_latency"
+ *
+ * Returns: (transfer none): the call in words, e.g. "fsync"; the series'
+ *   name for one this version does not know
+ */
+const char *
+rp_stall_call_name (const char *series)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (call_names); i++)
+    if (g_strcmp0 (call_names[i].series, series) == 0)
+      return _(call_names[i].name);
+  return series;
+}
+
+/* ------------------------------------------------------------------------ */
+/* What ran meanwhile                                                        */
+
+typedef enum {
+  EVENTS,       /* value = duration, t = start: count, total, longest */
+  PERCENTILES,  /* per-request latencies: p50, p99 */
+  MEAN,         /* a rate: mean */
+} Kind;
+
+/* The series that say what the system did during a stall, whoever made them:
+ * the disk sampler's (diskstats, vmstat) and the kernel-event part's
+ * (tracefs: journal_commit, writer_pause, device_*_latency). One table, so
+ * that a new source is one row. */
+static const struct {
+  const char *series;
+  const char *label;
+  Kind        kind;
+} sources[] = {
+  { "journal_commit", N_("journal commits"), EVENTS },
+  { "writer_pause", N_("writer pauses (dirty throttling)"), EVENTS },
+  { "device_write_latency", N_("device write latency"), PERCENTILES },
+  { "device_read_latency", N_("device read latency"), PERCENTILES },
+  { "device_flush_latency", N_("device flush latency"), PERCENTILES },
+  { "disk_await", N_("device time per request"), PERCENTILES },
+  { "disk_write_throughput", N_("device write rate"), MEAN },
+};
+
+/* The disk sampler's samples close a period of 0.5 s: the one that ends
+ * just after the stall still covers its end. */
+#define PERIOD_SLACK 0.5
+
+static double *
+values_in (RpSeries *series,
+           double    from,
+           double    to,
+           gboolean  overlapping,
+           guint    *out_n)
+{
+  guint n_points;
+  g_autofree RpPoint *points = rp_series_copy_points (series, 0, &n_points);
+  double *values = g_new (double, MAX (n_points, 1));
+  guint n = 0;
+
+  for (guint i = 0; i < n_points; i++)
+    if (overlapping ? points[i].t < to && points[i].t + points[i].v > from
+                    : points[i].t >= from && points[i].t <= to)
+      values[n++] = points[i].v;
+  *out_n = n;
+  return values;
+}
+
+static char *
+describe_source (guint     index,
+                 RpSeries *series,
+                 double    from,
+                 double    to)
+{
+  guint n;
+  g_autofree double *values = values_in (series, from, to, sources[index].kind == EVENTS, &n);
+  const char *unit = rp_series_get_unit (series);
+
+  if (n == 0)
+    return NULL;
+  if (sources[index].kind == EVENTS)
+    {
+      double total = 0, longest = 0;
+      g_autofree char *total_text = NULL, *longest_text = NULL;
+
+      for (guint i = 0; i < n; i++)
+        {
+          total += values[i];
+          longest = MAX (longest, values[i]);
+        }
+      total_text = rp_format_latency (total);
+      longest_text = rp_format_latency (longest);
+      /* TRANSLATORS: "3, 9.20 s in all, longest 6.10 s" */
+      return g_strdup_printf (ngettext ("%u, %s in all, longest %s", "%u, %s in all, longest %s", n),
+                              n, total_text, longest_text);
+    }
+  if (sources[index].kind == PERCENTILES)
+    {
+      RpStats stats;
+      g_autofree char *p50 = NULL, *p99 = NULL;
+
+      rp_stats_compute (values, n, &stats);
+      p50 = rp_format_value (unit, stats.p50);
+      p99 = rp_format_value (unit, stats.p99);
+      /* TRANSLATORS: "p50 3.0 ms, p99 40 ms" */
+      return g_strdup_printf (_("p50 %s, p99 %s"), p50, p99);
+    }
+  {
+    double sum = 0;
+
+    for (guint i = 0; i < n; i++)
+      sum += values[i];
+    return rp_format_value (unit, sum / n);
+  }
+}
+
+static char *
+describe_dirty (RpReport *self,
+                double    from,
+                double    to)
+{
+  RpSeries *dirty = rp_report_lookup_series (self, "dirty_bytes");
+  RpSeries *limit = rp_report_lookup_series (self, "dirty_threshold_bytes");
+  g_autofree double *dirty_values = NULL, *limit_values = NULL;
+  g_autofree char *peak_text = NULL, *limit_text = NULL;
+  guint n_dirty = 0, n_limit = 0;
+  double peak = 0;
+
+  if (dirty == NULL)
+    return NULL;
+  dirty_values = values_in (dirty, from, to + PERIOD_SLACK, FALSE, &n_dirty);
+  if (n_dirty == 0)
+    return NULL;
+  for (guint i = 0; i < n_dirty; i++)
+    peak = MAX (peak, dirty_values[i]);
+  peak_text = rp_format_value ("B", peak);
+  if (limit != NULL)
+    limit_values = values_in (limit, from, to + PERIOD_SLACK, FALSE, &n_limit);
+  if (n_limit == 0)
+    /* TRANSLATORS: dirty memory during a stall: "peak 3.9 GiB" */
+    return g_strdup_printf (_("peak %s"), peak_text);
+  limit_text = rp_format_value ("B", limit_values[n_limit - 1]);
+  /* TRANSLATORS: dirty memory during a stall: "peak 3.9 GiB of a 4.6 GiB limit" */
+  return g_strdup_printf (_("peak %s of a %s limit"), peak_text, limit_text);
+}
+
+/**
+ * rp_report_stall_meanwhile:
+ * @stall: one of rp_report_get_stalls()
+ *
+ * What the system did while @stall lasted, from whichever series the report
+ * has: journal commits and writer pauses overlapping it (kernel events),
+ * device latency percentiles and write rate in its window, dirty memory
+ * against its limit.
+ *
+ * Returns: (transfer full) (element-type utf8): pairs of strings, label then
+ *   value, translated, e.g. "journal commits", "3, 9.20 s in all, longest
+ *   6.10 s"
+ */
+GPtrArray *
+rp_report_stall_meanwhile (RpReport      *self,
+                           const RpStall *stall)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  double from, to;
+  char *dirty;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), lines);
+  g_return_val_if_fail (stall != NULL, lines);
+
+  from = stall->start;
+  to = stall->start + stall->duration;
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      RpSeries *series = rp_report_lookup_series (self, sources[i].series);
+      double slack = sources[i].kind == EVENTS ? 0 : PERIOD_SLACK;
+      char *text = series != NULL ? describe_source (i, series, from, to + slack) : NULL;
+
+      if (text == NULL)
+        continue;
+      g_ptr_array_add (lines, g_strdup (_(sources[i].label)));
+      g_ptr_array_add (lines, text);
+    }
+  dirty = describe_dirty (self, from, to);
+  if (dirty != NULL)
+    {
+      g_ptr_array_add (lines, g_strdup (_("dirty memory")));
+      g_ptr_array_add (lines, dirty);
+    }
+  return lines;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The cause                                                                 */
+
+static const char *
+site_words (const char *site)
+{
+  const char *words = rp_wait_site_describe (site);
+
+  return words != NULL ? words : site;
+}
+
+/**
+ * rp_report_stall_breakdown_text:
+ * @stall: a stall
+ * @max_sites: at most this many sites, the largest (0: all)
+ *
+ * Returns: (transfer full): e.g. "waiting for the journal commit 9.70 s
+ *   (98 %); running on a CPU 0.10 s (1 %)", or "not sampled"
+ */
+char *
+rp_report_stall_breakdown_text (const RpStall *stall,
+                                guint          max_sites)
+{
+  GString *text = g_string_new (NULL);
+  guint n;
+
+  g_return_val_if_fail (stall != NULL, NULL);
+
+  n = stall->breakdown->len;
+  if (max_sites > 0)
+    n = MIN (n, max_sites);
+  for (guint i = 0; i < n; i++)
+    {
+      const RpWaitShare *share = &g_array_index (stall->breakdown, RpWaitShare, i);
+      g_autofree char *seconds = rp_format_latency (share->seconds);
+      double share_of = stall->duration > 0 ? share->seconds / stall->duration : 0;
+
+      if (i > 0)
+        g_string_append (text, "; ");
+      /* TRANSLATORS: a wait site, its seconds and its share of the stall:
+       * "waiting for the journal commit 9.70 s (98 %)" */
+      g_string_append_printf (text, _("%s %s (%.0f %%)"), site_words (share->site), seconds,
+                              100 * MIN (share_of, 1.0));
+    }
+  if (text->len == 0)
+    g_string_append (text, _("not sampled"));
+  return g_string_free (text, FALSE);
+}
+
+/* The series whose stalls took the most time, and the site where they
+ * waited longest, summed over its stalls. */
+static const char *
+dominant_series (GPtrArray *stalls)
+{
+  g_autoptr(GHashTable) totals = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  const char *best = NULL;
+  double best_total = 0;
+
+  for (guint i = 0; i < stalls->len; i++)
+    {
+      const RpStall *stall = g_ptr_array_index (stalls, i);
+      double *total = g_hash_table_lookup (totals, stall->series);
+
+      if (total == NULL)
+        {
+          total = g_new0 (double, 1);
+          g_hash_table_insert (totals, stall->series, total);
+        }
+      *total += stall->duration;
+      if (*total > best_total || (*total == best_total && g_strcmp0 (stall->series, best) < 0))
+        {
+          best_total = *total;
+          best = stall->series;
+        }
+    }
+  return best;
+}
+
+static double
+median_in_stalls (RpReport   *self,
+                  GPtrArray  *stalls,
+                  const char *series_name,
+                  const char *call_series)
+{
+  RpSeries *series = rp_report_lookup_series (self, series_name);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
+  RpStats stats;
+
+  if (series == NULL)
+    return NAN;
+  for (guint i = 0; i < stalls->len; i++)
+    {
+      const RpStall *stall = g_ptr_array_index (stalls, i);
+      g_autofree double *values = NULL;
+      guint n;
+
+      if (!g_str_equal (stall->series, call_series))
+        continue;
+      values = values_in (series, stall->start, stall->start + stall->duration + PERIOD_SLACK, FALSE, &n);
+      g_array_append_vals (all, values, n);
+    }
+  if (all->len == 0)
+    return NAN;
+  rp_stats_compute ((const double *) all->data, all->len, &stats);
+  return stats.p50;
+}
+
+/* Each wait site summed over every sampled stall of the call whose stalls
+ * took the most time: as a stall whose duration is their sum. */
+static RpStall *
+sum_dominant (RpReport *self,
+              guint    *out_n)
+{
+  const char *series = dominant_series (self->stalls);
+  RpStall *sum;
+
+  *out_n = 0;
+  if (series == NULL)
+    return NULL;
+  sum = rp_stall_new (series, 0, 0);
+  for (guint i = 0; i < self->stalls->len; i++)
+    {
+      const RpStall *stall = g_ptr_array_index (self->stalls, i);
+
+      if (!g_str_equal (stall->series, series) || stall->breakdown->len == 0)
+        continue;
+      (*out_n)++;
+      sum->duration += stall->duration;
+      for (guint k = 0; k < stall->breakdown->len; k++)
+        {
+          const RpWaitShare *share = &g_array_index (stall->breakdown, RpWaitShare, k);
+
+          rp_stall_add_wait (sum, share->site, share->seconds);
+        }
+    }
+  if (*out_n == 0)
+    g_clear_pointer (&sum, rp_stall_free);
+  return sum;
+}
+
+/**
+ * rp_report_get_cause_cell:
+ *
+ * The dominant cause in a few words, for a comparison's table: the cause
+ * of the wait site where the stalls spent the most time, with its share of
+ * their time, e.g. "journal ordering (89 %)"; the site's name for one the
+ * table does not know.
+ *
+ * Returns: (transfer full) (nullable): the text, %NULL without a sampled stall
+ */
+char *
+rp_report_get_cause_cell (RpReport *self)
+{
+  g_autoptr(RpStall) sum = NULL;
+  const RpWaitShare *site;
+  const char *cause;
+  guint n;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  sum = sum_dominant (self, &n);
+  site = sum != NULL ? rp_stall_get_dominant (sum) : NULL;
+  if (site == NULL || sum->duration <= 0)
+    return NULL;
+  cause = rp_wait_site_get_cause (site->site);
+  /* TRANSLATORS: a comparison's cell: "journal ordering (89 %)" */
+  return g_strdup_printf (_("%s (%.0f %%)"), cause != NULL ? cause : site_words (site->site),
+                          100 * MIN (site->seconds / sum->duration, 1.0));
+}
+
+/**
+ * rp_report_get_stall_cause:
+ *
+ * The cause of the run's stalls in plain words, for the verdict: the call
+ * whose stalls took the most time, the wait site where they spent the most
+ * of it (summed over them all, so that one odd stall does not name the
+ * cause), and how fast the disk answered meanwhile, e.g. "Over its 5
+ * stalls, fsync spent 9.70 s of 9.85 s waiting for the journal commit; the
+ * disk answered in 3.0 ms per request (median): journal ordering, not a
+ * slow disk."
+ *
+ * Returns: (transfer full) (nullable): the sentence, %NULL without a
+ *   sampled stall
+ */
+char *
+rp_report_get_stall_cause (RpReport *self)
+{
+  const char *series;
+  g_autoptr(RpStall) sum = NULL;
+  const RpWaitShare *site;
+  g_autofree char *spent = NULL, *of = NULL;
+  g_autofree char *first = NULL;
+  const char *cause;
+  double median;
+  guint n = 0;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  sum = sum_dominant (self, &n);
+  if (sum == NULL)
+    return NULL;
+  series = sum->series;
+  site = rp_stall_get_dominant (sum);
+  if (site == NULL)
+    return NULL;
+
+  spent = rp_format_latency (site->seconds);
+  of = rp_format_latency (sum->duration);
+  /* TRANSLATORS: "Over its 5 stalls, fsync spent 9.70 s of 9.85 s waiting
+   * for the journal commit": 5 is %5$u, fsync %1$s, the wait site's words %4$s */
+  first = g_strdup_printf (ngettext ("Over its %5$u stall, %1$s spent %2$s of %3$s %4$s",
+                                     "Over its %5$u stalls, %1$s spent %2$s of %3$s %4$s", n),
+                           rp_stall_call_name (series), spent, of, site_words (site->site), n);
+  cause = rp_wait_site_get_cause (site->site);
+  median = median_in_stalls (self, self->stalls, "device_write_latency", series);
+  if (isnan (median))
+    median = median_in_stalls (self, self->stalls, "disk_await", series);
+  if (!isnan (median))
+    {
+      g_autofree char *median_text = rp_format_latency (median);
+      gboolean disk_fast = median < RP_LIMIT_INSTANT / 2;
+
+      if (cause != NULL && disk_fast && !g_str_equal (cause, _("a slow disk")))
+        /* TRANSLATORS: "…; the disk answered in 3.0 ms per request (median): journal ordering, not a slow disk." */
+        return g_strdup_printf (_("%s; the disk answered in %s per request (median): %s, not a slow disk."),
+                                first, median_text, cause);
+      if (cause != NULL)
+        /* TRANSLATORS: "…; the disk answered in 250 ms per request (median): a slow disk." */
+        return g_strdup_printf (_("%s; the disk answered in %s per request (median): %s."),
+                                first, median_text, cause);
+      return g_strdup_printf (_("%s; the disk answered in %s per request (median)."), first, median_text);
+    }
+  if (cause != NULL)
+    /* TRANSLATORS: "…: journal ordering." */
+    return g_strdup_printf (_("%s: %s."), first, cause);
+  return g_strdup_printf ("%s.", first);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text and CSV                                                              */
+
+/* A text report for a bug tracker names the longest stalls; the JSON keeps
+ * them all. */
+#define TEXT_MAX_STALLS 12
+
+static int
+compare_duration_desc (gconstpointer a,
+                       gconstpointer b)
+{
+  const RpStall *sa = *(const RpStall * const *) a;
+  const RpStall *sb = *(const RpStall * const *) b;
+
+  return (sa->duration < sb->duration) - (sa->duration > sb->duration);
+}
+
+static void
+append_sources_text (GString  *out,
+                     RpReport *self)
+{
+  const char *source = g_hash_table_lookup (self->notes, "stall_source");
+  const char *delayacct = g_hash_table_lookup (self->notes, "task_delayacct");
+
+  if (g_strcmp0 (source, "stack") == 0)
+    rp_text_append_wrapped (out, "", "", _("Wait sites from each stalled thread's kernel stack (/proc/self/task/TID/stack), sampled every 10 ms."));
+  else if (g_strcmp0 (source, "wchan") == 0)
+    rp_text_append_wrapped (out, "", "", _("Wait sites from each stalled thread's wchan (/proc/self/task/TID/wchan), sampled every 10 ms; run as root for the richer kernel stack."));
+  if (g_strcmp0 (delayacct, "off") == 0)
+    rp_text_append_wrapped (out, "", "", _("Delay accounting is off, so no block-I/O delay per stall: as root, “sysctl kernel.task_delayacct=1” turns it on (until the next boot)."));
+}
+
+/**
+ * rp_report_stalls_to_text:
+ *
+ * The "Stalls" section of the text report (80 columns): the longest stalls
+ * with start, duration, breakdown and what ran meanwhile, and where the
+ * wait sites came from.
+ *
+ * Returns: (transfer full): text ending with a newline, or "" without stalls
+ */
+char *
+rp_report_stalls_to_text (RpReport *self)
+{
+  g_autoptr(GPtrArray) longest = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  if (self->stalls->len == 0)
+    return g_string_free (out, FALSE);
+  longest = g_ptr_array_copy (self->stalls, NULL, NULL);
+  g_ptr_array_set_free_func (longest, NULL);
+  g_ptr_array_sort (longest, compare_duration_desc);
+
+  g_string_append_c (out, '\n');
+  rp_text_append_heading (out, _("Stalls: where the time went"), '-');
+  append_sources_text (out, self);
+  for (guint i = 0; i < MIN (longest->len, TEXT_MAX_STALLS); i++)
+    {
+      const RpStall *stall = g_ptr_array_index (longest, i);
+      g_autofree char *start = rp_format_latency (stall->start);
+      g_autofree char *duration = rp_format_latency (stall->duration);
+      g_autofree char *breakdown = rp_report_stall_breakdown_text (stall, 4);
+      g_autoptr(GPtrArray) meanwhile = rp_report_stall_meanwhile (self, stall);
+      g_autofree char *title = NULL;
+
+      /* TRANSLATORS: "fsync at 12.3 s: 9.85 s" */
+      title = g_strdup_printf (_("%s at %s: %s"), rp_stall_call_name (stall->series), start, duration);
+      g_string_append_c (out, '\n');
+      rp_text_append_wrapped (out, "", "  ", title);
+      rp_text_append_wrapped (out, "  ", "    ", breakdown);
+      if (stall->blkio_delay >= 0)
+        {
+          g_autofree char *blkio = rp_format_latency (stall->blkio_delay);
+          g_autofree char *line = g_strdup_printf (_("block-I/O delay (delay accounting): %s"), blkio);
+
+          rp_text_append_wrapped (out, "  ", "    ", line);
+        }
+      for (guint k = 0; k + 1 < meanwhile->len; k += 2)
+        {
+          /* TRANSLATORS: what ran meanwhile: "journal commits: 3, 9.20 s in all" */
+          g_autofree char *line = g_strdup_printf (_("%s: %s"), (char *) g_ptr_array_index (meanwhile, k),
+                                                   (char *) g_ptr_array_index (meanwhile, k + 1));
+
+          rp_text_append_wrapped (out, "  ", "    ", line);
+        }
+    }
+  if (longest->len > TEXT_MAX_STALLS)
+    {
+      guint more = longest->len - TEXT_MAX_STALLS;
+      g_autofree char *line = g_strdup_printf (ngettext ("… and %u shorter stall (in the JSON report).",
+                                                         "… and %u shorter stalls (in the JSON report).", more),
+                                               more);
+
+      g_string_append_c (out, '\n');
+      rp_text_append_wrapped (out, "", "", line);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+append_csv_row (GString    *out,
+                const char *name,
+                double      t,
+                double      value)
+{
+  char t_text[G_ASCII_DTOSTR_BUF_SIZE], v_text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* Names of a stranger's report may hold commas or quotes (RFC 4180). */
+  if (strpbrk (name, ",\"") != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (name, "\"", -1);
+      g_autofree char *escaped = g_strjoinv ("\"\"", parts);
+
+      g_string_append_printf (out, "\"%s\"", escaped);
+    }
+  else
+    g_string_append (out, name);
+  g_string_append_printf (out, ",%s,%s\n", g_ascii_formatd (t_text, sizeof t_text, "%.17g", t),
+                          g_ascii_formatd (v_text, sizeof v_text, "%.17g", value));
+}
+
+/**
+ * rp_report_stalls_to_csv:
+ *
+ * The stalls as rows of the CSV export's long format
+ * (`series,t_seconds,value`): `stall.SERIES,START,DURATION` for each stall,
+ * then `stall.SERIES.SITE,START,SECONDS` for each wait site of it.
+ *
+ * Returns: (transfer full): CSV lines (no header)
+ */
+char *
+rp_report_stalls_to_csv (RpReport *self)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  for (guint i = 0; i < self->stalls->len; i++)
+    {
+      const RpStall *stall = g_ptr_array_index (self->stalls, i);
+      g_autofree char *name = g_strconcat ("stall.", stall->series, NULL);
+
+      append_csv_row (out, name, stall->start, stall->duration);
+      for (guint k = 0; k < stall->breakdown->len; k++)
+        {
+          const RpWaitShare *share = &g_array_index (stall->breakdown, RpWaitShare, k);
+          g_autofree char *site = g_strconcat (name, ".", share->site, NULL);
+
+          append_csv_row (out, site, stall->start, share->seconds);
+        }
+    }
+  return g_string_free (out, FALSE);
+}

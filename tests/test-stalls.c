@@ -1,0 +1,390 @@
+/* test-stalls.c: stall attribution: the /proc parsers, the wait-site table, a real blocked call, the report's stalls. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "rp-clock.h"
+#include "rp-error.h"
+#include "rp-proc-wait.h"
+#include "rp-report-stalls.h"
+#include "rp-scenario.h"
+#include "rp-timed-call.h"
+
+static void
+test_task_stat (void)
+{
+  /* A command name with a space and a parenthesis; field 42 = 17. */
+  g_autoptr(GString) line = g_string_new ("4242 (rp (x) y) D 1 2 3");
+  RpTaskStat stat;
+
+  for (guint field = 7; field <= 41; field++)
+    g_string_append (line, " 0");
+  g_string_append (line, " 17 0 0\n");
+  g_assert_true (rp_proc_parse_task_stat (line->str, &stat));
+  g_assert_cmpint (stat.state, ==, 'D');
+  g_assert_cmpuint (stat.blkio_ticks, ==, 17);
+  g_assert_true (rp_proc_parse_task_stat ("1 (sh) S 0", &stat));
+  g_assert_cmpuint (stat.blkio_ticks, ==, 0);
+  g_assert_false (rp_proc_parse_task_stat ("garbage", &stat));
+  g_assert_false (rp_proc_parse_task_stat (NULL, &stat));
+}
+
+static void
+test_stack_symbols (void)
+{
+  /* fsync on ext3 data=ordered under R1, Linux 6.18, as root. */
+  const char *stack =
+    "[<0>] jbd2_log_wait_commit+0xb5/0x140\n"
+    "[<0>] ext4_sync_file+0x1a4/0x380\n"
+    "[<0>] __x64_sys_fsync+0x33/0x60\n"
+    "[<0>] do_syscall_64+0x71/0x290\n"
+    "[<0>] entry_SYSCALL_64_after_hwframe+0x76/0x7e\n";
+  const char *sched = "[<0>] __schedule+0x1/0x2\n[<0>] io_schedule+0x1/0x2\n"
+                      "[<0>] folio_wait_bit_common+0x1/0x2 [ext4]\n";
+  g_auto(GStrv) symbols = rp_proc_stack_symbols (stack);
+  g_auto(GStrv) inner = rp_proc_stack_symbols (sched);
+  g_auto(GStrv) none = rp_proc_stack_symbols ("");
+  g_autofree char *wchan = rp_proc_clean_wchan ("jbd2_log_wait_commit\n");
+
+  g_assert_cmpuint (g_strv_length (symbols), ==, 2);
+  g_assert_cmpstr (symbols[0], ==, "jbd2_log_wait_commit");
+  g_assert_cmpstr (symbols[1], ==, "ext4_sync_file");
+  g_assert_cmpstr (inner[0], ==, "folio_wait_bit_common");
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+  g_assert_cmpstr (wchan, ==, "jbd2_log_wait_commit");
+  /* "0": running, or hidden (kptr_restrict, another user's thread). */
+  g_assert_null (rp_proc_clean_wchan ("0"));
+  g_assert_null (rp_proc_clean_wchan (""));
+}
+
+static void
+test_diskstats (void)
+{
+  /* Linux 6.18 (20 fields) and 4.4 (14 fields: no discards, no flushes). */
+  const char *text =
+    "   7       0 loop0 15453 8012 364942 6405 274355 43716 180463660 7299297 0 523272 7657208 3 4 5 6 192190 351505\n"
+    "   8       1 sda1 10 0 80 5 20 0 160 7 1 30 12\n";
+  g_autofree char *name = NULL;
+  RpDiskCounters c;
+
+  g_assert_true (rp_proc_parse_diskstats (text, 7, 0, &name, &c));
+  g_assert_cmpstr (name, ==, "loop0");
+  g_assert_cmpuint (c.reads, ==, 15453);
+  g_assert_cmpuint (c.read_sectors, ==, 364942);
+  g_assert_cmpuint (c.writes, ==, 274355);
+  g_assert_cmpuint (c.write_sectors, ==, 180463660);
+  g_assert_cmpuint (c.write_ms, ==, 7299297);
+  g_assert_cmpuint (c.in_flight, ==, 0);
+  g_assert_cmpuint (c.io_ticks_ms, ==, 523272);
+  g_assert_cmpuint (c.discards, ==, 3);
+  g_assert_cmpuint (c.discard_ms, ==, 6);
+  g_assert_cmpuint (c.flushes, ==, 192190);
+  g_assert_cmpuint (c.flush_ms, ==, 351505);
+  g_assert_true (rp_proc_parse_diskstats (text, 8, 1, NULL, &c));
+  g_assert_cmpuint (c.writes, ==, 20);
+  g_assert_cmpuint (c.in_flight, ==, 1);
+  g_assert_cmpuint (c.flushes, ==, 0);
+  g_assert_false (rp_proc_parse_diskstats (text, 8, 2, NULL, &c));
+}
+
+static void
+test_vmstat (void)
+{
+  const char *text = "nr_dirty 1935\nnr_dirty_threshold 1191947\nnr_dirty_background_threshold 595246\n";
+  guint64 v = 0;
+
+  g_assert_true (rp_proc_parse_vmstat (text, "nr_dirty_threshold", &v));
+  g_assert_cmpuint (v, ==, 1191947);
+  g_assert_true (rp_proc_parse_vmstat (text, "nr_dirty", &v));
+  g_assert_cmpuint (v, ==, 1935);
+  g_assert_false (rp_proc_parse_vmstat (text, "nr_dirt", &v));
+}
+
+static void
+test_wait_sites (void)
+{
+  g_autoptr(RpStall) stall = rp_stall_new ("fsync_latency", 1, 10);
+  g_autoptr(RpStall) copy = NULL;
+
+  g_assert_cmpstr (rp_wait_site_describe ("jbd2_log_wait_commit"), ==, "waiting for the journal commit");
+  g_assert_cmpstr (rp_wait_site_describe ("balance_dirty_pages"), ==, "throttled: too much dirty memory");
+  g_assert_cmpstr (rp_wait_site_describe ("folio_wait_writeback"), ==, "waiting for its pages to reach the disk");
+  g_assert_cmpstr (rp_wait_site_describe ("wait_on_page_writeback"), ==, "waiting for its pages to reach the disk");
+  g_assert_cmpstr (rp_wait_site_describe ("rq_qos_wait"), ==, "block queue full / writeback throttling");
+  g_assert_null (rp_wait_site_describe ("some_new_function"));
+  g_assert_cmpstr (rp_wait_site_get_cause ("jbd2_log_wait_commit"), ==, "journal ordering");
+
+  rp_stall_add_wait (stall, RP_WAIT_SITE_RUNNING, 0.5);
+  rp_stall_add_wait (stall, "jbd2_log_wait_commit", 6);
+  rp_stall_add_wait (stall, "some_new_function", 1);
+  rp_stall_add_wait (stall, "jbd2_log_wait_commit", 2);
+  rp_stall_sort (stall);
+  g_assert_cmpstr (g_array_index (stall->breakdown, RpWaitShare, 0).site, ==, "jbd2_log_wait_commit");
+  g_assert_cmpfloat (g_array_index (stall->breakdown, RpWaitShare, 0).seconds, ==, 8);
+  g_assert_cmpfloat (rp_stall_get_sampled (stall), ==, 9.5);
+  /* Unknown symbols count as named (they are kept verbatim); running does not. */
+  g_assert_cmpfloat (rp_stall_get_named (stall), ==, 9);
+  copy = rp_stall_copy (stall);
+  g_assert_cmpstr (rp_stall_get_dominant (copy)->site, ==, "jbd2_log_wait_commit");
+  g_assert_cmpuint (copy->breakdown->len, ==, 3);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A real call blocked on a pipe, sampled as the stall sampler samples.     */
+
+typedef struct {
+  RpCallRegistry *registry;
+  int             pipe[2];
+  GMutex          lock;
+  GCond           cond;
+  gboolean        opened;
+} Blocked;
+
+static gpointer
+blocked_thread (gpointer data)
+{
+  Blocked *blocked = data;
+  RpTimedCall *call = rp_call_registry_open (blocked->registry);
+  char byte;
+
+  g_mutex_lock (&blocked->lock);
+  blocked->opened = TRUE;
+  g_cond_signal (&blocked->cond);
+  g_mutex_unlock (&blocked->lock);
+
+  rp_timed_call_begin (call, "fsync_latency");
+  g_assert_cmpint (read (blocked->pipe[0], &byte, 1), ==, 1);
+  rp_timed_call_end (call);
+  return NULL;
+}
+
+static void
+read_as_sampler (pid_t         tid,
+                 RpWaitSample *out,
+                 gpointer      data)
+{
+  rp_stall_sampler_read (tid, FALSE, FALSE, out);
+}
+
+static gboolean
+in_flight_at (RpCallRegistry *registry,
+              const char     *site)
+{
+  g_autoptr(GPtrArray) flying = rp_call_registry_get_in_flight (registry, rp_clock_now (), 0);
+
+  if (flying->len != 1)
+    return FALSE;
+  for (guint i = 0; i < ((RpStall *) flying->pdata[0])->breakdown->len; i++)
+    if (g_strcmp0 (rp_wait_site_describe (g_array_index (((RpStall *) flying->pdata[0])->breakdown, RpWaitShare, i).site), site) == 0 &&
+        ((RpStall *) flying->pdata[0])->duration > 2 * RP_STALL_MIN_SECONDS)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_blocked_call (void)
+{
+  Blocked blocked = { rp_call_registry_new () };
+  g_autoptr(GPtrArray) stalls = NULL;
+  GThread *thread;
+  const RpStall *stall;
+
+  g_assert_cmpint (pipe (blocked.pipe), ==, 0);
+  g_mutex_init (&blocked.lock);
+  g_cond_init (&blocked.cond);
+  rp_call_registry_set_origin (blocked.registry, rp_clock_now ());
+  thread = g_thread_new ("blocked", blocked_thread, &blocked);
+  g_mutex_lock (&blocked.lock);
+  while (!blocked.opened)
+    g_cond_wait (&blocked.cond, &blocked.lock);
+  g_mutex_unlock (&blocked.lock);
+
+  /* Sample until the call has been seen in the pipe's wait for a while:
+   * a condition, not a clock, so a busy machine only makes it take longer. */
+  /* pipe_read, anon_pipe_read since Linux 6.14: the table knows both. */
+  while (!in_flight_at (blocked.registry, "waiting for a pipe"))
+    {
+      rp_call_registry_sample (blocked.registry, rp_clock_now (), read_as_sampler, NULL);
+      g_usleep (10000);
+    }
+  g_assert_cmpint (write (blocked.pipe[1], "x", 1), ==, 1);
+  g_thread_join (thread);
+
+  stalls = rp_call_registry_get_stalls (blocked.registry);
+  g_assert_cmpuint (stalls->len, ==, 1);
+  stall = g_ptr_array_index (stalls, 0);
+  g_assert_cmpstr (stall->series, ==, "fsync_latency");
+  g_assert_cmpstr (stall->source, ==, "wchan");
+  g_assert_cmpfloat (stall->duration, >, 2 * RP_STALL_MIN_SECONDS);
+  g_assert_cmpstr (rp_wait_site_describe (rp_stall_get_dominant (stall)->site), ==, "waiting for a pipe");
+  g_assert_cmpfloat (rp_stall_get_sampled (stall), <=, stall->duration);
+  g_assert_cmpfloat (stall->start, >=, 0);
+  /* Nothing is in flight any more. */
+  g_assert_false (rp_call_registry_any_in_flight (blocked.registry, rp_clock_now (), 0));
+
+  close (blocked.pipe[0]);
+  close (blocked.pipe[1]);
+  g_mutex_clear (&blocked.lock);
+  g_cond_clear (&blocked.cond);
+  rp_call_registry_free (blocked.registry);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The report                                                                */
+
+static const char *stalls_json =
+  "[{\"series\": \"fsync_latency\", \"start\": 2.0, \"duration\": 9.85, \"source\": \"stack\","
+  "  \"blkio_delay\": null, \"breakdown\": ["
+  "    {\"site\": \"jbd2_log_wait_commit\", \"seconds\": 9.7},"
+  "    {\"site\": \"running\", \"seconds\": 0.1}]},"
+  " {\"series\": \"fsync_latency\", \"start\": 14.0, \"duration\": 0.5, \"source\": \"stack\","
+  "  \"blkio_delay\": 0.25, \"breakdown\": [{\"site\": \"folio_wait_writeback\", \"seconds\": 0.5}]}]";
+
+/* A report of our own with @stalls (JSON text, or NULL for none) put in,
+ * as a file of another run would have it. */
+static char *
+report_json (const char *stalls,
+             int         version)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  RpSeries *fsync = rp_series_new ("fsync_latency", "s", NULL);
+  RpSeries *await = rp_series_new ("disk_await", "s", NULL);
+  RpSeries *commit = rp_series_new ("journal_commit", "s", NULL);
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *json = NULL;
+  JsonObject *root;
+
+  rp_series_append (fsync, 2.0, 9.85);
+  rp_series_append (fsync, 14.0, 0.5);
+  for (double t = 0.5; t < 20; t += 0.5)
+    rp_series_append (await, t, 0.003);
+  rp_series_append (commit, 1.5, 9.0);
+  g_ptr_array_add (series, fsync);
+  g_ptr_array_add (series, await);
+  g_ptr_array_add (series, commit);
+  report = rp_report_new (NULL, scenario, series, NULL);
+  json = rp_report_to_json (report, NULL);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  json_object_set_int_member (root, "version", version);
+  json_object_remove_member (root, "stalls");
+  if (stalls != NULL)
+    {
+      g_autoptr(JsonParser) inner = json_parser_new ();
+
+      g_assert_true (json_parser_load_from_data (inner, stalls, -1, NULL));
+      json_object_set_member (root, "stalls", json_node_copy (json_parser_get_root (inner)));
+    }
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  return json_generator_to_data (generator, NULL);
+}
+
+static void
+test_report_stalls (void)
+{
+  g_autofree char *json = report_json (stalls_json, RP_REPORT_VERSION);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RpReport) report = rp_report_load_from_data (json, -1, &error);
+  g_autoptr(RpReport) again = NULL;
+  g_autofree char *saved = NULL;
+  g_autofree char *verdict = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *csv = NULL;
+  g_autoptr(GPtrArray) meanwhile = NULL;
+  const RpStall *first;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (rp_report_get_stalls (report)->len, ==, 2);
+  first = g_ptr_array_index (rp_report_get_stalls (report), 0);
+  g_assert_cmpfloat (first->duration, ==, 9.85);
+  g_assert_cmpfloat (first->blkio_delay, <, 0);
+  g_assert_cmpstr (first->source, ==, "stack");
+
+  /* Written and read back: the same stalls. */
+  saved = rp_report_to_json (report, NULL);
+  again = rp_report_load_from_data (saved, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rp_report_get_stalls (again)->len, ==, 2);
+  g_assert_cmpfloat (((RpStall *) rp_report_get_stalls (again)->pdata[1])->blkio_delay, ==, 0.25);
+
+  /* The verdict names the journal commit and says the disk was fast. */
+  verdict = rp_report_get_verdict (report);
+  /* Summed over both stalls: 9.70 s of 10.35 s at the journal commit. */
+  g_assert_nonnull (strstr (verdict, "Over its 2 stalls, fsync spent 9.70 s of 10.35 s waiting for the journal commit"));
+  g_assert_nonnull (strstr (verdict, "journal ordering, not a slow disk"));
+
+  /* What ran meanwhile: the commit that overlaps, the device's latency. */
+  meanwhile = rp_report_stall_meanwhile (report, first);
+  g_assert_cmpuint (meanwhile->len, ==, 4);
+  g_assert_cmpstr (meanwhile->pdata[0], ==, "journal commits");
+  g_assert_nonnull (strstr (meanwhile->pdata[1], "9.00 s in all"));
+  g_assert_cmpstr (meanwhile->pdata[2], ==, "device time per request");
+
+  /* A comparison puts the causes side by side. */
+  {
+    g_autofree char *cell = rp_report_get_cause_cell (report);
+    g_autoptr(GPtrArray) pair = g_ptr_array_new ();
+    g_autofree char *compare = NULL;
+
+    g_assert_cmpstr (cell, ==, "journal ordering (94 %)");
+    g_ptr_array_add (pair, report);
+    g_ptr_array_add (pair, again);
+    compare = rp_report_compare_text (pair);
+    g_assert_nonnull (strstr (compare, "Dominant cause"));
+    g_assert_nonnull (strstr (compare, "journal ordering (94 %)"));
+  }
+
+  text = rp_report_to_text (report);
+  g_assert_nonnull (strstr (text, "Stalls: where the time went"));
+  g_assert_nonnull (strstr (text, "waiting for the journal commit 9.70 s (98 %)"));
+  for (char **line = g_strsplit (text, "\n", -1), **l = line; *l != NULL || (g_strfreev (line), FALSE); l++)
+    g_assert_cmpuint (g_utf8_strlen (*l, -1), <=, 80);
+  csv = rp_report_to_csv (report);
+  g_assert_nonnull (strstr (csv, "\nstall.fsync_latency,2,9.8499999999999996\n"));
+  g_assert_nonnull (strstr (csv, "\nstall.fsync_latency.jbd2_log_wait_commit,2,9.6999999999999993\n"));
+}
+
+static void
+test_report_old_and_bad (void)
+{
+  g_autofree char *old = report_json (NULL, 1);
+  g_autofree char *negative = report_json ("[{\"series\": \"fsync_latency\", \"start\": 1, \"duration\": -2,"
+                                           " \"breakdown\": []}]", RP_REPORT_VERSION);
+  g_autofree char *not_list = report_json ("{\"a\": 1}", RP_REPORT_VERSION);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RpReport) report = rp_report_load_from_data (old, -1, &error);
+  g_autofree char *verdict = NULL;
+
+  /* A version 1 report has no stalls and still loads; its verdict has no cause. */
+  g_assert_no_error (error);
+  g_assert_cmpuint (rp_report_get_stalls (report)->len, ==, 0);
+  verdict = rp_report_get_verdict (report);
+  g_assert_null (strstr (verdict, "Over its"));
+
+  g_assert_null (rp_report_load_from_data (negative, -1, &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_REPORT);
+  g_assert_nonnull (strstr (error->message, "“stalls”, stall 1"));
+  g_clear_error (&error);
+  g_assert_null (rp_report_load_from_data (not_list, -1, &error));
+  g_assert_nonnull (strstr (error->message, "“stalls”"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/stalls/task-stat", test_task_stat);
+  g_test_add_func ("/stalls/stack-symbols", test_stack_symbols);
+  g_test_add_func ("/stalls/diskstats", test_diskstats);
+  g_test_add_func ("/stalls/vmstat", test_vmstat);
+  g_test_add_func ("/stalls/wait-sites", test_wait_sites);
+  g_test_add_func ("/stalls/blocked-call", test_blocked_call);
+  g_test_add_func ("/stalls/report", test_report_stalls);
+  g_test_add_func ("/stalls/report-old-and-bad", test_report_old_and_bad);
+  return g_test_run ();
+}
