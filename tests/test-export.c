@@ -200,7 +200,7 @@ test_catalog_all (void)
   /* Kernel events: commits, writer pauses and the device's latency per
    * operation, on a log axis, in the rank order of the parts table. */
   {
-    RpPlot *kernel = g_ptr_array_index (plots, G_N_ELEMENTS (all_ids) - 1);
+    RpPlot *kernel = g_ptr_array_index (plots, G_N_ELEMENTS (all_ids) - 2);
 
     g_assert_cmpstr (rp_plot_get_title (kernel), ==, "Journal and device (kernel events)");
     g_assert_true (rp_plot_get_log_y (kernel));
@@ -298,8 +298,9 @@ test_catalog_live (void)
       g_assert_false (rp_plot_catalog_bind (i, plot, NULL));
       g_assert_false (rp_plot_catalog_bind (i, plot, series));
     }
-  /* The per-writer chart, the CPU benchmark's and the kernel events chart. */
-  g_assert_cmpuint (optional, ==, 3);
+  /* The per-writer chart, the CPU benchmark's, the kernel events chart and
+   * the disk's. */
+  g_assert_cmpuint (optional, ==, 4);
 
   {
     g_autoptr(RpPlot) cpu = rp_plot_catalog_new_plot (3, NULL);
