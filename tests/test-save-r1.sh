@@ -27,10 +27,27 @@ fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
 device=
 loop_pid=
+# The shell loop's own children (dd, sync) may still hold the file system when
+# the loop is killed: they are stopped too, and the unmount is retried while
+# it is busy (a lazy unmount last), so that no mount or loop device is left.
 cleanup() {
-  [ -n "$loop_pid" ] && kill "$loop_pid" 2>/dev/null && wait "$loop_pid" 2>/dev/null
-  mountpoint -q "$work/mnt" && umount "$work/mnt"
-  [ -n "$device" ] && losetup -d "$device" 2>/dev/null
+  if [ -n "$loop_pid" ]; then
+    pkill -P "$loop_pid" 2>/dev/null
+    kill "$loop_pid" 2>/dev/null
+    wait "$loop_pid" 2>/dev/null
+  fi
+  for _ in $(seq 30); do
+    mountpoint -q "$work/mnt" || break
+    umount "$work/mnt" 2>/dev/null || sleep 1
+  done
+  mountpoint -q "$work/mnt" && umount -l "$work/mnt"
+  if [ -n "$device" ]; then
+    for _ in $(seq 10); do
+      losetup -d "$device" 2>/dev/null && break
+      losetup "$device" >/dev/null 2>&1 || break
+      sleep 1
+    done
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT

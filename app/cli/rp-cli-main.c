@@ -55,21 +55,12 @@ flush_stdout (int exit_code)
   return exit_code;
 }
 
-/* @string (UTF-8) with the micro sign written "u" ("µs" as "us", the usual
- * ASCII spelling): U+00B5 MICRO SIGN and U+03BC GREEK SMALL LETTER MU. */
-static char *
-replace_micro (const char *string)
-{
-  GString *out = g_string_new (string);
-
-  g_string_replace (out, "\u00b5", "u", 0);
-  g_string_replace (out, "\u03bc", "u", 0);
-  return g_string_free (out, FALSE);
-}
-
 /* Writes @string (UTF-8) in the terminal's charset. GLib's own handler puts
- * "?" for each character the charset lacks, and under LANG=C every "µs"
- * became "?s". */
+ * "?" for each character the charset lacks: under LANG=C every "µs" became
+ * "?s" and "Loop device’s" "Loop device?s". Where the charset is ASCII,
+ * GLib's transliteration writes them "us" and "Loop device's"; in another
+ * 8-bit charset the micro sign is written "u" (the usual ASCII spelling of
+ * "µs"), as the charset may lack U+00B5 or U+03BC. */
 static void
 print_in_charset (const char *string,
                   FILE       *stream)
@@ -83,7 +74,20 @@ print_in_charset (const char *string,
       fputs (string, stream);
       return;
     }
-  plain = replace_micro (string);
+  if (g_ascii_strcasecmp (charset, "ANSI_X3.4-1968") == 0 || g_ascii_strcasecmp (charset, "ASCII") == 0 ||
+      g_ascii_strcasecmp (charset, "US-ASCII") == 0)
+    {
+      plain = g_str_to_ascii (string, "C");
+      fputs (plain, stream);
+      return;
+    }
+  {
+    GString *out = g_string_new (string);
+
+    g_string_replace (out, "\u00b5", "u", 0);
+    g_string_replace (out, "\u03bc", "u", 0);
+    plain = g_string_free (out, FALSE);
+  }
   local = g_convert_with_fallback (plain, -1, charset, "UTF-8", "?", NULL, NULL, NULL);
   fputs (local != NULL ? local : plain, stream);
 }
