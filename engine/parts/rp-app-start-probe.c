@@ -56,15 +56,33 @@ app_start_probe_free (gpointer data)
 }
 
 /* The program this project installs for the probe: $RESPROBE_FIRST_FRAME
- * when set (the build tree's, for tests), else LIBEXECDIR/resprobe-first-frame. */
+ * when set (the build tree's, for tests), else LIBEXECDIR/resprobe-first-frame,
+ * else the build tree's beside a resprobe-cli or resprobe run from the build
+ * directory (app/cli or app/gui next to app/first-frame), so that the
+ * README's examples work before `meson install`. */
 static char *
 default_program (void)
 {
   const char *from_environment = g_getenv ("RESPROBE_FIRST_FRAME");
+  g_autofree char *installed = NULL;
+  g_autofree char *self = NULL;
 
   if (from_environment != NULL && *from_environment != '\0')
     return g_strdup (from_environment);
-  return g_build_filename (LIBEXECDIR, "resprobe-first-frame", NULL);
+  installed = g_build_filename (LIBEXECDIR, "resprobe-first-frame", NULL);
+  if (g_file_test (installed, G_FILE_TEST_IS_EXECUTABLE))
+    return g_steal_pointer (&installed);
+  self = g_file_read_link ("/proc/self/exe", NULL);
+  if (self != NULL)
+    {
+      g_autofree char *app_directory = g_path_get_dirname (self);
+      g_autofree char *in_build = g_build_filename (app_directory, "..", "first-frame",
+                                                    "resprobe-first-frame", NULL);
+
+      if (g_file_test (in_build, G_FILE_TEST_IS_EXECUTABLE))
+        return g_steal_pointer (&in_build);
+    }
+  return g_steal_pointer (&installed);
 }
 
 /* Files some running process maps keep their mapped pages whatever we ask,
