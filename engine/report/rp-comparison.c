@@ -692,8 +692,14 @@ judge_rows (Builder *builder)
            * one another (each half second much like the last), so their
            * interval is narrower than a repeat of the run would show:
            * such a figure is only called different over repeated runs. */
+          /* The test is of the whole distribution: one figure of it (a
+           * median that moved 10 % inside wide intervals while the tail
+           * moved a lot) is called different only where its own
+           * intervals do not overlap too. */
           if (row->tested)
-            significant = row->p[g] < RP_SIGNIFICANCE_ALPHA;
+            significant = row->p[g] < RP_SIGNIFICANCE_ALPHA &&
+                          (isnan (row->low[g]) || isnan (row->low[0]) ||
+                           row->low[g] > row->high[0] || row->high[g] < row->low[0]);
           else
             significant = row->runs[0] >= 2 && row->runs[g] >= 2 &&
                           !isnan (row->low[g]) && !isnan (row->low[0]) &&
