@@ -598,5 +598,17 @@ if grep -q "^Run 2 of 2$" "$work/out-rep" && grep -q "^Comparison of 2 reports$"
 else fail "run --repeat 2: table: $(tail -12 "$work/out-rep")"; fi
 expect_empty "run --repeat"
 
+# The command load's times are compared too (issue 17: command timing): two
+# runs of one command, one configuration with its wall and CPU times.
+for i in 1 2; do
+  "$cli" run --dir "$target" --load command --probe fsync --duration 1 --report "$work/cmd$i.json" \
+    -- sh -c 'sleep 0.2' >/dev/null 2>&1
+done
+out=$("$cli" compare "$work/cmd1.json" "$work/cmd2.json" 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ] && grep -qE "^  Command wall time +[0-9]" <<<"$out" && grep -q "Command user CPU" <<<"$out"; then
+  ok "compare: the command's wall and CPU times"
+else fail "compare: command times: exit $rc: $out"; fi
+
 echo "1..$n"
 [ "$failures" -eq 0 ]

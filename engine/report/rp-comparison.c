@@ -362,13 +362,37 @@ sorted_group_values (Builder    *builder,
 
 /* The figure of one run: the report's cached statistics (the same figures
  * as its summary), the writer's throughput as its summary gives it. */
+/* Figures a part writes as a note rather than a series (the command load's
+ * times, issue 19), named "note:KEY" in a row's series. */
+#define NOTE_FIGURE_PREFIX "note:"
+
+/* A note's number (written with a decimal point whatever the locale), or
+ * NAN when the report lacks it. */
+static double
+note_figure (RpReport   *report,
+             const char *key)
+{
+  GHashTable *notes = rp_report_get_notes (report);
+  const char *text = notes != NULL ? g_hash_table_lookup (notes, key) : NULL;
+  char *end = NULL;
+  double value;
+
+  if (text == NULL)
+    return NAN;
+  value = g_ascii_strtod (text, &end);
+  return end != text && isfinite (value) ? value : NAN;
+}
+
 static double
 run_figure (RpReport     *report,
             const char   *series,
             RpMetricStat  stat)
 {
-  RpSeries *own = rp_report_lookup_series (report, series);
+  RpSeries *own;
 
+  if (g_str_has_prefix (series, NOTE_FIGURE_PREFIX))
+    return note_figure (report, series + strlen (NOTE_FIGURE_PREFIX));
+  own = rp_report_lookup_series (report, series);
   if (g_strcmp0 (series, RP_SERIES_WRITER_THROUGHPUT) == 0 && stat == RP_METRIC_MEAN &&
       own != NULL && rp_series_get_length (own) > 0)
     return rp_report_get_metric (report, NULL, stat);
@@ -636,6 +660,27 @@ add_other_rows (Builder *builder)
     }
 }
 
+/* The command load's own times (notes of rp-command-load.c): how long the
+ * command took and the CPU it used, lower is better. */
+static void
+add_command_rows (Builder *builder)
+{
+  static const struct {
+    const char *series;
+    const char *label;
+  } rows[] = {
+    /* TRANSLATORS: a comparison row: how long the command load ran */
+    { NOTE_FIGURE_PREFIX "command_wall_seconds", N_("Command wall time") },
+    /* TRANSLATORS: a comparison row: the command's CPU time in user mode (rusage) */
+    { NOTE_FIGURE_PREFIX "command_user_seconds", N_("Command user CPU time") },
+    /* TRANSLATORS: a comparison row: the command's CPU time in the kernel (rusage) */
+    { NOTE_FIGURE_PREFIX "command_system_seconds", N_("Command system CPU time") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    add_row (builder, g_strdup (_(rows[i].label)), rows[i].series, "s", RP_METRIC_MEAN, -1, FALSE);
+}
+
 /* The dominant stall causes (issue 18) come here, as rows of their own,
  * once reports carry them. */
 static void
@@ -752,6 +797,7 @@ rp_comparison_new (GPtrArray      *reports,
 
   add_latency_rows (&builder);
   add_other_rows (&builder);
+  add_command_rows (&builder);
   add_cause_rows (&builder);
   judge_rows (&builder);
   return self;
