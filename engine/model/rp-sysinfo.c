@@ -171,6 +171,21 @@ unknown_text (const RpSysinfo *self,
   return _("unknown");
 }
 
+/* The journal mode the kernel chose, "ordered (default)" in the data (stable
+ * in reports), in the user's language; other values as they are. */
+static char *
+in_user_language (const char *value)
+{
+  if (value != NULL && g_str_has_suffix (value, " (default)"))
+    {
+      g_autofree char *mode = g_strndup (value, strlen (value) - strlen (" (default)"));
+
+      /* TRANSLATORS: a setting the kernel chose by default, e.g. "ordered (default)" */
+      return g_strdup_printf (_("%s (default)"), mode);
+    }
+  return g_strdup (value);
+}
+
 static char *
 field_value_text (const RpSysinfo *self,
                   const FieldSpec *spec)
@@ -204,17 +219,7 @@ field_value_text (const RpSysinfo *self,
     case KIND_UINT64:
       return g_strdup_printf ("%" G_GUINT64_FORMAT, UINT64_MEMBER (self, spec));
     case KIND_STRING:
-      /* The journal mode the kernel chose, "ordered (default)" in the data
-       * (stable in reports), is shown in the user's language. */
-      if (g_str_has_suffix (STRING_MEMBER (self, spec), " (default)"))
-        {
-          const char *value = STRING_MEMBER (self, spec);
-          g_autofree char *mode = g_strndup (value, strlen (value) - strlen (" (default)"));
-
-          /* TRANSLATORS: a setting the kernel chose by default, e.g. "ordered (default)" */
-          return g_strdup_printf (_("%s (default)"), mode);
-        }
-      return g_strdup (STRING_MEMBER (self, spec));
+      return in_user_language (STRING_MEMBER (self, spec));
     case KIND_TRISTATE:
       /* a loop device's direct I/O, a backing disk's rotational flag */
       return g_strdup (INT_MEMBER (self, spec) ? _("yes") : _("no"));
@@ -366,7 +371,8 @@ rp_sysinfo_describe (const RpSysinfo *sysinfo)
   const char *unknown = _("unknown");
   g_autofree char *fs_type = shorten (sysinfo->fs_type ? sysinfo->fs_type : unknown);
   g_autofree char *device = shorten (sysinfo->source_device ? sysinfo->source_device : unknown);
-  g_autofree char *journal = shorten (sysinfo->journal_mode);
+  g_autofree char *journal_mode = in_user_language (sysinfo->journal_mode);
+  g_autofree char *journal = shorten (journal_mode);
   g_autofree char *scheduler = shorten (sysinfo->scheduler);
   g_autofree char *kernel = shorten (sysinfo->kernel_release);
   g_autofree char *machine = shorten (sysinfo->machine);
