@@ -442,9 +442,23 @@ row_command_load_killed() {
   timeout -k 5 60 "$cli" run --dir "$d" --probe none --duration 30 --report "$work/reports/cmd.json" \
     -- sleep "$marker" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
-  wait_for "$work/last" "# Scenario" 60
-  sleep 0.3
-  kill -9 "$(pgrep -P "$pid" -f resprobe-cli | head -1)"
+  # The CLI under timeout, and its command (a child of the CLI), both
+  # running before the kill: otherwise the check below would pass without
+  # testing anything (it did: the CLI's header reaches a file only when its
+  # buffer is flushed, at the end, so waiting for it waited for the run's
+  # end). A hang guard of 60 s.
+  local cli_pid="" i
+  for i in $(seq 600); do
+    cli_pid=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+    [ -n "$cli_pid" ] && pgrep -P "$cli_pid" -f "sleep $marker" >/dev/null && break
+    sleep 0.1
+  done
+  if [ -z "$cli_pid" ] || ! pgrep -P "$cli_pid" -f "sleep $marker" >/dev/null; then
+    fail "SIGKILL with a command load: the CLI or its command never ran"
+    wait "$pid" 2>/dev/null
+    return
+  fi
+  kill -9 "$cli_pid"
   wait "$pid" 2>/dev/null
   sleep 0.5
   left=$(pgrep -f "sleep $marker")
