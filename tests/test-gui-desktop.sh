@@ -74,7 +74,7 @@ wait "$app"
 kill "$services" 2>/dev/null
 INNER
 
-timeout 150 dbus-run-session -- xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" \
+timeout 150 dbus-run-session -- xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24 -noreset" \
   bash "$work/session.sh"
 echo "session: $?"
 for name in A B C; do

@@ -67,7 +67,7 @@ else
   export DBUS_SESSION_BUS_ADDRESS=disabled:
   runner=()
 fi
-timeout 150 "${runner[@]}" xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" bash "$work/session.sh"
+timeout 150 "${runner[@]}" xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24 -noreset" bash "$work/session.sh"
 echo "session: $?; $(cat "$work/status" 2>/dev/null)"
 
 echo "--- stderr of resprobe"

@@ -181,7 +181,7 @@ for attempt in 1 2; do
   rm -f "$work/result" "$work/launch.log"
   env -u LC_ALL LANG="$lang" LANGUAGE=pt_BR PATH="$bin:$PATH" XDG_DATA_DIRS="$share:/usr/local/share:/usr/share" \
     GSETTINGS_SCHEMA_DIR="$work/schemas" RESPROBE_LOCALEDIR="$locale" GSK_RENDERER=cairo GTK_A11Y=none \
-    timeout 60 dbus-run-session -- xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24" \
+    timeout 60 dbus-run-session -- xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24 -noreset" \
     bash "$work/session.sh"
   grep -q "cannot open display" "$work/launch.log" 2>/dev/null || break
   echo "# attempt $attempt: the X display went away ($(cat "$work/launch.log")); once more"
