@@ -14,6 +14,8 @@
 #include "rp-cli.h"
 #include "rp-cli-run-options.h"
 #include "rp-clock.h"
+#include "rp-device-profile.h"
+#include "rp-emulated-device.h"
 #include "rp-error.h"
 #include "rp-loop-mount.h"
 #include "rp-report.h"
@@ -25,9 +27,11 @@
  * everything it changed (mounts, loop devices, sysctls, images) on every exit
  * path: errors, Ctrl-C, SIGTERM and SIGHUP included. Only SIGKILL can leave
  * a mount behind, and then `findmnt`/`losetup` show it under the --dir
- * directory. */
+ * directory; what an emulated device (--device) left, the next matrix in
+ * that directory finds by name and removes (rp-emulated-device.c). */
 
 typedef struct {
+  RpDeviceChoice *device;  /* NULL: no --device, the plain image; owned by the plan */
   char    *fs_type;
   char    *journal_mode;   /* NULL: the file system has no data= modes */
   char    *scheduler;
@@ -66,7 +70,11 @@ cell_clear (gpointer data)
 static char *
 cell_name (const Cell *cell)
 {
-  GString *name = g_string_new (cell->fs_type);
+  GString *name = g_string_new (NULL);
+
+  if (cell->device != NULL)
+    g_string_append_printf (name, "%s-", rp_device_choice_get_profile (cell->device)->name);
+  g_string_append (name, cell->fs_type);
 
   if (cell->journal_mode != NULL)
     g_string_append_printf (name, "-%s", cell->journal_mode);
@@ -84,7 +92,11 @@ cell_name (const Cell *cell)
 static char *
 cell_label (const Cell *cell)
 {
-  GString *label = g_string_new (cell->fs_type);
+  GString *label = g_string_new (NULL);
+
+  if (cell->device != NULL)
+    g_string_append_printf (label, "%s, ", rp_device_choice_get_profile (cell->device)->name);
+  g_string_append (label, cell->fs_type);
 
   if (cell->journal_mode != NULL)
     g_string_append_printf (label, " data=%s", cell->journal_mode);
@@ -251,13 +263,31 @@ run_cell (MatrixState       *state,
   g_autoptr(GError) cleanup_error = NULL;
   g_autofree char *name = cell_name (cell);
   RpLoopMountQueue queue = { cell->scheduler, cell->wbt_lat_usec, NULL, cell->direct_io };
+  const RpDeviceProfile *profile = cell->device ? rp_device_choice_get_profile (cell->device) : NULL;
+  RpEmulatedDevice *device = NULL;
   RpLoopMount *scratch;
   RpReport *report = NULL;
 
-  scratch = rp_loop_mount_create (work_directory, cell->fs_type, cell->journal_mode,
-                                  image_size, loop_device, &queue, error);
+  /* A slow device: nbdkit and nbdfuse serve the formatted image as a file,
+   * and the loop device sits on that. */
+  if (profile != NULL && !rp_device_profile_is_native (profile))
+    {
+      device = rp_emulated_device_create (work_directory, profile, image_size, cell->fs_type, error);
+      if (device == NULL)
+        return NULL;
+      scratch = rp_loop_mount_create_on_file (rp_emulated_device_get_directory (device),
+                                              rp_emulated_device_get_path (device), cell->fs_type,
+                                              cell->journal_mode, loop_device, &queue, error);
+    }
+  else
+    scratch = rp_loop_mount_create (work_directory, cell->fs_type, cell->journal_mode,
+                                    image_size, loop_device, &queue, error);
   if (scratch == NULL)
-    return NULL;
+    {
+      if (!rp_emulated_device_destroy (device, &cleanup_error))
+        rp_cli_printerr (_("resprobe-cli: cleaning up %s: %s\n"), name, cleanup_error->message);
+      return NULL;
+    }
 
   if (!rp_loop_mount_get_direct_io (scratch))
     rp_cli_print (_("Note: %s reads its image through the page cache (no direct I/O here): evicted pages stay cached below it.\n"),
@@ -272,6 +302,9 @@ run_cell (MatrixState       *state,
     }
 
   if (!rp_loop_mount_destroy (scratch, &cleanup_error))
+    rp_cli_printerr (_("resprobe-cli: cleaning up %s: %s\n"), name, cleanup_error->message);
+  g_clear_error (&cleanup_error);
+  if (!rp_emulated_device_destroy (device, &cleanup_error))
     rp_cli_printerr (_("resprobe-cli: cleaning up %s: %s\n"), name, cleanup_error->message);
   return report;
 }
@@ -304,10 +337,12 @@ parse_list (const char   *text,
   return TRUE;
 }
 
-/* Every combination, file system outermost: @wbt and @direct_io empty
- * leave the loop device's as they are. */
+/* Every combination, the device outermost, then the file system: @devices
+ * empty is the plain image, @wbt and @direct_io empty leave the loop
+ * device's as they are. */
 static GArray *
-build_cells (GPtrArray *fs_types,
+build_cells (GPtrArray *devices,
+             GPtrArray *fs_types,
              GPtrArray *journals,
              GPtrArray *schedulers,
              GArray    *dirty,
@@ -317,13 +352,14 @@ build_cells (GPtrArray *fs_types,
   GArray *cells = g_array_new (FALSE, TRUE, sizeof (Cell));
 
   g_array_set_clear_func (cells, cell_clear);
+  for (guint v = 0; v < MAX (devices->len, 1); v++)
   for (guint f = 0; f < fs_types->len; f++)
     {
       const char *fs = g_ptr_array_index (fs_types, f);
       gboolean has_modes = rp_loop_mount_fs_has_journal_modes (fs);
       guint n_journals = has_modes ? journals->len : 1;
 
-      if (!has_modes)
+      if (!has_modes && v == 0)
         rp_cli_print (_("Note: %s has no data= journal mode; its cells use its only mode.\n"), fs);
 
       for (guint j = 0; j < n_journals; j++)
@@ -333,6 +369,7 @@ build_cells (GPtrArray *fs_types,
               for (guint o = 0; o < MAX (direct_io->len, 1); o++)
                 {
                   Cell cell = {
+                    devices->len ? g_ptr_array_index (devices, v) : NULL,
                     g_strdup (fs),
                     has_modes ? g_strdup (g_ptr_array_index (journals, j)) : NULL,
                     g_strdup (g_ptr_array_index (schedulers, s)),
@@ -544,8 +581,8 @@ parts_entries (RpRunOptions  *options,
  *
  * `resprobe-cli matrix --fs LIST --journal LIST --scheduler LIST --scenario NAME
  * --size SIZE --image-size SIZE --duration SECONDS --dir DIR [--reports DIR]
- * [--dirty-bytes LIST] [--wbt LIST] [--direct-io LIST] [--loop-device DEV]
- * [--repeat N]`: runs the scenario N times (default 1) per valid combination,
+ * [--dirty-bytes LIST] [--wbt LIST] [--direct-io LIST] [--device LIST]
+ * [--loop-device DEV] [--repeat N]`: runs the scenario N times (default 1) per valid combination,
  * interleaved, on a fresh loop-mounted file system, saves a report per run
  * (with its configuration and repeat), prints the comparison (with repeats,
  * the table over them) and writes comparison.json listing the reports and
@@ -567,6 +604,9 @@ rp_cli_matrix (int    argc,
   g_autofree char *duration_text = NULL, *directory = NULL, *reports_directory = NULL;
   g_autofree char *dirty_text = NULL, *wbt_text = NULL, *direct_io_text = NULL;
   g_autofree char *loop_device = NULL;
+  g_autofree char *device_text = NULL;
+  g_autofree char *profiles_help = NULL;
+  g_autofree char *description = NULL;
   int repeats = 1;
   GOptionEntry entries[] = {
     { "fs", 0, 0, G_OPTION_ARG_STRING, &fs_text, N_("File systems (default ext3,ext4)"), N_("LIST") },
@@ -581,6 +621,7 @@ rp_cli_matrix (int    argc,
     { "dirty-bytes", 0, 0, G_OPTION_ARG_STRING, &dirty_text, N_("Also vary vm.dirty_bytes (restored afterwards)"), N_("LIST") },
     { "wbt", 0, 0, G_OPTION_ARG_STRING, &wbt_text, N_("Also vary the loop device’s wbt_lat_usec in µs, 0 off (restored afterwards)"), N_("LIST") },
     { "direct-io", 0, 0, G_OPTION_ARG_STRING, &direct_io_text, N_("Also vary the loop device’s direct I/O: off,on (restored afterwards)"), N_("LIST") },
+    { "device", 0, 0, G_OPTION_ARG_STRING, &device_text, N_("Also vary the device under the file system: profiles (below) or custom:KEY=VALUE,… (default native)"), N_("LIST") },
     { "loop-device", 0, 0, G_OPTION_ARG_FILENAME, &loop_device, N_("Use this free loop device (default: the first free one)"), N_("DEVICE") },
     { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeats, N_("Runs per configuration, interleaved (default 1)"), N_("N") },
     { NULL }
@@ -592,6 +633,8 @@ rp_cli_matrix (int    argc,
   g_autoptr(GPtrArray) dirty_texts = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) wbt = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) direct_io_texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) device_texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_device_choice_free);
   g_autoptr(GArray) dirty = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GArray) direct_io = g_array_new (FALSE, FALSE, sizeof (int));
   g_autoptr(GArray) cells = NULL;
@@ -619,6 +662,11 @@ rp_cli_matrix (int    argc,
   g_option_context_set_summary (context,
     _("Run a scenario on loop-mounted file systems, one per combination of file system, journal mode and I/O scheduler, and compare. Needs root."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  profiles_help = rp_device_profile_help ();
+  description = g_strdup_printf (_("Device profiles (--device), each an emulated block device under the cell’s loop device (nbdkit and nbdfuse; sources in the man page):\n%s"
+                                   "  custom:KEY=VALUE,…  read=RATE, write=RATE (bytes per second, e.g. 8M), latency=DURATION (a read that does not follow the last request), write-latency=DURATION, seek=DURATION (over the whole device), flush=DURATION, cache=SIZE (write cache), stripe=SIZE and rmw=DURATION (RAID5 read-modify-write)\n"),
+                                 profiles_help);
+  g_option_context_set_description (context, description);
   if (!rp_cli_parse_options (context, &argc, &argv))
     return RP_CLI_EXIT_USAGE;
 
@@ -628,8 +676,17 @@ rp_cli_matrix (int    argc,
       (dirty_text && !parse_list (dirty_text, "--dirty-bytes", NULL, dirty_texts, &error)) ||
       (wbt_text && (!parse_list (wbt_text, "--wbt", NULL, wbt, &error) || !parse_wbt (wbt, &error))) ||
       (direct_io_text && !parse_list (direct_io_text, "--direct-io", direct_io_allowed, direct_io_texts, &error)) ||
-      (loop_device && !check_loop_device (loop_device, &error)))
+      (loop_device && !check_loop_device (loop_device, &error)) ||
+      (device_text && !parse_list (device_text, "--device", NULL, device_texts, &error)))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  for (guint i = 0; i < device_texts->len; i++)
+    {
+      RpDeviceChoice *choice = rp_device_choice_parse (g_ptr_array_index (device_texts, i), &error);
+
+      if (choice == NULL)
+        return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+      g_ptr_array_add (devices, choice);
+    }
   if (repeats < 1 || repeats > 100)
     {
       g_printerr (_("resprobe-cli: --repeat: %d is not a number of runs from 1 to 100\n"), repeats);
@@ -699,6 +756,23 @@ rp_cli_matrix (int    argc,
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (!check_space (directory, image_size, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  /* Before anything is made: a device that cannot be emulated here fails
+   * every cell of its profile. */
+  for (guint i = 0; i < devices->len; i++)
+    if (!rp_emulated_device_check_tools (rp_device_choice_get_profile (g_ptr_array_index (devices, i)), &error))
+      return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+  /* What a matrix killed with SIGKILL left in this directory. */
+  {
+    g_autoptr(GError) leftover_error = NULL;
+    guint removed = rp_emulated_device_remove_leftovers (directory, &leftover_error);
+
+    if (removed > 0)
+      rp_cli_print (ngettext ("Removed %u emulated device that a dead run left in %s.\n",
+                              "Removed %u emulated devices that dead runs left in %s.\n", removed),
+                    removed, directory);
+    if (leftover_error != NULL)
+      rp_cli_printerr (_("resprobe-cli: removing what a dead run left: %s\n"), leftover_error->message);
+  }
 
   if (reports_directory == NULL)
     {
@@ -712,7 +786,7 @@ rp_cli_matrix (int    argc,
       return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
     }
 
-  cells = build_cells (fs_types, journals, schedulers, dirty, wbt, direct_io);
+  cells = build_cells (devices, fs_types, journals, schedulers, dirty, wbt, direct_io);
   for (guint i = 0; i < cells->len; i++)
     {
       const Cell *cell = &g_array_index (cells, Cell, i);

@@ -28,7 +28,15 @@ struct _RpLoopMount
   char         *mount_point;
   char         *device;
   RpQueueState *saved_queue;   /* the loop device's settings before we changed them */
+  gboolean      owns_image;    /* FALSE: the caller's file (an emulated device) */
 };
+
+static RpLoopMount *create (const char *work_directory, const char *backing_file,
+                            const char *fs_type, const char *journal_mode, guint64 image_size,
+                            const char *loop_device, const RpLoopMountQueue *queue, GError **error);
+static RpLoopMount *mount_and_apply (RpLoopMount *self, const char *fs_type, const char *journal_mode,
+                                     const char *loop_device, const RpLoopMountQueue *queue,
+                                     GError **error);
 
 /**
  * rp_loop_mount_fs_has_journal_modes:
@@ -42,10 +50,20 @@ rp_loop_mount_fs_has_journal_modes (const char *fs_type)
   return g_strcmp0 (fs_type, "ext3") == 0 || g_strcmp0 (fs_type, "ext4") == 0;
 }
 
-static gboolean
-run_mkfs (const char  *fs_type,
-          const char  *image_path,
-          GError     **error)
+/**
+ * rp_loop_mount_format:
+ * @fs_type: "ext3", "ext4", "xfs" (mkfs.TYPE must exist)
+ * @image_path: a regular file, the whole of which becomes the file system
+ * @error: %RP_ERROR_FAILED naming mkfs and saying why
+ *
+ * Runs `mkfs.TYPE -q -F|-f IMAGE`.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_loop_mount_format (const char  *fs_type,
+                      const char  *image_path,
+                      GError     **error)
 {
   g_autofree char *program = g_strdup_printf ("mkfs.%s", fs_type);
   g_autofree char *errors = NULL;
@@ -210,6 +228,51 @@ rp_loop_mount_create (const char              *work_directory,
                       const RpLoopMountQueue  *queue,
                       GError                 **error)
 {
+  return create (work_directory, NULL, fs_type, journal_mode, image_size, loop_device, queue, error);
+}
+
+/**
+ * rp_loop_mount_create_on_file:
+ * @work_directory: where the mount point is created
+ * @backing_file: a file that already holds a @fs_type file system (e.g. an
+ *   emulated device's, rp_emulated_device_get_path()); it is neither
+ *   formatted nor deleted here
+ * @fs_type: its file system
+ * @journal_mode: (nullable): as for rp_loop_mount_create()
+ * @loop_device: (nullable): as for rp_loop_mount_create()
+ * @queue: (nullable): as for rp_loop_mount_create()
+ * @error: as for rp_loop_mount_create()
+ *
+ * rp_loop_mount_create() on a file of the caller's: the loop device, the
+ * mount with the journal mode, the queue settings saved and applied.
+ *
+ * Returns: (transfer full) (nullable): the mounted file system; undo it with
+ *   rp_loop_mount_destroy(), which leaves @backing_file alone
+ */
+RpLoopMount *
+rp_loop_mount_create_on_file (const char              *work_directory,
+                              const char              *backing_file,
+                              const char              *fs_type,
+                              const char              *journal_mode,
+                              const char              *loop_device,
+                              const RpLoopMountQueue  *queue,
+                              GError                 **error)
+{
+  g_return_val_if_fail (backing_file != NULL, NULL);
+
+  return create (work_directory, backing_file, fs_type, journal_mode, 0, loop_device, queue, error);
+}
+
+static RpLoopMount *
+create (const char              *work_directory,
+        const char              *backing_file,
+        const char              *fs_type,
+        const char              *journal_mode,
+        guint64                  image_size,
+        const char              *loop_device,
+        const RpLoopMountQueue  *queue,
+        GError                 **error)
+{
   RpLoopMount *self;
   g_autofree char *template = NULL;
   int fd;
@@ -236,6 +299,12 @@ rp_loop_mount_create (const char              *work_directory,
       return NULL;
     }
 
+  if (backing_file != NULL)
+    {
+      self->image_path = g_strdup (backing_file);
+      return mount_and_apply (self, fs_type, journal_mode, loop_device, queue, error);
+    }
+  self->owns_image = TRUE;
   self->image_path = g_strdup_printf ("%s.img", self->mount_point);
   fd = open (self->image_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0 || ftruncate (fd, (off_t) image_size) != 0)
@@ -249,15 +318,31 @@ rp_loop_mount_create (const char              *work_directory,
       return NULL;
     }
   close (fd);
+  if (!rp_loop_mount_format (fs_type, self->image_path, error))
+    {
+      rp_loop_mount_destroy (self, NULL);
+      return NULL;
+    }
+  return mount_and_apply (self, fs_type, journal_mode, loop_device, queue, error);
+}
 
+/* The loop device's settings saved, the mount, the settings applied; on
+ * failure everything undone. */
+static RpLoopMount *
+mount_and_apply (RpLoopMount              *self,
+                 const char               *fs_type,
+                 const char               *journal_mode,
+                 const char               *loop_device,
+                 const RpLoopMountQueue   *queue,
+                 GError                  **error)
+{
   if (loop_device != NULL &&
       (self->saved_queue = rp_queue_state_save (loop_device + strlen ("/dev/"), error)) == NULL)
     {
       rp_loop_mount_destroy (self, NULL);
       return NULL;
     }
-  if (!run_mkfs (fs_type, self->image_path, error) ||
-      !mount_image (self, fs_type, journal_mode, loop_device, error))
+  if (!mount_image (self, fs_type, journal_mode, loop_device, error))
     {
       rp_loop_mount_destroy (self, NULL);
       return NULL;
@@ -350,7 +435,8 @@ rp_loop_mount_get_direct_io (RpLoopMount *self)
  *
  * Puts back the loop device's queue settings as they were saved, unmounts
  * (which detaches the autoclear loop device), removes the mount point and
- * deletes the image.
+ * deletes the image it created (not a file given to
+ * rp_loop_mount_create_on_file()).
  *
  * Returns: %TRUE when everything was undone
  */
@@ -384,7 +470,7 @@ rp_loop_mount_destroy (RpLoopMount  *self,
   g_clear_pointer (&self->saved_queue, rp_queue_state_free);
   if (self->mount_point != NULL && g_rmdir (self->mount_point) != 0 && errno != ENOENT && first == NULL)
     rp_error_set_from_errno (&first, errno, _("Removing"), self->mount_point);
-  if (self->image_path != NULL && g_unlink (self->image_path) != 0 && errno != ENOENT && first == NULL)
+  if (self->image_path != NULL && self->owns_image && g_unlink (self->image_path) != 0 && errno != ENOENT && first == NULL)
     rp_error_set_from_errno (&first, errno, _("Removing"), self->image_path);
 
   g_free (self->image_path);

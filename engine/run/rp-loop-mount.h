@@ -33,6 +33,16 @@ RpLoopMount *rp_loop_mount_create           (const char              *work_direc
                                              const char              *loop_device,
                                              const RpLoopMountQueue  *queue,
                                              GError                 **error);
+RpLoopMount *rp_loop_mount_create_on_file   (const char              *work_directory,
+                                             const char              *backing_file,
+                                             const char              *fs_type,
+                                             const char              *journal_mode,
+                                             const char              *loop_device,
+                                             const RpLoopMountQueue  *queue,
+                                             GError                 **error);
+gboolean     rp_loop_mount_format           (const char              *fs_type,
+                                             const char              *image_path,
+                                             GError                 **error);
 const char  *rp_loop_mount_get_mount_point  (RpLoopMount  *self);
 const char  *rp_loop_mount_get_device       (RpLoopMount  *self);
 gboolean     rp_loop_mount_get_direct_io    (RpLoopMount  *self);
