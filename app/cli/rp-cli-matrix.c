@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -334,6 +335,42 @@ parse_list (const char   *text,
         }
       g_ptr_array_add (out, g_strdup (items[i]));
     }
+  return TRUE;
+}
+
+/* --device LIST: profiles separated by commas, where a custom profile's
+ * own KEY=VALUE pairs (custom:write=8M,read=30M) stay with it. */
+static gboolean
+split_devices (const char  *text,
+               GPtrArray   *out,
+               GError     **error)
+{
+  g_auto(GStrv) items = g_strsplit (text, ",", -1);
+  GString *custom = NULL;
+
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      g_strstrip (items[i]);
+      if (custom != NULL && strchr (items[i], '=') != NULL && !g_str_has_prefix (items[i], "custom:"))
+        {
+          g_string_append_printf (custom, ",%s", items[i]);
+          continue;
+        }
+      if (custom != NULL)
+        g_ptr_array_add (out, g_string_free (g_steal_pointer (&custom), FALSE));
+      if (g_str_has_prefix (items[i], "custom:"))
+        custom = g_string_new (items[i]);
+      else if (*items[i] == '\0')
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       _("%s: an empty item in “%s”"), "--device", text);
+          return FALSE;
+        }
+      else
+        g_ptr_array_add (out, g_strdup (items[i]));
+    }
+  if (custom != NULL)
+    g_ptr_array_add (out, g_string_free (custom, FALSE));
   return TRUE;
 }
 
@@ -677,7 +714,7 @@ rp_cli_matrix (int    argc,
       (wbt_text && (!parse_list (wbt_text, "--wbt", NULL, wbt, &error) || !parse_wbt (wbt, &error))) ||
       (direct_io_text && !parse_list (direct_io_text, "--direct-io", direct_io_allowed, direct_io_texts, &error)) ||
       (loop_device && !check_loop_device (loop_device, &error)) ||
-      (device_text && !parse_list (device_text, "--device", NULL, device_texts, &error)))
+      (device_text && !split_devices (device_text, device_texts, &error)))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   for (guint i = 0; i < device_texts->len; i++)
     {

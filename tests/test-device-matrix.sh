@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# resprobe-cli matrix --device (root only; issue 20, acceptance 4): a 2-cell
+# device matrix (native and an emulated device: nbdkit with this project's
+# filter, nbdfuse, a loop device on its file) ends with no nbdkit or nbdfuse
+# process, FUSE mount, other mount, loop device or file left; so does a
+# matrix stopped by SIGTERM in the middle of an emulated cell; what a matrix
+# killed with SIGKILL left, the next matrix in the same --dir removes.
+set -u
+cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
+if [ "$(id -u)" -ne 0 ]; then
+  echo "1..0 # SKIP needs root to create loop devices, FUSE mounts and file systems"
+  exit 0
+fi
+for tool in mkfs.ext3 losetup findmnt nbdkit nbdfuse python3; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs e2fsprogs, util-linux, nbdkit, libnbd-bin, python3)"
+    echo "1..1"
+    exit 1
+  fi
+done
+
+work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/device-matrix-XXXXXX")
+failures=0; n=0
+tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
+ok()   { n=$((n + 1)); tap "ok $n - $*"; }
+fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
+
+# Processes whose command line names $work: nbdkit, nbdfuse (and a matrix).
+our_processes() {
+  local p
+  for p in /proc/[0-9]*; do
+    [ "${p#/proc/}" = "$$" ] && continue
+    tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$work/images" && echo "${p#/proc/}"
+  done
+}
+
+pid=""
+cleanup() {
+  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+  findmnt -rn -o TARGET | grep -F "$work/" | grep -v '/disk$' | sort -r | while read -r m; do umount "$m"; done
+  losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
+  findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
+  for p in $(our_processes); do kill -KILL "$p" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+leftovers() {
+  local what=""
+  findmnt -rn -o TARGET | grep -qF "$work/images" && what="$what mounts($(findmnt -rn -o TARGET,FSTYPE | grep -F "$work/images" | tr '\n' ' '))"
+  losetup -a | grep -qF "$work/images" && what="$what loop-devices"
+  [ -n "$(our_processes)" ] && what="$what processes($(for p in $(our_processes); do tr '\0' ' ' <"/proc/$p/cmdline"; done))"
+  [ -n "$(ls -A "$work/images")" ] && what="$what files($(ls -A "$work/images"))"
+  echo "$what"
+}
+
+# In the middle of an emulated cell: the matrix has files open on the file
+# system mounted inside the device's run directory.
+running_device_cell() {
+  local fd
+  for fd in /proc/"$1"/fd/*; do
+    case "$(readlink "$fd" 2>/dev/null)" in "$work"/images/resprobe-device-*/resprobe-ext3-*/*) return 0 ;; esac
+  done
+  return 1
+}
+wait_for_device_cell() {
+  local deadline=$(( $(date +%s) + 100 ))
+  until running_device_cell "$pid"; do
+    if [ "$(date +%s)" -ge "$deadline" ] || ! kill -0 "$pid" 2>/dev/null; then
+      return 1
+    fi
+    sleep 0.1
+  done
+}
+
+mkdir -p "$work/images"
+# Small image and writer, short cells: what is checked is the set-up and
+# the tear-down, not the figures (bench/ measures those).
+small=(--fs ext3 --journal ordered --scheduler none --size 64M --image-size 1300M)
+device='custom:write=16M,read=32M,latency=1ms,flush=20ms'
+"$cli" matrix --device "native,$device" "${small[@]}" --duration 3 \
+  --dir "$work/images" --reports "$work/reports" >"$work/out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then ok "2-cell device matrix exit 0"; else fail "matrix exit $rc: $(tail -20 "$work/out")"; fi
+left=$(leftovers)
+if [ -z "$left" ]; then ok "nothing left behind"; else fail "left behind:$left"; fi
+if python3 - "$work/reports" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+comparison = json.load(open(os.path.join(d, "comparison.json")))
+keys = [g["key"] for g in comparison["groups"]]
+assert keys == ["native-ext3-ordered-none",
+                "custom-write16M-read32M-latency1ms-flush20ms-ext3-ordered-none"], keys
+native, emulated = (json.load(open(os.path.join(d, g["reports"][0]))) for g in comparison["groups"])
+assert native["system"]["backing_fs_type"] != "fuse", native["system"]["backing_fs_type"]
+# The emulated cell's loop device sits on nbdfuse's file, with direct I/O.
+assert emulated["system"]["backing_fs_type"] == "fuse", emulated["system"]["backing_fs_type"]
+assert "/disk/device" in emulated["system"]["loop_backing_file"], emulated["system"]["loop_backing_file"]
+assert emulated["configuration"]["label"].startswith("custom-"), emulated["configuration"]
+for r in (native, emulated):
+    assert r["summary"]["fsync_latency"]["n"] >= 1
+PY
+then ok "reports name the device cell and its loop device sits on the FUSE file"; else fail "reports"; fi
+
+# SIGTERM in the middle of an emulated cell: everything is undone.
+"$cli" matrix --device usb2-stick "${small[@]}" --duration 60 \
+  --dir "$work/images" --reports "$work/reports-term" >"$work/out-term" 2>&1 &
+pid=$!
+if wait_for_device_cell; then
+  kill -TERM "$pid"
+  wait "$pid"; rc=$?
+  pid=""
+  left=$(leftovers)
+  if [ "$rc" -eq 1 ] && [ -z "$left" ]; then ok "SIGTERM mid-cell: cleaned up (exit 1)"
+  else fail "SIGTERM: exit $rc, left:$left $(tail -5 "$work/out-term")"; fi
+else
+  fail "SIGTERM: no emulated cell running after 100 s: $(tail -5 "$work/out-term")"
+fi
+
+# SIGKILL in the middle of an emulated cell leaves the device; the next
+# matrix in that directory finds it by name and removes it.
+"$cli" matrix --device usb2-stick "${small[@]}" --duration 60 \
+  --dir "$work/images" --reports "$work/reports-kill" >"$work/out-kill" 2>&1 &
+pid=$!
+if wait_for_device_cell; then
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+  pid=""
+  left=$(leftovers)
+  if [[ "$left" == *mounts* ]]; then ok "SIGKILL mid-cell leaves the device:$left"
+  else fail "SIGKILL left only:$left"; fi
+  "$cli" matrix "${small[@]}" --duration 1 --dir "$work/images" --reports "$work/reports-next" >"$work/out-next" 2>&1
+  rc=$?
+  left=$(leftovers)
+  if [ "$rc" -eq 0 ] && [ -z "$left" ] && grep -q "dead run" "$work/out-next"; then
+    ok "the next matrix removed what the killed one left: $(grep "dead run" "$work/out-next")"
+  else fail "after SIGKILL: next matrix exit $rc, left:$left $(tail -5 "$work/out-next")"; fi
+else
+  fail "SIGKILL: no emulated cell running after 100 s: $(tail -5 "$work/out-kill")"
+fi
+
+echo "1..$n"
+[ "$failures" -eq 0 ]
