@@ -847,6 +847,64 @@ def row14_kernel_events(bench):
               "≤ 1 %", share <= 0.01, "per run " + spread([c * 100 for c in cpu], "{:.3f}"))
 
 
+def fio_figure(device, rw, block_size, depth, seconds):
+    """fio on the raw loop device with direct I/O: (bandwidth B/s, mean
+    completion latency s) of the job."""
+    result = run(["fio", "--name=device", "--filename=" + device, "--rw=" + rw,
+                  "--bs=" + block_size, "--iodepth=" + str(depth), "--ioengine=libaio",
+                  "--direct=1", "--time_based", "--runtime=" + str(seconds),
+                  "--randrepeat=0", "--output-format=json"], timeout=seconds * 10 + 60)
+    job = json.loads(result.stdout[result.stdout.index("{"):])["jobs"][0]
+    side = job["write"] if "write" in rw else job["read"]
+    return side["bw_bytes"], side["clat_ns"]["mean"] / 1e9
+
+
+def row16_devices(bench):
+    """Fidelity of the matrix's emulated devices (issue 20, acceptance 1): fio
+    against each profile's device raw through the loop device (direct I/O, as
+    the matrix sets it up): sequential write and read bandwidth (1 MiB, 4 in
+    flight) and random 4 KiB latency (1 in flight) against the profile's
+    figures; a figure holds within 15 %."""
+    args = bench.args
+    if os.geteuid() != 0 or not shutil.which("fio"):
+        bench.add("16", "emulated devices (needs root and fio)", "-", "-", None, "-", None,
+                  "skipped: loop devices need root")
+        return
+    helper = os.path.join(bench.build, "bench", "bench-device")
+    seconds = 5 if args.quick else 10
+    profiles = ["usb2-stick", "hdd-laptop", "raid5-4x7200", "sd-card"]
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    work = tempfile.mkdtemp(prefix="bench-device-", dir=bench.dir)
+    try:
+        for profile in profiles:
+            log("row 16: {} through nbdkit, nbdfuse and a loop device, fio {} s a figure".format(
+                profile, seconds))
+            holder = subprocess.Popen([helper, profile, "1G", work], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True, env=bench.env)
+            try:
+                promised = json.loads(holder.stdout.readline())
+                device = promised["device"]
+                checks = [("sequential write", "write", "1M", 4, promised["write"], 0, "MB/s"),
+                          ("sequential read", "read", "1M", 4, promised["read"], 0, "MB/s"),
+                          ("random 4 KiB read", "randread", "4k", 1, promised["random_read"], 1, "ms")]
+                if promised["random_write"] is not None:
+                    checks.append(("random 4 KiB write", "randwrite", "4k", 1,
+                                   promised["random_write"], 1, "ms"))
+                for what, rw, block, depth, goal, index, unit in checks:
+                    measured = fio_figure(device, rw, block, depth, seconds)[index]
+                    scale = 1e6 if unit == "MB/s" else 1e-3
+                    ratio = measured / goal
+                    bench.add("16" + next(letters), "{} {}".format(profile, what),
+                              "{:.2f} {}".format(measured / scale, unit),
+                              "profile {:.2f} {}".format(goal / scale, unit), ratio,
+                              "0.85–1.15", abs(ratio - 1) <= 0.15, "fio {} s".format(seconds))
+            finally:
+                holder.stdin.close()
+                holder.wait(timeout=120)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", required=True)
@@ -855,7 +913,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="pairs per row (default 5)")
     parser.add_argument("--quick", action="store_true",
                         help="30 s instead of 60 s for row 5 and smaller disk runs")
-    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13,14,15")
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()
     if args.repeat < 1:
@@ -884,6 +942,7 @@ def main():
         "12": bench.row12_long_report, "13": bench.row13_pdf_notes,
         "14": lambda: row14_kernel_events(bench),
         "15": bench.row15_attribution,
+        "16": lambda: row16_devices(bench),
     }
     previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     try:

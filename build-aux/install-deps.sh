@@ -19,6 +19,9 @@ packages=(
   weston
   # root-only loop-mount tests
   e2fsprogs xfsprogs util-linux
+  # emulated slow devices of the matrix (--device; tests/test-device-matrix.sh,
+  # bench row 15): nbdkit and its plugin headers for our filter, nbdfuse
+  nbdkit nbdkit-plugin-dev libnbd-bin
   # report checks
   poppler-utils
   # test scripts
