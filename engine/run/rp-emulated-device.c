@@ -153,7 +153,7 @@ spawn_helper (const char  *const *argv,
 
   if (log_fd < 0)
     {
-      rp_error_set_from_errno (error, errno, _("Creating"), log_path);
+      rp_error_set_from_errno (error, errno, _("Creating the log file"), log_path);
       return FALSE;
     }
   ok = g_spawn_async_with_fds (NULL, (char **) argv, NULL,
