@@ -583,6 +583,34 @@ row_matrix_needs_root() {
   else fail "matrix without root: created $(ls -A "$area"/matrix-* 2>&1)"; fi
 }
 
+# Issue 20: --device with an unknown profile, a bad custom parameter or
+# value is refused before anything is made (as root or not: options come
+# first); as root, a device that needs nbdkit where there is none is refused
+# naming it, before a cell starts. Nothing is created in --dir, no reports.
+row_device_bad_input() {
+  local images=$work/device-images before
+  mkdir "$images"
+  before=$(listing "$images")
+  run_cli matrix --device native,floppy --dir "$images" --reports "$work/device-reports"
+  expect "matrix --device floppy" 2 "floppy" "usb2-stick" "custom:"
+  run_cli matrix --device custom:write=8M,speed=3 --dir "$images" --reports "$work/device-reports"
+  expect "matrix --device custom:…,speed=3" 2 "speed" "latency"
+  run_cli matrix --device custom:write=fast --dir "$images" --reports "$work/device-reports"
+  expect "matrix --device custom:write=fast" 2 "fast"
+  run_cli matrix --device custom:latency --dir "$images" --reports "$work/device-reports"
+  expect "matrix --device custom:latency" 2 "KEY=VALUE"
+  if [ "$is_root" -eq 1 ]; then
+    # Only the CLI is found (by its path): no nbdkit in PATH.
+    timeout -k 5 60 env PATH=/nonexistent "$cli" matrix --device usb2-stick --fs ext3 \
+      --size 64M --image-size 2G --dir "$images" --reports "$work/device-reports" >"$work/last" 2>&1
+    rc=$?
+    expect "matrix --device usb2-stick without nbdkit" 1 "nbdkit" "usb2-stick"
+  fi
+  unchanged "matrix --device, bad input" "$images" "$before"
+  if [ ! -e "$work/device-reports" ]; then ok "matrix --device, bad input: no reports directory"
+  else fail "matrix --device, bad input: created $work/device-reports"; fi
+}
+
 # ---------------------------------------------------------------------------
 # Issue 16: what was lost under resource limits, pipes, locales and freezes.
 
@@ -1142,6 +1170,7 @@ ROWS=(
   "row_bad_option_values||"
   "row_signal_phases||"
   "row_russian_axes|pdftotext locale|"
+  "row_device_bad_input||"
 )
 # ulimit -v, where the build can run under one: AddressSanitizer reserves
 # terabytes of shadow address space at start and aborts under any limit.
