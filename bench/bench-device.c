@@ -78,10 +78,15 @@ main (int argc, char **argv)
     if (!losetup (attach, NULL, &error))
       goto out;
   }
-  printf ("{\"device\": \"%s\", \"read\": %.0f, \"write\": %.0f, \"random_read\": %.6f, \"random_write\": %s}\n",
-          loop, profile->read_rate, profile->write_rate,
-          rp_device_profile_random_read_latency (profile),
-          profile->cache > 0 ? "null" : g_strdup_printf ("%.6f", rp_device_profile_random_write_latency (profile)));
+  {
+    g_autofree char *random_write = profile->cache > 0
+      ? g_strdup ("null")
+      : g_strdup_printf ("%.6f", rp_device_profile_random_write_latency (profile));
+
+    printf ("{\"device\": \"%s\", \"read\": %.0f, \"write\": %.0f, \"random_read\": %.6f, \"random_write\": %s}\n",
+            loop, profile->read_rate, profile->write_rate,
+            rp_device_profile_random_read_latency (profile), random_write);
+  }
   fflush (stdout);
   while (fgets (buffer, sizeof buffer, stdin) != NULL)
     ;
