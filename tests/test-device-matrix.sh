@@ -80,7 +80,9 @@ mkdir -p "$work/images"
 # Small image and writer, short cells: what is checked is the set-up and
 # the tear-down, not the figures (bench/ measures those).
 small=(--fs ext3 --journal ordered --scheduler none --size 64M --image-size 1300M)
-device='custom:write=16M,read=32M,latency=1ms,flush=20ms'
+# Fast enough that the teardown's writeback of the cell's dirty pages is
+# quick, slow enough to be a device of its own.
+device='custom:write=64M,read=64M,latency=1ms,flush=20ms'
 "$cli" matrix --device "native,$device" "${small[@]}" --duration 3 \
   --dir "$work/images" --reports "$work/reports" >"$work/out" 2>&1
 rc=$?
@@ -93,7 +95,7 @@ d = sys.argv[1]
 comparison = json.load(open(os.path.join(d, "comparison.json")))
 keys = [g["key"] for g in comparison["groups"]]
 assert keys == ["native-ext3-ordered-none",
-                "custom-write16M-read32M-latency1ms-flush20ms-ext3-ordered-none"], keys
+                "custom-write64M-read64M-latency1ms-flush20ms-ext3-ordered-none"], keys
 native, emulated = (json.load(open(os.path.join(d, g["reports"][0]))) for g in comparison["groups"])
 assert native["system"]["backing_fs_type"] != "fuse", native["system"]["backing_fs_type"]
 # The emulated cell's loop device sits on nbdfuse's file, with direct I/O.
@@ -106,7 +108,7 @@ PY
 then ok "reports name the device cell and its loop device sits on the FUSE file"; else fail "reports"; fi
 
 # SIGTERM in the middle of an emulated cell: everything is undone.
-"$cli" matrix --device usb2-stick "${small[@]}" --duration 60 \
+"$cli" matrix --device "$device" "${small[@]}" --duration 60 \
   --dir "$work/images" --reports "$work/reports-term" >"$work/out-term" 2>&1 &
 pid=$!
 if wait_for_device_cell; then
@@ -122,7 +124,7 @@ fi
 
 # SIGKILL in the middle of an emulated cell leaves the device; the next
 # matrix in that directory finds it by name and removes it.
-"$cli" matrix --device usb2-stick "${small[@]}" --duration 60 \
+"$cli" matrix --device "$device" "${small[@]}" --duration 60 \
   --dir "$work/images" --reports "$work/reports-kill" >"$work/out-kill" 2>&1 &
 pid=$!
 if wait_for_device_cell; then
