@@ -20,7 +20,9 @@
  * definitions: virtual-keyboard-unstable-v1 (in wlroots' protocol/ folder)
  * version 1, wlr-virtual-pointer-unstable-v1 (wlr-protocols) version 1. */
 
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
+#endif
 #include <errno.h>
 #include <linux/input-event-codes.h>
 #include <stdint.h>

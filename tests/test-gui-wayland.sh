@@ -10,11 +10,14 @@
 # frame_timing_source) and there are some; input latency has samples and the report
 # says their clock was known; the display probe has round trips to Wayland (sway) and,
 # from the same CLI, to X11 (Xvfb). Nothing here depends on how fast anything is.
+# Keeps the screen (grim) and the window's report in the build dir as artefacts.
 set -u
 gui=${RESPROBE_GUI:?RESPROBE_GUI must point at the resprobe binary}
 cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
 input=${RESPROBE_VIRTUAL_INPUT:?RESPROBE_VIRTUAL_INPUT must point at rp-virtual-input}
 schemas=${GSETTINGS_SCHEMA_DIR:?GSETTINGS_SCHEMA_DIR must name the compiled schemas}
+out=${G_TEST_BUILDDIR:-$PWD}  # artefacts: gui-wayland.png, gui-wayland-report.json
+rm -f "$out/gui-wayland.png" "$out/gui-wayland-report.json"
 
 if ! command -v sway >/dev/null; then
   echo "1..0 # SKIP sway is not installed (build-aux/install-deps.sh installs it)"
@@ -113,6 +116,11 @@ else
   fail "virtual input: $(tail -n 3 "$work/input.out")"
 fi
 
+# The screen as sway shows it (an artefact beside the build's other GUI shots).
+if command -v grim >/dev/null; then
+  "${wayland[@]}" grim "$work/out/screen.png" 2>/dev/null && cp "$work/out/screen.png" "$out/gui-wayland.png"
+fi
+
 # The display probe from the CLI in the same session.
 "${wayland[@]}" "$work/bin/resprobe-cli" run --dir "$work/target" --load none --probe display \
   --duration 2 --report "$work/out/wayland.json" >"$work/wayland.out" 2>&1
@@ -120,6 +128,7 @@ wayland_status=$?
 
 wait "$gui_pid"
 gui_status=$?
+[ -s "$work/out/window.json" ] && cp "$work/out/window.json" "$out/gui-wayland-report.json"
 if [ "$gui_status" -eq 0 ] && [ -s "$work/out/window.json" ]; then
   ok "the window ran and saved its report"
 else
