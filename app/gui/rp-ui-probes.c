@@ -11,6 +11,7 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
+#include "rp-parts.h"
 #include "rp-timerfd-source.h"
 #include "rp-ui-probes.h"
 
@@ -805,9 +806,9 @@ input_clock_verdict (RpUiProbes *self)
   if (self->n_input_unknown == 0)
     return "known";
   if (self->n_input_time_zero == self->n_input_events)
-    return "unusable: time 0";
+    return RP_INPUT_CLOCK_UNUSABLE_ZERO;
   if (self->n_input_unknown == self->n_input_events)
-    return "unusable: other clock";
+    return RP_INPUT_CLOCK_UNUSABLE_OTHER;
   return "mixed";
 }
 
@@ -837,7 +838,7 @@ set_notes_at_stop (RpUiProbes *self)
   rp_session_set_note (self->session, "input_events", events);
   rp_session_set_note (self->session, "input_events_unknown_clock", unknown);
   rp_session_set_note (self->session, "input_events_time_zero", zero);
-  rp_session_set_note (self->session, "input_clock_status", input_clock_verdict (self));
+  rp_session_set_note (self->session, RP_NOTE_INPUT_CLOCK_STATUS, input_clock_verdict (self));
   rp_session_set_note (self->session, "simulate_save", self->n_saves > 0 ? "on" : "off");
   rp_session_set_note (self->session, "main_thread_saves", saves);
 }
