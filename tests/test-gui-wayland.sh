@@ -133,7 +133,7 @@ else
 fi
 
 # Then what wtype sends: keys with time 0, which must be counted apart, not measured.
-# Not first: sent first, the window counted none of them (tried three times). The seat
+# Not first: sent first, the window counted them in one of three tries. The seat
 # has no keyboard (WLR_LIBINPUT_NO_DEVICES) until a virtual one comes, and wtype's
 # lives for its three keys alone: most likely gone before the window has taken its
 # wl_keyboard. A few more real-time events follow, which the window reads after
