@@ -1,7 +1,7 @@
 /* rp-virtual-input.c: a Wayland client of the tests that types and moves the pointer with real time stamps. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
-/* Usage: rp-virtual-input [--keys N] [--motions N] [--interval-ms MS]
+/* Usage: rp-virtual-input [--keys N] [--motions N] [--interval-ms MS] [--zero-time]
  *
  * Connects to $WAYLAND_DISPLAY, creates a virtual keyboard
  * (zwp_virtual_keyboard_v1) and a virtual pointer (zwlr_virtual_pointer_v1),
@@ -10,7 +10,9 @@
  * press and release of the left Shift key (inert in any window). Every event
  * carries the CLOCK_MONOTONIC time in milliseconds, truncated to 32 bits: the
  * clock wlroots stamps its own input devices with and passes on to clients
- * unchanged. wtype sends 0 instead, which no client can measure against.
+ * unchanged. wtype sends 0 instead, which no client can measure against;
+ * --zero-time sends 0 too, as wtype does, from a keyboard that lives as long
+ * as this client (wtype's lives for its keys alone).
  * Prints one line per kind of event sent; exits 1 with a message when the
  * compositor lacks a protocol.
  *
@@ -132,10 +134,15 @@ static const struct wl_registry_listener registry_listener = { on_global, on_glo
 
 /* CLOCK_MONOTONIC in milliseconds, modulo 2^32: the unit and clock of
  * Wayland input event times in wlroots. */
+static int zero_time_stamps;
+
 static uint32_t
 now_ms (void)
 {
   struct timespec ts;
+
+  if (zero_time_stamps)
+    return 0;
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (uint32_t) ((uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000);
@@ -203,6 +210,7 @@ main (int   argc,
       char *argv[])
 {
   long keys = 10, motions = 10, interval_ms = 100;
+  int zero_time = 0;
   Globals globals = { 0 };
   struct wl_display *display;
   struct wl_registry *registry;
@@ -218,13 +226,16 @@ main (int   argc,
         motions = parse_count (argv[++i], "--motions");
       else if (i + 1 < argc && strcmp (argv[i], "--interval-ms") == 0)
         interval_ms = parse_count (argv[++i], "--interval-ms");
+      else if (strcmp (argv[i], "--zero-time") == 0)
+        zero_time = 1;
       else
         {
-          fprintf (stderr, "usage: rp-virtual-input [--keys N] [--motions N] [--interval-ms MS]\n");
+          fprintf (stderr, "usage: rp-virtual-input [--keys N] [--motions N] [--interval-ms MS] [--zero-time]\n");
           return 2;
         }
     }
 
+  zero_time_stamps = zero_time;
   display = wl_display_connect (NULL);
   if (display == NULL)
     {
@@ -295,8 +306,11 @@ main (int   argc,
       usleep ((useconds_t) interval_ms * 1000);
     }
 
-  printf ("sent %ld pointer motions and %ld Shift presses, time stamps %u..%u ms (CLOCK_MONOTONIC)\n",
-          motions, keys, first_ms, last_ms);
+  if (zero_time)
+    printf ("sent %ld pointer motions and %ld Shift presses, time stamps 0\n", motions, keys);
+  else
+    printf ("sent %ld pointer motions and %ld Shift presses, time stamps %u..%u ms (CLOCK_MONOTONIC)\n",
+            motions, keys, first_ms, last_ms);
   wl_proxy_marshal_flags (keyboard, KEYBOARD_DESTROY, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
   wl_proxy_marshal_flags (pointer, POINTER_DESTROY, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
   wl_display_roundtrip (display);
