@@ -15,8 +15,10 @@ packages=(
   desktop-file-utils appstream
   # GUI tests and screenshots
   xvfb xauth xdotool imagemagick
-  # the display probe on Wayland (tests/test-display.sh): weston's headless backend
-  weston
+  # the display probe on Wayland (tests/test-display.sh): weston's headless backend;
+  # the window under headless sway with real-time virtual input (tests/test-gui-wayland.sh:
+  # tests/rp-virtual-input.c needs libxkbcommon-dev; grim, wtype for trying by hand)
+  weston sway libxkbcommon-dev grim wtype
   # root-only loop-mount tests
   e2fsprogs xfsprogs util-linux
   # emulated slow devices of the matrix (--device; tests/test-device-matrix.sh,

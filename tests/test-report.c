@@ -735,6 +735,40 @@ test_verdict (void)
   assert_verdict (empty_report, "No latency was measured");
 }
 
+/* Input events that carried no usable time (wtype's time 0, another clock)
+ * left the window's input row empty: the verdict says why instead of
+ * passing over it; with a known clock it says nothing of it. */
+static void
+test_verdict_input_clock (void)
+{
+  static const double calm[] = { 0.01, 0.02, 0.05 };
+  const char *statuses[] = { RP_INPUT_CLOCK_UNUSABLE_ZERO, RP_INPUT_CLOCK_UNUSABLE_OTHER, "known", "mixed" };
+  const char *expected[] = {
+    "Input events carried no time stamp (time 0, as synthetic input such as wtype sends): input latency was not measured.",
+    "Input events carried time stamps of another clock: input latency was not measured.",
+    NULL, NULL,
+  };
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    {
+      g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(GHashTable) notes = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr(RpReport) report = NULL;
+      g_autofree char *verdict = NULL;
+
+      g_ptr_array_add (series, make_series (RP_SERIES_FSYNC_LATENCY, "s", calm, 3, 0, 1));
+      g_hash_table_insert (notes, (gpointer) RP_NOTE_INPUT_CLOCK_STATUS, (gpointer) statuses[i]);
+      report = rp_report_new (NULL, scenario, series, notes);
+      verdict = rp_report_get_verdict (report);
+      if (expected[i] != NULL)
+        g_assert_nonnull (strstr (verdict, expected[i]));
+      else
+        g_assert_null (strstr (verdict, "Input events carried"));
+      g_assert_nonnull (strstr (verdict, "No stalls over 0.1 s"));
+    }
+}
+
 /* On tmpfs (or ramfs) fsync() returns at once: a calm verdict must say that
  * its fsync times mean nothing, and stalls too; elsewhere nothing is added.
  * Whole verdicts, so that a missing or extra sentence fails. */
@@ -1810,6 +1844,7 @@ main (int   argc,
   g_test_add_func ("/report/load/file-errors", test_load_file_errors);
   g_test_add_func ("/report/load/bad-corpus", test_load_bad_corpus);
   g_test_add_func ("/report/verdict-tmpfs", test_verdict_tmpfs);
+  g_test_add_func ("/report/verdict-input-clock", test_verdict_input_clock);
   g_test_add_func ("/report/load/duplicate-keys", test_load_duplicate_keys);
   g_test_add_func ("/report/text/clean", test_text_clean);
   g_test_add_func ("/report/load/hostile-strings", test_load_hostile_strings);

@@ -11,6 +11,7 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
+#include "rp-parts.h"
 #include "rp-timerfd-source.h"
 #include "rp-ui-probes.h"
 
@@ -67,7 +68,9 @@ struct _RpUiProbes
   double              last_tick;
   gint64              next_frame;
   gint64              last_presentation;
+  gint64              last_presented_frame;
   gboolean            presentation_seen;
+  guint64             n_frames_unpaired;
   gint64              refresh_us;
   gint64              monitor_refresh_us;  /* 0: ask the monitor again */
   guint64             n_frames;
@@ -77,6 +80,7 @@ struct _RpUiProbes
   GtkEventController *input_controller;
   guint64             n_input_events;
   guint64             n_input_unknown;
+  guint64             n_input_time_zero;
 
   Wakeup             *wakeup;
   GThread            *wakeup_thread;
@@ -202,7 +206,21 @@ refresh_interval (RpUiProbes    *self,
 }
 
 /* Presentation times arrive a frame or two after the frame itself, in the
- * timings of completed frames: walk those we have not seen yet. */
+ * timings of completed frames: walk those we have not seen yet.
+ *
+ * Only a frame that drew something is presented: on Wayland GDK asks for
+ * presentation feedback (wp_presentation, in the compositor's clock, which
+ * sway and weston give as CLOCK_MONOTONIC) with each commit, and commits only
+ * when the window was damaged. Our tick callback keeps the frame clock
+ * counting at the refresh rate, but the window itself repaints once a second
+ * while it only shows a run (the charts and status update together), so the
+ * time between two presentations is mostly the time nobody asked for a
+ * frame: under headless sway that made a median "frame interval" of 992 ms
+ * and ten "late frames" on an idle machine. An interval counts only between
+ * presented frames of consecutive frame counters, that is while the window
+ * draws frame after frame (hover, scrolling, an animation): then a frame the
+ * main thread delivers late is one the user sees late. Pairs with frames in
+ * between that drew nothing are counted as unpaired, not measured. */
 static void
 collect_presentations (RpUiProbes    *self,
                        GdkFrameClock *clock)
@@ -229,9 +247,13 @@ collect_presentations (RpUiProbes    *self,
           self->presentation_seen = TRUE;
           self->last_presentation = 0;
         }
-      if (self->last_presentation > 0 && presentation > self->last_presentation)
+      if (self->last_presentation > 0 && frame == self->last_presented_frame + 1 &&
+          presentation > self->last_presentation)
         record_frame (self, presentation * 1e-6, (presentation - self->last_presentation) * 1e-6);
+      else if (self->last_presentation > 0)
+        self->n_frames_unpaired++;
       self->last_presentation = presentation;
+      self->last_presented_frame = frame;
     }
 }
 
@@ -358,7 +380,16 @@ on_input_event (GtkEventControllerLegacy *controller,
   delta_ms = (gint32) ((guint32) (now_us / 1000) - event_ms);
   self->n_input_events++;
 
-  if (event_ms == GDK_CURRENT_TIME || ABS (delta_ms) >= INPUT_CLOCK_TOLERANCE_MS)
+  /* Time 0 is what a synthetic event carries: wtype's virtual keyboard, an
+   * X11 SendEvent. Counted apart, so that the report can say that the event
+   * times were unusable rather than show no latency. */
+  if (event_ms == GDK_CURRENT_TIME)
+    {
+      self->n_input_time_zero++;
+      self->n_input_unknown++;
+      return GDK_EVENT_PROPAGATE;
+    }
+  if (ABS (delta_ms) >= INPUT_CLOCK_TOLERANCE_MS)
     {
       self->n_input_unknown++;
       return GDK_EVENT_PROPAGATE;
@@ -762,14 +793,35 @@ set_notes_at_start (RpUiProbes *self)
   rp_session_set_note (self->session, "wakeup_period", "0.05 s");
 }
 
+/* What the input latency series can be trusted for, in the report's note
+ * "input_clock_status": "known" when every event's time was on our clock,
+ * "unusable: time 0" when all events carried time 0 (nothing measured),
+ * "unusable: other clock" when none was within a second of ours, "mixed"
+ * otherwise, "no events" without input. */
+static const char *
+input_clock_verdict (RpUiProbes *self)
+{
+  if (self->n_input_events == 0)
+    return "no events";
+  if (self->n_input_unknown == 0)
+    return "known";
+  if (self->n_input_time_zero == self->n_input_events)
+    return RP_INPUT_CLOCK_UNUSABLE_ZERO;
+  if (self->n_input_unknown == self->n_input_events)
+    return RP_INPUT_CLOCK_UNUSABLE_OTHER;
+  return "mixed";
+}
+
 static void
 set_notes_at_stop (RpUiProbes *self)
 {
   g_autofree char *frames = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_frames);
   g_autofree char *late = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_late_frames);
+  g_autofree char *apart = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_frames_unpaired);
   char refresh[G_ASCII_DTOSTR_BUF_SIZE];
   g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_input_events);
   g_autofree char *unknown = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_input_unknown);
+  g_autofree char *zero = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_input_time_zero);
   g_autofree char *saves = g_strdup_printf ("%" G_GUINT64_FORMAT, self->n_saves);
 
   /* A number in a report is read back with g_ascii_strtod(), whatever the
@@ -779,10 +831,14 @@ set_notes_at_stop (RpUiProbes *self)
   rp_session_set_note (self->session, "frame_timing_source",
                        self->presentation_seen ? "presentation" : "tick-monotonic");
   rp_session_set_note (self->session, "frames", frames);
+  if (self->presentation_seen)
+    rp_session_set_note (self->session, "frames_presented_apart", apart);
   rp_session_set_note (self->session, "late_frames", late);
   rp_session_set_note (self->session, "refresh_interval", refresh);
   rp_session_set_note (self->session, "input_events", events);
   rp_session_set_note (self->session, "input_events_unknown_clock", unknown);
+  rp_session_set_note (self->session, "input_events_time_zero", zero);
+  rp_session_set_note (self->session, RP_NOTE_INPUT_CLOCK_STATUS, input_clock_verdict (self));
   rp_session_set_note (self->session, "simulate_save", self->n_saves > 0 ? "on" : "off");
   rp_session_set_note (self->session, "main_thread_saves", saves);
 }

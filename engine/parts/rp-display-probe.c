@@ -12,6 +12,7 @@
 #include "rp-error.h"
 #include "rp-params.h"
 #include "rp-parts.h"
+#include "rp-periodic-probe.h"
 
 /* The pointer, every window's frame and every key press go through one
  * process: the X server, or the Wayland compositor. When it waits for the
@@ -70,20 +71,21 @@ display_probe_prepare (RpPartHost *host,
   return probe;
 }
 
-/* The one timed round trip: from the clock read before the request to the
- * one after its answer. Returns its seconds, or a negative value when the
- * connection broke. */
+/* The one timed round trip (an RpTimedMeasure): from the clock read before
+ * the request to the one after its answer. */
 static double
-round_trip (DisplayProbe *probe,
-            double       *out_before)
+round_trip (gpointer   state,
+            double    *out_before,
+            GError   **error)
 {
+  DisplayProbe *probe = state;
   double before = rp_clock_now ();
 
   *out_before = before;
   if (probe->wayland != NULL)
     {
       if (wl_display_roundtrip (probe->wayland) < 0)
-        return -1;
+        goto broken;
     }
   else
     {
@@ -91,10 +93,15 @@ round_trip (DisplayProbe *probe,
         xcb_get_input_focus_reply (probe->x11, xcb_get_input_focus (probe->x11), NULL);
 
       if (reply == NULL)
-        return -1;
+        goto broken;
       free (reply);
     }
   return rp_clock_now () - before;
+
+broken:
+  g_set_error_literal (error, RP_ERROR, RP_ERROR_FAILED,
+                       _("Display probe: the connection to the display server broke"));
+  return -1;
 }
 
 static void
@@ -105,24 +112,7 @@ display_probe_run (RpPartHost *host,
   RpSeries *series = rp_part_host_ensure_series (host, "display_round_trip", "s",
                                                  _("Display server round trip"));
 
-  do
-    {
-      double before;
-      double seconds = round_trip (probe, &before);
-
-      if (seconds < 0)
-        {
-          GError *error = NULL;
-
-          g_set_error_literal (&error, RP_ERROR, RP_ERROR_FAILED,
-                               _("Display probe: the connection to the display server broke"));
-          rp_part_host_fail (host, error);
-          return;
-        }
-      rp_series_append (series, rp_part_host_time_from_monotonic (host, before), seconds);
-      rp_part_host_changed (host);
-    }
-  while (rp_part_host_sleep (host, probe->interval));
+  rp_periodic_probe_run (host, series, probe->interval, round_trip, probe);
 }
 
 static const RpWorkerClass worker = {

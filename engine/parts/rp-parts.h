@@ -26,6 +26,14 @@ G_BEGIN_DECLS
 #define RP_NOTE_GAP_TOTAL   "measurement_gap_total"
 /* Why the kernel-events probe recorded nothing (a translated sentence). */
 #define RP_NOTE_KERNEL_EVENTS_UNAVAILABLE "kernel_events_unavailable"
+/* Whether the window's input events had times on our clock
+ * (app/gui/rp-ui-probes.c): "known", "mixed", "no events", or one of the
+ * two values below, when no input latency could be measured: every event
+ * carried time 0 (synthetic input: wtype, X11 SendEvent), or none was
+ * within a second of CLOCK_MONOTONIC (another clock). */
+#define RP_NOTE_INPUT_CLOCK_STATUS     "input_clock_status"
+#define RP_INPUT_CLOCK_UNUSABLE_ZERO   "unusable: time 0"
+#define RP_INPUT_CLOCK_UNUSABLE_OTHER  "unusable: other clock"
 
 /**
  * RpParamEntry:

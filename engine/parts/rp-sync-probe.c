@@ -11,6 +11,7 @@
 #include "rp-error.h"
 #include "rp-params.h"
 #include "rp-parts.h"
+#include "rp-periodic-probe.h"
 
 /* `sync` is what a user types before pulling a USB stick, what a package
  * manager calls after unpacking, and what a desktop's "safely remove" waits
@@ -21,6 +22,7 @@
 typedef struct {
   int    fd;
   double interval;
+  char  *directory;
 } SyncProbe;
 
 static void
@@ -30,6 +32,7 @@ sync_probe_free (gpointer data)
 
   if (probe->fd >= 0)
     close (probe->fd);
+  g_free (probe->directory);
   g_free (probe);
 }
 
@@ -41,6 +44,7 @@ sync_probe_prepare (RpPartHost *host,
   SyncProbe *probe = g_new0 (SyncProbe, 1);
 
   probe->interval = rp_params_get_seconds (rp_part_host_get_params (host), "sync_interval");
+  probe->directory = g_strdup (directory);
   probe->fd = open (directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (probe->fd < 0)
     {
@@ -51,17 +55,22 @@ sync_probe_prepare (RpPartHost *host,
   return probe;
 }
 
-/* The one timed call: syncfs() from the clock read before it to the one
- * after. Returns its seconds, or a negative value with errno set. */
+/* The one timed call (an RpTimedMeasure): syncfs() from the clock read
+ * before it to the one after. */
 static double
-time_syncfs (SyncProbe *probe,
-             double    *out_before)
+time_syncfs (gpointer   state,
+             double    *out_before,
+             GError   **error)
 {
+  SyncProbe *probe = state;
   double before = rp_clock_now ();
 
   *out_before = before;
   if (syncfs (probe->fd) != 0)
-    return -1;
+    {
+      rp_error_set_from_errno (error, errno, _("Sync probe: syncfs() of"), probe->directory);
+      return -1;
+    }
   return rp_clock_now () - before;
 }
 
@@ -72,23 +81,7 @@ sync_probe_run (RpPartHost *host,
   SyncProbe *probe = state;
   RpSeries *series = rp_part_host_ensure_series (host, "syncfs_latency", "s", _("syncfs() latency"));
 
-  do
-    {
-      double before;
-      double seconds = time_syncfs (probe, &before);
-
-      if (seconds < 0)
-        {
-          GError *error = NULL;
-
-          rp_error_set_from_errno (&error, errno, _("Sync probe: syncfs() of"), rp_part_host_get_directory (host));
-          rp_part_host_fail (host, error);
-          return;
-        }
-      rp_series_append (series, rp_part_host_time_from_monotonic (host, before), seconds);
-      rp_part_host_changed (host);
-    }
-  while (rp_part_host_sleep (host, probe->interval));
+  rp_periodic_probe_run (host, series, probe->interval, time_syncfs, probe);
 }
 
 static const RpWorkerClass worker = {

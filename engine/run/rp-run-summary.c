@@ -80,6 +80,7 @@ rp_run_summary_free (RpRunSummary *self)
   g_free (self->stats);
   g_free (self->present);
   g_free (self->kernel_events_unavailable);
+  g_free (self->input_clock_unusable);
   g_free (self->cause);
   g_free (self);
 }
@@ -110,7 +111,9 @@ rp_run_summary_set_row (RpRunSummary  *self,
  *
  * Takes from @notes what the verdict says beside the rows: the measuring
  * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST) and why
- * kernel events are missing (%RP_NOTE_KERNEL_EVENTS_UNAVAILABLE).
+ * kernel events are missing (%RP_NOTE_KERNEL_EVENTS_UNAVAILABLE), and
+ * whether the window's input events had unusable times
+ * (%RP_NOTE_INPUT_CLOCK_STATUS).
  */
 void
 rp_run_summary_set_notes (RpRunSummary *self,
@@ -118,6 +121,7 @@ rp_run_summary_set_notes (RpRunSummary *self,
 {
   const char *gaps = notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_GAPS) : NULL;
   const char *longest = notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_GAP_LONGEST) : NULL;
+  const char *input_clock = notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_INPUT_CLOCK_STATUS) : NULL;
 
   g_return_if_fail (self != NULL);
 
@@ -128,6 +132,11 @@ rp_run_summary_set_notes (RpRunSummary *self,
   g_free (self->kernel_events_unavailable);
   self->kernel_events_unavailable =
     notes != NULL ? g_strdup (g_hash_table_lookup (notes, RP_NOTE_KERNEL_EVENTS_UNAVAILABLE)) : NULL;
+  g_free (self->input_clock_unusable);
+  self->input_clock_unusable = NULL;
+  if (g_strcmp0 (input_clock, RP_INPUT_CLOCK_UNUSABLE_ZERO) == 0 ||
+      g_strcmp0 (input_clock, RP_INPUT_CLOCK_UNUSABLE_OTHER) == 0)
+    self->input_clock_unusable = g_strdup (input_clock);
 }
 
 /**
@@ -410,6 +419,12 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
                      /* TRANSLATORS: %s is why, e.g. "Kernel events need root (or write access to /sys/kernel/tracing/instances)" */
                      g_strdup_printf (_("%s: journal commits and device latency were not recorded."),
                                       self->kernel_events_unavailable));
+  /* No input row is not calm input: say why it is missing, as wtype's
+   * time 0 left it (issue 19). */
+  if (g_strcmp0 (self->input_clock_unusable, RP_INPUT_CLOCK_UNUSABLE_ZERO) == 0)
+    g_ptr_array_add (sentences, g_strdup (_("Input events carried no time stamp (time 0, as synthetic input such as wtype sends): input latency was not measured.")));
+  else if (self->input_clock_unusable != NULL)
+    g_ptr_array_add (sentences, g_strdup (_("Input events carried time stamps of another clock: input latency was not measured.")));
   g_ptr_array_add (sentences, NULL);
   return g_strjoinv (" ", (char **) sentences->pdata);
 }

@@ -37,6 +37,9 @@ typedef enum {
  * @gap_longest: the longest of those, seconds
  * @kernel_events_unavailable: (nullable): why kernel events were not
  *   recorded (the note %RP_NOTE_KERNEL_EVENTS_UNAVAILABLE), owned
+ * @input_clock_unusable: (nullable): the window's input events had no
+ *   usable time (the note %RP_NOTE_INPUT_CLOCK_STATUS:
+ *   %RP_INPUT_CLOCK_UNUSABLE_ZERO or %RP_INPUT_CLOCK_UNUSABLE_OTHER), owned
  * @cause: (nullable): a sentence naming the dominant cause of the stalls
  *   (engine/report/rp-report-stalls.c), said after the rows' sentences
  *
@@ -53,6 +56,7 @@ typedef struct {
   guint64   gaps;
   double    gap_longest;
   char     *kernel_events_unavailable;
+  char     *input_clock_unusable;
   char     *cause;
 } RpRunSummary;
 
