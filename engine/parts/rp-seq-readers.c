@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-io.h"
 #include "rp-params.h"
@@ -37,6 +38,7 @@ typedef struct {
   GThread    *thread;
   int         fd;
   guint64     passes;
+  double      cpu_seconds;  /* the thread's own CPU time, set when it ends */
 } ReaderThread;
 
 struct _SeqReaders {
@@ -144,6 +146,7 @@ reader_thread (gpointer data)
   ReaderThread *thread = data;
   SeqReaders *readers = thread->parent;
   void *buffer = g_malloc (readers->block_size);
+  double cpu_start = rp_clock_thread_cpu_seconds ();
   off_t offset = 0;
 
   posix_fadvise (thread->fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -169,6 +172,7 @@ reader_thread (gpointer data)
       g_atomic_pointer_add (&readers->bytes, n);
     }
   g_free (buffer);
+  thread->cpu_seconds = rp_clock_thread_cpu_seconds () - cpu_start;
   return NULL;
 }
 
@@ -178,12 +182,18 @@ set_notes (SeqReaders *readers,
 {
   RpPartHost *host = readers->host;
   guint64 passes = 0;
+  double cpu_seconds = 0;
 
+  /* Read after the joins: each thread wrote its own figures before ending. */
   for (guint i = 0; i < readers->n_threads; i++)
-    passes += readers->threads[i].passes;
+    {
+      passes += readers->threads[i].passes;
+      cpu_seconds += readers->threads[i].cpu_seconds;
+    }
   rp_part_host_set_number_note (host, "readers_bytes_total", "%.0f", (double) g_atomic_pointer_get (&readers->bytes));
   rp_part_host_set_number_note (host, "readers_seconds", "%.3f", seconds);
   rp_part_host_set_number_note (host, "readers_passes", "%.0f", (double) passes);
+  rp_part_host_set_number_note (host, "readers_cpu_seconds", "%.3f", cpu_seconds);
 }
 
 /* Starts the threads, samples their bytes every 0.5 s, joins them. */
