@@ -20,6 +20,8 @@
 # Usage: bench/app-start-slow-device.sh [BUILD_DIR] [STARTS] [READ_MBPS] [DELAY] [PROGRAM…]
 #   defaults: _build, 5 starts, 70 (MB/s: nbdkit's rate= counts bits), 12ms,
 #   the build's resprobe-first-frame and `xterm -e true` when xterm is installed.
+# Environment: SCHEDULERS (default "bfq mq-deadline"), PROBE_SECONDS (the CLI run's
+# duration, default 30; 0 skips it), SHELL_STARTS=0 skips the `time` series.
 set -u
 cd "$(dirname "$0")/.."
 build=${1:-_build}
@@ -146,8 +148,8 @@ PY
 probe() {  # LABEL: the CLI's app-start probe under its own six readers, same cell
   rm -f "$work/report.json"
   "$cli" run --dir "$work/mnt" --report "$work/report.json" --load seq-readers --readers 6 \
-    --reader-file-size 64M --probe app-start --app-start-on-target --app-start-interval 0.5 \
-    --duration 30 >"$work/cli.out" 2>&1 || { echo "$1 CLI failed: $(tail -n 3 "$work/cli.out")"; return; }
+    --reader-file-size 64M --probe app-start --app-start-on-target --app-start-interval 2 \
+    --duration "${PROBE_SECONDS:-30}" >"$work/cli.out" 2>&1 || { echo "$1 CLI failed: $(tail -n 3 "$work/cli.out")"; return; }
   python3 - "$1" "$work/report.json" <<'PY'
 import json, statistics, sys
 sys.path.insert(0, "tests")
@@ -157,7 +159,7 @@ for key in ("app_start_latency", "app_start_cached_latency"):
     v = [x for _, x in samples(r["series"][key])]
     if v:
         print(f"{sys.argv[1]:>12} probe {key:<26} median {statistics.median(v):.3f} s, min {min(v):.3f}, "
-              f"max {max(v):.3f}, n {len(v)}")
+              f"max {max(v):.3f}, n {len(v)}: " + " ".join(f"{x:.2f}" for x in v))
 n = r["notes"]
 print(f"{sys.argv[1]:>12} probe readers {int(n['readers_bytes_total']) / float(n['readers_seconds']) / 1e6:.1f} MB/s; "
       f"stayed cached: {n.get('app_start_stayed_cached') or 'nothing'}")
@@ -167,12 +169,14 @@ PY
 echo "$(date -u +%FT%TZ) $(uptime)"
 echo "$(basename "$loop_scheduler") was the loop device's scheduler; vda: $(cat /sys/block/vda/queue/scheduler 2>/dev/null)"
 echo "$loop_scheduler" >"/sys/block/$dev/queue/scheduler"
-cold_starts idle
-for scheduler in bfq mq-deadline; do
+[ "${SHELL_STARTS:-1}" != 0 ] && cold_starts idle
+for scheduler in ${SCHEDULERS:-bfq mq-deadline}; do
   echo "$scheduler" >"/sys/block/$dev/queue/scheduler" || { echo "no $scheduler"; continue; }
-  start_readers
-  cold_starts "$scheduler"
-  stop_readers
-  probe "$scheduler"
+  if [ "${SHELL_STARTS:-1}" != 0 ]; then
+    start_readers
+    cold_starts "$scheduler"
+    stop_readers
+  fi
+  [ "${PROBE_SECONDS:-30}" != 0 ] && probe "$scheduler"
 done
 echo "$(date -u +%FT%TZ) $(uptime)"
