@@ -21,7 +21,8 @@
 #   defaults: _build, 5 starts, 70 (MB/s: nbdkit's rate= counts bits), 12ms,
 #   the build's resprobe-first-frame and `xterm -e true` when xterm is installed.
 # Environment: SCHEDULERS (default "bfq mq-deadline"), PROBE_SECONDS (the CLI run's
-# duration, default 30; 0 skips it), SHELL_STARTS=0 skips the `time` series.
+# duration, default 30; 0 skips it), SHELL_STARTS=0 skips the `time` series,
+# PROBE_DD=SECONDS adds the probe alone (--load none) under the six dd loops.
 set -u
 cd "$(dirname "$0")/.."
 build=${1:-_build}
@@ -166,6 +167,25 @@ print(f"{sys.argv[1]:>12} probe readers {int(n['readers_bytes_total']) / float(n
 PY
 }
 
+probe_dd() {  # LABEL: the CLI's app-start probe with no load of its own, under the six dd loops
+  rm -f "$work/report.json"
+  start_readers
+  "$cli" run --dir "$work/mnt" --report "$work/report.json" --load none \
+    --probe app-start --app-start-on-target --app-start-interval 2 \
+    --duration "$PROBE_DD" >"$work/cli.out" 2>&1 || echo "$1 CLI failed: $(tail -n 3 "$work/cli.out")"
+  stop_readers
+  python3 - "$1" "$work/report.json" <<'PY'
+import json, statistics, sys
+sys.path.insert(0, "tests")
+from resprobe_report import samples
+r = json.load(open(sys.argv[2]))
+v = [x for _, x in samples(r["series"]["app_start_latency"])]
+if v:
+    print(f"{sys.argv[1]:>12} probe under dd readers: cold median {statistics.median(v):.3f} s, n {len(v)}: "
+          + " ".join(f"{x:.2f}" for x in v))
+PY
+}
+
 echo "$(date -u +%FT%TZ) $(uptime)"
 echo "$(basename "$loop_scheduler") was the loop device's scheduler; vda: $(cat /sys/block/vda/queue/scheduler 2>/dev/null)"
 echo "$loop_scheduler" >"/sys/block/$dev/queue/scheduler"
@@ -178,5 +198,6 @@ for scheduler in ${SCHEDULERS:-bfq mq-deadline}; do
     stop_readers
   fi
   [ "${PROBE_SECONDS:-30}" != 0 ] && probe "$scheduler"
+  [ "${PROBE_DD:-0}" != 0 ] && probe_dd "$scheduler"
 done
 echo "$(date -u +%FT%TZ) $(uptime)"

@@ -243,11 +243,9 @@ app_start_probe_run (RpPartHost *host,
   /* The first start one interval after the loads started, not with them:
    * Valente's comm_startup_lat waits for the readers' and writers' start-up
    * transitory before its first start, and BFQ treats queues created in one
-   * burst (the loads' threads and a program started with them) as one
-   * burst of new processes and does not raise their weight as it does a
-   * program started alone (block/bfq-iosched.c, bfq_handle_burst()): seen
-   * on a slow loop device as a first cold start of 19.3 s under bfq where
-   * `time` after drop_caches, started 3 s after its readers, gave 6.6 s. */
+   * burst (the loads' threads and a program started with them) as a burst
+   * of new processes whose weight it does not raise as it does a program
+   * started alone (block/bfq-iosched.c, bfq_handle_burst()). */
   if (!rp_part_host_sleep (host, probe->interval))
     return;
   do
