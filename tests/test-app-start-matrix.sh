@@ -107,7 +107,8 @@ for scheduler in ("bfq", "mq-deadline"):
     tail = r["notes"].get("command_output_tail", "")
     reference = [float(x) for x in re.findall(r"reference start: ([0-9.]+) s", tail)]
     if len(probe) < 1 or len(reference) < 1:
-        print(f"too few samples under {scheduler}: probe {len(probe)}, reference {len(reference)}")
+        print(f"too few samples under {scheduler}: probe {len(probe)}, reference {len(reference)}; "
+              f"the reference's last output: {tail[-300:]!r}")
         sys.exit(1)
     if r["system"].get("scheduler") != scheduler:
         print(f"the report of {scheduler} says {r['system'].get('scheduler')}")
