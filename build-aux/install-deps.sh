@@ -40,8 +40,9 @@ packages=(
   # passes while `stress-ng --cpu 2 --io 1` runs)
   stress-ng
   # benchmarks (bench/run.sh): cyclictest is the reference of the main-loop lateness row,
-  # fio of the random writer's
-  rt-tests fio
+  # fio of the random writer's; the emulated slow device and the S suite's xterm of
+  # bench/app-start-slow-device.sh
+  rt-tests fio nbdkit libnbd-bin xterm
 )
 
 missing=()

@@ -97,6 +97,24 @@ assert_samples (RpSession  *session,
     }
 }
 
+/* A load's CPU time note: some CPU was used (the loads read or wrote), and
+ * no thread used more CPU than the time it ran (a thread's CPU clock cannot
+ * pass its wall time; 10 ms for the clocks' granularity). */
+static void
+assert_cpu_note (RpSession  *session,
+                 const char *cpu_key,
+                 const char *seconds_key,
+                 guint       n_threads)
+{
+  g_autofree char *cpu_text = get_note (session, cpu_key);
+  g_autofree char *seconds_text = get_note (session, seconds_key);
+  double cpu = g_ascii_strtod (cpu_text, NULL);
+  double seconds = g_ascii_strtod (seconds_text, NULL);
+
+  g_assert_cmpfloat (cpu, >, 0);
+  g_assert_cmpfloat (cpu, <=, seconds * n_threads + 0.01);
+}
+
 /* Readers read their files again and again: more bytes than one file. */
 static void
 test_seq_readers (Fixture       *f,
@@ -111,6 +129,7 @@ test_seq_readers (Fixture       *f,
 
   assert_samples (session, "readers_throughput");
   g_assert_cmpuint (get_number_note (session, "readers_bytes_total"), >, 0);
+  assert_cpu_note (session, "readers_cpu_seconds", "readers_seconds", 2);
   g_test_message ("readers: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " passes",
                   get_number_note (session, "readers_bytes_total"), get_number_note (session, "readers_passes"));
 }
@@ -130,6 +149,7 @@ test_random_writer (Fixture       *f,
   bytes = get_number_note (session, "random_writer_bytes_total");
   g_assert_cmpuint (bytes, >, 0);
   g_assert_cmpuint (bytes % (4 * RP_KiB), ==, 0);
+  assert_cpu_note (session, "random_writer_cpu_seconds", "random_writer_seconds", 1);
 }
 
 /* Small files and syncfs() together; the folder of files is gone afterwards

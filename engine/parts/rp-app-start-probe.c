@@ -240,6 +240,14 @@ app_start_probe_run (RpPartHost *host,
   cold = rp_part_host_ensure_series (host, "app_start_latency", "s", _("Cold program start"));
   cached = rp_part_host_ensure_series (host, "app_start_cached_latency", "s", _("Cached program start"));
 
+  /* The first start one interval after the loads started, not with them:
+   * Valente's comm_startup_lat waits for the readers' and writers' start-up
+   * transitory before its first start, and BFQ treats queues created in one
+   * burst (the loads' threads and a program started with them) as a burst
+   * of new processes whose weight it does not raise as it does a program
+   * started alone (block/bfq-iosched.c, bfq_handle_burst()). */
+  if (!rp_part_host_sleep (host, probe->interval))
+    return;
   do
     {
       if (!evict (probe, &error))

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-io.h"
 #include "rp-params.h"
@@ -139,6 +140,7 @@ random_writer_run (RpPartHost *host,
   g_autoptr(GRand) rand = g_rand_new ();
   guint64 slots = writer->file_size / writer->write_size;
   double start = rp_part_host_now (host);
+  double cpu_start = rp_clock_thread_cpu_seconds ();
   guint64 bytes = 0;
   RpRateMeter meter;
 
@@ -163,6 +165,8 @@ random_writer_run (RpPartHost *host,
   rp_rate_meter_flush (&meter, rp_part_host_now (host));
   rp_part_host_set_number_note (host, "random_writer_bytes_total", "%.0f", (double) bytes);
   rp_part_host_set_number_note (host, "random_writer_seconds", "%.3f", rp_part_host_now (host) - start);
+  rp_part_host_set_number_note (host, "random_writer_cpu_seconds", "%.3f",
+                                rp_clock_thread_cpu_seconds () - cpu_start);
 }
 
 static const RpWorkerClass worker = {
