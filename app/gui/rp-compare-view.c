@@ -12,6 +12,7 @@
 #include "rp-compare-rows.h"
 #include "rp-compare-view.h"
 #include "rp-report-io.h"
+#include "rp-report-stalls.h"
 #include "rp-stats.h"
 #include "rp-text.h"
 #include "rp-units.h"
@@ -675,6 +676,35 @@ fill_config (RpCompareView *self,
     }
 }
 
+/* Why each run stalled, side by side, first: the CLI's comparison has the
+ * same row (rp_report_get_cause_cell()). No row when no run has a sampled
+ * stall. Returns the grid row after it. */
+static int
+attach_cause_row (RpCompareView *self,
+                  int            row)
+{
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  gboolean any = FALSE;
+
+  for (guint r = 0; r < self->reports->len; r++)
+    {
+      char *cell = rp_report_get_cause_cell (g_ptr_array_index (self->reports, r));
+
+      any |= cell != NULL;
+      g_ptr_array_add (cells, cell);
+    }
+  if (!any)
+    return row;
+  gtk_grid_attach (self->results_grid, new_row_label (_("Dominant cause")), 0, row, 1, 1);
+  for (guint r = 0; r < self->reports->len; r++)
+    {
+      const char *cell = g_ptr_array_index (cells, r);
+
+      gtk_grid_attach (self->results_grid, new_cell (cell != NULL ? cell : "–"), r + 1, row, 1, 1);
+    }
+  return row + 1;
+}
+
 /* Every figure the runs measured, one column per report (as the header),
  * with intervals and significance marks (rp-compare-rows.c). */
 static void
@@ -686,7 +716,8 @@ fill_results (RpCompareView *self,
 
   clear_grid (self->results_grid);
   attach_header (self, self->results_grid, files);
-  row = rp_compare_rows_attach (self->results_grid, comparison, 1);
+  row = attach_cause_row (self, 1);
+  row = rp_compare_rows_attach (self->results_grid, comparison, row);
   if (row == 1)
     {
       GtkWidget *none = new_cell (_("None of the reports has samples to compare."));

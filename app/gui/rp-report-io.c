@@ -182,13 +182,36 @@ rp_report_io_load_finish (GAsyncResult  *result,
 /* ------------------------------------------------------------------------- */
 /* Files that did not load: one path for the main and the comparison window */
 
+/* Control and bidi characters as visible escapes ("run\\x1B[31m.json",
+ * "evil\\u202Enosj.exe"): a space in their place would hide that the name
+ * is odd, and the user may need to find the file in a terminal. */
+static char *
+escape_controls (const char *name)
+{
+  GString *out = g_string_sized_new (strlen (name));
+
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!rp_text_is_control (c))
+        g_string_append_unichar (out, c);
+      else if (c < 0x100)
+        g_string_append_printf (out, "\\x%02X", c);
+      else
+        g_string_append_printf (out, "\\u%04X", c);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /**
  * rp_report_io_display_name:
  * @file: a file the user chose
  *
  * Returns: (transfer full): its name for a message or a label: the basename
- *   is enough, as the user just chose the file; cleaned of control and bidi characters (rp_text_clean()), with which a
- *   name could show reversed ("evil\u202Enosj.exe")
+ *   is enough, as the user just chose the file; control and bidi
+ *   characters (rp_text_is_control()), with which a name could show
+ *   reversed, shown as escapes ("evil\\u202Enosj.exe")
  */
 char *
 rp_report_io_display_name (GFile *file)
@@ -204,7 +227,7 @@ rp_report_io_display_name (GFile *file)
   if (path != NULL)
     basename = g_filename_display_basename (path);
   if (basename != NULL)
-    return rp_text_clean (basename, FALSE);
+    return escape_controls (basename);
   return rp_text_file_name (file);
 }
 

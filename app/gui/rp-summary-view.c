@@ -330,7 +330,7 @@ on_refreshed (GObject      *object,
       if (g_set_object (&self->report, summary->report))
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
       self->severity = summary->severity;
-      set_text_property (self, &self->headline, rp_severity_get_headline (summary->severity, summary->report != NULL), PROP_HEADLINE);
+      set_text_property (self, &self->headline, rp_run_summary_get_headline (summary->rows, summary->report != NULL), PROP_HEADLINE);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
   g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,

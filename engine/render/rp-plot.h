@@ -187,6 +187,12 @@ void        rp_plot_draw_hover         (RpPlot            *self,
 guint       rp_plot_get_data_hash      (RpPlot            *self,
                                         double             x0,
                                         double             x1);
+gboolean    rp_plot_get_threshold_label (RpPlot           *self,
+                                         guint             index,
+                                         double           *out_x,
+                                         double           *out_y,
+                                         double           *out_width,
+                                         double           *out_height);
 gboolean    rp_plot_get_area           (RpPlot            *self,
                                         double            *out_x,
                                         double            *out_y,
@@ -202,6 +208,7 @@ gboolean    rp_plot_read_at            (RpPlot            *self,
                                         double             y,
                                         double            *out_t,
                                         GArray            *out_readouts);
+char       *rp_plot_describe           (RpPlot            *self);
 char       *rp_plot_format_value       (RpPlot            *self,
                                         double             value);
 gboolean    rp_plot_save               (RpPlot            *self,
