@@ -113,6 +113,22 @@ recent_listed (gpointer data)
   return files->len == wait->n;
 }
 
+/* Widgets Tab reaches in @widget: focusable ones under no ancestor that
+ * keeps focus from its children. */
+static guint
+count_tab_stops (GtkWidget *widget)
+{
+  guint n;
+
+  if (!gtk_widget_get_can_focus (widget) || !gtk_widget_get_visible (widget))
+    return 0;
+  n = gtk_widget_get_focusable (widget) ? 1 : 0;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_tab_stops (child);
+  return n;
+}
+
 /* A finished run that was never saved is in the reports folder after the
  * window closed, whole (it loads), and the next window lists it. @close_during:
  * close while the run is still going (the run stops, then is saved). */
@@ -157,6 +173,12 @@ check_autosave_on_close (gboolean close_during)
   spin_until (recent_listed, &wait, "the recent runs");
   listed = rp_window_list_recent_files (window);
   g_assert_cmpstr (g_file_peek_path (listed->pdata[0]), ==, saved->pdata[0]);
+  /* One Tab stop per row: the row (its tick and menu take Space and the
+   * Menu key through it). */
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (window->recent_list));
+       row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (g_object_get_data (G_OBJECT (row), "rp-file") != NULL)
+      g_assert_cmpuint (count_tab_stops (row), ==, 1);
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* Nothing left in the folder tested. */

@@ -310,6 +310,83 @@ rp_compare_new_plot (GPtrArray         *reports,
   return plot;
 }
 
+/* The overlays beside fsync's (issue 21): what a user felt, what piled up
+ * in memory and what the disk did, each run over the others. */
+static const struct {
+  const char *series;
+  const char *title;
+  const char *unit;
+  gboolean    latency;
+} overlays[] = {
+  { "mainloop_lateness", N_("Main-loop lateness over time: the delay a click or redraw would have had"), "s", TRUE },
+  { "dirty_bytes", N_("Dirty memory over time: written, not yet on the disk"), "B", FALSE },
+  { "disk_write_throughput", N_("Device write throughput over time"), "B/s", FALSE },
+};
+
+/**
+ * rp_compare_get_n_overlays:
+ *
+ * Returns: how many overlay charts beside fsync's a comparison may have
+ *   (rp_compare_new_overlay_plot())
+ */
+guint
+rp_compare_get_n_overlays (void)
+{
+  return G_N_ELEMENTS (overlays);
+}
+
+/**
+ * rp_compare_new_overlay_plot:
+ * @reports: (element-type RpReport): the runs
+ * @labels: a legend label per report (rp_compare_make_labels())
+ * @index: which overlay, 0 .. rp_compare_get_n_overlays() − 1: main-loop
+ *   lateness, dirty memory, device write throughput
+ *
+ * One series of every run over time, from each run's start, in the run's
+ * colour; latencies on a log axis with the 0.1 s and 1 s limits. Uses no
+ * widget (a worker thread may draw it into a file).
+ *
+ * Returns: (transfer full) (nullable): the plot, %NULL when no report has
+ *   a sample of that series
+ */
+RpPlot *
+rp_compare_new_overlay_plot (GPtrArray         *reports,
+                             const char *const *labels,
+                             guint              index)
+{
+  g_autoptr(RpPlot) plot = NULL;
+  double t_end = 0;
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (reports != NULL && labels != NULL, NULL);
+  g_return_val_if_fail (index < G_N_ELEMENTS (overlays), NULL);
+
+  plot = rp_plot_new (_(overlays[index].title), overlays[index].unit);
+  rp_plot_set_mode (plot, RP_PLOT_TIMELINE);
+  if (overlays[index].latency)
+    {
+      rp_plot_set_log_y (plot, TRUE);
+      rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
+      rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
+    }
+  for (guint i = 0; i < reports->len; i++)
+    {
+      RpReport *report = g_ptr_array_index (reports, i);
+      RpSeries *series = rp_report_lookup_series (report, overlays[index].series);
+      g_autofree char *name = g_strdup_printf ("run-%u", i);
+
+      rp_plot_add_series (plot, name, labels[i], RP_PLOT_LINE);
+      rp_plot_bind_series (plot, name, series);
+      any |= series != NULL && rp_series_get_length (series) > 0;
+      t_end = MAX (t_end, rp_report_get_duration (report));
+    }
+  if (!any)
+    return NULL;
+  if (t_end > 0)
+    rp_plot_set_time_range (plot, 0, t_end);
+  return g_steal_pointer (&plot);
+}
+
 /* Size of an exported chart: as wide as the report's images, half as tall. */
 #define CHART_WIDTH  1200
 #define CHART_HEIGHT 560
@@ -730,6 +807,17 @@ fill_results (RpCompareView *self,
 /* Charts */
 
 static void
+append_chart (RpCompareView *self,
+              RpPlot        *plot)
+{
+  GtkWidget *view = rp_chart_view_new (plot);
+
+  gtk_widget_add_css_class (view, "card");
+  gtk_widget_set_size_request (view, -1, 320);
+  gtk_box_append (self->charts_box, view);
+}
+
+static void
 fill_charts (RpCompareView *self)
 {
   GtkWidget *child;
@@ -746,12 +834,13 @@ fill_charts (RpCompareView *self)
   plots[0] = self->cdf_plot;
   plots[1] = self->timeline_plot;
   for (guint i = 0; i < G_N_ELEMENTS (plots); i++)
+    append_chart (self, plots[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (overlays); i++)
     {
-      GtkWidget *view = rp_chart_view_new (plots[i]);
+      g_autoptr(RpPlot) overlay = rp_compare_new_overlay_plot (self->reports, (const char *const *) self->labels, i);
 
-      gtk_widget_add_css_class (view, "card");
-      gtk_widget_set_size_request (view, -1, 320);
-      gtk_box_append (self->charts_box, view);
+      if (overlay != NULL)
+        append_chart (self, overlay);
     }
 }
 

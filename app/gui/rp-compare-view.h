@@ -25,6 +25,10 @@ RpPlot      *rp_compare_view_get_plot           (RpCompareView      *self,
 
 char       **rp_compare_make_labels             (GPtrArray          *reports,
                                                  GFile       *const *files);
+guint        rp_compare_get_n_overlays          (void);
+RpPlot      *rp_compare_new_overlay_plot        (GPtrArray          *reports,
+                                                 const char *const  *labels,
+                                                 guint               index);
 RpPlot      *rp_compare_new_plot                (GPtrArray          *reports,
                                                  const char *const  *labels,
                                                  RpPlotMode          mode);
