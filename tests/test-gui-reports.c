@@ -1129,6 +1129,38 @@ test_open_matrix_comparison (void)
       g_assert_nonnull (strstr (description, "samples, median "));
       g_assert_nonnull (strstr (description, ", worst "));
     }
+
+  /* The whole comparison exported: a page per chart then the table, the
+   * charts one below the other, the table as text. */
+  {
+    const char *formats[] = { "pdf", "png", "txt" };
+    const char *labels[] = { rp_compare_view_get_label (view, 0), rp_compare_view_get_label (view, 1) };
+
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("whole-comparison.%s", formats[i]);
+        g_autoptr(GFile) out = work_file (name);
+        g_autofree char *contents = NULL;
+        gsize length = 0;
+
+        g_assert_true (rp_compare_save_all (rp_compare_view_get_reports (view), labels, out, formats[i], &error));
+        g_assert_no_error (error);
+        g_assert_true (g_file_load_contents (out, NULL, &contents, &length, NULL, &error));
+        g_assert_cmpuint (length, >, 100);
+        if (g_str_equal (formats[i], "pdf"))
+          g_assert_true (g_str_has_prefix (contents, "%PDF"));
+        else if (g_str_equal (formats[i], "txt"))
+          g_assert_nonnull (strstr (contents, "fsync"));
+        else
+          {
+            g_autoptr(GdkTexture) image = gdk_texture_new_from_file (out, &error);
+
+            g_assert_no_error (error);
+            /* fsync's two charts at least, one below the other. */
+            g_assert_cmpint (gdk_texture_get_height (image), >=, 2 * gdk_texture_get_width (image) * 560 / 1200);
+          }
+      }
+  }
   gtk_window_destroy (GTK_WINDOW (compare));
   g_assert_null (rp_window_get_report (window));
   gtk_window_destroy (GTK_WINDOW (window));

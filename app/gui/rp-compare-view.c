@@ -452,6 +452,84 @@ rp_compare_save_plot (GPtrArray         *reports,
   return TRUE;
 }
 
+/**
+ * rp_compare_save_all:
+ * @reports: (element-type RpReport): the runs
+ * @labels: a legend label per report
+ * @file: a local file; replaced atomically if it exists (ask first)
+ * @format: "pdf" (a page per chart, then the comparison's table), "png"
+ *   (every chart, one below the other) or "txt" (the table, as
+ *   `resprobe-cli compare` prints it)
+ * @error: %RP_ERROR_INVALID_ARGUMENT for a remote file, or the writer's
+ *
+ * The whole comparison in one file: fsync's distribution and timeline and
+ * every overlay the runs have (rp_compare_new_overlay_plot()), drawn as on
+ * screen in the light style. Blocks on I/O: call it from a worker thread.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_compare_save_all (GPtrArray         *reports,
+                     const char *const *labels,
+                     GFile             *file,
+                     const char        *format,
+                     GError           **error)
+{
+  g_autoptr(GPtrArray) plots = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *path = NULL;
+  g_autofree char *partial = NULL;
+  g_autofree char *text = NULL;
+  RpPlotStyle style;
+  gboolean saved;
+
+  g_return_val_if_fail (reports != NULL && labels != NULL, FALSE);
+  g_return_val_if_fail (G_IS_FILE (file) && format != NULL, FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Cannot save the chart to “%s”: choose a folder on this computer"), name);
+      return FALSE;
+    }
+  partial = g_strdup_printf ("%s.%08x.part", path, g_random_int ());
+  text = rp_report_compare_text (reports);
+  if (g_str_equal (format, "txt"))
+    saved = g_file_set_contents_full (partial, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+  else
+    {
+      g_ptr_array_add (plots, rp_compare_new_plot (reports, labels, RP_PLOT_CDF));
+      g_ptr_array_add (plots, rp_compare_new_plot (reports, labels, RP_PLOT_TIMELINE));
+      for (guint i = 0; i < G_N_ELEMENTS (overlays); i++)
+        {
+          RpPlot *overlay = rp_compare_new_overlay_plot (reports, labels, i);
+
+          if (overlay != NULL)
+            g_ptr_array_add (plots, overlay);
+        }
+      rp_plot_style_init_default (&style, FALSE);
+      saved = rp_plot_save_all ((RpPlot **) plots->pdata, plots->len, text, partial, format,
+                                CHART_WIDTH, CHART_HEIGHT, &style, error);
+    }
+  if (!saved)
+    {
+      g_unlink (partial);
+      return FALSE;
+    }
+  if (g_rename (partial, path) != 0)
+    {
+      int saved_errno = errno;
+
+      g_unlink (partial);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot save the chart to “%s”: %s"), path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------------- */
 /* Tables */
 

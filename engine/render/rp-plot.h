@@ -211,6 +211,15 @@ gboolean    rp_plot_read_at            (RpPlot            *self,
 char       *rp_plot_describe           (RpPlot            *self);
 char       *rp_plot_format_value       (RpPlot            *self,
                                         double             value);
+gboolean    rp_plot_save_all           (RpPlot           **plots,
+                                        guint              n_plots,
+                                        const char        *text,
+                                        const char        *filename,
+                                        const char        *format,
+                                        double             width,
+                                        double             height,
+                                        const RpPlotStyle *style,
+                                        GError           **error);
 gboolean    rp_plot_save               (RpPlot            *self,
                                         const char        *filename,
                                         const char        *format,
