@@ -603,6 +603,25 @@ find_type (GtkWidget *widget,
   return NULL;
 }
 
+/* Names in the log the widgets whose minimum width is over @limit, the
+ * innermost last: what to narrow when the window's minimum grows. */
+static void
+name_widest (GtkWidget *widget,
+             int        limit,
+             guint      depth)
+{
+  int minimum = 0;
+
+  if (!gtk_widget_get_visible (widget))
+    return;
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  if (minimum <= limit)
+    return;
+  g_test_message ("%*s%s: minimum width %d", (int) depth, "", G_OBJECT_TYPE_NAME (widget), minimum);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    name_widest (child, limit, depth + 1);
+}
+
 /* At 700 px the sidebar folds away: the charts get the width, F9 (the
  * sidebar button) shows the form over them; wide, it is beside them. */
 static void
@@ -610,6 +629,7 @@ test_narrow_layout (void)
 {
   RpWindow *window = rp_window_new (application);
   AdwFlap *flap;
+  int minimum = 0;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 700, 600);
   gtk_window_present (GTK_WINDOW (window));
@@ -618,6 +638,11 @@ test_narrow_layout (void)
   g_assert_nonnull (flap);
   g_assert_false (adw_flap_get_reveal_flap (flap));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <, 900);
+  /* A user can drag it down to a phone's 360 px (the flap's unfolded
+   * policy once kept it at 755). */
+  name_widest (GTK_WIDGET (window), 360, 0);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
   g_assert_true (adw_flap_get_reveal_flap (flap));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);

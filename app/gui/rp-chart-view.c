@@ -316,10 +316,12 @@ rp_chart_view_measure (GtkWidget      *widget,
                        int            *natural_baseline)
 {
   /* A small minimum: the window decides how many charts stand side by
-   * side (rp-window.c), and a narrow one must be able to get narrower. */
+   * side (rp-window.c), and a narrow one must be able to get narrower:
+   * two side by side (at 600 px and more, so each gets 280) must not hold
+   * the window over 360 px while it is dragged narrower. */
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = 160;
+      *minimum = 120;
       *natural = 480;
     }
   else

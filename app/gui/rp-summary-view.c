@@ -558,6 +558,14 @@ build_rows (RpSummaryView *self)
         gtk_widget_set_hexpand (label, c == 0);
         if (c > 0)
           gtk_widget_add_css_class (label, "numeric");
+        else
+          {
+            /* A long name ("Gerät, Schreiben") wraps instead of widening
+             * the sidebar when the results appear (issue 21). */
+            gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+            gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+            gtk_label_set_max_width_chars (GTK_LABEL (label), 10);
+          }
         if (info->description != NULL)
           gtk_widget_set_tooltip_text (label, _(info->description));
         gtk_widget_set_visible (label, FALSE);
