@@ -187,6 +187,9 @@ new_run_row (RpWindow  *self,
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), g_file_info_get_name (info));
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
+  /* A long date (German, Polish) is ellipsized, not a wider sidebar; the
+   * tooltip has the path. */
+  adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
   gtk_widget_set_tooltip_text (row, g_file_peek_path (file));
   /* Activating the row opens the run. */
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
