@@ -553,7 +553,7 @@ new_row_label (const char *text)
   /* Between words only: a narrow window takes "fsync 99th | percentile". */
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
   gtk_widget_add_css_class (label, "rp-cell");
   return label;
 }
