@@ -562,9 +562,15 @@ build_rows (RpSummaryView *self)
           {
             /* A long name ("Gerät, Schreiben") wraps instead of widening
              * the sidebar when the results appear (issue 21). */
+            PangoAttrList *attrs = pango_attr_list_new ();
+
+            /* Between words only, with no hyphen of Pango's ("Schreibe-n"). */
             gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-            gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-            gtk_label_set_max_width_chars (GTK_LABEL (label), 10);
+            gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+            gtk_label_set_max_width_chars (GTK_LABEL (label), 16);
+            pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+            gtk_label_set_attributes (GTK_LABEL (label), attrs);
+            pango_attr_list_unref (attrs);
           }
         if (info->description != NULL)
           gtk_widget_set_tooltip_text (label, _(info->description));
