@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rp-application.h"
+#include "rp-chart-view.h"
 #include "rp-compare-window.h"
 #include "rp-report-export.h"
 #include "rp-report-io.h"
@@ -539,7 +540,8 @@ test_window_shows_report (void)
 
 /* A file name is a stranger's string too: one with a right-to-left override
  * and an escape ("evil", U+202E, "nosj.exe" shows as "evilexe.json") is shown
- * without them, in the subtitle as in the comparison's headers. */
+ * with them escaped, readable and findable, in the subtitle as in the
+ * comparison's headers. */
 static void
 test_window_hostile_file_name (void)
 {
@@ -557,7 +559,7 @@ test_window_hostile_file_name (void)
   collect (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE, titles);
   subtitle = adw_window_title_get_subtitle (g_ptr_array_index (titles, 0));
   g_test_message ("subtitle: %s", subtitle);
-  g_assert_nonnull (strstr (subtitle, "evil nosj.exe [31m.json"));
+  g_assert_nonnull (strstr (subtitle, "evil\\u202Enosj.exe\\x1B[31m.json"));
   g_assert_null (strstr (subtitle, "\u202E"));
   g_assert_null (strchr (subtitle, '\x1b'));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -1073,6 +1075,109 @@ test_labels (void)
   g_assert_cmpstr (twice[0], !=, twice[1]);
 }
 
+/* Issue 21: a matrix's comparison.json (as `resprobe-cli matrix` writes it
+ * beside its reports) opens as a comparison of its runs, in its order; the
+ * charts take focus and read their values out; a comparison that points
+ * out of its folder is refused, naming it. */
+static void
+test_open_matrix_comparison (void)
+{
+  g_autoptr(RpReport) ordered = make_report ("ordered", 0.5);
+  g_autoptr(RpReport) writeback = make_report ("writeback", 0.02);
+  g_autoptr(GFile) a = work_file ("matrix-a.json");
+  g_autoptr(GFile) b = work_file ("matrix-b.json");
+  g_autoptr(GFile) comparison = work_file ("comparison.json");
+  g_autoptr(GFile) outside = work_file ("comparison-outside.json");
+  g_autoptr(GPtrArray) before = list_toplevels ();
+  g_autoptr(GPtrArray) charts = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RpReportIoLoaded) refused = NULL;
+  RpWindow *window = rp_window_new (application);
+  RpCompareWindow *compare;
+  RpCompareView *view;
+
+  g_assert_true (save (ordered, a, "json", TRUE, &error));
+  g_assert_true (save (writeback, b, "json", TRUE, &error));
+  write_text ("comparison.json",
+              "{\"format\": \"resprobe-comparison\", \"version\": 1, \"repeats\": 1,"
+              " \"reports\": [\"matrix-b.json\", \"matrix-a.json\"],"
+              " \"groups\": [{\"key\": \"b\", \"label\": \"writeback\", \"reports\": [\"matrix-b.json\"]},"
+              " {\"key\": \"a\", \"label\": \"ordered\", \"reports\": [\"matrix-a.json\"]}]}", -1);
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_ptr_array_add (before, window);
+  rp_window_open_files (window, &comparison, 1);
+  compare = RP_COMPARE_WINDOW (wait_for_toplevel (RP_TYPE_COMPARE_WINDOW, before));
+  g_assert_true (spin_until (compare_settled, compare, 30));
+  g_assert_null (rp_compare_window_get_error (compare));
+  view = rp_compare_window_get_view (compare);
+  g_assert_cmpuint (rp_compare_view_get_reports (view)->len, ==, 2);
+  /* The matrix's order: its first configuration is the baseline. */
+  g_assert_cmpstr (rp_compare_view_get_label (view, 0), ==, "data=writeback");
+  g_assert_cmpstr (rp_compare_view_get_label (view, 1), ==, "data=ordered");
+
+  collect (GTK_WIDGET (compare), RP_TYPE_CHART_VIEW, charts);
+  g_assert_cmpuint (charts->len, >=, 2);
+  for (guint i = 0; i < charts->len; i++)
+    {
+      RpChartView *chart = g_ptr_array_index (charts, i);
+      const char *description = rp_chart_view_get_description (chart);
+
+      g_test_message ("chart %u: %s", i, description);
+      g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (chart)));
+      g_assert_nonnull (strstr (description, "data=writeback: "));
+      g_assert_nonnull (strstr (description, "samples, median "));
+      g_assert_nonnull (strstr (description, ", worst "));
+    }
+
+  /* The whole comparison exported: a page per chart then the table, the
+   * charts one below the other, the table as text. */
+  {
+    const char *formats[] = { "pdf", "png", "txt" };
+    const char *labels[] = { rp_compare_view_get_label (view, 0), rp_compare_view_get_label (view, 1) };
+
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("whole-comparison.%s", formats[i]);
+        g_autoptr(GFile) out = work_file (name);
+        g_autofree char *contents = NULL;
+        gsize length = 0;
+
+        g_assert_true (rp_compare_save_all (rp_compare_view_get_reports (view), labels, out, formats[i], &error));
+        g_assert_no_error (error);
+        g_assert_true (g_file_load_contents (out, NULL, &contents, &length, NULL, &error));
+        g_assert_cmpuint (length, >, 100);
+        if (g_str_equal (formats[i], "pdf"))
+          g_assert_true (g_str_has_prefix (contents, "%PDF"));
+        else if (g_str_equal (formats[i], "txt"))
+          g_assert_nonnull (strstr (contents, "fsync"));
+        else
+          {
+            g_autoptr(GdkTexture) image = gdk_texture_new_from_file (out, &error);
+
+            g_assert_no_error (error);
+            /* fsync's two charts at least, one below the other. */
+            g_assert_cmpint (gdk_texture_get_height (image), >=, 2 * gdk_texture_get_width (image) * 560 / 1200);
+          }
+      }
+  }
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_assert_null (rp_window_get_report (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* A name out of the folder is not followed. */
+  write_text ("comparison-outside.json",
+              "{\"format\": \"resprobe-comparison\", \"version\": 1,"
+              " \"reports\": [\"matrix-a.json\", \"../matrix-b.json\"]}", -1);
+  refused = rp_report_io_load (&outside, 1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (refused->reports->len, ==, 0);
+  g_assert_cmpuint (refused->errors->len, ==, 1);
+  g_test_message ("%s", ((GError *) g_ptr_array_index (refused->errors, 0))->message);
+  g_assert_nonnull (strstr (((GError *) g_ptr_array_index (refused->errors, 0))->message,
+                            "comparison-outside.json"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1118,6 +1223,7 @@ main (int   argc,
   g_test_add_func ("/gui-reports/window-hostile-file-name", test_window_hostile_file_name);
   g_test_add_func ("/gui-reports/compare-view", test_compare_view);
   g_test_add_func ("/gui-reports/compare-open", test_compare_open);
+  g_test_add_func ("/gui-reports/open-matrix-comparison", test_open_matrix_comparison);
   g_test_add_func ("/gui-reports/compare-scenario-parts", test_compare_scenario_parts);
   g_test_add_func ("/gui-reports/open-partial", test_open_partial);
   g_test_add_func ("/gui-reports/window-drop", test_window_drop);

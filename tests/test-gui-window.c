@@ -113,6 +113,22 @@ recent_listed (gpointer data)
   return files->len == wait->n;
 }
 
+/* Widgets Tab reaches in @widget: focusable ones under no ancestor that
+ * keeps focus from its children. */
+static guint
+count_tab_stops (GtkWidget *widget)
+{
+  guint n;
+
+  if (!gtk_widget_get_can_focus (widget) || !gtk_widget_get_visible (widget))
+    return 0;
+  n = gtk_widget_get_focusable (widget) ? 1 : 0;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_tab_stops (child);
+  return n;
+}
+
 /* A finished run that was never saved is in the reports folder after the
  * window closed, whole (it loads), and the next window lists it. @close_during:
  * close while the run is still going (the run stops, then is saved). */
@@ -157,6 +173,12 @@ check_autosave_on_close (gboolean close_during)
   spin_until (recent_listed, &wait, "the recent runs");
   listed = rp_window_list_recent_files (window);
   g_assert_cmpstr (g_file_peek_path (listed->pdata[0]), ==, saved->pdata[0]);
+  /* One Tab stop per row: the row (its tick and menu take Space and the
+   * Menu key through it). */
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (window->recent_list));
+       row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (g_object_get_data (G_OBJECT (row), "rp-file") != NULL)
+      g_assert_cmpuint (count_tab_stops (row), ==, 1);
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* Nothing left in the folder tested. */
@@ -581,6 +603,25 @@ find_type (GtkWidget *widget,
   return NULL;
 }
 
+/* Names in the log the widgets whose minimum width is over @limit, the
+ * innermost last: what to narrow when the window's minimum grows. */
+static void
+name_widest (GtkWidget *widget,
+             int        limit,
+             guint      depth)
+{
+  int minimum = 0;
+
+  if (!gtk_widget_get_visible (widget))
+    return;
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  if (minimum <= limit)
+    return;
+  g_test_message ("%*s%s: minimum width %d", (int) depth, "", G_OBJECT_TYPE_NAME (widget), minimum);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    name_widest (child, limit, depth + 1);
+}
+
 /* At 700 px the sidebar folds away: the charts get the width, F9 (the
  * sidebar button) shows the form over them; wide, it is beside them. */
 static void
@@ -588,6 +629,7 @@ test_narrow_layout (void)
 {
   RpWindow *window = rp_window_new (application);
   AdwFlap *flap;
+  int minimum = 0;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 700, 600);
   gtk_window_present (GTK_WINDOW (window));
@@ -596,6 +638,11 @@ test_narrow_layout (void)
   g_assert_nonnull (flap);
   g_assert_false (adw_flap_get_reveal_flap (flap));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <, 900);
+  /* A user can drag it down to a phone's 360 px (the flap's unfolded
+   * policy once kept it at 755). */
+  name_widest (GTK_WIDGET (window), 360, 0);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 360);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
   g_assert_true (adw_flap_get_reveal_flap (flap));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);

@@ -299,6 +299,66 @@ test_same_configuration (void)
   g_assert_cmpuint (not_significant, >=, 9);
 }
 
+/* Issue 21: the headline says what stalled. A 9.85 s fsync over a main
+ * loop that never passed 14 ms is "Saving files stalled" and the
+ * verdict says the desktop stayed responsive; a 1.5 s main-loop stall is
+ * "The desktop stalled". */
+static guint
+row_of (const char *name)
+{
+  for (guint i = 0; i < rp_run_summary_get_n_rows (); i++)
+    if (g_str_equal (rp_run_summary_get_row_info (i)->name, name))
+      return i;
+  g_assert_not_reached ();
+}
+
+static void
+set_values (RpRunSummary *summary,
+            const char   *name,
+            const double *values,
+            gsize         n)
+{
+  RpStats stats;
+
+  rp_stats_compute (values, n, &stats);
+  rp_run_summary_set_row (summary, row_of (name), &stats);
+}
+
+static void
+test_what_stalled (void)
+{
+  static const double fsync[] = { 0.004, 0.006, 9.85, 0.005, 0.2 };
+  static const double calm_loop[] = { 0.001, 0.014, 0.002, 0.003 };
+  static const double stalled_loop[] = { 0.001, 1.5, 0.002, 0.003 };
+  static const double long_stall[] = { 0.001, 12.5 };
+  g_autoptr(RpRunSummary) files = rp_run_summary_new ();
+  g_autoptr(RpRunSummary) desktop = rp_run_summary_new ();
+  g_autoptr(RpRunSummary) reads = rp_run_summary_new ();
+  g_autofree char *files_verdict = NULL;
+  g_autofree char *desktop_verdict = NULL;
+
+  set_values (files, "fsync_latency", fsync, G_N_ELEMENTS (fsync));
+  set_values (files, "mainloop_lateness", calm_loop, G_N_ELEMENTS (calm_loop));
+  g_assert_cmpstr (rp_run_summary_get_headline (files, TRUE), ==, "Saving files stalled");
+  files_verdict = rp_run_summary_get_verdict (files, NULL);
+  assert_contains (files_verdict, "The desktop stayed responsive meanwhile: The desktop's main loop never passed 14.0 ms.");
+
+  set_values (desktop, "fsync_latency", fsync + 3, 2);
+  set_values (desktop, "mainloop_lateness", stalled_loop, G_N_ELEMENTS (stalled_loop));
+  g_assert_cmpstr (rp_run_summary_get_headline (desktop, TRUE), ==, "The desktop stalled");
+  desktop_verdict = rp_run_summary_get_verdict (desktop, NULL);
+  g_assert_null (strstr (desktop_verdict, "stayed responsive"));
+  /* Over 10 s: attention lost. */
+  set_values (desktop, "mainloop_lateness", long_stall, G_N_ELEMENTS (long_stall));
+  g_assert_cmpstr (rp_run_summary_get_headline (desktop, TRUE), ==, "The desktop stalled severely");
+
+  /* Reads are not saves; under 1 s the band's own headline stays. */
+  set_values (reads, "cold_read_latency", stalled_loop, G_N_ELEMENTS (stalled_loop));
+  g_assert_cmpstr (rp_run_summary_get_headline (reads, TRUE), ==, "Reading files stalled");
+  set_values (reads, "cold_read_latency", fsync + 4, 1);
+  g_assert_cmpstr (rp_run_summary_get_headline (reads, TRUE), ==, "Noticeable delays");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -310,5 +370,6 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/other-rows", test_other_rows);
   g_test_add_func ("/judge/ordered-writeback", test_ordered_writeback);
   g_test_add_func ("/judge/same-configuration", test_same_configuration);
+  g_test_add_func ("/judge/what-stalled", test_what_stalled);
   return g_test_run ();
 }

@@ -145,6 +145,11 @@ rp_compare_rows_attach (GtkGrid            *grid,
 
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
       gtk_label_set_yalign (GTK_LABEL (label), 0.0);
+      /* Between words: at 360 px "Gerät: Schreiben schlimmster" takes two
+       * lines rather than the width of a run's column (issue 21). */
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
       gtk_widget_add_css_class (label, "rp-cell");
       gtk_grid_attach (grid, label, 0, row, 1, 1);
       for (guint g = 0; g < comparison->n_groups; g++)

@@ -12,6 +12,7 @@
 #include "rp-compare-rows.h"
 #include "rp-compare-view.h"
 #include "rp-report-io.h"
+#include "rp-report-stalls.h"
 #include "rp-stats.h"
 #include "rp-text.h"
 #include "rp-units.h"
@@ -309,6 +310,83 @@ rp_compare_new_plot (GPtrArray         *reports,
   return plot;
 }
 
+/* The overlays beside fsync's (issue 21): what a user felt, what piled up
+ * in memory and what the disk did, each run over the others. */
+static const struct {
+  const char *series;
+  const char *title;
+  const char *unit;
+  gboolean    latency;
+} overlays[] = {
+  { "mainloop_lateness", N_("Main-loop lateness over time: the delay a click or redraw would have had"), "s", TRUE },
+  { "dirty_bytes", N_("Dirty memory over time: written, not yet on the disk"), "B", FALSE },
+  { "disk_write_throughput", N_("Device write throughput over time"), "B/s", FALSE },
+};
+
+/**
+ * rp_compare_get_n_overlays:
+ *
+ * Returns: how many overlay charts beside fsync's a comparison may have
+ *   (rp_compare_new_overlay_plot())
+ */
+guint
+rp_compare_get_n_overlays (void)
+{
+  return G_N_ELEMENTS (overlays);
+}
+
+/**
+ * rp_compare_new_overlay_plot:
+ * @reports: (element-type RpReport): the runs
+ * @labels: a legend label per report (rp_compare_make_labels())
+ * @index: which overlay, 0 .. rp_compare_get_n_overlays() − 1: main-loop
+ *   lateness, dirty memory, device write throughput
+ *
+ * One series of every run over time, from each run's start, in the run's
+ * colour; latencies on a log axis with the 0.1 s and 1 s limits. Uses no
+ * widget (a worker thread may draw it into a file).
+ *
+ * Returns: (transfer full) (nullable): the plot, %NULL when no report has
+ *   a sample of that series
+ */
+RpPlot *
+rp_compare_new_overlay_plot (GPtrArray         *reports,
+                             const char *const *labels,
+                             guint              index)
+{
+  g_autoptr(RpPlot) plot = NULL;
+  double t_end = 0;
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (reports != NULL && labels != NULL, NULL);
+  g_return_val_if_fail (index < G_N_ELEMENTS (overlays), NULL);
+
+  plot = rp_plot_new (_(overlays[index].title), overlays[index].unit);
+  rp_plot_set_mode (plot, RP_PLOT_TIMELINE);
+  if (overlays[index].latency)
+    {
+      rp_plot_set_log_y (plot, TRUE);
+      rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
+      rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
+    }
+  for (guint i = 0; i < reports->len; i++)
+    {
+      RpReport *report = g_ptr_array_index (reports, i);
+      RpSeries *series = rp_report_lookup_series (report, overlays[index].series);
+      g_autofree char *name = g_strdup_printf ("run-%u", i);
+
+      rp_plot_add_series (plot, name, labels[i], RP_PLOT_LINE);
+      rp_plot_bind_series (plot, name, series);
+      any |= series != NULL && rp_series_get_length (series) > 0;
+      t_end = MAX (t_end, rp_report_get_duration (report));
+    }
+  if (!any)
+    return NULL;
+  if (t_end > 0)
+    rp_plot_set_time_range (plot, 0, t_end);
+  return g_steal_pointer (&plot);
+}
+
 /* Size of an exported chart: as wide as the report's images, half as tall. */
 #define CHART_WIDTH  1200
 #define CHART_HEIGHT 560
@@ -374,6 +452,84 @@ rp_compare_save_plot (GPtrArray         *reports,
   return TRUE;
 }
 
+/**
+ * rp_compare_save_all:
+ * @reports: (element-type RpReport): the runs
+ * @labels: a legend label per report
+ * @file: a local file; replaced atomically if it exists (ask first)
+ * @format: "pdf" (a page per chart, then the comparison's table), "png"
+ *   (every chart, one below the other) or "txt" (the table, as
+ *   `resprobe-cli compare` prints it)
+ * @error: %RP_ERROR_INVALID_ARGUMENT for a remote file, or the writer's
+ *
+ * The whole comparison in one file: fsync's distribution and timeline and
+ * every overlay the runs have (rp_compare_new_overlay_plot()), drawn as on
+ * screen in the light style. Blocks on I/O: call it from a worker thread.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+rp_compare_save_all (GPtrArray         *reports,
+                     const char *const *labels,
+                     GFile             *file,
+                     const char        *format,
+                     GError           **error)
+{
+  g_autoptr(GPtrArray) plots = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *path = NULL;
+  g_autofree char *partial = NULL;
+  g_autofree char *text = NULL;
+  RpPlotStyle style;
+  gboolean saved;
+
+  g_return_val_if_fail (reports != NULL && labels != NULL, FALSE);
+  g_return_val_if_fail (G_IS_FILE (file) && format != NULL, FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Cannot save the chart to “%s”: choose a folder on this computer"), name);
+      return FALSE;
+    }
+  partial = g_strdup_printf ("%s.%08x.part", path, g_random_int ());
+  text = rp_report_compare_text (reports);
+  if (g_str_equal (format, "txt"))
+    saved = g_file_set_contents_full (partial, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+  else
+    {
+      g_ptr_array_add (plots, rp_compare_new_plot (reports, labels, RP_PLOT_CDF));
+      g_ptr_array_add (plots, rp_compare_new_plot (reports, labels, RP_PLOT_TIMELINE));
+      for (guint i = 0; i < G_N_ELEMENTS (overlays); i++)
+        {
+          RpPlot *overlay = rp_compare_new_overlay_plot (reports, labels, i);
+
+          if (overlay != NULL)
+            g_ptr_array_add (plots, overlay);
+        }
+      rp_plot_style_init_default (&style, FALSE);
+      saved = rp_plot_save_all ((RpPlot **) plots->pdata, plots->len, text, partial, format,
+                                CHART_WIDTH, CHART_HEIGHT, &style, error);
+    }
+  if (!saved)
+    {
+      g_unlink (partial);
+      return FALSE;
+    }
+  if (g_rename (partial, path) != 0)
+    {
+      int saved_errno = errno;
+
+      g_unlink (partial);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot save the chart to “%s”: %s"), path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------------- */
 /* Tables */
 
@@ -397,7 +553,7 @@ new_row_label (const char *text)
   /* Between words only: a narrow window takes "fsync 99th | percentile". */
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 18);
   gtk_widget_add_css_class (label, "rp-cell");
   return label;
 }
@@ -675,6 +831,35 @@ fill_config (RpCompareView *self,
     }
 }
 
+/* Why each run stalled, side by side, first: the CLI's comparison has the
+ * same row (rp_report_get_cause_cell()). No row when no run has a sampled
+ * stall. Returns the grid row after it. */
+static int
+attach_cause_row (RpCompareView *self,
+                  int            row)
+{
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  gboolean any = FALSE;
+
+  for (guint r = 0; r < self->reports->len; r++)
+    {
+      char *cell = rp_report_get_cause_cell (g_ptr_array_index (self->reports, r));
+
+      any |= cell != NULL;
+      g_ptr_array_add (cells, cell);
+    }
+  if (!any)
+    return row;
+  gtk_grid_attach (self->results_grid, new_row_label (_("Dominant cause")), 0, row, 1, 1);
+  for (guint r = 0; r < self->reports->len; r++)
+    {
+      const char *cell = g_ptr_array_index (cells, r);
+
+      gtk_grid_attach (self->results_grid, new_cell (cell != NULL ? cell : "–"), r + 1, row, 1, 1);
+    }
+  return row + 1;
+}
+
 /* Every figure the runs measured, one column per report (as the header),
  * with intervals and significance marks (rp-compare-rows.c). */
 static void
@@ -686,7 +871,8 @@ fill_results (RpCompareView *self,
 
   clear_grid (self->results_grid);
   attach_header (self, self->results_grid, files);
-  row = rp_compare_rows_attach (self->results_grid, comparison, 1);
+  row = attach_cause_row (self, 1);
+  row = rp_compare_rows_attach (self->results_grid, comparison, row);
   if (row == 1)
     {
       GtkWidget *none = new_cell (_("None of the reports has samples to compare."));
@@ -697,6 +883,17 @@ fill_results (RpCompareView *self,
 
 /* ------------------------------------------------------------------------- */
 /* Charts */
+
+static void
+append_chart (RpCompareView *self,
+              RpPlot        *plot)
+{
+  GtkWidget *view = rp_chart_view_new (plot);
+
+  gtk_widget_add_css_class (view, "card");
+  gtk_widget_set_size_request (view, -1, 320);
+  gtk_box_append (self->charts_box, view);
+}
 
 static void
 fill_charts (RpCompareView *self)
@@ -715,12 +912,13 @@ fill_charts (RpCompareView *self)
   plots[0] = self->cdf_plot;
   plots[1] = self->timeline_plot;
   for (guint i = 0; i < G_N_ELEMENTS (plots); i++)
+    append_chart (self, plots[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (overlays); i++)
     {
-      GtkWidget *view = rp_chart_view_new (plots[i]);
+      g_autoptr(RpPlot) overlay = rp_compare_new_overlay_plot (self->reports, (const char *const *) self->labels, i);
 
-      gtk_widget_add_css_class (view, "card");
-      gtk_widget_set_size_request (view, -1, 320);
-      gtk_box_append (self->charts_box, view);
+      if (overlay != NULL)
+        append_chart (self, overlay);
     }
 }
 

@@ -25,6 +25,15 @@ RpPlot      *rp_compare_view_get_plot           (RpCompareView      *self,
 
 char       **rp_compare_make_labels             (GPtrArray          *reports,
                                                  GFile       *const *files);
+gboolean     rp_compare_save_all                (GPtrArray          *reports,
+                                                 const char *const  *labels,
+                                                 GFile              *file,
+                                                 const char         *format,
+                                                 GError            **error);
+guint        rp_compare_get_n_overlays          (void);
+RpPlot      *rp_compare_new_overlay_plot        (GPtrArray          *reports,
+                                                 const char *const  *labels,
+                                                 guint               index);
 RpPlot      *rp_compare_new_plot                (GPtrArray          *reports,
                                                  const char *const  *labels,
                                                  RpPlotMode          mode);

@@ -58,6 +58,7 @@ set_have_reports (RpCompareWindow *self,
 {
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-comparison", have);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-chart", have);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-all", have);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -444,6 +445,8 @@ typedef struct {
   GFile      *file;
   char       *format;
   gboolean    replace;
+  /* The whole comparison (rp_compare_save_all()), not the one chart. */
+  gboolean    all;
 } ChartJob;
 
 static void
@@ -468,8 +471,10 @@ save_chart_in_thread (GTask        *task,
   GError *error = NULL;
 
   if (!rp_report_io_check_new_file (job->file, job->replace, cancellable, &error) ||
-      !rp_compare_save_plot (job->reports, (const char *const *) job->labels, RP_PLOT_CDF,
-                             job->file, job->format, &error))
+      !(job->all
+          ? rp_compare_save_all (job->reports, (const char *const *) job->labels, job->file, job->format, &error)
+          : rp_compare_save_plot (job->reports, (const char *const *) job->labels, RP_PLOT_CDF,
+                                  job->file, job->format, &error)))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -517,19 +522,24 @@ on_chart_file_chosen (GtkNativeDialog *dialog,
       g_autoptr(GTask) task = g_task_new (self, NULL, on_chart_saved, NULL);
       GPtrArray *reports = rp_compare_view_get_reports (self->compare_view);
       ChartJob *job = g_new0 (ChartJob, 1);
-      const char *format = rp_report_io_resolve_format (chosen, filter, "png", &job->file);
+      gboolean all = g_object_get_data (G_OBJECT (dialog), "rp-all") != NULL;
+      const char *fallback = all ? "pdf" : "png";
+      const char *format = rp_report_io_resolve_format (chosen, filter, fallback, &job->file);
 
-      /* Only images: "run.json" here is a PNG called run.json.png. */
-      if (g_strcmp0 (format, "png") != 0 && g_strcmp0 (format, "svg") != 0 && g_strcmp0 (format, "pdf") != 0)
+      /* Only what this export writes: "run.json" here is a PNG (or, for
+       * the whole comparison, a PDF) called run.json.png. */
+      if (g_strcmp0 (format, "png") != 0 && g_strcmp0 (format, "pdf") != 0 &&
+          g_strcmp0 (format, all ? "txt" : "svg") != 0)
         {
           g_autofree char *name = g_file_get_basename (chosen);
-          g_autofree char *png = g_strdup_printf ("%s.png", name);
+          g_autofree char *renamed = g_strdup_printf ("%s.%s", name, fallback);
           g_autoptr(GFile) parent = g_file_get_parent (chosen);
 
           g_clear_object (&job->file);
-          job->file = parent ? g_file_get_child (parent, png) : g_file_new_for_path (png);
-          format = "png";
+          job->file = parent ? g_file_get_child (parent, renamed) : g_file_new_for_path (renamed);
+          format = fallback;
         }
+      job->all = all;
       job->reports = g_ptr_array_ref (reports);
       job->labels = g_new0 (char *, reports->len + 1);
       for (guint i = 0; i < reports->len; i++)
@@ -577,6 +587,30 @@ export_chart_action (GtkWidget  *widget,
   add_image_filter (GTK_FILE_CHOOSER (dialog), "svg", _("SVG image"));
   add_image_filter (GTK_FILE_CHOOSER (dialog), "pdf", _("PDF document"));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "resprobe-fsync-comparison.png");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_chart_file_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* The whole comparison in a file: every chart and the table (PDF), every
+ * chart (PNG) or the table (text). */
+static void
+export_all_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  RpCompareWindow *self = RP_COMPARE_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  if (rp_compare_view_get_reports (self->compare_view) == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Export Comparison"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  add_image_filter (GTK_FILE_CHOOSER (dialog), "pdf", _("PDF document"));
+  add_image_filter (GTK_FILE_CHOOSER (dialog), "png", _("PNG image"));
+  add_image_filter (GTK_FILE_CHOOSER (dialog), "txt", _("Plain text"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "resprobe-comparison.pdf");
+  g_object_set_data (G_OBJECT (dialog), "rp-all", GINT_TO_POINTER (TRUE));
   g_signal_connect (dialog, "response", G_CALLBACK (on_chart_file_chosen), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
@@ -647,6 +681,7 @@ rp_compare_window_class_init (RpCompareWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.move-later", "u", move_later_action);
   gtk_widget_class_install_action (widget_class, "win.copy-comparison", NULL, copy_comparison_action);
   gtk_widget_class_install_action (widget_class, "win.export-chart", NULL, export_chart_action);
+  gtk_widget_class_install_action (widget_class, "win.export-all", NULL, export_all_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.copy-comparison", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-chart", NULL);

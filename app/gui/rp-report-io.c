@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "rp-comparison-file.h"
 #include "rp-gui-util.h"
 #include "rp-report-export.h"
 #include "rp-recent-runs.h"
@@ -64,9 +65,49 @@ rp_report_io_loaded_free (RpReportIoLoaded *loaded)
   g_free (loaded);
 }
 
+/* Loads the reports of a comparison.json (@listed), or names the
+ * comparison with @comparison_error (taken). FALSE when cancelled. */
+static gboolean
+load_listed (RpReportIoLoaded *loaded,
+             GPtrArray        *listed,
+             GFile            *comparison,
+             GError           *comparison_error,
+             GCancellable     *cancellable,
+             GError          **error)
+{
+  if (comparison_error != NULL)
+    {
+      g_ptr_array_add (loaded->failed, g_object_ref (comparison));
+      g_ptr_array_add (loaded->errors, comparison_error);
+      return TRUE;
+    }
+  for (guint i = 0; i < listed->len; i++)
+    {
+      GFile *file = g_ptr_array_index (listed, i);
+      GError *local_error = NULL;
+      RpReport *report;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      report = rp_report_load (file, &local_error);
+      if (report == NULL)
+        {
+          g_ptr_array_add (loaded->failed, g_object_ref (file));
+          g_ptr_array_add (loaded->errors, error_naming_file (local_error, file));
+          continue;
+        }
+      compute_stats (report);
+      g_ptr_array_add (loaded->reports, report);
+      g_ptr_array_add (loaded->files, g_object_ref (file));
+    }
+  return TRUE;
+}
+
 /**
  * rp_report_io_load:
- * @files: (array length=n_files): JSON reports
+ * @files: (array length=n_files): JSON reports, or a matrix's
+ *   comparison.json, which stands for the reports it lists
+ *   (rp_comparison_file_read())
  * @n_files: how many
  * @cancellable: (nullable): to give up between files
  * @error: %G_IO_ERROR_CANCELLED only: a file that does not load is one of
@@ -98,10 +139,19 @@ rp_report_io_load (GFile *const *files,
   for (guint i = 0; i < n_files; i++)
     {
       GError *local_error = NULL;
+      g_autoptr(GPtrArray) listed = NULL;
       RpReport *report;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
+      /* A matrix's comparison.json stands for the reports it lists. */
+      listed = rp_comparison_file_read (files[i], RP_COMPARE_MAX_REPORTS, &local_error);
+      if (listed != NULL || local_error != NULL)
+        {
+          if (!load_listed (loaded, listed, files[i], local_error, cancellable, error))
+            return NULL;
+          continue;
+        }
       report = rp_report_load (files[i], &local_error);
       if (report == NULL)
         {
@@ -182,13 +232,36 @@ rp_report_io_load_finish (GAsyncResult  *result,
 /* ------------------------------------------------------------------------- */
 /* Files that did not load: one path for the main and the comparison window */
 
+/* Control and bidi characters as visible escapes ("run\\x1B[31m.json",
+ * "evil\\u202Enosj.exe"): a space in their place would hide that the name
+ * is odd, and the user may need to find the file in a terminal. */
+static char *
+escape_controls (const char *name)
+{
+  GString *out = g_string_sized_new (strlen (name));
+
+  for (const char *p = name; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!rp_text_is_control (c))
+        g_string_append_unichar (out, c);
+      else if (c < 0x100)
+        g_string_append_printf (out, "\\x%02X", c);
+      else
+        g_string_append_printf (out, "\\u%04X", c);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /**
  * rp_report_io_display_name:
  * @file: a file the user chose
  *
  * Returns: (transfer full): its name for a message or a label: the basename
- *   is enough, as the user just chose the file; cleaned of control and bidi characters (rp_text_clean()), with which a
- *   name could show reversed ("evil\u202Enosj.exe")
+ *   is enough, as the user just chose the file; control and bidi
+ *   characters (rp_text_is_control()), with which a name could show
+ *   reversed, shown as escapes ("evil\\u202Enosj.exe")
  */
 char *
 rp_report_io_display_name (GFile *file)
@@ -204,7 +277,7 @@ rp_report_io_display_name (GFile *file)
   if (path != NULL)
     basename = g_filename_display_basename (path);
   if (basename != NULL)
-    return rp_text_clean (basename, FALSE);
+    return escape_controls (basename);
   return rp_text_file_name (file);
 }
 

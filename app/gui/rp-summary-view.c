@@ -330,7 +330,7 @@ on_refreshed (GObject      *object,
       if (g_set_object (&self->report, summary->report))
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
       self->severity = summary->severity;
-      set_text_property (self, &self->headline, rp_severity_get_headline (summary->severity, summary->report != NULL), PROP_HEADLINE);
+      set_text_property (self, &self->headline, rp_run_summary_get_headline (summary->rows, summary->report != NULL), PROP_HEADLINE);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
   g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,
@@ -558,6 +558,20 @@ build_rows (RpSummaryView *self)
         gtk_widget_set_hexpand (label, c == 0);
         if (c > 0)
           gtk_widget_add_css_class (label, "numeric");
+        else
+          {
+            /* A long name ("Gerät, Schreiben") wraps instead of widening
+             * the sidebar when the results appear (issue 21). */
+            PangoAttrList *attrs = pango_attr_list_new ();
+
+            /* Between words only, with no hyphen of Pango's ("Schreibe-n"). */
+            gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+            gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+            gtk_label_set_max_width_chars (GTK_LABEL (label), 16);
+            pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+            gtk_label_set_attributes (GTK_LABEL (label), attrs);
+            pango_attr_list_unref (attrs);
+          }
         if (info->description != NULL)
           gtk_widget_set_tooltip_text (label, _(info->description));
         gtk_widget_set_visible (label, FALSE);

@@ -146,6 +146,31 @@ on_tick_toggled (RpWindow *self)
   rp_window_recent_update (self);
 }
 
+/* The keys of a recent run's row, which is its only Tab stop. */
+static gboolean
+on_row_key_pressed (GtkEventControllerKey *controller,
+                    guint                  keyval,
+                    guint                  keycode,
+                    GdkModifierType        state,
+                    GtkWidget             *row)
+{
+  GtkCheckButton *tick = g_object_get_data (G_OBJECT (row), "rp-tick");
+  GtkMenuButton *menu_button = g_object_get_data (G_OBJECT (row), "rp-menu-button");
+
+  state &= gtk_accelerator_get_default_mod_mask ();
+  if ((keyval == GDK_KEY_space || keyval == GDK_KEY_KP_Space) && state == 0)
+    {
+      gtk_check_button_set_active (tick, !gtk_check_button_get_active (tick));
+      return GDK_EVENT_STOP;
+    }
+  if ((keyval == GDK_KEY_Menu && state == 0) || (keyval == GDK_KEY_F10 && state == GDK_SHIFT_MASK))
+    {
+      gtk_menu_button_popup (menu_button);
+      return GDK_EVENT_STOP;
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
 static GtkWidget *
 new_run_row (RpWindow  *self,
              GFileInfo *info)
@@ -155,11 +180,16 @@ new_run_row (RpWindow  *self,
   g_autofree char *uri = g_file_get_uri (file);
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *tick = gtk_check_button_new ();
+  GtkWidget *menu_button = new_run_menu_button (file);
+  GtkEventController *keys;
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), g_file_info_get_name (info));
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
+  /* A long date (German, Polish) is ellipsized, not a wider sidebar; the
+   * tooltip has the path. */
+  adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
   gtk_widget_set_tooltip_text (row, g_file_peek_path (file));
   /* Activating the row opens the run. */
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
@@ -171,10 +201,19 @@ new_run_row (RpWindow  *self,
   gtk_widget_set_tooltip_text (tick, _("Tick to compare"));
   g_signal_connect_object (tick, "toggled", G_CALLBACK (on_tick_toggled), self, G_CONNECT_SWAPPED);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), tick);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), new_run_menu_button (file));
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), menu_button);
+  /* One Tab stop per row (a list of ten runs was thirty): the row takes
+   * focus, Enter opens the run, Space ticks it, the Menu key or Shift+F10
+   * opens its menu. The pointer still reaches the tick and the button. */
+  gtk_widget_set_can_focus (tick, FALSE);
+  gtk_widget_set_can_focus (menu_button, FALSE);
+  keys = gtk_event_controller_key_new ();
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_row_key_pressed), row);
+  gtk_widget_add_controller (row, keys);
 
   g_object_set_data_full (G_OBJECT (row), "rp-file", g_object_ref (file), g_object_unref);
   g_object_set_data (G_OBJECT (row), "rp-tick", tick);
+  g_object_set_data (G_OBJECT (row), "rp-menu-button", menu_button);
   g_object_set_data_full (G_OBJECT (row), "rp-modified",
                           g_file_info_get_modification_date_time (info),
                           (GDestroyNotify) g_date_time_unref);

@@ -195,10 +195,14 @@ apply_fold (gpointer user_data)
 
   self->fold_idle_id = 0;
   rp_window_view_set_columns (self, self->n_columns);
+  gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button), self->folded);
   if ((adw_flap_get_fold_policy (self->flap) == ADW_FLAP_FOLD_POLICY_ALWAYS) == self->folded)
     return G_SOURCE_REMOVE;
+  /* Unfolded is AUTO, not NEVER: with NEVER the window's minimum width is
+   * the sidebar's plus the charts' (755 px, 870 with German results), so a
+   * window dragged narrower stopped there and never folded. */
   adw_flap_set_fold_policy (self->flap, self->folded ? ADW_FLAP_FOLD_POLICY_ALWAYS
-                                                     : ADW_FLAP_FOLD_POLICY_NEVER);
+                                                     : ADW_FLAP_FOLD_POLICY_AUTO);
   /* Unfolded, the sidebar is always there; folded, it shows on demand. */
   adw_flap_set_reveal_flap (self->flap, !self->folded);
   return G_SOURCE_REMOVE;

@@ -89,6 +89,24 @@ draw_base_line (Draw *d)
   cairo_stroke (d->cr);
 }
 
+/* A label of the x axis centred under its tick, but never left of the
+ * plot area: there, in the corner, the y axis's lowest label ends ("100 µs"
+ * ran into "0 s"). */
+static void
+show_x_label (Draw       *d,
+              const char *label,
+              double      x,
+              double      y)
+{
+  RpPlot *self = d->plot;
+  double half = rp_plot_text_width (d, label) / 2;
+
+  if (x - half < self->area_x)
+    rp_plot_show_text (d, label, self->area_x, y, 0);
+  else
+    rp_plot_show_text (d, label, x, y, 0.5);
+}
+
 static void
 draw_vertical_grid_line (Draw   *d,
                          double  x,
@@ -127,7 +145,7 @@ draw_value_axis (Draw *d)
         continue;
       label = rp_plot_format_tick (self->unit, value, value, value);
       set_source (d->cr, &d->style->foreground, 0.7);
-      rp_plot_show_text (d, label, round (x) + 0.5, base + TICK_GAP / 2, 0.5);
+      show_x_label (d, label, round (x) + 0.5, base + TICK_GAP / 2);
     }
   draw_base_line (d);
 }
@@ -166,7 +184,7 @@ rp_plot_draw_x_axis (Draw *d)
       cairo_stroke (d->cr);
 
       set_source (d->cr, &d->style->foreground, 0.7);
-      rp_plot_show_text (d, label, x, base + TICK_GAP / 2, 0.5);
+      show_x_label (d, label, x, base + TICK_GAP / 2);
     }
   draw_base_line (d);
 }

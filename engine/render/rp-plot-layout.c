@@ -24,12 +24,8 @@ grow (gpointer  buffer,
   return g_malloc_n (n, element_size);
 }
 
-/* Room (pixels) kept free around a threshold label. */
-#define LABEL_MARGIN 4
-
-/* What a column of the label band holds (place_threshold_labels()). */
-#define BAND_DATA  1
-#define BAND_LABEL 2
+/* Gap (pixels) between the end of a threshold's line and its label. */
+#define LABEL_GAP 4
 
 static int
 compare_thresholds_descending (gconstpointer a,
@@ -40,205 +36,103 @@ compare_thresholds_descending (gconstpointer a,
   return va < vb ? 1 : va > vb ? -1 : 0;
 }
 
-static void
-mark_columns (RpPlot *self,
-              guint8 *band,
-              double  from,
-              double  to,
-              guint8  what)
+/* Width of the margin right of the plot area that holds the threshold
+ * labels: the widest label and its gap; 0 without labels (and for a
+ * distribution, whose limits are vertical lines labelled at their foot). */
+static double
+threshold_margin (RpPlot *self)
 {
-  gint first = (gint) MAX (floor (from), 0), end = (gint) MIN (ceil (to), self->n_columns);
+  double widest = 0;
 
-  for (gint c = first; c < end; c++)
-    band[c] |= what;
-}
-
-/* Marks in @band the columns where a line series passes between the values
- * @lo and @hi: a bar or a segment reaches from each filled column over the
- * values of the previous one, and a bar is two columns wide. Compared as
- * values, not pixels: no logarithm per column. Stacked areas never share a
- * chart with limit lines. */
-static void
-mark_data (RpPlot *self,
-           guint8 *band,
-           double  lo,
-           double  hi)
-{
-  for (guint i = 0; i < self->entries->len; i++)
-    {
-      Entry *entry = g_ptr_array_index (self->entries, i);
-      const RpColumn *columns = self->columns[i];
-      gint previous = -1;
-
-      if (columns == NULL || entry->mark != RP_PLOT_LINE)
-        continue;
-      for (guint c = 0; c < self->n_columns; c++)
-        {
-          double min = columns[c].min, max = columns[c].max;
-
-          if (columns[c].n == 0)
-            continue;
-          if (previous >= 0)
-            {
-              min = MIN (min, columns[previous].min);
-              max = MAX (max, columns[previous].max);
-            }
-          if (max >= lo && min <= hi)
-            mark_columns (self, band, previous >= 0 ? (guint) previous : c, c + 2, BAND_DATA);
-          previous = c;
-        }
-    }
-}
-
-/* What lies in the rows of a label of @threshold whose top is at @label_y:
- * data, and the labels placed before; marked once (band[n_columns] says
- * so). The line of another threshold, or a label on the same rows, takes
- * the whole band: two labels side by side would read as labels of one line. */
-static const guint8 *
-mark_band (RpPlot    *self,
-           guint8    *band,
-           double     label_y,
-           Threshold *threshold,
-           GPtrArray *placed)
-{
-  double top = label_y - LABEL_MARGIN, bottom = label_y + self->line_height + LABEL_MARGIN;
-
-  if (band[self->n_columns])
-    return band;
-  memset (band, 0, self->n_columns);
-  band[self->n_columns] = TRUE;
-  mark_data (self, band, rp_plot_pixel_to_value (self, bottom), rp_plot_pixel_to_value (self, top));
+  if (self->mode == RP_PLOT_CDF)
+    return 0;
   for (guint i = 0; i < self->thresholds->len; i++)
     {
-      Threshold *other = &g_array_index (self->thresholds, Threshold, i);
-      double line = round (rp_plot_y_to_pixel (self, &self->drawn_y, other->value));
+      Threshold *threshold = &g_array_index (self->thresholds, Threshold, i);
 
-      if (other != threshold && line >= label_y - 1 && line <= label_y + self->line_height)
-        mark_columns (self, band, 0, self->n_columns, BAND_LABEL);
+      if (threshold->label != NULL)
+        widest = MAX (widest, ceil (threshold->label_width));
     }
-  for (guint i = 0; i < placed->len; i++)
-    {
-      Threshold *other = g_ptr_array_index (placed, i);
-      double left = other->label_x - self->area_x - LABEL_MARGIN;
-
-      if (other->label_y < label_y + self->line_height && other->label_y + self->line_height > label_y)
-        mark_columns (self, band, 0, self->n_columns, BAND_LABEL);
-      else if (other->label_y < bottom && other->label_y + self->line_height > top)
-        mark_columns (self, band, left, left + other->label_width + 2 * LABEL_MARGIN, BAND_LABEL);
-    }
-  return band;
+  return widest > 0 ? widest + LABEL_GAP : 0;
 }
 
-static gboolean
-window_free (const guint8 *band,
-             gint          left,
-             gint          width,
-             gint          end,
-             guint8        what)
-{
-  if (left < 0 || left + width > end)
-    return FALSE;
-  for (gint c = left; c < left + width; c++)
-    if (band[c] & what)
-      return FALSE;
-  return TRUE;
-}
-
-/* The left column of the rightmost run of @width columns before @end free
- * of @what. */
-static gint
-rightmost_free (const guint8 *band,
-                gint          width,
-                gint          end,
-                guint8        what)
-{
-  gint run = 0;
-
-  for (gint c = end; c-- > 0;)
-    {
-      run = band[c] & what ? 0 : run + 1;
-      if (run == width)
-        return c;
-    }
-  return -1;
-}
-
-/* Places the label of @threshold (label_shown: where it was) after those
- * in @placed, with @bands as scratch (two bands of n_columns + 1). Best
- * first: where it was, the rightmost place above or below the line free of
- * data, free of labels. */
-static gboolean
-place_label (RpPlot    *self,
-             Threshold *threshold,
-             guint8    *bands,
-             GPtrArray *placed)
-{
-  static const guint8 avoid[] = { BAND_DATA | BAND_LABEL };
-  double y = round (rp_plot_y_to_pixel (self, &self->drawn_y, threshold->value)) + 0.5;
-  double label_y[2] = { y - self->line_height - 1, y + 2 };
-  gint width = (gint) ceil (threshold->label_width) + 2 * LABEL_MARGIN;
-  /* The label's right end at the right end of the plot, PAD inside. */
-  gint end = MAX ((gint) self->n_columns - (gint) PAD + LABEL_MARGIN, 0);
-  gint was_at = (gint) (threshold->label_x - self->area_x) - LABEL_MARGIN, left;
-  guint8 *row[2] = { NULL, NULL };
-
-  /* What lies in a band is marked when first needed: a label that stays
-   * where it was only needs its own. */
-  for (guint b = 0; b < 2; b++)
-    if (label_y[b] >= self->area_y && label_y[b] + self->line_height <= self->area_y + self->area_h)
-      {
-        row[b] = bands + b * (self->n_columns + 1);
-        row[b][self->n_columns] = FALSE;
-      }
-
-  for (guint b = 0; b < 2; b++)
-    if (row[b] != NULL && threshold->label_shown && label_y[b] == threshold->label_y &&
-        window_free (mark_band (self, row[b], label_y[b], threshold, placed), was_at, width, end,
-                     BAND_DATA | BAND_LABEL))
-      return TRUE;
-
-  for (guint k = 0; k < G_N_ELEMENTS (avoid); k++)
-    for (guint b = 0; b < 2; b++)
-      {
-        if (row[b] == NULL)
-          continue;
-        left = rightmost_free (mark_band (self, row[b], label_y[b], threshold, placed), width, end, avoid[k]);
-        if (left >= 0)
-          {
-            threshold->label_x = self->area_x + left + LABEL_MARGIN;
-            threshold->label_y = label_y[b];
-            return TRUE;
-          }
-      }
-  return FALSE;
-}
-
-/* Threshold labels go where the data is not, so that they stay readable
- * (the data layer is drawn over the frame): above the line, else below it;
- * at the right end, else as far right as there is room. Data is never
- * hidden for a label: one that fits nowhere is left out (the y axis names
- * the value anyway). A label keeps its place while that stays free, so that
- * it does not hop as a live run grows. */
+/* Threshold labels go in a margin of their own right of the plot area, at
+ * the end of their line, as an axis's labels: data is never under them, no
+ * label has to give way to data that arrived (a live run's points fill the
+ * area), and a resize cannot strand one mid-chart. Labels of lines closer
+ * than a line of text are pushed down (highest value first); one pushed
+ * past the area's bottom, or whose line is outside the y range, is left
+ * out (the y axis names the value anyway). */
 static void
 place_threshold_labels (RpPlot *self)
 {
   g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
-  g_autoptr(GPtrArray) placed = g_ptr_array_new ();
+  double next_free = -G_MAXDOUBLE;
 
   for (guint i = 0; i < self->thresholds->len; i++)
     g_ptr_array_add (sorted, &g_array_index (self->thresholds, Threshold, i));
   g_ptr_array_sort (sorted, compare_thresholds_descending);
-  self->bands = grow (self->bands, &self->bands_size, 2 * (self->n_columns + 1), sizeof (guint8));
 
   for (guint i = 0; i < sorted->len; i++)
     {
       Threshold *threshold = g_ptr_array_index (sorted, i);
+      double line = round (rp_plot_y_to_pixel (self, &self->drawn_y, threshold->value)) + 0.5;
+      /* Centred on its line, but not into the time axis's labels. */
+      double lowest = self->area_y + self->area_h + 2 - self->line_height;
+      double top = MAX (MIN (line - self->line_height / 2, lowest), next_free);
 
+      threshold->label_x = self->area_x + self->area_w + LABEL_GAP;
+      threshold->label_y = MAX (top, self->area_y - self->line_height / 2);
       threshold->label_shown = threshold->label != NULL && self->mode != RP_PLOT_CDF &&
-                               place_label (self, threshold, self->bands, placed);
+                               line >= self->area_y - 0.5 && line <= self->area_y + self->area_h + 0.5 &&
+                               threshold->label_y <= lowest + 0.5;
       if (threshold->label_shown)
-        g_ptr_array_add (placed, threshold);
+        next_free = threshold->label_y + self->line_height;
     }
+}
+
+/**
+ * rp_plot_get_threshold_label:
+ * @index: 0 .. number of thresholds added − 1, in the order of
+ *   rp_plot_add_threshold()
+ * @out_x: (out) (optional): left edge of the label's box, device units from
+ *   the chart's left edge
+ * @out_y: (out) (optional): top edge
+ * @out_width: (out) (optional): width
+ * @out_height: (out) (optional): height (a line of text)
+ *
+ * Where the last rp_plot_prepare() put a threshold's label, for tests and
+ * for whoever draws over a chart: the box of its text.
+ *
+ * Returns: %FALSE when the label is not shown (none, no room, nothing
+ *   prepared, or @index out of range)
+ */
+gboolean
+rp_plot_get_threshold_label (RpPlot *self,
+                             guint   index,
+                             double *out_x,
+                             double *out_y,
+                             double *out_width,
+                             double *out_height)
+{
+  const Threshold *threshold;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), FALSE);
+
+  if (!self->prepared || index >= self->thresholds->len)
+    return FALSE;
+  threshold = &g_array_index (self->thresholds, Threshold, index);
+  if (!threshold->label_shown)
+    return FALSE;
+  if (out_x)
+    *out_x = threshold->label_x;
+  if (out_y)
+    *out_y = threshold->label_y;
+  if (out_width)
+    *out_width = threshold->label_width;
+  if (out_height)
+    *out_height = self->line_height;
+  return TRUE;
 }
 
 /* For the frame key: where the labels are. */
@@ -364,7 +258,9 @@ rp_plot_prepare (RpPlot            *self,
 
   self->area_x = PAD + self->gutter_width + TICK_GAP;
   self->area_y = header + PAD + self->line_height / 2;
-  self->area_w = MAX (1, floor (width - self->area_x - PAD - self->time_label_width / 2));
+  /* Right of the area: half the last time label, or the threshold labels. */
+  self->area_w = MAX (1, floor (width - self->area_x - PAD -
+                                MAX (self->time_label_width / 2, threshold_margin (self))));
   self->area_h = MAX (1, height - self->area_y - PAD - self->line_height - TICK_GAP / 2);
 
   /* A distribution keeps its x range, in decades, where a timeline keeps

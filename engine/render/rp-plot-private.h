@@ -136,13 +136,11 @@ struct _RpPlot
   guint            n_columns;
   const RpColumn **columns;
   double          *stack;
-  /* Allocated sizes (elements) of columns and stack, and prepare's scratch
-   * for placing threshold labels: kept from frame to frame and only grown,
-   * since the window prepares every chart at every frame. */
+  /* Allocated sizes (elements) of columns and stack: kept from frame to
+   * frame and only grown, since the window prepares every chart at every
+   * frame. */
   guint            columns_size;
   guint            stack_size;
-  guint8          *bands;
-  guint            bands_size;
 
   gboolean         frame_dirty;
   FrameKey         frame_key;

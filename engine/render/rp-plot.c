@@ -81,7 +81,6 @@ rp_plot_finalize (GObject *object)
   g_clear_pointer (&self->metrics_font, g_free);
   g_clear_pointer (&self->columns, g_free);
   g_clear_pointer (&self->stack, g_free);
-  g_clear_pointer (&self->bands, g_free);
   g_clear_object (&self->pango);
   g_clear_pointer (&self->layouts[0], g_hash_table_unref);
   g_clear_pointer (&self->layouts[1], g_hash_table_unref);

@@ -187,6 +187,12 @@ void        rp_plot_draw_hover         (RpPlot            *self,
 guint       rp_plot_get_data_hash      (RpPlot            *self,
                                         double             x0,
                                         double             x1);
+gboolean    rp_plot_get_threshold_label (RpPlot           *self,
+                                         guint             index,
+                                         double           *out_x,
+                                         double           *out_y,
+                                         double           *out_width,
+                                         double           *out_height);
 gboolean    rp_plot_get_area           (RpPlot            *self,
                                         double            *out_x,
                                         double            *out_y,
@@ -202,8 +208,18 @@ gboolean    rp_plot_read_at            (RpPlot            *self,
                                         double             y,
                                         double            *out_t,
                                         GArray            *out_readouts);
+char       *rp_plot_describe           (RpPlot            *self);
 char       *rp_plot_format_value       (RpPlot            *self,
                                         double             value);
+gboolean    rp_plot_save_all           (RpPlot           **plots,
+                                        guint              n_plots,
+                                        const char        *text,
+                                        const char        *filename,
+                                        const char        *format,
+                                        double             width,
+                                        double             height,
+                                        const RpPlotStyle *style,
+                                        GError           **error);
 gboolean    rp_plot_save               (RpPlot            *self,
                                         const char        *filename,
                                         const char        *format,

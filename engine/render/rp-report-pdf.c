@@ -331,9 +331,15 @@ doc_title (Doc *doc)
   g_autofree char *target = rp_sysinfo_describe (rp_report_get_sysinfo (doc->report));
   const char *error_message = rp_report_get_error_message (doc->report);
 
-  doc_paragraph (doc, _("Responsiveness Probe report"), 2.0, TRUE, fg, 1);
+  g_autoptr(RpRunSummary) summary = rp_report_get_summary (doc->report);
+  /* TRANSLATORS: the line under a PDF report's headline, e.g.
+   * "Responsiveness Probe report: R1, 60 s, stopped" */
+  g_autofree char *subtitle = g_strdup_printf (_("Responsiveness Probe report: %s"), run);
+
+  /* The verdict's headline is the title: what stalled, not the tool's name. */
+  doc_paragraph (doc, rp_run_summary_get_headline (summary, TRUE), 2.0, TRUE, fg, 1);
   doc->y += 4;
-  doc_paragraph (doc, run, 1.1, FALSE, fg, 0.7);
+  doc_paragraph (doc, subtitle, 1.1, FALSE, fg, 0.7);
   doc->y += 2;
   doc_paragraph (doc, target, 1.1, FALSE, fg, 0.7);
   doc->y += GAP;
@@ -362,7 +368,8 @@ doc_system (Doc *doc)
 
       doc_table_add (&table, field->label, field->value, NULL);
     }
-  doc_heading (doc, _("System"), 60);
+  /* TRANSLATORS: heading of the PDF report's appendix */
+  doc_heading (doc, _("Appendix: system"), 60);
   for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
     {
       g_autofree char *line = g_strdup_printf ("⚠ %s", warnings[i]);
@@ -389,6 +396,18 @@ cut_note (const char *value)
   return g_strdup_printf ("%.*s…", (int) (end - value), value);
 }
 
+/* A note's key as a label: "copy_bytes_total" reads "Copy bytes total"
+ * (the key itself stays in the JSON and text reports, for scripts). */
+static char *
+readable_key (const char *key)
+{
+  char *label = g_strdelimit (g_strdup (key), "_", ' ');
+
+  if (label[0] != '\0')
+    label[0] = g_ascii_toupper (label[0]);
+  return label;
+}
+
 static void
 doc_scenario (Doc *doc)
 {
@@ -397,7 +416,8 @@ doc_scenario (Doc *doc)
   g_autoptr(GPtrArray) keys = rp_report_notes_sorted_keys (notes);
   DocTable table;
 
-  doc_heading (doc, _("Scenario"), 30);
+  /* TRANSLATORS: heading of the PDF report's appendix */
+  doc_heading (doc, _("Appendix: scenario"), 30);
   doc_paragraph (doc, description, 1.0, FALSE, &doc->pen.style->foreground, 1);
   if (keys->len == 0)
     return;
@@ -409,9 +429,12 @@ doc_scenario (Doc *doc)
       g_autofree char *valid = g_utf8_make_valid (g_hash_table_lookup (notes, key), -1);
       g_autofree char *value = cut_note (valid);
 
-      doc_table_add (&table, key, value, NULL);
+      g_autofree char *label = readable_key (key);
+
+      doc_table_add (&table, label, value, NULL);
     }
-  doc_heading (doc, _("Notes"), 40);
+  /* TRANSLATORS: heading of the PDF report's appendix: the run's notes (raw settings and counts) */
+  doc_heading (doc, _("Appendix: notes"), 40);
   doc_table (doc, &table, TRUE);
   doc_table_clear (&table);
   if (keys->len > MAX_PDF_NOTES)
@@ -602,13 +625,16 @@ draw_pdf (RpReport        *self,
   /* TRANSLATORS: page footer, %s is when the run started */
   doc.footer = g_strdup_printf (_("Responsiveness Probe report · %s"), created);
 
+  /* What a reader came for first: the verdict, the figures and the
+   * charts; why the stalls happened; then, as an appendix, the system and
+   * the scenario's settings. */
   doc_new_page (&doc);
   doc_title (&doc);
+  doc_summary (&doc);
+  doc_charts (&doc);
+  doc_stalls (&doc);
   doc_system (&doc);
   doc_scenario (&doc);
-  doc_summary (&doc);
-  doc_stalls (&doc);
-  doc_charts (&doc);
   doc_draw_footer (&doc);
 
   g_free (doc.footer);

@@ -247,6 +247,125 @@ subject_of (const RpSeriesInfo *info)
   return info->subject != NULL ? _(info->subject) : _(info->title);
 }
 
+/* What a stalled series is, in the words of the headline: a user asks
+ * whether the desktop froze or a save waited, not which probe it was. */
+typedef enum {
+  STALL_OTHER,
+  STALL_SAVING,
+  STALL_READING,
+  STALL_PROGRAMS,
+  STALL_DESKTOP,
+} StallKind;
+
+static StallKind
+stall_kind (const RpSeriesInfo *info)
+{
+  static const char * const reading[] = { "cold_read_latency", "open_latency", "device_read_latency" };
+
+  /* The window's own probes share one chart; the display server's round
+   * trip is the desktop too. */
+  if (g_strcmp0 (info->chart, "ui-latency") == 0 || g_str_equal (info->name, "display_round_trip"))
+    return STALL_DESKTOP;
+  if (g_str_has_prefix (info->name, "app_start"))
+    return STALL_PROGRAMS;
+  for (guint i = 0; i < G_N_ELEMENTS (reading); i++)
+    if (g_str_equal (info->name, reading[i]))
+      return STALL_READING;
+  /* A worker's timer measures the scheduler, not a file. */
+  if (g_str_equal (info->name, "timer_lateness"))
+    return STALL_OTHER;
+  return STALL_SAVING;
+}
+
+/* The judged row with the worst delay, or -1. */
+static gint
+worst_row (const RpRunSummary *self)
+{
+  gint worst = -1;
+
+  for (guint i = 0; i < self->n_rows; i++)
+    if (judged_with_samples (self, i) && (worst < 0 || self->stats[i].max > self->stats[worst].max))
+      worst = (gint) i;
+  return worst;
+}
+
+/**
+ * rp_run_summary_get_headline:
+ * @finished: as for rp_severity_get_headline()
+ *
+ * The headline of the verdict, naming what stalled when a delay broke the
+ * flow (over 1 s): "Saving files stalled" when the worst delay was a write,
+ * an fsync or a save, "The desktop stalled" when it was the window's own
+ * main loop, frames, input or the display server, so that a red headline
+ * over a calm desktop does not read as if the desktop froze. Otherwise
+ * rp_severity_get_headline() of rp_run_summary_get_severity().
+ *
+ * Returns: (transfer none): a translated headline
+ */
+const char *
+rp_run_summary_get_headline (const RpRunSummary *self,
+                             gboolean            finished)
+{
+  RpSeverity severity;
+  gint worst;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  severity = rp_run_summary_get_severity (self);
+  worst = worst_row (self);
+  if ((severity != RP_SEVERITY_FLOW && severity != RP_SEVERITY_ATTENTION) || worst < 0)
+    return rp_severity_get_headline (severity, finished);
+  switch (stall_kind (rp_run_summary_get_row_info ((guint) worst)))
+    {
+    case STALL_SAVING:
+      return severity == RP_SEVERITY_FLOW ? _("Saving files stalled") : _("Saving files stalled severely");
+    case STALL_READING:
+      return severity == RP_SEVERITY_FLOW ? _("Reading files stalled") : _("Reading files stalled severely");
+    case STALL_PROGRAMS:
+      return severity == RP_SEVERITY_FLOW ? _("Starting programs stalled") : _("Starting programs stalled severely");
+    case STALL_DESKTOP:
+      return severity == RP_SEVERITY_FLOW ? _("The desktop stalled") : _("The desktop stalled severely");
+    case STALL_OTHER:
+    default:
+      return rp_severity_get_headline (severity, finished);
+    }
+}
+
+/* When files stalled while the desktop's own probes stayed under 0.1 s:
+ * the sentence that says so, naming the calmest proof (the main loop
+ * first), or %NULL. */
+static char *
+desktop_calm_sentence (const RpRunSummary *self)
+{
+  gint desktop = -1;
+  gboolean other_stalled = FALSE;
+
+  for (guint i = 0; i < self->n_rows; i++)
+    {
+      const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
+
+      if (!judged_with_samples (self, i))
+        continue;
+      if (stall_kind (info) != STALL_DESKTOP)
+        other_stalled |= self->stats[i].over_instant > 0;
+      else if (self->stats[i].over_instant > 0)
+        return NULL;
+      else if (desktop < 0 || g_str_equal (info->name, RP_SERIES_MAINLOOP_LATENESS))
+        desktop = (gint) i;
+    }
+  if (!other_stalled || desktop < 0)
+    return NULL;
+  {
+    g_autofree char *worst = rp_format_latency (self->stats[desktop].max);
+
+    /* TRANSLATORS: "The desktop stayed responsive meanwhile: the desktop's main loop never
+     * passed 14.0 ms." The first %s is a series' subject, the second a duration */
+    return g_strdup_printf (_("The desktop stayed responsive meanwhile: %s never passed %s."),
+                            subject_of (rp_run_summary_get_row_info ((guint) desktop)), worst);
+  }
+}
+
+
 static char *
 stall_sentence (const RpSeriesInfo *info,
                 gulong              count,
@@ -395,6 +514,13 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
     }
   if (stalled > 0 && self->cause != NULL)
     g_ptr_array_add (sentences, g_strdup (self->cause));
+  if (stalled > 0)
+    {
+      char *calm = desktop_calm_sentence (self);
+
+      if (calm != NULL)
+        g_ptr_array_add (sentences, calm);
+    }
   /* A frozen probe measures nothing: its hole would read as calm. */
   if (self->gaps > 0)
     {

@@ -78,6 +78,8 @@ char               *rp_run_summary_get_verdict    (const RpRunSummary *self,
                                                    const RpSysinfo    *sysinfo);
 const char         *rp_severity_get_headline      (RpSeverity          severity,
                                                    gboolean            finished);
+const char         *rp_run_summary_get_headline   (const RpRunSummary *self,
+                                                   gboolean            finished);
 
 char               *rp_verdict_for_stats          (const RpSysinfo    *sysinfo,
                                                    const char * const *names,
