@@ -203,6 +203,7 @@ rp_scenario_copy (const RpScenario *self)
   copy = g_memdup2 (self, sizeof *self);
   copy->name = g_strdup (self->name);
   copy->directory = g_strdup (self->directory);
+  copy->load_directory = g_strdup (self->load_directory);
   copy->params = rp_params_copy (self->params);
   return copy;
 }
@@ -214,6 +215,7 @@ rp_scenario_free (RpScenario *self)
     return;
   g_free (self->name);
   g_free (self->directory);
+  g_free (self->load_directory);
   rp_params_free (self->params);
   g_free (self);
 }
@@ -255,6 +257,20 @@ rp_scenario_get_directory (const RpScenario *self)
       g_once_init_leave (&initialized, 1);
     }
   return default_directory;
+}
+
+/**
+ * rp_scenario_get_load_directory:
+ *
+ * Returns: (transfer none): where the loads write: @load_directory when
+ *   set, else the target directory (rp_scenario_get_directory())
+ */
+const char *
+rp_scenario_get_load_directory (const RpScenario *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->load_directory != NULL ? self->load_directory : rp_scenario_get_directory (self);
 }
 
 /* A run's duration: 0 (until stopped, or until the loads finish), else from
@@ -311,6 +327,12 @@ rp_scenario_validate (const RpScenario  *self,
                            _("directory: the target directory is empty"));
       return FALSE;
     }
+  if (self->load_directory != NULL && *self->load_directory == '\0')
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("load_directory: the load directory is empty"));
+      return FALSE;
+    }
   if (!check_duration (self->duration, error))
     return FALSE;
   /* It would run until stopped and measure nothing. */
@@ -364,6 +386,12 @@ rp_scenario_to_json (const RpScenario *self)
   json_builder_add_string_value (b, self->name);
   json_builder_set_member_name (b, "directory");
   json_builder_add_string_value (b, rp_scenario_get_directory (self));
+  /* Only when the loads ran elsewhere: older readers see the same file. */
+  if (self->load_directory != NULL)
+    {
+      json_builder_set_member_name (b, "load_directory");
+      json_builder_add_string_value (b, self->load_directory);
+    }
   json_builder_set_member_name (b, "duration");
   json_builder_add_double_value (b, self->duration);
   json_builder_set_member_name (b, "stop_when_loads_finish");
@@ -491,6 +519,7 @@ rp_scenario_new_from_json (JsonNode  *node,
   g_clear_pointer (&self->name, g_free);
   READ_INTO ("name", G_TYPE_STRING, g_value_dup_string, self->name, (char *));
   READ_INTO ("directory", G_TYPE_STRING, g_value_dup_string, self->directory, (char *));
+  READ_INTO ("load_directory", G_TYPE_STRING, g_value_dup_string, self->load_directory, (char *));
   READ_INTO ("duration", G_TYPE_DOUBLE, g_value_get_double, self->duration, (double));
   READ_INTO ("stop_when_loads_finish", G_TYPE_BOOLEAN, g_value_get_boolean, self->stop_when_loads_finish, (gboolean));
   if (!rp_params_read_json (self->params, object, error))
