@@ -519,7 +519,7 @@ static GOptionEntry *
 parts_entries (RpRunOptions  *options,
                GArray       **out_array)
 {
-  static const char *const own[] = { "scenario", "dir", "size", "duration", "report", "force", NULL };
+  static const char *const own[] = { "scenario", "dir", "load-dir", "size", "duration", "report", "force", NULL };
   GOptionEntry *all = rp_run_options_get_entries (options);
   GArray *array = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
 

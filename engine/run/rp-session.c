@@ -576,7 +576,11 @@ resolve_load_directory (RpSession  *self,
   char *resolved = rp_target_resolve (live->load_directory, &dev, &ino, error);
 
   if (resolved == NULL)
-    return FALSE;
+    {
+      /* TRANSLATORS: before a message about the folder, e.g. "Target directory “/x” does not exist" */
+      g_prefix_error (error, _("Load directory (--load-dir): "));
+      return FALSE;
+    }
   g_free (live->load_directory);
   live->load_directory = resolved;
   return TRUE;
