@@ -17,6 +17,7 @@ static const RpPresetInfo presets[] = {
   { "R2", N_("Endless copy of a 1 GiB file while a CPU benchmark measures the CPU time I/O steals") },
   { "R3", N_("Four threads of 64 KiB write() calls, timing the longest write() of each thread") },
   { "R3-fsync", N_("Four threads of 64 KiB write() calls, each followed by fsync()") },
+  { "R6", N_("A big copy to a slow USB stick (give it with --load-dir) while fsync and a document save are timed on the fast file system") },
   { "passive", N_("No load: measure while you work as usual") },
 };
 
@@ -179,6 +180,16 @@ rp_scenario_new_preset (const char  *id,
        * would feel. */
       rp_scenario_set_part (self, "copy-loop", TRUE);
       rp_scenario_set_part (self, "cpu-bench", TRUE);
+    }
+  else if (g_str_equal (canonical, "R6"))
+    {
+      /* docs/SCENARIOS.md R6: cp's buffered writes to the stick fill the
+       * page cache with its dirty pages, and the global dirty limit then
+       * throttles every writer, also those on the fast disk: the fsync
+       * probe and an editor's save (what the user feels) are timed there.
+       * The stick is the run's load folder (RpScenario.load_directory). */
+      rp_scenario_set_part (self, "seq-writer", TRUE);
+      rp_scenario_set_part (self, "save", TRUE);
     }
   else if (g_str_equal (canonical, "R3") || g_str_equal (canonical, "R3-fsync"))
     {
