@@ -65,7 +65,7 @@ trap 'exit 143' TERM
 # served slowly.
 truncate -s 16G "$work/backing.img"
 mkfs.ext4 -q -F "$work/backing.img"
-nbdfuse "$work/fuse/stick.img" [ nbdkit -s --exit-with-parent file "$work/backing.img" \
+nbdfuse "$work/fuse/stick.img" [ nbdkit --exit-with-parent file "$work/backing.img" \
   --filter=rate --filter=delay rate="$rate" delay-write="$delay_write" ] &
 fuse_pid=$!
 for _ in $(seq 100); do [ -e "$work/fuse/stick.img" ] && break; sleep 0.1; done
