@@ -91,6 +91,11 @@ check_usage "write size" "--write-size" run --dir "$target" --scenario R3 --writ
 check_usage "copy size" "copy-size" run --dir "$target" --scenario R2 --copy-size 1K --duration 1
 check_usage "unknown scenario" "R9" run --dir "$target" --scenario R9 --duration 1
 check_usage "matrix image too small for the writer" "--image-size" matrix --image-size 1M --dir "$target"
+check_usage "matrix bdi max_ratio 0" "--bdi-max-ratio" matrix --bdi-max-ratio 0 --dir "$target"
+check_usage "matrix bdi max_ratio over 100" "--bdi-max-ratio" matrix --bdi-max-ratio 5,101 --dir "$target"
+check_usage "matrix bdi strict_limit 2" "--bdi-strict-limit" matrix --bdi-strict-limit 2 --dir "$target"
+check_usage "matrix bdi max_bytes 0" "--bdi-max-bytes" matrix --bdi-max-bytes 0 --dir "$target"
+check_usage "matrix bdi max_bytes not a size" "--bdi-max-bytes" matrix --bdi-max-bytes lots --dir "$target"
 check_usage "command not found" "no-such-program-resprobe" run --dir "$target" --duration 1 -- no-such-program-resprobe
 expect_empty "bad values"
 

@@ -793,11 +793,6 @@ rp_cli_matrix (int    argc,
 
       if (!rp_parse_size (g_ptr_array_index (max_bytes_texts, i), "--bdi-max-bytes", &bytes, &error))
         return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
-      if (bytes == 0)
-        {
-          g_printerr (_("resprobe-cli: --bdi-max-bytes: give a size above 0 (max_bytes 0 would stop all writeback to the device)\n"));
-          return RP_CLI_EXIT_USAGE;
-        }
       g_array_append_val (max_bytes, bytes);
     }
   for (guint i = 0; i < strict_limit_texts->len; i++)
