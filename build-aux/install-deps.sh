@@ -30,6 +30,9 @@ packages=(
   python3 bc
   # fault matrix (a FUSE target) and memcheck: tests/test-faults.sh, tests/test-valgrind.sh
   fuse2fs valgrind
+  # the emulated USB stick of bench/usbstick.sh (issue 20): nbdkit's rate and delay
+  # filters served as a file by nbdfuse, a loop device on it
+  nbdkit libnbd-bin
   # desktop integration: icon rendering (rsvg-convert), man page lint (groff), translated
   # runs (locales), stand-in session services (python3-gi), the root window (xwininfo)
   librsvg2-bin groff-base locales dbus x11-utils python3-gi gir1.2-glib-2.0

@@ -91,6 +91,11 @@ check_usage "write size" "--write-size" run --dir "$target" --scenario R3 --writ
 check_usage "copy size" "copy-size" run --dir "$target" --scenario R2 --copy-size 1K --duration 1
 check_usage "unknown scenario" "R9" run --dir "$target" --scenario R9 --duration 1
 check_usage "matrix image too small for the writer" "--image-size" matrix --image-size 1M --dir "$target"
+check_usage "matrix bdi max_ratio 0" "--bdi-max-ratio" matrix --bdi-max-ratio 0 --dir "$target"
+check_usage "matrix bdi max_ratio over 100" "--bdi-max-ratio" matrix --bdi-max-ratio 5,101 --dir "$target"
+check_usage "matrix bdi strict_limit 2" "--bdi-strict-limit" matrix --bdi-strict-limit 2 --dir "$target"
+check_usage "matrix bdi max_bytes 0" "--bdi-max-bytes" matrix --bdi-max-bytes 0 --dir "$target"
+check_usage "matrix bdi max_bytes not a size" "--bdi-max-bytes" matrix --bdi-max-bytes lots --dir "$target"
 check_usage "command not found" "no-such-program-resprobe" run --dir "$target" --duration 1 -- no-such-program-resprobe
 expect_empty "bad values"
 
@@ -609,6 +614,35 @@ rc=$?
 if [ "$rc" -eq 0 ] && grep -qE "^  Command wall time +[0-9]" <<<"$out" && grep -q "Command user CPU" <<<"$out"; then
   ok "compare: the command's wall and CPU times"
 else fail "compare: command times: exit $rc: $out"; fi
+
+# --- --load-dir (issue 20): the loads in a folder of their own, the probes in --dir -----
+check_usage "a missing --load-dir" "Load directory (--load-dir)" run --dir "$target" --load-dir "$work/nope" --duration 1
+loads="$work/loads"
+mkdir -p "$loads"
+"$cli" run --scenario R6 --dir "$target" --load-dir "$loads" --size 8M --duration 3 \
+  --report "$work/load-dir.json" >"$work/load-dir.out" 2>&1 &
+pid=$!
+if wait_for_open "$pid" "$loads" 60 && wait_for_open "$pid" "$target" 60; then
+  ok "run --load-dir: files open in the load folder and in --dir while it runs"
+else fail "run --load-dir: not both folders in use: $(tail -3 "$work/load-dir.out")"; fi
+wait "$pid"; rc=$?
+if [ "$rc" -eq 0 ] && python3 - "$work/load-dir.json" "$(readlink -f "$loads")" "$(readlink -f "$target")" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+loads, target = sys.argv[2:4]
+sc, s = r["scenario"], r["system"]
+assert (sc["name"], sc["load_directory"], sc["directory"]) == ("R6", loads, target), sc
+assert (s["load_directory"], s["target_directory"]) == (loads, target), s
+assert s["load_fs_type"] and s["bdi_max_ratio"] is not None, s
+assert int(r["notes"]["writer_bytes_total"]) == 8 * 2**20, r["notes"]
+assert r["summary"]["fsync_latency"]["n"] >= 1, r["summary"]["fsync_latency"]
+PY
+then ok "run --load-dir: the report names both folders, the writer wrote 8 MiB, fsync measured"
+else fail "run --load-dir: exit $rc $(tail -3 "$work/load-dir.out")"; fi
+if grep -qF "Load directory: $(readlink -f "$loads")" "$work/load-dir.out" && [ -z "$(ls -A "$loads")" ]; then
+  ok "run --load-dir: the header names the load folder; nothing left in it"
+else fail "run --load-dir: header or leftovers: $(ls -A "$loads") $(head -30 "$work/load-dir.out")"; fi
+expect_empty "run --load-dir"
 
 echo "1..$n"
 [ "$failures" -eq 0 ]

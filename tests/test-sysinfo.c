@@ -12,7 +12,7 @@
 #include "rp-sysinfo.h"
 #include "rp-sysinfo-private.h"
 
-#define N_FIELDS 41
+#define N_FIELDS 54
 
 /* Collects with the roots of tests/fixtures/sysinfo/CASE/{proc,sys,etc}. */
 static RpSysinfo *
@@ -434,6 +434,11 @@ test_missing (void)
       if (g_str_equal (field->key, "fsync_is_noop") || g_str_equal (field->key, "is_network_fs") ||
           g_str_equal (field->key, "is_fuse") || g_str_equal (field->key, "in_document_portal"))
         g_assert_cmpstr (field->value, ==, "no");
+      /* no load folder of its own is known, not unknown: the loads wrote to the target */
+      else if (g_str_equal (field->key, "load_directory"))
+        g_assert_cmpstr (field->value, ==, "the target directory");
+      else if (g_str_has_prefix (field->key, "load_"))
+        g_assert_cmpstr (field->value, ==, "not applicable");
       else
         g_assert_cmpstr (field->value, ==, "unknown");
     }
@@ -512,9 +517,20 @@ test_loop (void)
   g_assert_cmpint (left->backing_rotational, ==, 1);
   g_assert_cmpstr (left->backing_wbt_lat_usec, ==, "75000");
   g_assert_cmpstr (left->backing_read_ahead_kb, ==, "4096");
+  /* its bdi's per-device dirty limits (/sys/block/loop3/bdi → bdi/7:3), as
+   * a matrix cell with --bdi-max-ratio 1 --bdi-strict-limit 1 leaves them */
+  g_assert_cmpstr (left->bdi, ==, "7:3");
+  g_assert_cmpstr (left->bdi_max_ratio, ==, "1");
+  g_assert_cmpstr (left->bdi_min_ratio, ==, "0");
+  g_assert_cmpstr (left->bdi_max_bytes, ==, "47378063");
+  g_assert_cmpstr (left->bdi_strict_limit, ==, "1");
+  /* no load folder of its own: said so, its other fields do not apply */
+  assert_field (left, "load_directory", "the target directory");
+  assert_field (left, "load_fs_type", "not applicable");
   /* bfq turns wbt off: 0 is then the kernel's own value, not a change */
   g_assert_cmpstr (left->settings_not_default, ==,
-                   "loop3 scheduler bfq (default none); loop3 dio 1 (default 0)");
+                   "loop3 scheduler bfq (default none); loop3 dio 1 (default 0); "
+                   "loop3 bdi max_ratio 1 (default 100); loop3 bdi strict_limit 1 (default 0)");
   warnings = rp_sysinfo_get_warnings (left);
   g_assert_cmpuint (g_strv_length (warnings), ==, 1);
   g_assert_nonnull (strstr (warnings[0], "loop3 scheduler bfq (default none)"));
@@ -719,6 +735,38 @@ test_live_symlink (void)
   g_assert_cmpint (rmdir (real), ==, 0);
 }
 
+/* The load folder's stack beside the target's (run --load-dir): here both
+ * on the file system of /, so its fields are those of the target's. */
+static void
+test_live_load (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-sysinfo-XXXXXX", &error);
+  g_autofree char *real = NULL;
+  g_autofree char *loads = NULL;
+  g_autoptr(RpSysinfo) info = NULL;
+
+  g_assert_no_error (error);
+  real = realpath (dir, NULL);
+  loads = g_build_filename (real, "loads", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (loads, 0700), ==, 0);
+
+  info = rp_sysinfo_collect (real);
+  g_assert_null (info->load_directory);
+  rp_sysinfo_collect_load (info, loads);
+  g_assert_cmpstr (info->target_directory, ==, real);
+  g_assert_cmpstr (info->load_directory, ==, loads);
+  g_assert_cmpstr (info->load_fs_type, ==, info->fs_type);
+  g_assert_cmpstr (info->load_mount_point, ==, info->mount_point);
+  g_assert_cmpstr (info->load_source_device, ==, info->source_device);
+  g_assert_cmpstr (info->load_whole_disk, ==, info->whole_disk);
+  assert_field (info, "load_directory", loads);
+  assert_round_trip (info);
+
+  g_assert_cmpint (rmdir (loads), ==, 0);
+  g_assert_cmpint (rmdir (real), ==, 0);
+}
+
 static void
 test_live_tmpfs (void)
 {
@@ -791,6 +839,7 @@ main (int   argc,
   g_test_add_func ("/sysinfo/json/lenient", test_json_lenient);
   g_test_add_func ("/sysinfo/live/root", test_live_root);
   g_test_add_func ("/sysinfo/live/symlink", test_live_symlink);
+  g_test_add_func ("/sysinfo/live/load", test_live_load);
   g_test_add_func ("/sysinfo/live/tmpfs", test_live_tmpfs);
   g_test_add_func ("/sysinfo/live/machine-only", test_machine_only);
 

@@ -14,6 +14,7 @@
 
 #include "rp-cli.h"
 #include "rp-cli-run-options.h"
+#include "rp-bdi-state.h"
 #include "rp-clock.h"
 #include "rp-device-profile.h"
 #include "rp-emulated-device.h"
@@ -39,6 +40,9 @@ typedef struct {
   guint64  dirty_bytes;    /* 0: leave vm.dirty_* alone */
   char    *wbt_lat_usec;   /* NULL: as the loop device has it */
   int      direct_io;      /* 1 on, 0 off, -1 as attached */
+  char    *bdi_max_ratio;  /* the cell device's bdi max_ratio (%); NULL: as it is */
+  guint64  bdi_max_bytes;  /* its bdi max_bytes; 0: as it is */
+  int      bdi_strict_limit; /* its bdi strict_limit: 1, 0, -1 as it is */
 } Cell;
 
 typedef struct {
@@ -66,6 +70,23 @@ cell_clear (gpointer data)
   g_free (cell->journal_mode);
   g_free (cell->scheduler);
   g_free (cell->wbt_lat_usec);
+  g_free (cell->bdi_max_ratio);
+}
+
+/* The cell's per-device dirty limits, as the name (with @separator "-",
+ * e.g. "-maxratio1-strict") or the label (", bdi max_ratio 1, strict_limit 1"). */
+static void
+append_bdi (GString    *out,
+            const Cell *cell,
+            gboolean    for_label)
+{
+  if (cell->bdi_max_ratio != NULL)
+    g_string_append_printf (out, for_label ? ", bdi max_ratio %s" : "-maxratio%s", cell->bdi_max_ratio);
+  if (cell->bdi_max_bytes != 0)
+    g_string_append_printf (out, for_label ? ", bdi max_bytes %" G_GUINT64_FORMAT "M" : "-maxbytes%" G_GUINT64_FORMAT "M",
+                            cell->bdi_max_bytes / RP_MiB);
+  if (cell->bdi_strict_limit >= 0)
+    g_string_append_printf (out, for_label ? ", strict_limit %d" : "-strict%d", cell->bdi_strict_limit);
 }
 
 static char *
@@ -86,6 +107,7 @@ cell_name (const Cell *cell)
     g_string_append_printf (name, "-wbt%s", cell->wbt_lat_usec);
   if (cell->direct_io >= 0)
     g_string_append (name, cell->direct_io ? "-dio" : "-buffered");
+  append_bdi (name, cell, FALSE);
   return g_string_free (name, FALSE);
 }
 
@@ -108,6 +130,7 @@ cell_label (const Cell *cell)
     g_string_append_printf (label, ", wbt_lat_usec %s", cell->wbt_lat_usec);
   if (cell->direct_io >= 0)
     g_string_append_printf (label, ", dio %d", cell->direct_io);
+  append_bdi (label, cell, TRUE);
   return g_string_free (label, FALSE);
 }
 
@@ -251,6 +274,41 @@ dispatch_pending (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
+static gboolean
+cell_sets_bdi (const Cell *cell)
+{
+  return cell->bdi_max_ratio != NULL || cell->bdi_max_bytes != 0 || cell->bdi_strict_limit >= 0;
+}
+
+/* The cell's per-device dirty limits on its loop device's bdi, after
+ * vm.dirty_bytes: the kernel turns max_bytes into a share of the global
+ * threshold as it stands when max_bytes is written. What was there is
+ * saved first (*@out_saved), even when a write fails, so that the caller
+ * puts back whatever did change. */
+static gboolean
+apply_bdi (const Cell   *cell,
+           const char   *device,
+           RpBdiState  **out_saved,
+           GError      **error)
+{
+  g_autofree char *disk = device != NULL ? g_path_get_basename (device) : NULL;
+  g_autofree char *bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, cell->bdi_max_bytes);
+  RpBdiState *saved;
+
+  if (disk == NULL)
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_FAILED,
+                           _("The cell’s loop device is unknown: cannot set its per-device dirty limits"));
+      return FALSE;
+    }
+  saved = *out_saved = rp_bdi_state_save (disk, error);
+  return saved != NULL &&
+         (cell->bdi_strict_limit < 0 ||
+          rp_bdi_state_set (saved, "strict_limit", cell->bdi_strict_limit ? "1" : "0", error)) &&
+         (cell->bdi_max_ratio == NULL || rp_bdi_state_set (saved, "max_ratio", cell->bdi_max_ratio, error)) &&
+         (cell->bdi_max_bytes == 0 || rp_bdi_state_set (saved, "max_bytes", bytes, error));
+}
+
 static RpReport *
 run_cell (MatrixState       *state,
           const Cell        *cell,
@@ -258,8 +316,10 @@ run_cell (MatrixState       *state,
           const char        *work_directory,
           guint64            image_size,
           const char        *loop_device,
+          const char        *probe_directory,
           GError           **error)
 {
+  g_autoptr(RpBdiState) saved_bdi = NULL;
   g_autoptr(RpScenario) scenario = rp_scenario_copy (base);
   g_autoptr(GError) cleanup_error = NULL;
   g_autofree char *name = cell_name (cell);
@@ -295,11 +355,24 @@ run_cell (MatrixState       *state,
                   rp_loop_mount_get_device (scratch) ? rp_loop_mount_get_device (scratch) : name);
   dispatch_pending ();
   if (!state->interrupted &&
-      (cell->dirty_bytes == 0 || apply_dirty_bytes (cell->dirty_bytes, error)))
+      (cell->dirty_bytes == 0 || apply_dirty_bytes (cell->dirty_bytes, error)) &&
+      (!cell_sets_bdi (cell) || apply_bdi (cell, rp_loop_mount_get_device (scratch), &saved_bdi, error)))
     {
+      /* With --probe-dir the cell's file system takes the load and the
+       * probes measure the user's fast one: the USB stick scenario. */
       g_free (scenario->directory);
-      scenario->directory = g_strdup (rp_loop_mount_get_mount_point (scratch));
+      g_free (scenario->load_directory);
+      scenario->directory = g_strdup (probe_directory != NULL ? probe_directory : rp_loop_mount_get_mount_point (scratch));
+      scenario->load_directory = probe_directory != NULL ? g_strdup (rp_loop_mount_get_mount_point (scratch)) : NULL;
       report = run_scenario (state, scenario, error);
+    }
+
+  /* Before the device is released; the limits outlive its detach. */
+  if (saved_bdi != NULL && !rp_bdi_state_restore (saved_bdi, &cleanup_error))
+    {
+      rp_cli_printerr (_("resprobe-cli: could not restore the per-device dirty limits of bdi %s: %s\n"),
+                       rp_bdi_state_get_name (saved_bdi), cleanup_error->message);
+      g_clear_error (&cleanup_error);
     }
 
   if (!rp_loop_mount_destroy (scratch, &cleanup_error))
@@ -374,17 +447,48 @@ split_devices (const char  *text,
   return TRUE;
 }
 
+/* The per-device dirty limits varied: --bdi-max-ratio, --bdi-max-bytes,
+ * --bdi-strict-limit, each empty when not given. */
+typedef struct {
+  GPtrArray *max_ratio;
+  GArray    *max_bytes;     /* guint64 */
+  GArray    *strict_limit;  /* int */
+} BdiLists;
+
+static void
+add_bdi_cells (GArray         *cells,
+               const Cell     *base,
+               const BdiLists *bdi)
+{
+  for (guint m = 0; m < MAX (bdi->max_ratio->len, 1); m++)
+    for (guint b = 0; b < MAX (bdi->max_bytes->len, 1); b++)
+      for (guint l = 0; l < MAX (bdi->strict_limit->len, 1); l++)
+        {
+          Cell cell = *base;
+
+          cell.fs_type = g_strdup (base->fs_type);
+          cell.journal_mode = g_strdup (base->journal_mode);
+          cell.scheduler = g_strdup (base->scheduler);
+          cell.wbt_lat_usec = g_strdup (base->wbt_lat_usec);
+          cell.bdi_max_ratio = bdi->max_ratio->len ? g_strdup (g_ptr_array_index (bdi->max_ratio, m)) : NULL;
+          cell.bdi_max_bytes = bdi->max_bytes->len ? g_array_index (bdi->max_bytes, guint64, b) : 0;
+          cell.bdi_strict_limit = bdi->strict_limit->len ? g_array_index (bdi->strict_limit, int, l) : -1;
+          g_array_append_val (cells, cell);
+        }
+}
+
 /* Every combination, the device outermost, then the file system: @devices
  * empty is the plain image, @wbt and @direct_io empty leave the loop
  * device's as they are. */
 static GArray *
-build_cells (GPtrArray *devices,
-             GPtrArray *fs_types,
-             GPtrArray *journals,
-             GPtrArray *schedulers,
-             GArray    *dirty,
-             GPtrArray *wbt,
-             GArray    *direct_io)
+build_cells (GPtrArray      *devices,
+             GPtrArray      *fs_types,
+             GPtrArray      *journals,
+             GPtrArray      *schedulers,
+             GArray         *dirty,
+             GPtrArray      *wbt,
+             GArray         *direct_io,
+             const BdiLists *bdi)
 {
   GArray *cells = g_array_new (FALSE, TRUE, sizeof (Cell));
 
@@ -405,16 +509,18 @@ build_cells (GPtrArray *devices,
             for (guint w = 0; w < MAX (wbt->len, 1); w++)
               for (guint o = 0; o < MAX (direct_io->len, 1); o++)
                 {
-                  Cell cell = {
+                  /* Borrowed strings: add_bdi_cells() copies them. */
+                  Cell base = {
                     devices->len ? g_ptr_array_index (devices, v) : NULL,
-                    g_strdup (fs),
-                    has_modes ? g_strdup (g_ptr_array_index (journals, j)) : NULL,
-                    g_strdup (g_ptr_array_index (schedulers, s)),
+                    (char *) fs,
+                    has_modes ? g_ptr_array_index (journals, j) : NULL,
+                    g_ptr_array_index (schedulers, s),
                     dirty->len ? g_array_index (dirty, guint64, d) : 0,
-                    wbt->len ? g_strdup (g_ptr_array_index (wbt, w)) : NULL,
+                    wbt->len ? g_ptr_array_index (wbt, w) : NULL,
                     direct_io->len ? g_array_index (direct_io, int, o) : -1,
+                    NULL, 0, -1,
                   };
-                  g_array_append_val (cells, cell);
+                  add_bdi_cells (cells, &base, bdi);
                 }
     }
   return cells;
@@ -477,6 +583,24 @@ parse_wbt (GPtrArray  *texts,
   return TRUE;
 }
 
+/* --bdi-max-ratio: whole percents of the global dirty threshold, as the
+ * kernel's max_ratio reads them (1 to 100: 0 would stop the device's writers). */
+static gboolean
+parse_max_ratio (GPtrArray  *texts,
+                 GError    **error)
+{
+  for (guint i = 0; i < texts->len; i++)
+    if (!g_ascii_string_to_unsigned (g_ptr_array_index (texts, i), 10, 1, 100, NULL, NULL))
+      {
+        g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                     /* TRANSLATORS: max_ratio is a kernel setting, not translated */
+                     _("--bdi-max-ratio: “%s” is not a percentage from 1 to 100 (max_ratio)"),
+                     (const char *) g_ptr_array_index (texts, i));
+        return FALSE;
+      }
+  return TRUE;
+}
+
 /* "/dev/loopN", which libmount's loop= option takes. */
 static gboolean
 check_loop_device (const char  *device,
@@ -500,6 +624,7 @@ typedef struct {
   const char *directory;
   const char *reports_directory;
   const char *loop_device;
+  const char *probe_directory;   /* --probe-dir, or NULL: the probes on the cell */
   guint64     image_size;
   guint       repeats;
 } MatrixPlan;
@@ -561,7 +686,7 @@ run_matrix (MatrixState      *state,
         else
           rp_cli_print (_("[%u/%u] %s (about %s left)\n"), done + 1, total, group->key, eta);
         report = run_cell (state, cell, plan->scenario, plan->directory, plan->image_size,
-                           plan->loop_device, &cell_error);
+                           plan->loop_device, plan->probe_directory, &cell_error);
         if (cell->dirty_bytes != 0)
           dirty_settings_restore (&saved_dirty);
         spent = rp_clock_now () - started;
@@ -593,7 +718,7 @@ static GOptionEntry *
 parts_entries (RpRunOptions  *options,
                GArray       **out_array)
 {
-  static const char *const own[] = { "scenario", "dir", "size", "duration", "report", "force", NULL };
+  static const char *const own[] = { "scenario", "dir", "load-dir", "size", "duration", "report", "force", NULL };
   GOptionEntry *all = rp_run_options_get_entries (options);
   GArray *array = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
 
@@ -619,11 +744,14 @@ parts_entries (RpRunOptions  *options,
  * `resprobe-cli matrix --fs LIST --journal LIST --scheduler LIST --scenario NAME
  * --size SIZE --image-size SIZE --duration SECONDS --dir DIR [--reports DIR]
  * [--dirty-bytes LIST] [--wbt LIST] [--direct-io LIST] [--device LIST]
- * [--loop-device DEV] [--repeat N]`: runs the scenario N times (default 1) per valid combination,
+ * [--loop-device DEV] [--probe-dir DIR] [--bdi-max-ratio LIST] [--bdi-max-bytes LIST]
+ * [--bdi-strict-limit LIST] [--repeat N]`: runs the scenario N times (default 1) per valid combination,
  * interleaved, on a fresh loop-mounted file system, saves a report per run
  * (with its configuration and repeat), prints the comparison (with repeats,
  * the table over them) and writes comparison.json listing the reports and
- * their groups. Everything it changes on the loop device is put back. Root
+ * their groups. With --probe-dir the cell's file system takes only the loads
+ * and the probes run in that directory. Everything it changes on the loop
+ * device (queue settings, bdi limits) and vm.dirty_* is put back. Root
  * only.
  *
  * Returns: 0; 1 when a cell failed or the run was interrupted; 2 bad options
@@ -636,14 +764,16 @@ rp_cli_matrix (int    argc,
   static const char *journal_allowed[] = { "ordered", "writeback", "journal", NULL };
   static const char *scheduler_allowed[] = { "none", "mq-deadline", "kyber", "bfq", NULL };
   static const char *direct_io_allowed[] = { "off", "on", NULL };
+  static const char *strict_limit_allowed[] = { "0", "1", NULL };
   g_autofree char *fs_text = NULL, *journal_text = NULL, *scheduler_text = NULL;
   g_autofree char *scenario_name = NULL, *size_text = NULL, *image_size_text = NULL;
   g_autofree char *duration_text = NULL, *directory = NULL, *reports_directory = NULL;
   g_autofree char *dirty_text = NULL, *wbt_text = NULL, *direct_io_text = NULL;
-  g_autofree char *loop_device = NULL;
+  g_autofree char *loop_device = NULL, *probe_directory = NULL;
   g_autofree char *device_text = NULL;
   g_autofree char *profiles_help = NULL;
   g_autofree char *description = NULL;
+  g_autofree char *max_ratio_text = NULL, *max_bytes_text = NULL, *strict_limit_text = NULL;
   int repeats = 1;
   GOptionEntry entries[] = {
     { "fs", 0, 0, G_OPTION_ARG_STRING, &fs_text, N_("File systems (default ext3,ext4)"), N_("LIST") },
@@ -659,6 +789,10 @@ rp_cli_matrix (int    argc,
     { "wbt", 0, 0, G_OPTION_ARG_STRING, &wbt_text, N_("Also vary the loop device’s wbt_lat_usec in µs, 0 off (restored afterwards)"), N_("LIST") },
     { "direct-io", 0, 0, G_OPTION_ARG_STRING, &direct_io_text, N_("Also vary the loop device’s direct I/O: off,on (restored afterwards)"), N_("LIST") },
     { "device", 0, 0, G_OPTION_ARG_STRING, &device_text, N_("Also vary the device under the file system: profiles (below) or custom:KEY=VALUE,… (default native)"), N_("LIST") },
+    { "probe-dir", 0, 0, G_OPTION_ARG_FILENAME, &probe_directory, N_("Run the probes in this directory on a fast file system, and only the loads on the cell’s (a copy to a slow USB stick; default: everything on the cell’s)"), N_("DIR") },
+    { "bdi-max-ratio", 0, 0, G_OPTION_ARG_STRING, &max_ratio_text, N_("Also vary the cell device’s /sys/class/bdi/BDI/max_ratio, in percent of the dirty threshold (restored afterwards)"), N_("LIST") },
+    { "bdi-max-bytes", 0, 0, G_OPTION_ARG_STRING, &max_bytes_text, N_("Also vary the cell device’s bdi max_bytes (restored afterwards)"), N_("LIST") },
+    { "bdi-strict-limit", 0, 0, G_OPTION_ARG_STRING, &strict_limit_text, N_("Also vary the cell device’s bdi strict_limit: 0,1 (restored afterwards)"), N_("LIST") },
     { "loop-device", 0, 0, G_OPTION_ARG_FILENAME, &loop_device, N_("Use this free loop device (default: the first free one)"), N_("DEVICE") },
     { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeats, N_("Runs per configuration, interleaved (default 1)"), N_("N") },
     { NULL }
@@ -674,6 +808,12 @@ rp_cli_matrix (int    argc,
   g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_device_choice_free);
   g_autoptr(GArray) dirty = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GArray) direct_io = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GPtrArray) max_ratios = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) max_bytes_texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) strict_limit_texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) max_bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) strict_limits = g_array_new (FALSE, FALSE, sizeof (int));
+  BdiLists bdi = { max_ratios, max_bytes, strict_limits };
   g_autoptr(GArray) cells = NULL;
   g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_cli_group_free);
   g_autoptr(RpScenario) scenario = NULL;
@@ -713,6 +853,10 @@ rp_cli_matrix (int    argc,
       (dirty_text && !parse_list (dirty_text, "--dirty-bytes", NULL, dirty_texts, &error)) ||
       (wbt_text && (!parse_list (wbt_text, "--wbt", NULL, wbt, &error) || !parse_wbt (wbt, &error))) ||
       (direct_io_text && !parse_list (direct_io_text, "--direct-io", direct_io_allowed, direct_io_texts, &error)) ||
+      (max_ratio_text && (!parse_list (max_ratio_text, "--bdi-max-ratio", NULL, max_ratios, &error) ||
+                          !parse_max_ratio (max_ratios, &error))) ||
+      (max_bytes_text && !parse_list (max_bytes_text, "--bdi-max-bytes", NULL, max_bytes_texts, &error)) ||
+      (strict_limit_text && !parse_list (strict_limit_text, "--bdi-strict-limit", strict_limit_allowed, strict_limit_texts, &error)) ||
       (loop_device && !check_loop_device (loop_device, &error)) ||
       (device_text && !split_devices (device_text, device_texts, &error)))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
@@ -736,6 +880,20 @@ rp_cli_matrix (int    argc,
       if (!rp_parse_size (g_ptr_array_index (dirty_texts, i), "--dirty-bytes", &bytes, &error))
         return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
       g_array_append_val (dirty, bytes);
+    }
+  for (guint i = 0; i < max_bytes_texts->len; i++)
+    {
+      guint64 bytes;
+
+      if (!rp_parse_size (g_ptr_array_index (max_bytes_texts, i), "--bdi-max-bytes", &bytes, &error))
+        return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+      g_array_append_val (max_bytes, bytes);
+    }
+  for (guint i = 0; i < strict_limit_texts->len; i++)
+    {
+      int on = g_str_equal (g_ptr_array_index (strict_limit_texts, i), "1");
+
+      g_array_append_val (strict_limits, on);
     }
   for (guint i = 0; i < direct_io_texts->len; i++)
     {
@@ -793,6 +951,11 @@ rp_cli_matrix (int    argc,
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (!check_space (directory, image_size, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  if (probe_directory != NULL && !rp_cli_check_directory (probe_directory, &error))
+    {
+      g_prefix_error (&error, "--probe-dir: ");
+      return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+    }
   /* Before anything is made: a device that cannot be emulated here fails
    * every cell of its profile. */
   for (guint i = 0; i < devices->len; i++)
@@ -823,7 +986,7 @@ rp_cli_matrix (int    argc,
       return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
     }
 
-  cells = build_cells (devices, fs_types, journals, schedulers, dirty, wbt, direct_io);
+  cells = build_cells (devices, fs_types, journals, schedulers, dirty, wbt, direct_io, &bdi);
   for (guint i = 0; i < cells->len; i++)
     {
       const Cell *cell = &g_array_index (cells, Cell, i);
@@ -832,8 +995,8 @@ rp_cli_matrix (int    argc,
 
       g_ptr_array_add (groups, rp_cli_group_new (key, label));
     }
-  plan = (MatrixPlan) { cells, scenario, directory, reports_directory, loop_device, image_size,
-                        (guint) repeats };
+  plan = (MatrixPlan) { cells, scenario, directory, reports_directory, loop_device, probe_directory,
+                        image_size, (guint) repeats };
   loop = g_main_loop_new (NULL, FALSE);
   state.loop = loop;
   rp_cli_stop_signals_add (&signals, on_signal, &state);

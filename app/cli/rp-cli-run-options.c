@@ -124,6 +124,7 @@ rp_run_options_init (RpRunOptions *options)
 
   add_entry (e, "scenario", 0, G_OPTION_ARG_STRING, &options->scenario, N_("Preset to run (default R1)"), N_("NAME"));
   add_entry (e, "dir", 'd', G_OPTION_ARG_FILENAME, &options->directory, N_("Target directory (default ~/.cache/resprobe)"), N_("DIR"));
+  add_entry (e, "load-dir", 0, G_OPTION_ARG_FILENAME, &options->load_directory, N_("Run the loads in this directory, on another file system (a USB stick), while the probes stay in --dir (default: the loads in --dir too)"), N_("DIR"));
   add_entry (e, "size", 's', G_OPTION_ARG_STRING, &options->size, N_("Size of the main load: the writer’s total (default 15000M, at most half the free space), else the copied file, else each parallel writer’s file"), N_("SIZE"));
   add_entry (e, "duration", 't', G_OPTION_ARG_STRING, &options->duration, N_("Stop after this many seconds (default: when the loads are done, or Ctrl-C)"), N_("SECONDS"));
   add_entry (e, "report", 'o', G_OPTION_ARG_FILENAME, &options->report, N_("Save the JSON report here (default ~/.local/share/resprobe/reports/)"), N_("FILE"));
@@ -157,6 +158,7 @@ rp_run_options_clear (RpRunOptions *options)
 {
   g_clear_pointer (&options->scenario, g_free);
   g_clear_pointer (&options->directory, g_free);
+  g_clear_pointer (&options->load_directory, g_free);
   g_clear_pointer (&options->size, g_free);
   g_clear_pointer (&options->duration, g_free);
   g_clear_pointer (&options->report, g_free);
@@ -393,6 +395,11 @@ rp_run_options_to_scenario (const RpRunOptions  *options,
     {
       g_free (scenario->directory);
       scenario->directory = g_strdup (options->directory);
+    }
+  if (options->load_directory != NULL)
+    {
+      g_free (scenario->load_directory);
+      scenario->load_directory = g_strdup (options->load_directory);
     }
   if (size != NULL)
     {

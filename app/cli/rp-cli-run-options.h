@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 typedef struct {
   char     *scenario;
   char     *directory;
+  char     *load_directory;      /* --load-dir: the loads' folder, when not --dir */
   char     *size;
   char     *duration;
   char     *report;

@@ -56,7 +56,8 @@ print_header (RpSession *session)
   static const char *header_keys[] = {
     "target_directory", "fs_type", "journal_mode", "mount_options", "source_device",
     "scheduler", "rotational", "loop_backing_file", "backing_fs_type", "backing_disk",
-    "backing_scheduler", "backing_wbt_lat_usec", "kernel_release", "machine",
+    "backing_scheduler", "backing_wbt_lat_usec", "load_directory", "load_fs_type",
+    "load_source_device", "bdi", "bdi_max_ratio", "bdi_strict_limit", "kernel_release", "machine",
   };
   const RpSysinfo *sysinfo = rp_session_get_sysinfo (session);
   g_autoptr(GPtrArray) fields = rp_sysinfo_get_fields (sysinfo);
@@ -71,6 +72,9 @@ print_header (RpSession *session)
       {
         const RpSysinfoField *field = g_ptr_array_index (fields, i);
 
+        /* The load folder's lines only when the loads ran elsewhere. */
+        if (g_str_has_prefix (field->key, "load_") && sysinfo->load_directory == NULL)
+          continue;
         if (g_str_equal (field->key, header_keys[k]))
           append_header_line (out, field->label, field->value);
       }

@@ -36,6 +36,8 @@ G_DEFINE_FINAL_TYPE (RpApplication, rp_application, ADW_TYPE_APPLICATION)
 static const GOptionEntry option_entries[] = {
   { "dir", 'd', 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Folder to test (default: ~/.cache/resprobe)"), N_("DIR") },
+  { "load-dir", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Folder the loads write to, on another file system such as a USB stick, while the probes stay in --dir"), N_("DIR") },
   { "scenario", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Scenario preset, e.g. R1 or passive"), N_("NAME") },
   { "size", 's', 0, G_OPTION_ARG_STRING, NULL,
@@ -107,6 +109,13 @@ rp_application_handle_local_options (GApplication *application,
     {
       g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
                    _("--dir: “%s” is not a folder"), text);
+      return usage_error (error);
+    }
+  if (g_variant_dict_lookup (options, "load-dir", "^&ay", &text) &&
+      !g_file_test (text, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
+                   _("--load-dir: “%s” is not a folder"), text);
       return usage_error (error);
     }
 
@@ -211,6 +220,7 @@ rp_application_command_line (GApplication            *application,
   RpApplication *self = RP_APPLICATION (application);
   GVariantDict *options = g_application_command_line_get_options_dict (command_line);
   g_autoptr(GFile) directory = lookup_file (command_line, options, "dir");
+  g_autoptr(GFile) load_directory = lookup_file (command_line, options, "load-dir");
   g_autoptr(GFile) report = lookup_file (command_line, options, "report-on-exit");
   g_autoptr(GFile) screenshot = lookup_file (command_line, options, "screenshot-on-exit");
   g_autoptr(GPtrArray) reports = lookup_report_files (command_line, options);
@@ -232,6 +242,12 @@ rp_application_command_line (GApplication            *application,
       g_autofree char *path = g_file_get_path (directory);
 
       rp_window_set_directory (window, path);
+    }
+  if (load_directory != NULL)
+    {
+      g_autofree char *path = g_file_get_path (load_directory);
+
+      rp_window_set_load_directory (window, path);
     }
   if (g_variant_dict_lookup (options, "scenario", "&s", &text))
     rp_window_set_scenario (window, text);

@@ -16,6 +16,10 @@ struct _RpRunSettings
 
   char     *scenario;       /* a preset id, as rp_scenario_list_presets() spells it */
   char     *directory;      /* NULL: rp_scenario_default_directory() */
+  /* NULL: the loads in @directory. Not stored in GSettings: a USB stick is
+   * there for the run it was plugged in for, and a stored folder that is
+   * gone would fail the next start. */
+  char     *load_directory;
   guint64   size;           /* bytes; 0: the preset's own size */
   double    duration;       /* seconds; 0: until the loads are done */
   gboolean  simulate_save;
@@ -36,6 +40,7 @@ enum {
   PROP_0,
   PROP_SCENARIO,
   PROP_DIRECTORY,
+  PROP_LOAD_DIRECTORY,
   PROP_SIZE,
   PROP_DURATION,
   PROP_SIMULATE_SAVE,
@@ -97,6 +102,7 @@ rp_run_settings_build_scenario (RpRunSettings  *self,
       g_free (scenario->directory);
       scenario->directory = g_strdup (self->directory);
     }
+  scenario->load_directory = g_strdup (self->load_directory);
   /* "Data to write" means what the scenario's load writes: dd's total, the
    * size of the file the copy loop copies, or each parallel writer's share. */
   size_key = rp_scenario_get_size_key (scenario);
@@ -471,6 +477,36 @@ rp_run_settings_set_directory (RpRunSettings *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRECTORY]);
 }
 
+/**
+ * rp_run_settings_get_load_directory:
+ *
+ * Returns: (nullable): the folder the loads write to, on another file
+ *   system (a USB stick); %NULL when they write to the folder to test
+ */
+const char *
+rp_run_settings_get_load_directory (RpRunSettings *self)
+{
+  g_return_val_if_fail (RP_IS_RUN_SETTINGS (self), NULL);
+  return self->load_directory;
+}
+
+/**
+ * rp_run_settings_set_load_directory:
+ * @directory: (nullable): the loads' folder (RpScenario.load_directory);
+ *   %NULL or empty: the folder to test
+ */
+void
+rp_run_settings_set_load_directory (RpRunSettings *self,
+                                    const char    *directory)
+{
+  g_return_if_fail (RP_IS_RUN_SETTINGS (self));
+
+  if (directory != NULL && *directory == '\0')
+    directory = NULL;
+  if (replace_string (&self->load_directory, directory))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOAD_DIRECTORY]);
+}
+
 guint64
 rp_run_settings_get_size (RpRunSettings *self)
 {
@@ -548,6 +584,7 @@ rp_run_settings_finalize (GObject *object)
 
   g_clear_pointer (&self->scenario, g_free);
   g_clear_pointer (&self->directory, g_free);
+  g_clear_pointer (&self->load_directory, g_free);
   g_clear_pointer (&self->before_store, g_hash_table_unref);
   g_clear_object (&self->followed);
 
@@ -569,6 +606,9 @@ rp_run_settings_get_property (GObject    *object,
       break;
     case PROP_DIRECTORY:
       g_value_set_string (value, self->directory);
+      break;
+    case PROP_LOAD_DIRECTORY:
+      g_value_set_string (value, self->load_directory);
       break;
     case PROP_SIZE:
       g_value_set_uint64 (value, self->size);
@@ -599,6 +639,9 @@ rp_run_settings_set_property (GObject      *object,
       break;
     case PROP_DIRECTORY:
       rp_run_settings_set_directory (self, g_value_get_string (value));
+      break;
+    case PROP_LOAD_DIRECTORY:
+      rp_run_settings_set_load_directory (self, g_value_get_string (value));
       break;
     case PROP_SIZE:
       rp_run_settings_set_size (self, g_value_get_uint64 (value));
@@ -639,6 +682,16 @@ rp_run_settings_class_init (RpRunSettingsClass *klass)
    */
   properties[PROP_DIRECTORY] =
     g_param_spec_string ("directory", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * RpRunSettings:load-directory:
+   *
+   * The folder the loads write to when not the folder to test: another
+   * file system, such as a USB stick (scenario R6), while the probes stay
+   * in #RpRunSettings:directory; %NULL for the folder to test.
+   */
+  properties[PROP_LOAD_DIRECTORY] =
+    g_param_spec_string ("load-directory", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /**
    * RpRunSettings:size:

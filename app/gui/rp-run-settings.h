@@ -34,6 +34,9 @@ gboolean       rp_run_settings_set_scenario      (RpRunSettings     *self,
 const char    *rp_run_settings_get_directory     (RpRunSettings     *self);
 void           rp_run_settings_set_directory     (RpRunSettings     *self,
                                                   const char        *directory);
+const char    *rp_run_settings_get_load_directory (RpRunSettings    *self);
+void           rp_run_settings_set_load_directory (RpRunSettings    *self,
+                                                   const char       *directory);
 guint64        rp_run_settings_get_size          (RpRunSettings     *self);
 void           rp_run_settings_set_size          (RpRunSettings     *self,
                                                   guint64            bytes);

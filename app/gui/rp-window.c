@@ -541,6 +541,19 @@ rp_window_set_directory (RpWindow   *self,
 }
 
 /**
+ * rp_window_set_load_directory:
+ * @directory: (nullable): the folder the loads write to (a USB stick),
+ *   while the probes stay in the folder to test; %NULL or empty: that folder
+ */
+void
+rp_window_set_load_directory (RpWindow   *self,
+                              const char *directory)
+{
+  g_return_if_fail (RP_IS_WINDOW (self));
+  rp_run_settings_set_load_directory (self->run_settings, directory);
+}
+
+/**
  * rp_window_set_scenario:
  * @id: a preset id (case-insensitive)
  *

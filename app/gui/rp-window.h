@@ -15,6 +15,8 @@ RpWindow *rp_window_new               (GtkApplication *application);
 gboolean  rp_window_get_busy          (RpWindow       *self);
 void      rp_window_set_directory     (RpWindow       *self,
                                        const char     *directory);
+void      rp_window_set_load_directory (RpWindow      *self,
+                                        const char    *directory);
 gboolean  rp_window_set_scenario      (RpWindow       *self,
                                        const char     *id);
 void      rp_window_set_size_text     (RpWindow       *self,

@@ -664,6 +664,43 @@ collect_backing (RpSysinfo           *self,
   rp_queue_settings_clear (&queue);
 }
 
+/* The per-device dirty limits of @disk's backing device info: the kernel
+ * links /sys/block/DISK/bdi to /sys/class/bdi/MAJ:MIN. A limit that is not
+ * the kernel's default (min_ratio 0, max_ratio 100, strict_limit 0) is
+ * added to @changed, so that the report warns of it as of a changed queue. */
+static void
+collect_bdi (RpSysinfo   *self,
+             const char  *read_dir,
+             const char  *disk,
+             GString     *changed)
+{
+  g_autofree char *link = g_build_filename (read_dir, "bdi", NULL);
+  g_autofree char *target = g_file_read_link (link, NULL);
+  g_autofree char *bdi_dir = NULL;
+  const struct { char **member; const char *name; const char *kernel_default; } limits[] = {
+    { &self->bdi_min_ratio, "min_ratio", "0" },
+    { &self->bdi_max_ratio, "max_ratio", "100" },
+    { &self->bdi_max_bytes, "max_bytes", NULL },
+    { &self->bdi_strict_limit, "strict_limit", "0" },
+  };
+
+  g_clear_pointer (&self->bdi, g_free);
+  for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+    g_clear_pointer (limits[i].member, g_free);
+  if (target == NULL)
+    return;
+  self->bdi = g_path_get_basename (target);
+  bdi_dir = g_build_filename (read_dir, "bdi", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+    {
+      *limits[i].member = read_under (bdi_dir, limits[i].name);
+      if (changed != NULL && *limits[i].member != NULL && limits[i].kernel_default != NULL &&
+          !g_str_equal (*limits[i].member, limits[i].kernel_default))
+        g_string_append_printf (changed, "%s%s bdi %s %s (default %s)", changed->len ? "; " : "",
+                                disk, limits[i].name, *limits[i].member, limits[i].kernel_default);
+    }
+}
+
 /* Fills the disk fields from sysfs, and for a loop device those of its
  * backing file; returns the kernel name of the device itself (the
  * partition, e.g. "sda2"), or NULL when it cannot be found. */
@@ -702,6 +739,7 @@ collect_disk (RpSysinfo           *self,
   if (self->raid_level == NULL && g_strcmp0 (self->fs_type, "btrfs") == 0)
     self->raid_level = find_btrfs_profile (roots, device_name);
 
+  collect_bdi (self, read_dir, self->whole_disk, changed);
   self->loop_backing_file = read_backing_file (read_dir);
   if (self->loop_backing_file != NULL)
     collect_backing (self, roots, table, changed);
@@ -820,6 +858,61 @@ rp_sysinfo_collect_full (const char *target_directory,
 }
 
 /**
+ * rp_sysinfo_collect_load:
+ * @self: a snapshot of the target directory (rp_sysinfo_collect())
+ * @load_directory: the folder the loads write to, when not the target
+ *
+ * Adds the storage stack of the loads' folder: its mount, file system,
+ * device and disk (the `load_*` fields) and, in place of the target's, the
+ * per-device dirty limits of that disk (`bdi*`: the device whose writeback
+ * the loads fill), from the same sources as rp_sysinfo_collect(). A changed
+ * limit there joins @self's settings_not_default. Never fails; blocks as
+ * rp_sysinfo_collect() may.
+ */
+void
+rp_sysinfo_collect_load (RpSysinfo  *self,
+                         const char *load_directory)
+{
+  g_autoptr(RpSysinfo) load = NULL;
+  const char *target_changed;
+
+  g_return_if_fail (self != NULL && load_directory != NULL);
+
+  load = rp_sysinfo_collect (load_directory);
+  target_changed = self->settings_not_default;
+#define TAKE(field) G_STMT_START { g_free (self->load_##field); self->load_##field = g_steal_pointer (&load->field); } G_STMT_END
+  TAKE (mount_point);
+  TAKE (fs_type);
+  TAKE (mount_options);
+  TAKE (journal_mode);
+  TAKE (source_device);
+  TAKE (whole_disk);
+  TAKE (scheduler);
+#undef TAKE
+  g_free (self->load_directory);
+  self->load_directory = g_steal_pointer (&load->target_directory);
+  g_free (self->bdi);
+  self->bdi = g_steal_pointer (&load->bdi);
+  g_free (self->bdi_min_ratio);
+  self->bdi_min_ratio = g_steal_pointer (&load->bdi_min_ratio);
+  g_free (self->bdi_max_ratio);
+  self->bdi_max_ratio = g_steal_pointer (&load->bdi_max_ratio);
+  g_free (self->bdi_max_bytes);
+  self->bdi_max_bytes = g_steal_pointer (&load->bdi_max_bytes);
+  g_free (self->bdi_strict_limit);
+  self->bdi_strict_limit = g_steal_pointer (&load->bdi_strict_limit);
+  if (load->settings_not_default != NULL && g_strcmp0 (load->settings_not_default, target_changed) != 0)
+    {
+      char *both = target_changed != NULL
+                   ? g_strconcat (target_changed, "; ", load->settings_not_default, NULL)
+                   : g_strdup (load->settings_not_default);
+
+      g_free (self->settings_not_default);
+      self->settings_not_default = both;
+    }
+}
+
+/**
  * rp_sysinfo_collect:
  * @target_directory: (nullable): the directory the run writes to; %NULL for
  *   the machine fields only
@@ -831,7 +924,8 @@ rp_sysinfo_collect_full (const char *target_directory,
  * options, source, journal mode from data= or /proc/fs/ext4/DEV/options);
  * sysfs /sys/dev/block/MAJ:MIN and /sys/block/DISK/queue/{scheduler,
  * rotational,wbt_lat_usec,read_ahead_kb}, mq/ (hardware queues), md/level,
- * dm/name, loop/{backing_file,dio} and, for a loop device, the same of the
+ * dm/name, loop/{backing_file,dio}, bdi/{min_ratio,max_ratio,max_bytes,
+ * strict_limit} and, for a loop device, the same of the
  * disk under its backing file; queue settings that differ from the kernel's
  * default for the device (rp-sysinfo-defaults.c); /sys/fs/btrfs (RAID level of a
  * multi-device btrfs); /proc/sys/vm/dirty_* verbatim.

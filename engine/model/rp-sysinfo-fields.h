@@ -24,6 +24,7 @@ typedef enum {
   SHOW_PER_FS,      /* NULL with a known fs type: the fs has no such thing */
   SHOW_PER_DISK,    /* NULL with a known disk: the disk has no such layer */
   SHOW_PER_LOOP,    /* NULL with a known disk that is no loop device: not applicable */
+  SHOW_PER_LOAD,    /* NULL when the loads wrote to the target directory: said so */
 } FieldShow;
 
 typedef struct {

@@ -44,6 +44,19 @@ const FieldSpec rp_sysinfo_field_specs[] = {
   DISK_FIELD (backing_wbt_lat_usec, N_("Backing disk’s wbt_lat_usec (µs)"), KIND_STRING, SHOW_PER_LOOP),
   DISK_FIELD (backing_read_ahead_kb, N_("Backing disk’s read_ahead_kb (KiB)"), KIND_STRING, SHOW_PER_LOOP),
   DISK_FIELD (settings_not_default, N_("Queue settings not the kernel’s default"), KIND_STRING, SHOW_PER_DISK),
+  FIELD (load_directory, N_("Load directory"), KIND_STRING, SHOW_PER_LOAD),
+  FIELD (load_mount_point, N_("Load mount point"), KIND_STRING, SHOW_PER_LOAD),
+  FIELD (load_fs_type, N_("Load file system"), KIND_STRING, SHOW_PER_LOAD),
+  FIELD (load_mount_options, N_("Load mount options"), KIND_STRING, SHOW_PER_LOAD),
+  FIELD (load_journal_mode, N_("Load journal mode"), KIND_STRING, SHOW_PER_LOAD),
+  FIELD (load_source_device, N_("Load device"), KIND_STRING, SHOW_PER_LOAD),
+  FIELD (load_whole_disk, N_("Load disk"), KIND_STRING, SHOW_PER_LOAD),
+  FIELD (load_scheduler, N_("Load disk’s I/O scheduler"), KIND_STRING, SHOW_PER_LOAD),
+  DISK_FIELD (bdi, N_("Load disk’s writeback device (bdi)"), KIND_STRING, SHOW_PLAIN),
+  DISK_FIELD (bdi_min_ratio, N_("Its min_ratio (%)"), KIND_STRING, SHOW_PLAIN),
+  DISK_FIELD (bdi_max_ratio, N_("Its max_ratio (%)"), KIND_STRING, SHOW_PLAIN),
+  DISK_FIELD (bdi_max_bytes, N_("Its max_bytes"), KIND_STRING, SHOW_PLAIN),
+  DISK_FIELD (bdi_strict_limit, N_("Its strict_limit"), KIND_STRING, SHOW_PLAIN),
   FIELD (dirty_ratio, N_("Dirty ratio (vm.dirty_ratio, %)"), KIND_STRING, SHOW_PLAIN),
   FIELD (dirty_background_ratio, N_("Dirty background ratio (vm.dirty_background_ratio, %)"), KIND_STRING, SHOW_PLAIN),
   FIELD (dirty_bytes, N_("Dirty bytes (vm.dirty_bytes)"), KIND_STRING, SHOW_PLAIN),
@@ -165,6 +178,9 @@ unknown_text (const RpSysinfo *self,
     return _("not applicable");
   if (spec->show == SHOW_PER_LOOP && self->whole_disk != NULL && self->loop_backing_file == NULL)
     return _("not applicable");
+  if (spec->show == SHOW_PER_LOAD && self->load_directory == NULL)
+    /* TRANSLATORS: where the loads wrote: in the target directory, like the probes */
+    return g_str_equal (spec->key, "load_directory") ? _("the target directory") : _("not applicable");
   if (spec->show == SHOW_PER_DISK && self->whole_disk != NULL)
     /* TRANSLATORS: no RAID or device-mapper layer under the file system */
     return _("none");
@@ -208,6 +224,7 @@ field_value_text (const RpSysinfo *self,
     case SHOW_PER_FS:
     case SHOW_PER_DISK:
     case SHOW_PER_LOOP:
+    case SHOW_PER_LOAD:
     default:
       break;
     }

@@ -60,6 +60,27 @@ typedef struct {
    * e.g. "loop3 scheduler bfq (default none)"; "; "-separated, NULL when none do */
   char    *settings_not_default;
 
+  /* where the loads wrote, when not in the target directory (a run's load
+   * folder, RpScenario.load_directory: the USB stick of "copying to a USB
+   * stick freezes the desktop"); all NULL when the loads wrote to the target */
+  char    *load_directory;
+  char    *load_mount_point;
+  char    *load_fs_type;
+  char    *load_mount_options;
+  char    *load_journal_mode;
+  char    *load_source_device;
+  char    *load_whole_disk;
+  char    *load_scheduler;
+
+  /* the per-device dirty limits of the disk the loads write to (its backing
+   * device info, /sys/class/bdi/BDI, Documentation/ABI/testing/sysfs-class-bdi),
+   * verbatim; NULL where the kernel has no such file */
+  char    *bdi;                   /* e.g. "7:3" (major:minor) */
+  char    *bdi_min_ratio;         /* % of the global dirty threshold reserved for it */
+  char    *bdi_max_ratio;         /* % of the global dirty threshold it may use, 100 by default */
+  char    *bdi_max_bytes;         /* the same as bytes (Linux 6.2) */
+  char    *bdi_strict_limit;      /* 1: held to its own share even below the global limit (Linux 4.1) */
+
   /* vm sysctls, verbatim */
   char    *dirty_ratio;
   char    *dirty_background_ratio;
@@ -87,6 +108,8 @@ typedef RpField RpSysinfoField;
 GType      rp_sysinfo_get_type        (void) G_GNUC_CONST;
 
 RpSysinfo *rp_sysinfo_collect         (const char       *target_directory);
+void       rp_sysinfo_collect_load    (RpSysinfo        *self,
+                                       const char       *load_directory);
 RpSysinfo *rp_sysinfo_copy            (const RpSysinfo  *self);
 void       rp_sysinfo_free            (RpSysinfo        *self);
 GPtrArray *rp_sysinfo_get_fields      (const RpSysinfo  *self);

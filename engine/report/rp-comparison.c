@@ -37,11 +37,15 @@ const RpCompareSetting rp_compare_settings[] = {
   { "dirty_expire_centisecs", "dirty_expire_centisecs", FALSE },
   { "wbt_lat_usec", "wbt_lat_usec", FALSE },
   { "read_ahead_kb", "read_ahead_kb", FALSE },
+  /* The USB-stick remedies (issue 20): the load disk's per-device limits. */
+  { "bdi_max_ratio", "bdi max_ratio", FALSE },
+  { "bdi_strict_limit", "bdi strict_limit", FALSE },
   { "loop_direct_io", N_("Loop direct I/O"), TRUE },
   { "backing_fs_type", N_("Backing file system"), TRUE },
   { "backing_disk", N_("Backing disk"), TRUE },
   { "backing_scheduler", N_("Backing scheduler"), TRUE },
   { "backing_wbt_lat_usec", N_("Backing wbt_lat_usec"), TRUE },
+  { "load_fs_type", N_("Load file system"), TRUE },
 };
 const guint rp_n_compare_settings = G_N_ELEMENTS (rp_compare_settings);
 

@@ -97,7 +97,9 @@ append_sentence (const RpScenario *self,
  *
  * A one-paragraph, translated description of what runs, for headers and reports,
  * e.g. "R1: sequential writer bs=1.0 MiB, 15000 MiB, buffered; fsync probe
- * 1.0 MiB every 1 s; system sampler every 0.5 s; 20 s". The values are those
+ * 1.0 MiB every 1 s; system sampler every 0.5 s; 20 s", with the folders
+ * of the loads and of the probes first when the loads have a folder of their
+ * own (RpScenario.load_directory). The values are those
  * of rp_scenario_get_fields().
  *
  * Returns: (transfer full): the text
@@ -112,6 +114,10 @@ rp_scenario_describe (const RpScenario *self)
 
   s = g_string_new (NULL);
   g_string_append_printf (s, "%s:", self->name);
+  if (self->load_directory != NULL)
+    /* TRANSLATORS: where each part ran: the load folder, then the target directory */
+    g_string_append_printf (s, _(" loads in “%s”, probes in “%s”;"), self->load_directory,
+                            rp_scenario_get_directory (self));
   if (!rp_scenario_has_role (self, RP_PART_LOAD))
     g_string_append_printf (s, " %s;", _("no load"));
   foreach_part (self, append_sentence, s);

@@ -17,6 +17,7 @@ static const RpPresetInfo presets[] = {
   { "R2", N_("Endless copy of a 1 GiB file while a CPU benchmark measures the CPU time I/O steals") },
   { "R3", N_("Four threads of 64 KiB write() calls, timing the longest write() of each thread") },
   { "R3-fsync", N_("Four threads of 64 KiB write() calls, each followed by fsync()") },
+  { "R6", N_("A big copy to a slow USB stick (give it with --load-dir) while fsync and a document save are timed on the fast file system") },
   { "passive", N_("No load: measure while you work as usual") },
 };
 
@@ -180,6 +181,16 @@ rp_scenario_new_preset (const char  *id,
       rp_scenario_set_part (self, "copy-loop", TRUE);
       rp_scenario_set_part (self, "cpu-bench", TRUE);
     }
+  else if (g_str_equal (canonical, "R6"))
+    {
+      /* docs/SCENARIOS.md R6: cp's buffered writes to the stick fill the
+       * page cache with its dirty pages, and the global dirty limit then
+       * throttles every writer, also those on the fast disk: the fsync
+       * probe and an editor's save (what the user feels) are timed there.
+       * The stick is the run's load folder (RpScenario.load_directory). */
+      rp_scenario_set_part (self, "seq-writer", TRUE);
+      rp_scenario_set_part (self, "save", TRUE);
+    }
   else if (g_str_equal (canonical, "R3") || g_str_equal (canonical, "R3-fsync"))
     {
       rp_scenario_set_part (self, "parallel-writers", TRUE);
@@ -203,6 +214,7 @@ rp_scenario_copy (const RpScenario *self)
   copy = g_memdup2 (self, sizeof *self);
   copy->name = g_strdup (self->name);
   copy->directory = g_strdup (self->directory);
+  copy->load_directory = g_strdup (self->load_directory);
   copy->params = rp_params_copy (self->params);
   return copy;
 }
@@ -214,6 +226,7 @@ rp_scenario_free (RpScenario *self)
     return;
   g_free (self->name);
   g_free (self->directory);
+  g_free (self->load_directory);
   rp_params_free (self->params);
   g_free (self);
 }
@@ -255,6 +268,20 @@ rp_scenario_get_directory (const RpScenario *self)
       g_once_init_leave (&initialized, 1);
     }
   return default_directory;
+}
+
+/**
+ * rp_scenario_get_load_directory:
+ *
+ * Returns: (transfer none): where the loads write: @load_directory when
+ *   set, else the target directory (rp_scenario_get_directory())
+ */
+const char *
+rp_scenario_get_load_directory (const RpScenario *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->load_directory != NULL ? self->load_directory : rp_scenario_get_directory (self);
 }
 
 /* A run's duration: 0 (until stopped, or until the loads finish), else from
@@ -311,6 +338,12 @@ rp_scenario_validate (const RpScenario  *self,
                            _("directory: the target directory is empty"));
       return FALSE;
     }
+  if (self->load_directory != NULL && *self->load_directory == '\0')
+    {
+      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                           _("load_directory: the load directory is empty"));
+      return FALSE;
+    }
   if (!check_duration (self->duration, error))
     return FALSE;
   /* It would run until stopped and measure nothing. */
@@ -364,6 +397,12 @@ rp_scenario_to_json (const RpScenario *self)
   json_builder_add_string_value (b, self->name);
   json_builder_set_member_name (b, "directory");
   json_builder_add_string_value (b, rp_scenario_get_directory (self));
+  /* Only when the loads ran elsewhere: older readers see the same file. */
+  if (self->load_directory != NULL)
+    {
+      json_builder_set_member_name (b, "load_directory");
+      json_builder_add_string_value (b, self->load_directory);
+    }
   json_builder_set_member_name (b, "duration");
   json_builder_add_double_value (b, self->duration);
   json_builder_set_member_name (b, "stop_when_loads_finish");
@@ -491,6 +530,7 @@ rp_scenario_new_from_json (JsonNode  *node,
   g_clear_pointer (&self->name, g_free);
   READ_INTO ("name", G_TYPE_STRING, g_value_dup_string, self->name, (char *));
   READ_INTO ("directory", G_TYPE_STRING, g_value_dup_string, self->directory, (char *));
+  READ_INTO ("load_directory", G_TYPE_STRING, g_value_dup_string, self->load_directory, (char *));
   READ_INTO ("duration", G_TYPE_DOUBLE, g_value_get_double, self->duration, (double));
   READ_INTO ("stop_when_loads_finish", G_TYPE_BOOLEAN, g_value_get_boolean, self->stop_when_loads_finish, (gboolean));
   if (!rp_params_read_json (self->params, object, error))

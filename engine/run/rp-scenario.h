@@ -15,6 +15,9 @@ G_BEGIN_DECLS
  * RpScenario:
  * @name: preset id ("R1", …) or "custom"
  * @directory: target directory; %NULL: rp_scenario_default_directory()
+ * @load_directory: where the loads write, when not in @directory (the
+ *   probes stay in @directory): a second file system, such as a USB stick's,
+ *   whose writeback stalls the first one's writers; %NULL: in @directory
  * @duration: seconds; 0: until stopped (or the loads finish)
  * @stop_when_loads_finish: end the run when the last load is done
  * @parts: the parts that run, a bit per index of rp_parts_get_table();
@@ -30,6 +33,7 @@ G_BEGIN_DECLS
 typedef struct {
   char     *name;
   char     *directory;
+  char     *load_directory;
   double    duration;
   gboolean  stop_when_loads_finish;
   guint64   parts;
@@ -66,6 +70,7 @@ gboolean           rp_scenario_validate            (const RpScenario *self,
                                                     GError          **error);
 char              *rp_scenario_default_directory   (void);
 const char        *rp_scenario_get_directory       (const RpScenario *self);
+const char        *rp_scenario_get_load_directory  (const RpScenario *self);
 JsonNode          *rp_scenario_to_json             (const RpScenario *self);
 RpScenario        *rp_scenario_new_from_json       (JsonNode         *node,
                                                     GError          **error);

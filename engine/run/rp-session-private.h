@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include "rp-part-host.h"
 #include "rp-session.h"
 
 G_BEGIN_DECLS
@@ -15,6 +16,7 @@ typedef struct {
   const RpWorkerClass *klass;
   gboolean             is_load;
   gpointer             state;
+  RpPartHost          *host;           /* the session, or its load host (borrowed) */
   GThread             *thread;
   RpSession           *session;
 } Worker;
@@ -56,6 +58,9 @@ struct _RpSession
   const char     *ended_by;            /* why it stopped, first reason wins: RP_ENDED_BY_* */
   guint           loads_running;
 
+  /* The loads' view of the run when they write to a folder of their own
+   * (RpScenario.load_directory), else NULL: the loads use the session. */
+  RpPartHost     *load_host;
   RpCallRegistry *calls;               /* timed calls in flight and their stalls */
   GPtrArray      *workers;             /* Worker, owned by the session */
   GSource        *duration_source;

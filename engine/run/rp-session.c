@@ -13,6 +13,7 @@
 #include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-session-private.h"
+#include "rp-load-host.h"
 #include "rp-target.h"
 #include "rp-units.h"
 
@@ -68,6 +69,7 @@ rp_session_finalize (GObject *object)
   RpSession *self = RP_SESSION (object);
 
   g_clear_pointer (&self->workers, g_ptr_array_unref);
+  g_clear_object (&self->load_host);
   g_clear_pointer (&self->calls, rp_call_registry_free);
   if (self->live != self->scenario)
     g_clear_pointer (&self->live, rp_scenario_free);
@@ -498,7 +500,7 @@ worker_thread (gpointer data)
 {
   Worker *worker = data;
 
-  worker->klass->run (RP_PART_HOST (worker->session), worker->state);
+  worker->klass->run (worker->host, worker->state);
   if (worker->is_load)
     rp_part_host_load_done (RP_PART_HOST (worker->session));
   rp_session_schedule_update (worker->session);
@@ -550,15 +552,66 @@ prepare_workers (RpSession     *self,
       worker->klass = part->worker;
       worker->is_load = part->role == RP_PART_LOAD;
       worker->session = self;
+      worker->host = worker->is_load && self->load_host != NULL ? self->load_host : RP_PART_HOST (self);
       g_ptr_array_add (self->workers, worker);
 
       if (worker->klass->prepare != NULL)
         {
-          worker->state = worker->klass->prepare (RP_PART_HOST (self), error);
+          worker->state = worker->klass->prepare (worker->host, error);
           if (worker->state == NULL)
             return FALSE;
         }
     }
+  return TRUE;
+}
+
+/* The load folder as the target is resolved: it must exist and be writable. */
+static gboolean
+resolve_load_directory (RpSession  *self,
+                        GError    **error)
+{
+  RpScenario *live = self->live;
+  dev_t dev;
+  ino_t ino;
+  char *resolved = rp_target_resolve (live->load_directory, &dev, &ino, error);
+
+  if (resolved == NULL)
+    {
+      /* TRANSLATORS: before a message about the folder, e.g. "Target directory “/x” does not exist" */
+      g_prefix_error (error, _("Load directory (--load-dir): "));
+      return FALSE;
+    }
+  g_free (live->load_directory);
+  live->load_directory = resolved;
+  return TRUE;
+}
+
+/* Free space where each part writes: with a load folder of their own, the
+ * loads' writes (and the default writer size) are checked there, and the
+ * loads get a host of their own that hands out that folder. The probes'
+ * few MiB are then checked in the load folder too (rp_target_check_free_space()
+ * sums every part's budget): a target too full for them still fails at once
+ * with ENOSPC and a message naming it. */
+static gboolean
+check_free_space (RpSession  *self,
+                  GError    **error)
+{
+  RpScenario *live = self->live;
+  g_autofree char *target = NULL;
+  guint64 load_spare = 0;
+  gboolean fits;
+
+  if (live->load_directory == NULL)
+    return rp_target_check_free_space (live, &self->spare_bytes, error);
+
+  target = g_steal_pointer (&live->directory);
+  live->directory = g_strdup (live->load_directory);
+  fits = rp_target_check_free_space (live, &load_spare, error);
+  g_free (live->directory);
+  live->directory = g_steal_pointer (&target);
+  if (!fits)
+    return FALSE;
+  self->load_host = RP_PART_HOST (rp_load_host_new (RP_PART_HOST (self), live->load_directory, load_spare));
   return TRUE;
 }
 
@@ -590,9 +643,13 @@ start_in_thread (GTask        *task,
    * written in prepare): a cancelled start stops between them. */
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
     goto failed;
+  if (live->load_directory != NULL && !resolve_load_directory (self, &error))
+    goto failed;
   self->sysinfo = rp_sysinfo_collect (live->directory);
+  if (live->load_directory != NULL)
+    rp_sysinfo_collect_load (self->sysinfo, live->load_directory);
 
-  if (!rp_target_check_free_space (live, &self->spare_bytes, &error) ||
+  if (!check_free_space (self, &error) ||
       g_cancellable_set_error_if_cancelled (cancellable, &error))
     goto failed;
 

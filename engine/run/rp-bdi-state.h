@@ -1,0 +1,24 @@
+/* rp-bdi-state.h: a block device's per-device dirty limits (bdi), saved and put back (root only). */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef struct _RpBdiState RpBdiState;
+
+RpBdiState *rp_bdi_state_save     (const char   *disk,
+                                   GError      **error);
+gboolean    rp_bdi_state_set      (RpBdiState   *self,
+                                   const char   *attribute,
+                                   const char   *value,
+                                   GError      **error);
+gboolean    rp_bdi_state_restore  (RpBdiState   *self,
+                                   GError      **error);
+const char *rp_bdi_state_get_name (RpBdiState   *self);
+void        rp_bdi_state_free     (RpBdiState   *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpBdiState, rp_bdi_state_free)
+
+G_END_DECLS
