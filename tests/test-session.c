@@ -200,6 +200,42 @@ test_writer_exact_size (Fixture       *f,
   g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), ==, RP_ENDED_BY_LOADS);
 }
 
+/* A stop while the run prepares (Ctrl-C during a long prepare) used to end
+ * in "No stalls over 0.1 s: the system stayed responsive." on the one fsync
+ * the probe took before it saw the stop: the report notes the early stop and
+ * the verdict says the run measured too little, in every front end (they all
+ * read rp_run_summary_get_verdict()). */
+static void
+test_stop_while_preparing (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *verdict = NULL;
+  g_autofree char *text = NULL;
+
+  rp_params_set_size (scenario->params, "writer_total_size", 64 * RP_MiB);
+  scenario->duration = 60;
+  session = rp_test_start_session (f, scenario, &error);
+  g_assert_cmpint (rp_session_get_state (session), ==, RP_SESSION_STARTING);
+  rp_session_stop (session);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (error);
+
+  report = rp_report_new_from_session (session);
+  g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), ==, RP_ENDED_BY_REQUEST);
+  g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), RP_NOTE_STOPPED_WHILE_PREPARING), ==, "true");
+  verdict = rp_report_get_verdict (report);
+  g_test_message ("%s", verdict);
+  g_assert_null (strstr (verdict, "stayed responsive"));
+  g_assert_nonnull (strstr (verdict, "stopped while it was preparing"));
+  text = rp_report_to_text (report);
+  g_assert_nonnull (strstr (text, "stopped while it was preparing"));
+  g_assert_cmpuint (rp_test_count_entries (f->directory), ==, 0);
+}
+
 static void
 expect_start_error (Fixture     *f,
                     RpScenario  *scenario,
@@ -294,6 +330,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/session/r1-ten-seconds", Fixture, NULL, rp_test_fixture_set_up, test_r1_ten_seconds, rp_test_fixture_tear_down);
   g_test_add ("/session/stop-during-writer", Fixture, NULL, rp_test_fixture_set_up, test_stop_during_writer, rp_test_fixture_tear_down);
+  g_test_add ("/session/stop-while-preparing", Fixture, NULL, rp_test_fixture_set_up, test_stop_while_preparing, rp_test_fixture_tear_down);
   g_test_add ("/session/writer-exact-size", Fixture, NULL, rp_test_fixture_set_up, test_writer_exact_size, rp_test_fixture_tear_down);
   g_test_add ("/session/start-errors", Fixture, NULL, rp_test_fixture_set_up, test_start_errors, rp_test_fixture_tear_down);
   g_test_add ("/session/start-cancelled", Fixture, NULL, rp_test_fixture_set_up, test_start_cancelled, rp_test_fixture_tear_down);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rp-run-summary.h"
+#include "rp-session.h"
 #include "rp-units.h"
 
 static gboolean
@@ -109,8 +110,9 @@ rp_run_summary_set_row (RpRunSummary  *self,
  * @notes: (element-type utf8 utf8) (nullable): the run's notes
  *
  * Takes from @notes what the verdict says beside the rows: the measuring
- * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST) and why
- * kernel events are missing (%RP_NOTE_KERNEL_EVENTS_UNAVAILABLE).
+ * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST), why
+ * kernel events are missing (%RP_NOTE_KERNEL_EVENTS_UNAVAILABLE) and a stop
+ * before the loads started (%RP_NOTE_STOPPED_WHILE_PREPARING).
  */
 void
 rp_run_summary_set_notes (RpRunSummary *self,
@@ -128,6 +130,8 @@ rp_run_summary_set_notes (RpRunSummary *self,
   g_free (self->kernel_events_unavailable);
   self->kernel_events_unavailable =
     notes != NULL ? g_strdup (g_hash_table_lookup (notes, RP_NOTE_KERNEL_EVENTS_UNAVAILABLE)) : NULL;
+  self->stopped_while_preparing =
+    notes != NULL && g_strcmp0 (g_hash_table_lookup (notes, RP_NOTE_STOPPED_WHILE_PREPARING), "true") == 0;
 }
 
 /**
@@ -376,7 +380,16 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
         g_ptr_array_add (sentences, series_verdict (info, &self->stats[i]));
       }
 
-  if (measured == 0)
+  /* A stop before the loads started leaves a sample or two taken without
+   * load: calling that "responsive" would mislead, and even a stall in them
+   * is no judgement of the load. */
+  if (self->stopped_while_preparing)
+    {
+      if (stalled == 0)
+        g_ptr_array_set_size (sentences, 0);
+      g_ptr_array_insert (sentences, 0, g_strdup (_("The run was stopped while it was preparing, before its loads started: it measured too little to judge.")));
+    }
+  else if (measured == 0)
     g_ptr_array_add (sentences, g_strdup (_("No latency was measured, so there is nothing to judge.")));
   else if (stalled == 0)
     {

@@ -39,6 +39,8 @@ typedef enum {
  *   recorded (the note %RP_NOTE_KERNEL_EVENTS_UNAVAILABLE), owned
  * @cause: (nullable): a sentence naming the dominant cause of the stalls
  *   (engine/report/rp-report-stalls.c), said after the rows' sentences
+ * @stopped_while_preparing: the run was stopped before its loads started
+ *   (the note %RP_NOTE_STOPPED_WHILE_PREPARING): too little to call calm
  *
  * The statistics of the summary's rows: every series of the parts table
  * marked %RP_SERIES_FLAG_IN_SUMMARY, in rank order. Filled from a report's
@@ -54,6 +56,7 @@ typedef struct {
   double    gap_longest;
   char     *kernel_events_unavailable;
   char     *cause;
+  gboolean  stopped_while_preparing;
 } RpRunSummary;
 
 guint               rp_run_summary_get_n_rows     (void);

@@ -747,9 +747,16 @@ on_started (GObject      *object,
   launch_workers (self);
   g_task_return_boolean (task, TRUE);
 
-  /* A stop requested while starting takes effect now. */
+  /* A stop requested while starting takes effect now; the verdict must not
+   * judge the sample or two the workers take before they see it. */
   if (g_atomic_int_get (&self->stopping))
-    rp_session_schedule_stop (self, RP_ENDED_BY_REQUEST);
+    {
+      g_mutex_lock (&self->lock);
+      if (g_strcmp0 (self->ended_by, RP_ENDED_BY_REQUEST) == 0)
+        g_hash_table_replace (self->notes, g_strdup (RP_NOTE_STOPPED_WHILE_PREPARING), g_strdup ("true"));
+      g_mutex_unlock (&self->lock);
+      rp_session_schedule_stop (self, RP_ENDED_BY_REQUEST);
+    }
 }
 
 /**
