@@ -70,6 +70,7 @@ rp_run_summary_new (void)
   self->n_rows = rp_run_summary_get_n_rows ();
   self->stats = g_new0 (RpStats, self->n_rows);
   self->present = g_new0 (gboolean, self->n_rows);
+  self->calls = g_new0 (guint64, self->n_rows);
   return self;
 }
 
@@ -80,6 +81,7 @@ rp_run_summary_free (RpRunSummary *self)
     return;
   g_free (self->stats);
   g_free (self->present);
+  g_free (self->calls);
   g_free (self->kernel_events_unavailable);
   g_free (self->cause);
   g_free (self);
@@ -109,7 +111,9 @@ rp_run_summary_set_row (RpRunSummary  *self,
  * rp_run_summary_set_notes:
  * @notes: (element-type utf8 utf8) (nullable): the run's notes
  *
- * Takes from @notes what the verdict says beside the rows: the measuring
+ * Takes from @notes the exact number of calls of the rows whose series keep
+ * one sample per window (#RpSeriesInfo's @count_note), and what the verdict
+ * says beside the rows: the measuring
  * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST), why
  * kernel events are missing (%RP_NOTE_KERNEL_EVENTS_UNAVAILABLE) and a stop
  * before the loads started (%RP_NOTE_STOPPED_WHILE_PREPARING).
@@ -132,6 +136,13 @@ rp_run_summary_set_notes (RpRunSummary *self,
     notes != NULL ? g_strdup (g_hash_table_lookup (notes, RP_NOTE_KERNEL_EVENTS_UNAVAILABLE)) : NULL;
   self->stopped_while_preparing =
     notes != NULL && g_strcmp0 (g_hash_table_lookup (notes, RP_NOTE_STOPPED_WHILE_PREPARING), "true") == 0;
+  for (guint i = 0; i < self->n_rows; i++)
+    {
+      const char *count_note = rp_run_summary_get_row_info (i)->count_note;
+      const char *calls = notes != NULL && count_note != NULL ? g_hash_table_lookup (notes, count_note) : NULL;
+
+      self->calls[i] = calls != NULL ? g_ascii_strtoull (calls, NULL, 10) : 0;
+    }
 }
 
 /**
@@ -257,6 +268,25 @@ stall_sentence (const RpSeriesInfo *info,
                           subject_of (info), count, total, limit, worst);
 }
 
+/* For a series of window maxima whose call count is not known yet (a live
+ * run: the writers count at their end): every stall is a sample of its own,
+ * so the count is exact, but the windows are no total to give. */
+static char *
+untotalled_sentence (const RpSeriesInfo *info,
+                     gulong              count,
+                     const char         *limit,
+                     const char         *worst)
+{
+  if (count == 0)
+    /* TRANSLATORS: "write() calls: none over 0.1 s so far; worst 11.0 ms." The first %s is a series' subject */
+    return g_strdup_printf (_("%s: none over %s so far; worst %s."), subject_of (info), limit, worst);
+  /* TRANSLATORS: "write() calls stalled 3 times over 0.1 s; worst 615 ms." The
+   * first %s is a series' subject; the plural follows the count (3) */
+  return g_strdup_printf (ngettext ("%s stalled %lu time over %s; worst %s.",
+                                    "%s stalled %lu times over %s; worst %s.", count),
+                          subject_of (info), count, limit, worst);
+}
+
 static char *
 calm_sentence (const RpSeriesInfo *info,
                gulong              total,
@@ -274,7 +304,8 @@ calm_sentence (const RpSeriesInfo *info,
  * the one to tell; with none, the count over 0.1 s (no longer instant). */
 static char *
 series_verdict (const RpSeriesInfo *info,
-                const RpStats      *stats)
+                const RpStats      *stats,
+                guint64             calls)
 {
   g_autofree char *worst = rp_format_latency (stats->max);
   double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;
@@ -285,9 +316,17 @@ series_verdict (const RpSeriesInfo *info,
   g_autofree char *attention_sentence = NULL;
   gulong attention, total = (gulong) MIN (stats->n, G_MAXULONG);
 
-  if (count == 0)
+  /* A series of window maxima counts windows: the total is its calls. */
+  if (info->count_note != NULL)
+    total = (gulong) MIN (calls, G_MAXULONG);
+  if (info->count_note != NULL && total == 0)
+    sentence = untotalled_sentence (info, (gulong) MIN (count, G_MAXULONG), limit_text, worst);
+  else if (count == 0)
     return calm_sentence (info, total, limit_text, worst);
-  sentence = stall_sentence (info, (gulong) MIN (count, G_MAXULONG), total, limit_text, worst);
+  else
+    sentence = stall_sentence (info, (gulong) MIN (count, G_MAXULONG), total, limit_text, worst);
+  if (count == 0)
+    return g_steal_pointer (&sentence);
   if (stats->over_attention == 0)
     return g_steal_pointer (&sentence);
 
@@ -377,7 +416,7 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
         measured++;
         if (stalls)
           stalled++;
-        g_ptr_array_add (sentences, series_verdict (info, &self->stats[i]));
+        g_ptr_array_add (sentences, series_verdict (info, &self->stats[i], self->calls[i]));
       }
 
   /* A stop before the loads started leaves a sample or two taken without

@@ -32,6 +32,9 @@ typedef enum {
  * @n_rows: how many rows, rp_run_summary_get_n_rows()
  * @stats: (array length=n_rows): each row's statistics
  * @present: (array length=n_rows): whether the run has that series at all
+ * @calls: (array length=n_rows): for a row whose series keeps one sample per
+ *   window (its #RpSeriesInfo's @count_note), the exact number of calls
+ *   from that note; 0 when every call is a sample or the note is not there
  * @gaps: how often the measuring process itself stood still for over a
  *   second (the system sampler's note %RP_NOTE_GAPS)
  * @gap_longest: the longest of those, seconds
@@ -52,6 +55,7 @@ typedef struct {
   guint     n_rows;
   RpStats  *stats;
   gboolean *present;
+  guint64  *calls;
   guint64   gaps;
   double    gap_longest;
   char     *kernel_events_unavailable;
