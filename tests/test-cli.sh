@@ -544,8 +544,10 @@ for sig in INT TERM HUP; do
   kill -"$sig" "$pid"
   wait "$pid"; rc=$?
   took=$(echo "$(date +%s.%N) - $start" | bc)
-  if [ "$rc" -eq 0 ] && [ -s "$work/sig-$sig.json" ] && grep -q "Summary" "$work/out-$sig"; then
-    ok "SIG$sig: stopped in ${took}s with a summary and a report"
+  # Exit 3, as matrix: stopped by the user; the report saved and marked so.
+  if [ "$rc" -eq 3 ] && [ -s "$work/sig-$sig.json" ] && grep -q "Summary" "$work/out-$sig" &&
+     grep -q '"ended_by" *: *"stopped"' "$work/sig-$sig.json"; then
+    ok "SIG$sig: stopped in ${took}s with a summary and a report marked stopped (exit 3)"
   else
     fail "SIG$sig: exit $rc, report $(ls -l "$work/sig-$sig.json" 2>&1): $(tail -5 "$work/out-$sig")"
   fi
@@ -565,7 +567,7 @@ kill -HUP "$pid"; sleep 1.5
 if kill -0 "$pid" 2>/dev/null; then ok "SIGHUP ignored (nohup): the run goes on"
 else fail "SIGHUP ignored (nohup): the run ended: $(tail -3 "$work/out-nohup")"; fi
 kill -TERM "$pid"; wait "$pid"; rc=$?
-if [ "$rc" -eq 0 ] && [ -s "$work/nohup.json" ]; then ok "nohup run: SIGTERM stops it with a report"
+if [ "$rc" -eq 3 ] && [ -s "$work/nohup.json" ]; then ok "nohup run: SIGTERM stops it with a report (exit 3)"
 else fail "nohup run: exit $rc: $(tail -3 "$work/out-nohup")"; fi
 expect_empty "nohup"
 

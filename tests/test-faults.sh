@@ -406,7 +406,7 @@ row_signals() {
         if [ "$rc" -eq 137 ] && [ ! -e "$work/reports/sig.json" ]; then ok "SIGKILL during $scenario: killed, no report"
         else fail "SIGKILL during $scenario: exit $rc"; fi
       else
-        expect "SIG$sig during $scenario (stopped in ${took} ms)" 0 "Stopping" "Summary" "Report saved"
+        expect "SIG$sig during $scenario (stopped in ${took} ms)" 3 "Stopping" "Summary" "Report saved"
         # Catches a run that ignores the signal; not a speed test (see test-cli.sh).
         if [ "$took" -lt 15000 ]; then ok "SIG$sig during $scenario: exit within 15 s"; else fail "SIG$sig during $scenario took ${took} ms"; fi
       fi
@@ -428,7 +428,11 @@ row_stop_while_preparing() {
   sleep 1
   kill -INT "$(pgrep -P "$pid" -f resprobe-cli | head -1)"
   wait "$pid" 2>/dev/null; rc=$?
-  expect "SIGINT while preparing R2" 0 "Report saved"
+  # Exit 3 (stopped), and the verdict does not call a sample or two taken
+  # before the loads started "responsive".
+  expect "SIGINT while preparing R2" 3 "Report saved" "stopped while it was preparing"
+  if ! grep -q "stayed responsive" "$work/last"; then ok "SIGINT while preparing: not called responsive"
+  else fail "SIGINT while preparing: $(grep "stayed responsive" "$work/last")"; fi
   if ! grep -q "under load" "$work/last"; then ok "SIGINT while preparing: no CPU benchmark verdict"
   else fail "SIGINT while preparing: $(grep "under load" "$work/last")"; fi
   unchanged "SIGINT while preparing" "$d" ""
@@ -823,7 +827,7 @@ row_matrix_restore_on_interrupt() {
   mid=$(queue_settings "$loop")
   pkill -INT -P "$pid"
   wait "$pid"; rc=$?
-  expect "matrix interrupted mid-cell" 1 "interrupted"
+  expect "matrix interrupted mid-cell" 3 "interrupted"
   after=$(queue_settings "$loop")
   if [ "$after" = "$before" ] && [ "$mid" != "$before" ] && ! losetup "/dev/$loop" >/dev/null 2>&1; then
     ok "matrix interrupted mid-cell: $loop was «$mid» in the cell, put back ($after) and detached"
@@ -1059,7 +1063,7 @@ row_signal_phases() {
   child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
   kill -HUP "$child"
   wait "$pid"; rc=$?
-  expect "SIGHUP during R1" 0 "Stopping" "Report saved"
+  expect "SIGHUP during R1" 3 "Stopping" "Report saved"
   rm -f "$report" "$work/last"
   timeout -k 5 60 "$cli" run --dir "$d" --size 256M --duration 60 --report "$report" >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
@@ -1067,7 +1071,7 @@ row_signal_phases() {
   child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
   kill -TERM "$child"; wait_for "$work/last" "Stopping" 30; kill -TERM "$child" 2>/dev/null
   wait "$pid"; rc=$?
-  expect "two SIGTERMs" 0 "Report saved"
+  expect "two SIGTERMs" 3 "Report saved"
   unchanged "signals by phase" "$d" ""
 }
 

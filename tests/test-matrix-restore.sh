@@ -170,8 +170,8 @@ pid=""
 loop_after=$(settings "$loop")
 disk_after=$(settings "$disk")
 left=$(findmnt -rn -o TARGET | grep -F "$work/"; losetup -a | grep -F "$work/")
-if [ "$rc" -eq 1 ] && [ -z "$left" ] && [ "$loop_after" = "$loop_before" ] && [ "$disk_after" = "$disk_before" ]; then
-  ok "SIGTERM mid-cell ($loop was $mid): exit 1, nothing mounted, $loop and $disk as before"
+if [ "$rc" -eq 3 ] && [ -z "$left" ] && [ "$loop_after" = "$loop_before" ] && [ "$disk_after" = "$disk_before" ]; then
+  ok "SIGTERM mid-cell ($loop was $mid): exit 3 (stopped), nothing mounted, $loop and $disk as before"
 else
   fail "SIGTERM: exit $rc, left: $left; $loop $loop_after (before: $loop_before, mid-cell: $mid); $disk $disk_after (before: $disk_before) $(tail -5 "$work/out-term")"
 fi

@@ -913,6 +913,8 @@ run_once (const RpScenario  *scenario,
 
   if (rp_session_get_error (session) != NULL)
     exit_code = RP_CLI_EXIT_FAILURE;
+  else if (g_strcmp0 (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), RP_ENDED_BY_REQUEST) == 0)
+    exit_code = RP_CLI_EXIT_STOPPED;
   return exit_code;
 }
 /**
@@ -930,7 +932,8 @@ run_once (const RpScenario  *scenario,
  * during the run; a report that cannot be saved where asked is saved
  * elsewhere (exit 1).
  *
- * Returns: 0, 1 when the run failed, 2 for bad options
+ * Returns: 0, 1 when the run failed, 2 for bad options, 3 when a signal
+ *   stopped it (report saved, marked stopped)
  */
 int
 rp_cli_run (int    argc,
@@ -1001,8 +1004,7 @@ rp_cli_run (int    argc,
       int code = run_once (scenario, path, options.force, report_directory, stem, r, repeats,
                            &report, &stopped);
 
-      if (code != RP_CLI_EXIT_OK)
-        exit_code = MAX (exit_code, code);
+      exit_code = rp_cli_exit_worse (exit_code, code);
       if (report != NULL)
         g_ptr_array_add (group->reports, report);
       /* A run that could not start will not start the next time either. */
