@@ -641,10 +641,14 @@ row_locale_numbers() {
   rm -f "$report"
   # The catalogues of this build (po/LANG/LC_MESSAGES beside tests/).
   LC_ALL=de_DE.UTF-8 RESPROBE_LOCALEDIR=${G_TEST_BUILDDIR:?}/../po \
-    timeout -k 5 60 "$cli" run --dir "$d" --size 64M --duration 3 --report "$report" >"$work/last" 2>&1
+    timeout -k 5 60 "$cli" run --dir "$d" --size 64M --duration 3,5 --interval 0,5 --report "$report" >"$work/last" 2>&1
   rc=$?
   # The writer's line reads the note back: it was missing in de, ru, pl.
+  # German decimal commas on input ("3,5" was refused).
   expect "run in German" 0 "Schreiber:"
+  if python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["scenario"]; assert s["duration"] == 3.5 and s["fsync_interval"] == 0.5, s' "$report"
+  then ok "German run: --duration 3,5 --interval 0,5 read as 3.5 s and 0.5 s"
+  else fail "German run: decimal commas: $(grep -o '"duration"[^,]*' "$report")"; fi
   if grep -qE '"writer_seconds" *: *"[0-9]+\.[0-9]+"' "$report"; then ok "German run: writer_seconds with a decimal point"
   else fail "German run: $(grep -o '"writer_seconds"[^,]*' "$report")"; fi
   unchanged "run in German" "$d" ""

@@ -3,14 +3,17 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <adwaita.h>
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
 
 #include "rp-application.h"
 #include "rp-chart-view.h"
+#include "rp-error.h"
 #include "rp-gui-util.h"
 #include "rp-preferences-window.h"
+#include "rp-run-settings.h"
 #include "rp-scenario.h"
 #include "rp-units.h"
 #include "rp-window.h"
@@ -279,6 +282,30 @@ test_form_without_writable_settings (void)
   g_assert_cmpint (g_rmdir (target), ==, 0);
 }
 
+/* The window's form reads German decimal commas as the CLI does ("2,5" for
+ * a duration, "1,5 G" for a size), and the '.' it writes back itself. */
+static void
+test_form_decimal_comma (void)
+{
+  g_autofree char *saved = g_strdup (setlocale (LC_NUMERIC, NULL));
+  g_autofree char *written = NULL;
+  g_autoptr(GError) error = NULL;
+  double seconds = 0;
+  guint64 bytes = 0;
+
+  g_assert_nonnull (setlocale (LC_NUMERIC, "de_DE.UTF-8"));
+  g_assert_true (rp_run_settings_parse_duration ("2,5", &seconds, NULL));
+  g_assert_cmpfloat (seconds, ==, 2.5);
+  g_assert_true (rp_run_settings_parse_size ("1,5 G", &bytes, NULL));
+  g_assert_cmpuint (bytes, ==, 3ull << 29);
+  written = rp_run_settings_format_duration (2.5);
+  g_assert_true (rp_run_settings_parse_duration (written, &seconds, NULL));
+  g_assert_cmpfloat (seconds, ==, 2.5);
+  g_assert_false (rp_run_settings_parse_duration ("2,5,0", &seconds, &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+  setlocale (LC_NUMERIC, saved);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -311,6 +338,7 @@ main (int   argc,
   g_test_add_func ("/preferences/window-follows-settings", test_window_follows_settings);
   g_test_add_func ("/preferences/run-stores-form", test_run_stores_form);
   g_test_add_func ("/preferences/form-without-writable-settings", test_form_without_writable_settings);
+  g_test_add_func ("/preferences/form-decimal-comma", test_form_decimal_comma);
 
   status = g_test_run ();
   g_object_unref (application);
