@@ -581,6 +581,29 @@ kill -9 "$pid"; wait "$pid" 2>/dev/null
 expect_empty "kill -9"
 if [ ! -e "$work/k.json" ]; then ok "kill -9: no half-written report"; else fail "kill -9 left a report"; fi
 
+# Folders cannot be O_TMPFILE: kill -9 of a run with the save probe and the
+# small-files load leaves theirs; the next run in that target removes them
+# (named with the dead run's PID and start time) and says so.
+"$cli" run --dir "$target" --load small-files --file-writers 1 --probe save --save-interval 0.1 \
+  --duration 60 --report "$work/k.json" >"$work/out-k9" 2>&1 &
+pid=$!
+deadline=$(( $(date +%s) + 60 ))
+until [ -n "$(ls -d "$target"/resprobe-save-* 2>/dev/null)" ] && [ -n "$(ls -d "$target"/resprobe-files-* 2>/dev/null)" ]; do
+  [ "$(date +%s)" -lt "$deadline" ] || break
+  sleep 0.05
+done
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+left=$(cd "$target" && ls -d resprobe-save-* resprobe-files-* 2>/dev/null | tr '\n' ' ')
+if [ -n "$left" ]; then ok "kill -9 with folders: left $left"; else fail "kill -9 with folders: none made"; fi
+"$cli" run --dir "$target" --scenario passive --duration 1 --report "$work/k2.json" >"$work/out-k9" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "Removed what killed runs left in the target: " "$work/out-k9" &&
+   ( for f in $left; do grep -qF "$f" "$work/out-k9" || exit 1; done ); then
+  ok "the next run removed the dead run's folders and said so"
+else fail "leftovers: exit $rc: $(grep -i removed "$work/out-k9") $(tail -3 "$work/out-k9")"; fi
+expect_empty "the run after kill -9"
+rm -f "$work/k2.json"
+
 # --- run --repeat: a report per run, naming its configuration and repeat ------------
 check_usage "repeat 0" "--repeat" run --dir "$target" --repeat 0
 check_usage "repeat too many" "--repeat" run --dir "$target" --repeat 101

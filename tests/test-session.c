@@ -2,11 +2,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rp-clock.h"
 #include "rp-error.h"
+#include "rp-proc.h"
 #include "rp-report.h"
+#include "rp-run-folder.h"
 #include "rp-session.h"
 #include "rp-units.h"
 #include "rp-test-fixture.h"
@@ -236,6 +240,100 @@ test_stop_while_preparing (Fixture       *f,
   g_assert_cmpuint (rp_test_count_entries (f->directory), ==, 0);
 }
 
+/* The PID of a process that has ended (a child reaped). */
+static int
+dead_pid (void)
+{
+  g_autoptr(GSubprocess) child = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, NULL, "true", NULL);
+  int pid;
+
+  g_assert_nonnull (child);
+  pid = atoi (g_subprocess_get_identifier (child));
+  g_assert_true (g_subprocess_wait (child, NULL, NULL));
+  return pid;
+}
+
+static char *
+make_folder (const char *directory,
+             const char *name,
+             gboolean    with_contents)
+{
+  char *path = g_build_filename (directory, name, NULL);
+
+  g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+  if (with_contents)
+    {
+      g_autofree char *file = g_build_filename (path, "doc.txt", NULL);
+      g_autofree char *sub = g_build_filename (path, "lib", NULL);
+      g_autofree char *inner = g_build_filename (sub, "libc.so.6", NULL);
+      g_autofree char *link = g_build_filename (path, "outside", NULL);
+
+      g_assert_true (g_file_set_contents (file, "text", -1, NULL));
+      g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+      g_assert_true (g_file_set_contents (inner, "elf", -1, NULL));
+      /* A link out of the folder is removed, not followed. */
+      g_assert_cmpint (symlink (directory, link), ==, 0);
+    }
+  return path;
+}
+
+/* kill -9 of a run with the save probe or the small-files load left their
+ * folders in the target: the next run's start removes those of dead runs
+ * (name + PID + start time), notes them, and leaves everything else. */
+static void
+test_leftovers_removed (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *save_name = g_strdup_printf ("resprobe-save-%d-12345-a1B2c3", dead_pid ());
+  g_autofree char *files_name = g_strdup_printf ("resprobe-files-%d-12345-Zz9yX8", dead_pid ());
+  g_autofree char *live_name = g_strdup_printf ("resprobe-save-%d-%" G_GUINT64_FORMAT "-q1w2e3", (int) getpid (),
+                                                rp_proc_start_time ((int) getpid ()));
+  g_autofree char *stale_save = make_folder (f->directory, save_name, TRUE);
+  g_autofree char *stale_files = make_folder (f->directory, files_name, FALSE);
+  g_autofree char *live = make_folder (f->directory, live_name, FALSE);
+  g_autofree char *old_style = make_folder (f->directory, "resprobe-save-a1B2c3", FALSE);
+  /* Not a name of ours (its random part is not six characters). */
+  g_autofree char *users = make_folder (f->directory, "resprobe-save-1-2-notours", FALSE);
+  g_autofree char *template = rp_run_folder_template (f->directory, "files");
+  const char *removed;
+
+  /* What a run names its own folders: alive while it runs. */
+  g_assert_nonnull (g_mkdtemp_full (template, 0700));
+  g_assert_false (rp_run_folder_is_stale (strrchr (template, '/') + 1));
+  g_assert_true (rp_run_folder_is_stale (save_name));
+  g_assert_false (rp_run_folder_is_stale (live_name));
+  g_assert_false (rp_run_folder_is_stale ("resprobe-save-a1B2c3"));
+  g_assert_false (rp_run_folder_is_stale ("resprobe-4242-12345-0"));
+
+  rp_params_set_seconds (scenario->params, "fsync_interval", 0.5);
+  scenario->duration = 1;
+  session = rp_test_start_session (f, scenario, &error);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (error);
+  report = rp_report_new_from_session (session);
+  removed = g_hash_table_lookup (rp_report_get_notes (report), RP_NOTE_LEFTOVERS_REMOVED);
+  g_test_message ("removed: %s", removed);
+  g_assert_nonnull (removed);
+  g_assert_nonnull (strstr (removed, save_name));
+  g_assert_nonnull (strstr (removed, files_name));
+  g_assert_false (g_file_test (stale_save, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (stale_files, G_FILE_TEST_EXISTS));
+  /* The target itself, which the link pointed at, is still there. */
+  g_assert_true (g_file_test (f->directory, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (live, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (old_style, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (users, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (template, G_FILE_TEST_IS_DIR));
+  g_assert_cmpint (g_rmdir (live), ==, 0);
+  g_assert_cmpint (g_rmdir (old_style), ==, 0);
+  g_assert_cmpint (g_rmdir (users), ==, 0);
+  g_assert_cmpint (g_rmdir (template), ==, 0);
+}
+
 static void
 expect_start_error (Fixture     *f,
                     RpScenario  *scenario,
@@ -331,6 +429,7 @@ main (int argc, char **argv)
   g_test_add ("/session/r1-ten-seconds", Fixture, NULL, rp_test_fixture_set_up, test_r1_ten_seconds, rp_test_fixture_tear_down);
   g_test_add ("/session/stop-during-writer", Fixture, NULL, rp_test_fixture_set_up, test_stop_during_writer, rp_test_fixture_tear_down);
   g_test_add ("/session/stop-while-preparing", Fixture, NULL, rp_test_fixture_set_up, test_stop_while_preparing, rp_test_fixture_tear_down);
+  g_test_add ("/session/leftovers-removed", Fixture, NULL, rp_test_fixture_set_up, test_leftovers_removed, rp_test_fixture_tear_down);
   g_test_add ("/session/writer-exact-size", Fixture, NULL, rp_test_fixture_set_up, test_writer_exact_size, rp_test_fixture_tear_down);
   g_test_add ("/session/start-errors", Fixture, NULL, rp_test_fixture_set_up, test_start_errors, rp_test_fixture_tear_down);
   g_test_add ("/session/start-cancelled", Fixture, NULL, rp_test_fixture_set_up, test_start_cancelled, rp_test_fixture_tear_down);

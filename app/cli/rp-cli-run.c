@@ -50,6 +50,30 @@ append_header_line (GString    *out,
   rp_text_append_wrapped (out, "# ", "#   ", line);
 }
 
+/* What the start removed of killed runs (rp-run-folder.c), or could not. */
+static void
+append_leftovers (GString   *out,
+                  RpSession *session)
+{
+  g_autoptr(GHashTable) notes = rp_session_get_notes (session);
+  const char *removed = g_hash_table_lookup (notes, RP_NOTE_LEFTOVERS_REMOVED);
+  const char *failed = g_hash_table_lookup (notes, RP_NOTE_LEFTOVERS_FAILED);
+
+  if (removed != NULL)
+    {
+      /* TRANSLATORS: %s lists folders, e.g. "resprobe-save-4242-1234-a1B2c3" */
+      g_autofree char *line = g_strdup_printf (_("Removed what killed runs left in the target: %s"), removed);
+
+      rp_text_append_wrapped (out, "# ", "#   ", line);
+    }
+  if (failed != NULL)
+    {
+      g_autofree char *line = g_strdup_printf ("%s %s", _("Warning:"), failed);
+
+      rp_text_append_wrapped (out, "# ", "#   ", line);
+    }
+}
+
 static void
 print_header (RpSession *session)
 {
@@ -81,6 +105,7 @@ print_header (RpSession *session)
 
       rp_text_append_wrapped (out, "# ", "#   ", line);
     }
+  append_leftovers (out, session);
   g_print ("%s", out->str);
 }
 

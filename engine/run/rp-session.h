@@ -39,6 +39,11 @@ typedef enum {
  * its loads started): what it measured then is a sample or two, not a
  * judgement (the verdict says so, rp-run-summary.c). */
 #define RP_NOTE_STOPPED_WHILE_PREPARING "stopped_while_preparing"
+/* Notes of the start: the folders of killed runs removed from the target
+ * (their names, comma-separated; rp-run-folder.c), and why one could not be
+ * removed (a translated sentence). */
+#define RP_NOTE_LEFTOVERS_REMOVED "leftovers_removed"
+#define RP_NOTE_LEFTOVERS_FAILED  "leftovers_not_removed"
 
 #define RP_TYPE_SESSION (rp_session_get_type ())
 G_DECLARE_FINAL_TYPE (RpSession, rp_session, RP, SESSION, GObject)
