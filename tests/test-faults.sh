@@ -749,45 +749,17 @@ PY
 # Issue 16 item 12 and issue 17: what the matrix changes on a loop device (its
 # queue settings outlive the detach) is put back on every exit path.
 
-# loop_control add|remove N: a loop device of the row's own, created at the
-# first free index from 400 up (LOOP_CTL_ADD of linux/loop.h), so that no
-# other user's device is touched; removed by cleanup().
-loop_control() {
-  python3 - "$@" <<'PY'
-import errno, fcntl, os, sys, time
-LOOP_CTL_ADD, LOOP_CTL_REMOVE = 0x4C80, 0x4C81
-fd = os.open("/dev/loop-control", os.O_RDWR)
-if sys.argv[1] == "add":
-    for index in range(400, 1000):
-        try:
-            print(fcntl.ioctl(fd, LOOP_CTL_ADD, index)); break
-        except OSError as e:
-            if e.errno != errno.EEXIST: raise
-else:
-    for attempt in range(50):
-        try:
-            fcntl.ioctl(fd, LOOP_CTL_REMOVE, int(sys.argv[2])); break
-        except OSError as e:
-            if e.errno != errno.EBUSY or attempt == 49: raise
-            time.sleep(0.1)
-PY
-}
-
-# queue_settings DISK: scheduler, wbt and read-ahead of a disk, one line.
-queue_settings() {
-  local q=/sys/block/$1/queue
-  echo "scheduler=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler") wbt=$(cat "$q/wbt_lat_usec") read_ahead_kb=$(cat "$q/read_ahead_kb")"
-}
+# loop_control, queue_settings, queue_set_odd: loop devices of the rows' own
+# (from index 400 up: the root tests take theirs from 300), removed by cleanup().
+. "$(dirname "$0")/loop-queue.sh"
 
 # A loop device of our own with settings no kernel default has; sets $loop.
 own_loop_with_odd_settings() {
   local index
-  index=$(loop_control add) || return 1
+  index=$(loop_control add 400) || return 1
   own_loops+=("$index")
   loop=loop$index
-  echo kyber >"/sys/block/$loop/queue/scheduler"
-  echo 4321 >"/sys/block/$loop/queue/wbt_lat_usec"
-  echo 256 >"/sys/block/$loop/queue/read_ahead_kb"
+  queue_set_odd "$loop"
 }
 
 # A cell that fails after the loop device was changed (its run finds no room
