@@ -597,7 +597,7 @@ left=$(cd "$target" && ls -d resprobe-save-* resprobe-files-* 2>/dev/null | tr '
 if [ -n "$left" ]; then ok "kill -9 with folders: left $left"; else fail "kill -9 with folders: none made"; fi
 "$cli" run --dir "$target" --scenario passive --duration 1 --report "$work/k2.json" >"$work/out-k9" 2>&1
 rc=$?
-if [ "$rc" -eq 0 ] && grep -q "Removed what killed runs left in the target: " "$work/out-k9" &&
+if [ "$rc" -eq 0 ] && grep -q "Removed what killed runs left in the target:" "$work/out-k9" &&
    ( for f in $left; do grep -qF "$f" "$work/out-k9" || exit 1; done ); then
   ok "the next run removed the dead run's folders and said so"
 else fail "leftovers: exit $rc: $(grep -i removed "$work/out-k9") $(tail -3 "$work/out-k9")"; fi

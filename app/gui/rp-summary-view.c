@@ -243,6 +243,10 @@ refresh_in_thread (GTask        *task,
       summary->rows = rp_report_get_summary (summary->report);
     }
   summary->severity = rp_run_summary_get_severity (summary->rows);
+  /* A sample or two before the loads started is no "Responsive" (the
+   * verdict says why): the headline is neutral, as with nothing measured. */
+  if (summary->rows->stopped_while_preparing && summary->severity <= RP_SEVERITY_INSTANT)
+    summary->severity = RP_SEVERITY_UNKNOWN;
   summary->verdict = request->live != NULL
                        ? make_live_verdict (summary, request->live, request->sysinfo)
                        : make_verdict (summary);
@@ -330,7 +334,11 @@ on_refreshed (GObject      *object,
       if (g_set_object (&self->report, summary->report))
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
       self->severity = summary->severity;
-      set_text_property (self, &self->headline, rp_severity_get_headline (summary->severity, summary->report != NULL), PROP_HEADLINE);
+      set_text_property (self, &self->headline,
+                         summary->rows->stopped_while_preparing && summary->severity == RP_SEVERITY_UNKNOWN
+                           ? _("Stopped before it measured")
+                           : rp_severity_get_headline (summary->severity, summary->report != NULL),
+                         PROP_HEADLINE);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
   g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,
