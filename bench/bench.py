@@ -106,6 +106,21 @@ def pairs(repeat, a, b, warm_up=False):
     return results
 
 
+def write_random_file(path, mib):
+    """A file of mib MiB of random bytes, on the disk (fsync) before a row reads or copies it."""
+    with open(path, "wb") as f:
+        for _ in range(mib):
+            f.write(os.urandom(MiB))
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def dd_rate(result):
+    """MB/s from dd's closing line ("N bytes … copied, S s")."""
+    m = re.search(r"(\d+) bytes .* copied, ([0-9.]+) s", result.stderr)
+    return int(m.group(1)) / float(m.group(2)) / 1e6
+
+
 def short(value):
     if isinstance(value, float):
         return "{:.4g}".format(value)
@@ -201,6 +216,25 @@ class Bench:
             row, figure, reference, "-" if ratio is None else "{:.2f}".format(ratio),
             goal, "yes" if met else "NO"))
 
+    def throughput_row(self, row, what, ours, reference, reference_name, goal, note="", cleanup=None):
+        """Pairs of ours() and reference() (each MB/s, a warm-up pair first),
+        added as a row whose ratio is the median of the pair ratios, met
+        when it is at least goal; cleanup() runs after the pairs, also when
+        one failed."""
+        log("row {}: {} vs {}, {} pairs".format(row, what, reference_name, self.args.repeat))
+        try:
+            results = pairs(self.args.repeat, ours, reference, warm_up=True)
+        finally:
+            if cleanup is not None:
+                cleanup()
+        ratios = [a / b for a, b in results]
+        ratio = median(ratios)
+        self.add(row, what,
+                 "{:.0f} MB/s".format(median([a for a, _ in results])),
+                 "{}: {:.0f} MB/s".format(reference_name, median([b for _, b in results])),
+                 ratio, "≥ {}".format(goal), ratio >= goal,
+                 note + "pair ratios " + spread(ratios))
+
     # ------------------------------------------------------------------- rows
 
     def row1_writer(self):
@@ -220,29 +254,17 @@ class Bench:
             result = run(["dd", "if=/dev/zero", "of=" + target, "bs=1M",
                           "count={}".format(count), "conv=fdatasync"], env=self.env)
             os.unlink(target)
-            m = re.search(r"(\d+) bytes .* copied, ([0-9.]+) s", result.stderr)
-            return int(m.group(1)) / float(m.group(2)) / 1e6
+            return dd_rate(result)
 
-        log("row 1: writer vs dd, {} MiB, {} pairs".format(count, self.args.repeat))
-        results = pairs(self.args.repeat, ours, dd, warm_up=True)
-        ratios = [a / b for a, b in results]
-        ratio = median(ratios)
-        self.add(1, "sequential writer throughput ({} MiB, conv=fdatasync)".format(count),
-                 "{:.0f} MB/s".format(median([a for a, _ in results])),
-                 "dd: {:.0f} MB/s".format(median([b for _, b in results])),
-                 ratio, "≥ 0.98", ratio >= 0.98,
-                 "pair ratios " + spread(ratios))
+        self.throughput_row(1, "sequential writer throughput ({} MiB, conv=fdatasync)".format(count),
+                            ours, dd, "dd", 0.98)
 
     def row2_copy(self):
         """Copy loop vs cp of the same file into the same directory."""
         size = self.args.copy_mib
         source = os.path.join(self.dir, "bench-cp-source.tmp")
         copy = os.path.join(self.dir, "bench-cp-copy.tmp")
-        with open(source, "wb") as f:
-            for _ in range(size):
-                f.write(os.urandom(MiB))
-            f.flush()
-            os.fsync(f.fileno())
+        write_random_file(source, size)
 
         def ours():
             settle()
@@ -263,18 +285,9 @@ class Bench:
                 durations.append(time.monotonic() - start)
             return size * MiB / median(durations) / 1e6
 
-        log("row 2: copy loop vs cp, {} MiB, {} pairs".format(size, self.args.repeat))
-        try:
-            results = pairs(self.args.repeat, ours, cp, warm_up=True)
-        finally:
-            os.unlink(source)
-        ratios = [a / b for a, b in results]
-        ratio = median(ratios)
-        self.add(2, "copy loop throughput ({} MiB file, same directory)".format(size),
-                 "{:.0f} MB/s".format(median([a for a, _ in results])),
-                 "cp: {:.0f} MB/s".format(median([b for _, b in results])),
-                 ratio, "≥ 0.95", ratio >= 0.95,
-                 "median time per copy; pair ratios " + spread(ratios))
+        self.throughput_row(2, "copy loop throughput ({} MiB file, same directory)".format(size),
+                            ours, cp, "cp", 0.95, note="median time per copy; ",
+                            cleanup=lambda: os.unlink(source))
 
     def row3_fsync(self):
         """fsync probe vs the reference fsync-tester, side by side under one dd load.
@@ -576,11 +589,7 @@ class Bench:
         """Sequential readers (one thread) vs dd of=/dev/null of a cold file."""
         size = self.args.read_mib
         source = os.path.join(self.dir, "bench-read-source.tmp")
-        with open(source, "wb") as f:
-            for _ in range(size):
-                f.write(os.urandom(MiB))
-            f.flush()
-            os.fsync(f.fileno())
+        write_random_file(source, size)
 
         def ours():
             settle()

@@ -100,3 +100,99 @@ rp_test_start_session (RpTestFixture  *f,
   rp_session_start_async (session, NULL, on_started, error);
   return session;
 }
+
+/**
+ * rp_test_new_scenario:
+ * @load: (nullable): the one load, e.g. "copy-loop"
+ * @probe: (nullable): the one probe, e.g. "save"
+ * @duration: seconds
+ *
+ * Returns: (transfer full): a scenario of just @load and @probe in the
+ *   fixture's directory
+ */
+RpScenario *
+rp_test_new_scenario (RpTestFixture *f,
+                      const char    *load,
+                      const char    *probe,
+                      double         duration)
+{
+  RpScenario *scenario = rp_scenario_new_preset ("custom", NULL);
+
+  scenario->directory = g_strdup (f->directory);
+  rp_scenario_clear_role (scenario, RP_PART_LOAD);
+  rp_scenario_clear_role (scenario, RP_PART_PROBE);
+  if (load != NULL)
+    rp_scenario_set_part (scenario, load, TRUE);
+  if (probe != NULL)
+    rp_scenario_set_part (scenario, probe, TRUE);
+  scenario->duration = duration;
+  return scenario;
+}
+
+/**
+ * rp_test_run_to_end:
+ * @start_error: (out): where a start error lands
+ *
+ * Runs @scenario until it finishes or fails to start.
+ *
+ * Returns: (transfer full): the session
+ */
+RpSession *
+rp_test_run_to_end (RpTestFixture  *f,
+                    RpScenario     *scenario,
+                    GError        **start_error)
+{
+  RpSession *session = rp_test_start_session (f, scenario, start_error);
+
+  while (*start_error == NULL && rp_session_get_state (session) != RP_SESSION_FINISHED)
+    g_main_context_iteration (NULL, TRUE);
+  return session;
+}
+
+/**
+ * rp_test_run_session:
+ *
+ * Runs @scenario to its end; the run must start and end without error.
+ *
+ * Returns: (transfer full): the session
+ */
+RpSession *
+rp_test_run_session (RpTestFixture *f,
+                     RpScenario    *scenario)
+{
+  g_autoptr(GError) error = NULL;
+  RpSession *session = rp_test_run_to_end (f, scenario, &error);
+
+  g_assert_no_error (error);
+  g_assert_null (rp_session_get_error (session));
+  return session;
+}
+
+/**
+ * rp_test_get_note:
+ *
+ * Returns: (transfer none): the session's note @key, which must be there;
+ *   interned, since the copy of the notes dies with this function
+ */
+const char *
+rp_test_get_note (RpSession  *session,
+                  const char *key)
+{
+  g_autoptr(GHashTable) notes = rp_session_get_notes (session);
+  const char *value = g_hash_table_lookup (notes, key);
+
+  g_assert_nonnull (value);
+  return g_intern_string (value);
+}
+
+/**
+ * rp_test_get_number_note:
+ *
+ * Returns: the session's note @key read as a whole number
+ */
+guint64
+rp_test_get_number_note (RpSession  *session,
+                         const char *key)
+{
+  return g_ascii_strtoull (rp_test_get_note (session, key), NULL, 10);
+}

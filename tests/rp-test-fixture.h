@@ -22,4 +22,18 @@ RpSession *rp_test_start_session     (RpTestFixture  *f,
                                       RpScenario     *scenario,
                                       GError        **error);
 
+RpScenario *rp_test_new_scenario      (RpTestFixture  *f,
+                                      const char     *load,
+                                      const char     *probe,
+                                      double          duration);
+RpSession  *rp_test_run_to_end        (RpTestFixture  *f,
+                                      RpScenario     *scenario,
+                                      GError        **start_error);
+RpSession  *rp_test_run_session       (RpTestFixture  *f,
+                                      RpScenario     *scenario);
+const char *rp_test_get_note          (RpSession      *session,
+                                      const char     *key);
+guint64     rp_test_get_number_note   (RpSession      *session,
+                                      const char     *key);
+
 G_END_DECLS

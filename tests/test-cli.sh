@@ -549,8 +549,10 @@ for sig in INT TERM HUP; do
   kill -"$sig" "$pid"
   wait "$pid"; rc=$?
   took=$(echo "$(date +%s.%N) - $start" | bc)
-  if [ "$rc" -eq 0 ] && [ -s "$work/sig-$sig.json" ] && grep -q "Summary" "$work/out-$sig"; then
-    ok "SIG$sig: stopped in ${took}s with a summary and a report"
+  # Exit 3, as matrix: stopped by the user; the report saved and marked so.
+  if [ "$rc" -eq 3 ] && [ -s "$work/sig-$sig.json" ] && grep -q "Summary" "$work/out-$sig" &&
+     grep -q '"ended_by" *: *"stopped"' "$work/sig-$sig.json"; then
+    ok "SIG$sig: stopped in ${took}s with a summary and a report marked stopped (exit 3)"
   else
     fail "SIG$sig: exit $rc, report $(ls -l "$work/sig-$sig.json" 2>&1): $(tail -5 "$work/out-$sig")"
   fi
@@ -570,7 +572,7 @@ kill -HUP "$pid"; sleep 1.5
 if kill -0 "$pid" 2>/dev/null; then ok "SIGHUP ignored (nohup): the run goes on"
 else fail "SIGHUP ignored (nohup): the run ended: $(tail -3 "$work/out-nohup")"; fi
 kill -TERM "$pid"; wait "$pid"; rc=$?
-if [ "$rc" -eq 0 ] && [ -s "$work/nohup.json" ]; then ok "nohup run: SIGTERM stops it with a report"
+if [ "$rc" -eq 3 ] && [ -s "$work/nohup.json" ]; then ok "nohup run: SIGTERM stops it with a report (exit 3)"
 else fail "nohup run: exit $rc: $(tail -3 "$work/out-nohup")"; fi
 expect_empty "nohup"
 
@@ -583,6 +585,29 @@ else fail "kill -9: the run opened no file in the target"; fi
 kill -9 "$pid"; wait "$pid" 2>/dev/null
 expect_empty "kill -9"
 if [ ! -e "$work/k.json" ]; then ok "kill -9: no half-written report"; else fail "kill -9 left a report"; fi
+
+# Folders cannot be O_TMPFILE: kill -9 of a run with the save probe and the
+# small-files load leaves theirs; the next run in that target removes them
+# (named with the dead run's PID and start time) and says so.
+"$cli" run --dir "$target" --load small-files --file-writers 1 --probe save --save-interval 0.1 \
+  --duration 60 --report "$work/k.json" >"$work/out-k9" 2>&1 &
+pid=$!
+deadline=$(( $(date +%s) + 60 ))
+until [ -n "$(ls -d "$target"/resprobe-save-* 2>/dev/null)" ] && [ -n "$(ls -d "$target"/resprobe-files-* 2>/dev/null)" ]; do
+  [ "$(date +%s)" -lt "$deadline" ] || break
+  sleep 0.05
+done
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+left=$(cd "$target" && ls -d resprobe-save-* resprobe-files-* 2>/dev/null | tr '\n' ' ')
+if [ -n "$left" ]; then ok "kill -9 with folders: left $left"; else fail "kill -9 with folders: none made"; fi
+"$cli" run --dir "$target" --scenario passive --duration 1 --report "$work/k2.json" >"$work/out-k9" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "Removed what killed runs left in the target:" "$work/out-k9" &&
+   ( for f in $left; do grep -qF "$f" "$work/out-k9" || exit 1; done ); then
+  ok "the next run removed the dead run's folders and said so"
+else fail "leftovers: exit $rc: $(grep -i removed "$work/out-k9") $(tail -3 "$work/out-k9")"; fi
+expect_empty "the run after kill -9"
+rm -f "$work/k2.json"
 
 # --- run --repeat: a report per run, naming its configuration and repeat ------------
 check_usage "repeat 0" "--repeat" run --dir "$target" --repeat 0

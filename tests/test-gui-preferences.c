@@ -3,14 +3,20 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
 #include <adwaita.h>
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
 
 #include "rp-application.h"
 #include "rp-chart-view.h"
+#include "rp-error.h"
 #include "rp-gui-util.h"
 #include "rp-preferences-window.h"
+#include "rp-report.h"
+#include "rp-run-settings.h"
+#include "rp-summary-view.h"
 #include "rp-scenario.h"
 #include "rp-units.h"
 #include "rp-window.h"
@@ -279,6 +285,68 @@ test_form_without_writable_settings (void)
   g_assert_cmpint (g_rmdir (target), ==, 0);
 }
 
+/* The window's form reads German decimal commas as the CLI does ("2,5" for
+ * a duration, "1,5 G" for a size), and the '.' it writes back itself. */
+static void
+test_form_decimal_comma (void)
+{
+  g_autofree char *saved = g_strdup (setlocale (LC_NUMERIC, NULL));
+  g_autofree char *written = NULL;
+  g_autoptr(GError) error = NULL;
+  double seconds = 0;
+  guint64 bytes = 0;
+
+  g_assert_nonnull (setlocale (LC_NUMERIC, "de_DE.UTF-8"));
+  g_assert_true (rp_run_settings_parse_duration ("2,5", &seconds, NULL));
+  g_assert_cmpfloat (seconds, ==, 2.5);
+  g_assert_true (rp_run_settings_parse_size ("1,5 G", &bytes, NULL));
+  g_assert_cmpuint (bytes, ==, 3ull << 29);
+  written = rp_run_settings_format_duration (2.5);
+  g_assert_true (rp_run_settings_parse_duration (written, &seconds, NULL));
+  g_assert_cmpfloat (seconds, ==, 2.5);
+  g_assert_false (rp_run_settings_parse_duration ("2,5,0", &seconds, &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+  setlocale (LC_NUMERIC, saved);
+}
+
+static void
+on_report_shown (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(RpReport) report = rp_summary_view_refresh_finish (RP_SUMMARY_VIEW (object), result, NULL);
+
+  *(gboolean *) user_data = TRUE;
+}
+
+/* A run stopped while it prepared took one calm fsync: the window's
+ * headline said "Responsive" in green above a verdict saying it measured
+ * too little. Now a neutral headline that says what happened. */
+static void
+test_stopped_while_preparing_headline (void)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) notes = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(RpReport) report = NULL;
+  GtkWidget *view = g_object_ref_sink (rp_summary_view_new ());
+  RpSeries *fsync = rp_series_new (RP_SERIES_FSYNC_LATENCY, "s", "fsync");
+  gboolean shown = FALSE;
+
+  rp_series_append (fsync, 0.01, 0.005);
+  g_ptr_array_add (series, fsync);
+  g_hash_table_insert (notes, (char *) "ended_by", (char *) RP_ENDED_BY_REQUEST);
+  g_hash_table_insert (notes, (char *) RP_NOTE_STOPPED_WHILE_PREPARING, (char *) "true");
+  report = rp_report_new (NULL, scenario, series, notes);
+  rp_summary_view_show_report_async (RP_SUMMARY_VIEW (view), report, NULL, on_report_shown, &shown);
+  while (!shown)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (rp_summary_view_get_headline (RP_SUMMARY_VIEW (view)), ==, "Stopped before it measured");
+  g_assert_cmpint (rp_summary_view_get_severity (RP_SUMMARY_VIEW (view)), ==, RP_SEVERITY_UNKNOWN);
+  g_assert_nonnull (strstr (rp_summary_view_get_verdict (RP_SUMMARY_VIEW (view)), "stopped while it was preparing"));
+  g_object_unref (view);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -311,6 +379,8 @@ main (int   argc,
   g_test_add_func ("/preferences/window-follows-settings", test_window_follows_settings);
   g_test_add_func ("/preferences/run-stores-form", test_run_stores_form);
   g_test_add_func ("/preferences/form-without-writable-settings", test_form_without_writable_settings);
+  g_test_add_func ("/preferences/form-decimal-comma", test_form_decimal_comma);
+  g_test_add_func ("/summary/stopped-while-preparing-headline", test_stopped_while_preparing_headline);
 
   status = g_test_run ();
   g_object_unref (application);

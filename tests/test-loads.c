@@ -18,53 +18,6 @@
 
 typedef RpTestFixture Fixture;
 
-
-static RpScenario *
-new_scenario (Fixture    *f,
-              const char *load,
-              const char *probe,
-              double      duration)
-{
-  RpScenario *scenario = rp_scenario_new_preset ("custom", NULL);
-
-  scenario->directory = g_strdup (f->directory);
-  rp_scenario_clear_role (scenario, RP_PART_LOAD);
-  rp_scenario_clear_role (scenario, RP_PART_PROBE);
-  if (load != NULL)
-    rp_scenario_set_part (scenario, load, TRUE);
-  if (probe != NULL)
-    rp_scenario_set_part (scenario, probe, TRUE);
-  scenario->duration = duration;
-  return scenario;
-}
-
-
-/* Runs @scenario to its end; the run must start and end without error. */
-static RpSession *
-run_session (Fixture    *f,
-             RpScenario *scenario)
-{
-  g_autoptr(GError) error = NULL;
-  RpSession *session = rp_test_start_session (f, scenario, &error);
-
-  g_main_loop_run (f->loop);
-  g_assert_no_error (error);
-  g_assert_null (rp_session_get_error (session));
-  return session;
-}
-
-static const char *
-get_note (RpSession  *session,
-          const char *key)
-{
-  g_autoptr(GHashTable) notes = rp_session_get_notes (session);
-  const char *value = g_hash_table_lookup (notes, key);
-
-  g_assert_nonnull (value);
-  /* Interned: the copy of the notes dies with this function. */
-  return g_intern_string (value);
-}
-
 static RpSeries *
 get_series (RpSession  *session,
             const char *name,
@@ -103,21 +56,21 @@ static void
 test_copy_loop (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, "copy-loop", NULL, 4);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "copy-loop", NULL, 4);
   g_autoptr(RpSession) session = NULL;
   RpStats stats;
 
   rp_params_set_size (scenario->params, "copy_source_size", 32 * RP_MiB);
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   rp_series_compute_stats (get_series (session, "copy_throughput", 1), &stats);
   g_test_message ("copy throughput: mean %.0f MiB/s, max %.0f MiB/s; %s copies",
-                  stats.mean / RP_MiB, stats.max / RP_MiB, get_note (session, "copy_count"));
+                  stats.mean / RP_MiB, stats.max / RP_MiB, rp_test_get_note (session, "copy_count"));
   g_assert_cmpfloat (stats.max, >, 0);
-  g_assert_cmpuint (g_ascii_strtoull (get_note (session, "copy_count"), NULL, 10), >=, 1);
+  g_assert_cmpuint (g_ascii_strtoull (rp_test_get_note (session, "copy_count"), NULL, 10), >=, 1);
   g_assert_cmpuint (rp_series_get_length (get_series (session, "copy_duration", 1)), ==,
-                    g_ascii_strtoull (get_note (session, "copy_count"), NULL, 10));
-  g_assert_cmpstr (get_note (session, "copy_source_bytes"), ==, "33554432");
+                    g_ascii_strtoull (rp_test_get_note (session, "copy_count"), NULL, 10));
+  g_assert_cmpstr (rp_test_get_note (session, "copy_source_bytes"), ==, "33554432");
 }
 
 /* A CPU-bound competitor. The whole process (every thread there is, and so
@@ -164,7 +117,7 @@ static void
 test_cpu_bench_loss (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, "cpu-bench", NULL, 4);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "cpu-bench", NULL, 4);
   g_autoptr(RpSession) session = NULL;
   g_autoptr(GError) error = NULL;
   Competitor competitor = { 0 };
@@ -196,9 +149,9 @@ test_cpu_bench_loss (Fixture       *f,
 
   g_assert_null (rp_session_get_error (session));
   get_series (session, "cpu_bench_rate", 1);
-  baseline = g_ascii_strtod (get_note (session, "cpu_bench_baseline_rate"), NULL);
-  under_load = g_ascii_strtod (get_note (session, "cpu_bench_rate_under_load"), NULL);
-  loss = g_ascii_strtod (get_note (session, "cpu_bench_loss_percent"), NULL);
+  baseline = g_ascii_strtod (rp_test_get_note (session, "cpu_bench_baseline_rate"), NULL);
+  under_load = g_ascii_strtod (rp_test_get_note (session, "cpu_bench_rate_under_load"), NULL);
+  loss = g_ascii_strtod (rp_test_get_note (session, "cpu_bench_loss_percent"), NULL);
   g_test_message ("CPU benchmark: %.0f ops/s alone, %.0f ops/s beside %u spinning threads: %.1f %% lost",
                   baseline, under_load, N_COMPETITORS, loss);
   g_assert_cmpfloat (baseline, >, 0);
@@ -220,7 +173,7 @@ check_writer_series (RpSession *session,
       g_autofree char *name = g_strdup_printf ("write_latency_%u", i);
       g_autofree char *key = g_strdup_printf ("write_latency_%u_max", i);
       RpSeries *series = get_series (session, name, 1);
-      double note_max = g_ascii_strtod (get_note (session, key), NULL);
+      double note_max = g_ascii_strtod (rp_test_get_note (session, key), NULL);
       RpStats stats;
 
       rp_series_compute_stats (series, &stats);
@@ -235,9 +188,9 @@ check_writer_series (RpSession *session,
   g_assert_cmpuint (rp_series_get_length (get_series (session, "write_latency", 1)), ==, total);
   /* Thousands of calls, but at most a sample per thread per 0.1 s (and per
    * call over 0.1 s): the series stays small on long runs. */
-  g_assert_cmpuint (g_ascii_strtoull (get_note (session, "write_calls"), NULL, 10), >=, total);
+  g_assert_cmpuint (g_ascii_strtoull (rp_test_get_note (session, "write_calls"), NULL, 10), >=, total);
   g_assert_cmpfloat (total, <=, n_threads * (rp_session_get_elapsed (session) / 0.1 + 2) +
-                     g_ascii_strtoull (get_note (session, "write_calls_over_0_1s"), NULL, 10));
+                     g_ascii_strtoull (rp_test_get_note (session, "write_calls_over_0_1s"), NULL, 10));
 }
 
 static void
@@ -251,13 +204,13 @@ test_r3 (Fixture       *f,
   g_assert_cmpuint (rp_params_get_size (scenario->params, "writers_write_size"), ==, 64 * RP_KiB);
   scenario->directory = g_strdup (f->directory);
   scenario->duration = 3;
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   check_writer_series (session, 4);
   get_series (session, "fsync_latency", 1);
   g_assert_null (rp_session_lookup_series (session, "writers_fsync_latency"));
   /* Until stopped: the files wrap around within the space set aside. */
-  g_assert_cmpuint (g_ascii_strtoull (get_note (session, "writers_wrap_bytes"), NULL, 10), >=, 16 * 64 * RP_KiB);
+  g_assert_cmpuint (g_ascii_strtoull (rp_test_get_note (session, "writers_wrap_bytes"), NULL, 10), >=, 16 * 64 * RP_KiB);
 }
 
 static void
@@ -273,15 +226,15 @@ test_r3_fsync_sized (Fixture       *f,
   scenario->duration = 60;
   rp_params_set_size (scenario->params, "writers_file_size", RP_MiB);
   scenario->stop_when_loads_finish = TRUE;
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   /* 1 MiB per writer in 64 KiB writes, each followed by fsync(). */
   check_writer_series (session, 4);
-  g_assert_cmpstr (get_note (session, "write_calls"), ==, "64");
+  g_assert_cmpstr (rp_test_get_note (session, "write_calls"), ==, "64");
   g_assert_cmpuint (rp_series_get_length (get_series (session, "writers_fsync_latency", 64)), ==, 64);
-  g_assert_cmpstr (get_note (session, "writers_bytes_total"), ==, "4194304");
+  g_assert_cmpstr (rp_test_get_note (session, "writers_bytes_total"), ==, "4194304");
   /* It ended when the writers were done, not at its 60 s. */
-  g_assert_cmpstr (get_note (session, "ended_by"), ==, RP_ENDED_BY_LOADS);
+  g_assert_cmpstr (rp_test_get_note (session, "ended_by"), ==, RP_ENDED_BY_LOADS);
 }
 
 /* Processes still alive (not zombies) whose argv is exactly `sleep @arg`. */
@@ -342,17 +295,17 @@ run_command (Fixture    *f,
              const char *script,
              double      duration)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, "command", NULL, duration);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "command", NULL, duration);
 
   rp_params_set_argv (scenario->params, "command_argv", (const char * const[]) { "sh", "-c", script, NULL });
   scenario->stop_when_loads_finish = TRUE;
-  return run_session (f, scenario);
+  return rp_test_run_session (f, scenario);
 }
 
 static void
 assert_pid_gone (RpSession *session)
 {
-  int pid = atoi (get_note (session, "command_pid"));
+  int pid = atoi (rp_test_get_note (session, "command_pid"));
 
   g_assert_cmpint (pid, >, 0);
   g_assert_cmpint (kill (pid, 0), ==, -1);
@@ -366,13 +319,13 @@ test_command_killed (Fixture       *f,
   g_autofree char *arg = sleeper_arg ();
   g_autofree char *script = g_strdup_printf ("echo to-stdout; echo to-stderr >&2; sleep %s & sleep %s", arg, arg);
   g_autoptr(RpSession) session = run_command (f, script, 2);
-  const char *tail = get_note (session, "command_output_tail");
+  const char *tail = rp_test_get_note (session, "command_output_tail");
 
-  g_assert_cmpstr (get_note (session, "command_stopped"), ==, "true");
+  g_assert_cmpstr (rp_test_get_note (session, "command_stopped"), ==, "true");
   /* SIGINT first, as Ctrl-C would send: the shell's foreground sleep dies
    * of it, and so does the shell; the background sleep (which ignores
    * SIGINT, as a shell's background jobs do) gets SIGTERM a second later. */
-  g_assert_cmpstr (get_note (session, "command_exit_status"), ==, "signal 2");
+  g_assert_cmpstr (rp_test_get_note (session, "command_exit_status"), ==, "signal 2");
   g_assert_nonnull (strstr (tail, "to-stdout"));
   g_assert_nonnull (strstr (tail, "to-stderr"));
   assert_pid_gone (session);
@@ -389,11 +342,11 @@ test_command_ignoring_sigterm (Fixture       *f,
   g_autofree char *script = g_strdup_printf ("trap '' INT TERM; sleep %s & sleep %s", arg, arg);
   g_autoptr(RpSession) session = run_command (f, script, 1);
 
-  g_assert_cmpstr (get_note (session, "command_exit_status"), ==, "signal 9");
+  g_assert_cmpstr (rp_test_get_note (session, "command_exit_status"), ==, "signal 9");
   /* SIGKILL came after the 1 s and 2 s of grace (a lower bound: a slow
    * machine only adds to it), and the run ended by its duration, not a hang. */
   g_assert_cmpfloat (rp_session_get_elapsed (session), >=, 1 + 1 + 2 - 0.01);
-  g_assert_cmpstr (get_note (session, "ended_by"), ==, RP_ENDED_BY_DURATION);
+  g_assert_cmpstr (rp_test_get_note (session, "ended_by"), ==, RP_ENDED_BY_DURATION);
   assert_pid_gone (session);
   g_assert_cmpuint (wait_for_no_sleepers (arg), ==, 0);
 }
@@ -407,9 +360,9 @@ test_command_leaves_child (Fixture       *f,
   g_autoptr(RpSession) session = run_command (f, script, 60);
 
   /* The shell exits at once; the run ends with it, and its child goes too. */
-  g_assert_cmpstr (get_note (session, "command_exit_status"), ==, "exit 3");
-  g_assert_cmpstr (get_note (session, "command_stopped"), ==, "false");
-  g_assert_cmpstr (get_note (session, "ended_by"), ==, RP_ENDED_BY_LOADS);
+  g_assert_cmpstr (rp_test_get_note (session, "command_exit_status"), ==, "exit 3");
+  g_assert_cmpstr (rp_test_get_note (session, "command_stopped"), ==, "false");
+  g_assert_cmpstr (rp_test_get_note (session, "ended_by"), ==, RP_ENDED_BY_LOADS);
   g_assert_cmpfloat (rp_session_get_elapsed (session), <, 60);
   assert_pid_gone (session);
   g_assert_cmpuint (wait_for_no_sleepers (arg), ==, 0);
@@ -425,10 +378,10 @@ test_command_setsid_child (Fixture       *f,
   g_autofree char *script = g_strdup_printf ("setsid sleep %s & sleep %s", arg, arg);
   g_autoptr(RpSession) session = run_command (f, script, 1);
 
-  g_assert_cmpstr (get_note (session, "command_stopped"), ==, "true");
-  g_assert_cmpstr (get_note (session, "command_escaped_processes"), ==, "1");
-  g_assert_true (g_str_equal (get_note (session, "command_containment"), "cgroup") ||
-                 g_str_equal (get_note (session, "command_containment"), "environment"));
+  g_assert_cmpstr (rp_test_get_note (session, "command_stopped"), ==, "true");
+  g_assert_cmpstr (rp_test_get_note (session, "command_escaped_processes"), ==, "1");
+  g_assert_true (g_str_equal (rp_test_get_note (session, "command_containment"), "cgroup") ||
+                 g_str_equal (rp_test_get_note (session, "command_containment"), "environment"));
   assert_pid_gone (session);
   g_assert_cmpuint (wait_for_no_sleepers (arg), ==, 0);
 }
@@ -437,7 +390,7 @@ static void
 test_command_not_found (Fixture       *f,
                         gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, "command", NULL, 5);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "command", NULL, 5);
   g_autoptr(RpSession) session = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -455,13 +408,13 @@ static void
 test_cold_read (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "cold-read", 3);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, NULL, "cold-read", 3);
   g_autoptr(RpSession) session = NULL;
   RpStats stats;
 
   rp_params_set_size (scenario->params, "cold_read_file_size", 8 * RP_MiB);
   rp_params_set_seconds (scenario->params, "cold_read_interval", 0.2);
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   rp_series_compute_stats (get_series (session, "cold_read_latency", 1), &stats);
   g_test_message ("cold read: n %" G_GUINT64_FORMAT ", p50 %.6f s, max %.6f s", stats.n, stats.p50, stats.max);
@@ -473,7 +426,7 @@ static void
 test_app_start (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "app-start", 2);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, NULL, "app-start", 2);
   g_autoptr(RpSession) session = NULL;
   RpStats stats;
 
@@ -482,7 +435,7 @@ test_app_start (Fixture       *f,
   /* The default program needs a display: tests/test-probes.c has the rest. */
   rp_params_set_argv (scenario->params, "app_start_program", argv);
   rp_params_set_seconds (scenario->params, "app_start_interval", 0.2);
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   rp_series_compute_stats (get_series (session, "app_start_latency", 1), &stats);
   g_test_message ("app start: n %" G_GUINT64_FORMAT ", p50 %.6f s, max %.6f s", stats.n, stats.p50, stats.max);
@@ -534,7 +487,7 @@ static void
 test_fsync_probe_file (Fixture       *f,
                        gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "fsync", 60);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, NULL, "fsync", 60);
   g_autoptr(RpSession) session = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) files = NULL;

@@ -26,27 +26,8 @@ tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
 ok()   { n=$((n + 1)); tap "ok $n - $*"; }
 fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
-loop_control() {  # add → a new index from 300 up; remove N
-  python3 - "$@" <<'PY'
-import errno, fcntl, os, sys, time
-LOOP_CTL_ADD, LOOP_CTL_REMOVE = 0x4C80, 0x4C81
-fd = os.open("/dev/loop-control", os.O_RDWR)
-if sys.argv[1] == "add":
-    for index in range(300, 1000):
-        try:
-            print(fcntl.ioctl(fd, LOOP_CTL_ADD, index)); break
-        except OSError as e:
-            if e.errno != errno.EEXIST: raise
-else:
-    # A device just detached is busy for a moment (the detach completes asynchronously).
-    for attempt in range(50):
-        try:
-            fcntl.ioctl(fd, LOOP_CTL_REMOVE, int(sys.argv[2])); break
-        except OSError as e:
-            if e.errno != errno.EBUSY or attempt == 49: raise
-            time.sleep(0.1)
-PY
-}
+# loop_control, queue_scheduler, backing_disk
+. "$(dirname "$0")/loop-queue.sh"
 
 index=""
 cleanup() {
@@ -68,11 +49,8 @@ mkdir "$work/mnt"
 mount -t ext3 -o data=writeback "/dev/$loop" "$work/mnt"
 
 # The disk under the image, and its settings as sysfs has them now.
-path=$(readlink -f "/sys/dev/block/$(findmnt -n -o MAJ:MIN -T "$work/ext3.img" | head -1 | tr -d ' ')")
-[ -e "$path/partition" ] && path=$(dirname "$path")
-disk=$(basename "$path")
-scheduler=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$disk/queue/scheduler")
-[ -n "$scheduler" ] || scheduler=$(cat "/sys/block/$disk/queue/scheduler")
+disk=$(backing_disk "$work/ext3.img")
+scheduler=$(queue_scheduler "$disk")
 wbt=$(cat "/sys/block/$disk/queue/wbt_lat_usec")
 echo "# $loop on $work/ext3.img on $disk (scheduler $scheduler, wbt_lat_usec $wbt)"
 

@@ -28,29 +28,8 @@ tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
 ok()   { n=$((n + 1)); tap "ok $n - $*"; }
 fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
-# loop_control add|remove N: a loop device of our own at the first free
-# index from 300 up (LOOP_CTL_ADD of linux/loop.h), never one somebody uses.
-loop_control() {
-  python3 - "$@" <<'PY'
-import errno, fcntl, os, sys, time
-LOOP_CTL_ADD, LOOP_CTL_REMOVE = 0x4C80, 0x4C81
-fd = os.open("/dev/loop-control", os.O_RDWR)
-if sys.argv[1] == "add":
-    for index in range(300, 1000):
-        try:
-            print(fcntl.ioctl(fd, LOOP_CTL_ADD, index)); break
-        except OSError as e:
-            if e.errno != errno.EEXIST: raise
-else:
-    # A device just detached is busy for a moment (the detach completes asynchronously).
-    for attempt in range(50):
-        try:
-            fcntl.ioctl(fd, LOOP_CTL_REMOVE, int(sys.argv[2])); break
-        except OSError as e:
-            if e.errno != errno.EBUSY or attempt == 49: raise
-            time.sleep(0.1)
-PY
-}
+# loop_control, queue_settings, queue_set_odd, backing_disk
+. "$(dirname "$0")/loop-queue.sh"
 
 index=""
 pid=""
@@ -67,28 +46,11 @@ trap 'exit 143' TERM
 
 index=$(loop_control add) || { echo "not ok 1 - cannot create a loop device"; echo "1..1"; exit 1; }
 loop=loop$index
-queue=/sys/block/$loop/queue
-# Settings no kernel default has: a fresh loop device gets none, 2000 and 128.
-echo kyber >"$queue/scheduler"
-echo 4321 >"$queue/wbt_lat_usec"
-echo 256 >"$queue/read_ahead_kb"
-
-# The disk under the images: the one of $work's file system (a partition's parent).
-backing_disk() {
-  local path
-  path=$(readlink -f "/sys/dev/block/$(findmnt -n -o MAJ:MIN -T "$work" | head -1 | tr -d ' ')")
-  [ -e "$path/partition" ] && path=$(dirname "$path")
-  basename "$path"
-}
-disk=$(backing_disk)
-settings() {  # the settings of a disk, one line
-  local q=/sys/block/$1/queue dio=unbound
-  [ -r "/sys/block/$1/loop/dio" ] && dio=$(cat "/sys/block/$1/loop/dio")
-  echo "scheduler=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler") wbt=$(cat "$q/wbt_lat_usec" 2>/dev/null)" \
-       "read_ahead_kb=$(cat "$q/read_ahead_kb") dio=$dio"
-}
-loop_before=$(settings "$loop")
-disk_before=$(settings "$disk")
+queue_set_odd "$loop"
+# The disk under the images: the one of $work's file system.
+disk=$(backing_disk "$work")
+loop_before=$(queue_settings "$loop")
+disk_before=$(queue_settings "$disk")
 echo "# $loop before: $loop_before; $disk (under the images) before: $disk_before"
 
 mkdir -p "$work/images"
@@ -137,8 +99,8 @@ if grep -q "^Comparison of 6 reports" "$work/out" &&
   ok "the comparison over the repeats: one column per configuration, the journal mode marked"
 else fail "table: $(sed -n '/^Comparison/,$p' "$work/out" | head -30)"; fi
 
-loop_after=$(settings "$loop")
-disk_after=$(settings "$disk")
+loop_after=$(queue_settings "$loop")
+disk_after=$(queue_settings "$disk")
 if [ "$loop_after" = "$loop_before" ] && [ "$disk_after" = "$disk_before" ]; then
   ok "after the matrix: $loop $loop_after, $disk $disk_after, as before"
 else fail "after the matrix: $loop $loop_after (before: $loop_before), $disk $disk_after (before: $disk_before)"; fi
@@ -163,15 +125,15 @@ until running_cell "$pid"; do
   fi
   sleep 0.1
 done
-mid=$(settings "$loop")
+mid=$(queue_settings "$loop")
 kill -TERM "$pid"
 wait "$pid"; rc=$?
 pid=""
-loop_after=$(settings "$loop")
-disk_after=$(settings "$disk")
+loop_after=$(queue_settings "$loop")
+disk_after=$(queue_settings "$disk")
 left=$(findmnt -rn -o TARGET | grep -F "$work/"; losetup -a | grep -F "$work/")
-if [ "$rc" -eq 1 ] && [ -z "$left" ] && [ "$loop_after" = "$loop_before" ] && [ "$disk_after" = "$disk_before" ]; then
-  ok "SIGTERM mid-cell ($loop was $mid): exit 1, nothing mounted, $loop and $disk as before"
+if [ "$rc" -eq 3 ] && [ -z "$left" ] && [ "$loop_after" = "$loop_before" ] && [ "$disk_after" = "$disk_before" ]; then
+  ok "SIGTERM mid-cell ($loop was $mid): exit 3 (stopped), nothing mounted, $loop and $disk as before"
 else
   fail "SIGTERM: exit $rc, left: $left; $loop $loop_after (before: $loop_before, mid-cell: $mid); $disk $disk_after (before: $disk_before) $(tail -5 "$work/out-term")"
 fi

@@ -109,7 +109,7 @@ done
 kill -INT "$pid"
 wait "$pid"; rc=$?
 left=$(leftovers)
-if [ "$rc" -eq 1 ] && [ -z "$left" ]; then ok "interrupted matrix cleaned up (exit 1)"
+if [ "$rc" -eq 3 ] && [ -z "$left" ]; then ok "interrupted matrix cleaned up (exit 3, stopped, as run)"
 else fail "interrupted: exit $rc, left:$left $(tail -5 "$work/out-int")"; fi
 
 # Without root: a clear refusal, nothing created.

@@ -10,70 +10,6 @@
 
 typedef RpTestFixture Fixture;
 
-static RpScenario *
-new_scenario (Fixture    *f,
-              const char *load,
-              const char *probe,
-              double      duration)
-{
-  RpScenario *scenario = rp_scenario_new_preset ("custom", NULL);
-
-  scenario->directory = g_strdup (f->directory);
-  rp_scenario_clear_role (scenario, RP_PART_LOAD);
-  rp_scenario_clear_role (scenario, RP_PART_PROBE);
-  if (load != NULL)
-    rp_scenario_set_part (scenario, load, TRUE);
-  if (probe != NULL)
-    rp_scenario_set_part (scenario, probe, TRUE);
-  scenario->duration = duration;
-  return scenario;
-}
-
-/* Runs @scenario until it finishes or fails to start. */
-static RpSession *
-run_to_end (Fixture     *f,
-            RpScenario  *scenario,
-            GError     **start_error)
-{
-  RpSession *session = rp_test_start_session (f, scenario, start_error);
-
-  while (*start_error == NULL && rp_session_get_state (session) != RP_SESSION_FINISHED)
-    g_main_context_iteration (NULL, TRUE);
-  return session;
-}
-
-static RpSession *
-run_session (Fixture    *f,
-             RpScenario *scenario)
-{
-  g_autoptr(GError) error = NULL;
-  RpSession *session = run_to_end (f, scenario, &error);
-
-  g_assert_no_error (error);
-  g_assert_null (rp_session_get_error (session));
-  return session;
-}
-
-static char *
-get_note (RpSession  *session,
-          const char *key)
-{
-  g_autoptr(GHashTable) notes = rp_session_get_notes (session);
-  const char *value = g_hash_table_lookup (notes, key);
-
-  g_assert_nonnull (value);
-  return g_strdup (value);
-}
-
-static guint64
-get_number_note (RpSession  *session,
-                 const char *key)
-{
-  g_autofree char *text = get_note (session, key);
-
-  return g_ascii_strtoull (text, NULL, 10);
-}
-
 /* At least one sample, in time order, within the run, finite and >= 0. */
 static void
 assert_samples (RpSession  *session,
@@ -106,8 +42,8 @@ assert_cpu_note (RpSession  *session,
                  const char *seconds_key,
                  guint       n_threads)
 {
-  g_autofree char *cpu_text = get_note (session, cpu_key);
-  g_autofree char *seconds_text = get_note (session, seconds_key);
+  const char *cpu_text = rp_test_get_note (session, cpu_key);
+  const char *seconds_text = rp_test_get_note (session, seconds_key);
   double cpu = g_ascii_strtod (cpu_text, NULL);
   double seconds = g_ascii_strtod (seconds_text, NULL);
 
@@ -120,33 +56,33 @@ static void
 test_seq_readers (Fixture       *f,
                   gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, "seq-readers", NULL, 2);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "seq-readers", NULL, 2);
   g_autoptr(RpSession) session = NULL;
 
   rp_params_set_size (scenario->params, "readers_count", 2);
   rp_params_set_size (scenario->params, "readers_file_size", 4 * RP_MiB);
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   assert_samples (session, "readers_throughput");
-  g_assert_cmpuint (get_number_note (session, "readers_bytes_total"), >, 0);
+  g_assert_cmpuint (rp_test_get_number_note (session, "readers_bytes_total"), >, 0);
   assert_cpu_note (session, "readers_cpu_seconds", "readers_seconds", 2);
   g_test_message ("readers: %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT " passes",
-                  get_number_note (session, "readers_bytes_total"), get_number_note (session, "readers_passes"));
+                  rp_test_get_number_note (session, "readers_bytes_total"), rp_test_get_number_note (session, "readers_passes"));
 }
 
 static void
 test_random_writer (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, "random-writer", NULL, 2);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "random-writer", NULL, 2);
   g_autoptr(RpSession) session = NULL;
   guint64 bytes;
 
   rp_params_set_size (scenario->params, "random_file_size", 16 * RP_MiB);
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   assert_samples (session, "random_writer_throughput");
-  bytes = get_number_note (session, "random_writer_bytes_total");
+  bytes = rp_test_get_number_note (session, "random_writer_bytes_total");
   g_assert_cmpuint (bytes, >, 0);
   g_assert_cmpuint (bytes % (4 * RP_KiB), ==, 0);
   assert_cpu_note (session, "random_writer_cpu_seconds", "random_writer_seconds", 1);
@@ -158,15 +94,15 @@ static void
 test_small_files_sync (Fixture       *f,
                        gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, "small-files", "sync", 2.5);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "small-files", "sync", 2.5);
   g_autoptr(RpSession) session = NULL;
 
   rp_params_set_seconds (scenario->params, "sync_interval", 0.5);
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   assert_samples (session, "small_files_rate");
   assert_samples (session, "syncfs_latency");
-  g_assert_cmpuint (get_number_note (session, "small_files_created"), >, 0);
+  g_assert_cmpuint (rp_test_get_number_note (session, "small_files_created"), >, 0);
 }
 
 /* `true` started cold and cached: its binary is evicted (no other process
@@ -175,21 +111,21 @@ static void
 test_app_start_cold (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "app-start", 1.5);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, NULL, "app-start", 1.5);
   g_autoptr(RpSession) session = NULL;
   g_autofree char *program = g_find_program_in_path ("true");
-  g_autofree char *stayed = NULL;
+  const char *stayed;
   const char *argv[] = { "true", NULL };
 
   rp_params_set_argv (scenario->params, "app_start_program", argv);
   rp_params_set_seconds (scenario->params, "app_start_interval", 0.2);
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   assert_samples (session, "app_start_latency");
   assert_samples (session, "app_start_cached_latency");
-  g_assert_cmpuint (get_number_note (session, "app_start_files"), >=, 2);       /* true, libc, ld.so */
-  g_assert_cmpuint (get_number_note (session, "app_start_files_evicted"), >=, 1);
-  stayed = get_note (session, "app_start_stayed_cached");
+  g_assert_cmpuint (rp_test_get_number_note (session, "app_start_files"), >=, 2);       /* true, libc, ld.so */
+  g_assert_cmpuint (rp_test_get_number_note (session, "app_start_files_evicted"), >=, 1);
+  stayed = rp_test_get_note (session, "app_start_stayed_cached");
   g_assert_null (strstr (stayed, program));
 }
 
@@ -198,18 +134,18 @@ static void
 test_app_start_on_target (Fixture       *f,
                           gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "app-start", 1.5);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, NULL, "app-start", 1.5);
   g_autoptr(RpSession) session = NULL;
-  g_autofree char *copied = NULL;
+  const char *copied;
   const char *argv[] = { "true", "--ignored-argument", NULL };
 
   rp_params_set_argv (scenario->params, "app_start_program", argv);
   rp_params_set_flag (scenario->params, "app_start_on_target", TRUE);
   rp_params_set_seconds (scenario->params, "app_start_interval", 0.2);
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   assert_samples (session, "app_start_latency");
-  copied = get_note (session, "app_start_copied_to");
+  copied = rp_test_get_note (session, "app_start_copied_to");
   g_assert_true (g_str_has_prefix (copied, f->directory));
   g_assert_false (g_file_test (copied, G_FILE_TEST_EXISTS));
 }
@@ -220,13 +156,13 @@ static void
 test_app_start_failing (Fixture       *f,
                         gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "app-start", 5);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, NULL, "app-start", 5);
   g_autoptr(RpSession) session = NULL;
   g_autoptr(GError) error = NULL;
   const char *failing[] = { "sh", "-c", "echo no display here >&2; exit 3", NULL };
 
   rp_params_set_argv (scenario->params, "app_start_program", failing);
-  session = run_to_end (f, scenario, &error);
+  session = rp_test_run_to_end (f, scenario, &error);
   if (error == NULL)
     error = g_error_copy (rp_session_get_error (session));
   g_assert_error (error, RP_ERROR, RP_ERROR_FAILED);
@@ -238,13 +174,13 @@ static void
 test_app_start_missing (Fixture       *f,
                         gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "app-start", 5);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, NULL, "app-start", 5);
   g_autoptr(RpSession) session = NULL;
   g_autoptr(GError) error = NULL;
   const char *missing[] = { "resprobe-no-such-program", NULL };
 
   rp_params_set_argv (scenario->params, "app_start_program", missing);
-  session = run_to_end (f, scenario, &error);
+  session = rp_test_run_to_end (f, scenario, &error);
   if (error == NULL)
     error = g_error_copy (rp_session_get_error (session));
   g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
@@ -257,18 +193,18 @@ static void
 test_command_usage (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, "command", NULL, 600);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "command", NULL, 600);
   g_autoptr(RpSession) session = NULL;
   const char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done", NULL };
-  g_autofree char *user = NULL, *system = NULL, *wall = NULL;
+  const char *user, *system, *wall;
 
   rp_params_set_argv (scenario->params, "command_argv", argv);
   scenario->stop_when_loads_finish = TRUE;
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
-  user = get_note (session, "command_user_seconds");
-  system = get_note (session, "command_system_seconds");
-  wall = get_note (session, "command_wall_seconds");
+  user = rp_test_get_note (session, "command_user_seconds");
+  system = rp_test_get_note (session, "command_system_seconds");
+  wall = rp_test_get_note (session, "command_wall_seconds");
   g_test_message ("command: user %s s, system %s s, wall %s s", user, system, wall);
   g_assert_cmpfloat (g_ascii_strtod (user, NULL) + g_ascii_strtod (system, NULL), >, 0);
   g_assert_cmpfloat (g_ascii_strtod (user, NULL), <=, g_ascii_strtod (wall, NULL) + 0.01);
@@ -280,7 +216,7 @@ static void
 test_save_open (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(RpScenario) scenario = new_scenario (f, NULL, "save", 1.5);
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, NULL, "save", 1.5);
   g_autoptr(RpSession) session = NULL;
   const char *steps[] = { "save_write_latency", "save_fsync_latency", "save_rename_latency",
                           "save_folder_fsync_latency" };
@@ -291,7 +227,7 @@ test_save_open (Fixture       *f,
   rp_params_set_seconds (scenario->params, "save_interval", 0.2);
   rp_params_set_seconds (scenario->params, "open_interval", 0.2);
   rp_params_set_size (scenario->params, "open_file_size", RP_MiB);
-  session = run_session (f, scenario);
+  session = rp_test_run_session (f, scenario);
 
   assert_samples (session, "save_latency");
   assert_samples (session, "open_latency");

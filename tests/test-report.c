@@ -730,7 +730,9 @@ test_verdict (void)
   assert_verdict (calm_report, "No stalls over 0.1 s: the system stayed responsive.");
   assert_verdict (one_report, "fsync stalled 1 of 3 times over 1 s; worst 1.50 s.");
   assert_verdict (loop_report, "The desktop's main loop stalled 3 of 5 times over 0.1 s; worst 420 ms.");
-  assert_verdict (write_report, "write() calls stalled 2 of 4 times over 1 s; worst 12.00 s. "
+  /* Its 4 samples are windows, and no write_calls note counts the calls:
+   * no total, rather than windows called calls. */
+  assert_verdict (write_report, "write() calls stalled 2 times over 1 s; worst 12.00 s. "
                                 "1 of them took over 10 s");
   assert_verdict (empty_report, "No latency was measured");
 }
@@ -1666,6 +1668,27 @@ test_compare (void)
     g_assert_cmpstr (tiny, ==, "±0 %");
     g_assert_cmpstr (one, ==, "+1 %");
     g_assert_cmpstr (count, ==, "+2");
+  }
+  /* Means of counts over repeats keep their precision: stalls 0.5 → 1 was
+   * "+1" (rounded), a third of a stall was "0". */
+  {
+    g_autofree char *half = rp_report_format_change (RP_METRIC_COUNT, 0.5, 1, NULL);
+    g_autofree char *third = rp_report_format_change (RP_METRIC_COUNT, 1, 2.0 / 3, NULL);
+    g_autofree char *samples = rp_report_format_change (RP_METRIC_SAMPLES, 60, 60.5, NULL);
+    g_autofree char *tiny = rp_report_format_change (RP_METRIC_COUNT, 0, 0.004, NULL);
+    g_autofree char *mean = rp_report_format_metric (RP_METRIC_COUNT, 0.5);
+    g_autofree char *mean_third = rp_report_format_metric (RP_METRIC_COUNT, 1.0 / 3);
+    g_autofree char *whole = rp_report_format_metric (RP_METRIC_COUNT, 7);
+    g_autofree char *big = rp_report_format_metric (RP_METRIC_COUNT, 12.25);
+
+    g_assert_cmpstr (half, ==, "+0.5");
+    g_assert_cmpstr (third, ==, "-0.33");
+    g_assert_cmpstr (samples, ==, "+0.5");
+    g_assert_cmpstr (tiny, ==, "+0.004");
+    g_assert_cmpstr (mean, ==, "0.5");
+    g_assert_cmpstr (mean_third, ==, "0.33");
+    g_assert_cmpstr (whole, ==, "7");
+    g_assert_cmpstr (big, ==, "12.2");
   }
   /* The same scenario: no row of its parts. */
   g_assert_null (strstr (text, "Preset"));

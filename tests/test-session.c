@@ -2,11 +2,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rp-clock.h"
 #include "rp-error.h"
+#include "rp-proc.h"
 #include "rp-report.h"
+#include "rp-run-folder.h"
 #include "rp-session.h"
 #include "rp-units.h"
 #include "rp-test-fixture.h"
@@ -200,6 +205,139 @@ test_writer_exact_size (Fixture       *f,
   g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), ==, RP_ENDED_BY_LOADS);
 }
 
+/* A stop while the run prepares (Ctrl-C during a long prepare) used to end
+ * in "No stalls over 0.1 s: the system stayed responsive." on the one fsync
+ * the probe took before it saw the stop: the report notes the early stop and
+ * the verdict says the run measured too little, in every front end (they all
+ * read rp_run_summary_get_verdict()). */
+static void
+test_stop_while_preparing (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *verdict = NULL;
+  g_autofree char *text = NULL;
+
+  rp_params_set_size (scenario->params, "writer_total_size", 64 * RP_MiB);
+  scenario->duration = 60;
+  session = rp_test_start_session (f, scenario, &error);
+  g_assert_cmpint (rp_session_get_state (session), ==, RP_SESSION_STARTING);
+  rp_session_stop (session);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (error);
+
+  report = rp_report_new_from_session (session);
+  g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), ==, RP_ENDED_BY_REQUEST);
+  g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), RP_NOTE_STOPPED_WHILE_PREPARING), ==, "true");
+  verdict = rp_report_get_verdict (report);
+  g_test_message ("%s", verdict);
+  g_assert_null (strstr (verdict, "stayed responsive"));
+  g_assert_nonnull (strstr (verdict, "stopped while it was preparing"));
+  text = rp_report_to_text (report);
+  g_assert_nonnull (strstr (text, "stopped while it was preparing"));
+  g_assert_cmpuint (rp_test_count_entries (f->directory), ==, 0);
+}
+
+/* The PID of a process that has ended (a child reaped). fork(), not
+ * GSubprocess: its identifier is gone once the child exited, which a quick
+ * child may do before it is read. */
+static int
+dead_pid (void)
+{
+  pid_t pid = fork ();
+  int status;
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    _exit (0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  return (int) pid;
+}
+
+static char *
+make_folder (const char *directory,
+             const char *name,
+             gboolean    with_contents)
+{
+  char *path = g_build_filename (directory, name, NULL);
+
+  g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+  if (with_contents)
+    {
+      g_autofree char *file = g_build_filename (path, "doc.txt", NULL);
+      g_autofree char *sub = g_build_filename (path, "lib", NULL);
+      g_autofree char *inner = g_build_filename (sub, "libc.so.6", NULL);
+      g_autofree char *link = g_build_filename (path, "outside", NULL);
+
+      g_assert_true (g_file_set_contents (file, "text", -1, NULL));
+      g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+      g_assert_true (g_file_set_contents (inner, "elf", -1, NULL));
+      /* A link out of the folder is removed, not followed. */
+      g_assert_cmpint (symlink (directory, link), ==, 0);
+    }
+  return path;
+}
+
+/* kill -9 of a run with the save probe or the small-files load left their
+ * folders in the target: the next run's start removes those of dead runs
+ * (name + PID + start time), notes them, and leaves everything else. */
+static void
+test_leftovers_removed (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *save_name = g_strdup_printf ("resprobe-save-%d-12345-a1B2c3", dead_pid ());
+  g_autofree char *files_name = g_strdup_printf ("resprobe-files-%d-12345-Zz9yX8", dead_pid ());
+  g_autofree char *live_name = g_strdup_printf ("resprobe-save-%d-%" G_GUINT64_FORMAT "-q1w2e3", (int) getpid (),
+                                                rp_proc_start_time ((int) getpid ()));
+  g_autofree char *stale_save = make_folder (f->directory, save_name, TRUE);
+  g_autofree char *stale_files = make_folder (f->directory, files_name, FALSE);
+  g_autofree char *live = make_folder (f->directory, live_name, FALSE);
+  g_autofree char *old_style = make_folder (f->directory, "resprobe-save-a1B2c3", FALSE);
+  /* Not a name of ours (its random part is not six characters). */
+  g_autofree char *users = make_folder (f->directory, "resprobe-save-1-2-notours", FALSE);
+  g_autofree char *template = rp_run_folder_template (f->directory, "files");
+  const char *removed;
+
+  /* What a run names its own folders: alive while it runs. */
+  g_assert_nonnull (g_mkdtemp_full (template, 0700));
+  g_assert_false (rp_run_folder_is_stale (strrchr (template, '/') + 1));
+  g_assert_true (rp_run_folder_is_stale (save_name));
+  g_assert_false (rp_run_folder_is_stale (live_name));
+  g_assert_false (rp_run_folder_is_stale ("resprobe-save-a1B2c3"));
+  g_assert_false (rp_run_folder_is_stale ("resprobe-4242-12345-0"));
+
+  rp_params_set_seconds (scenario->params, "fsync_interval", 0.5);
+  scenario->duration = 1;
+  session = rp_test_start_session (f, scenario, &error);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (error);
+  report = rp_report_new_from_session (session);
+  removed = g_hash_table_lookup (rp_report_get_notes (report), RP_NOTE_LEFTOVERS_REMOVED);
+  g_test_message ("removed: %s", removed);
+  g_assert_nonnull (removed);
+  g_assert_nonnull (strstr (removed, save_name));
+  g_assert_nonnull (strstr (removed, files_name));
+  g_assert_false (g_file_test (stale_save, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (stale_files, G_FILE_TEST_EXISTS));
+  /* The target itself, which the link pointed at, is still there. */
+  g_assert_true (g_file_test (f->directory, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (live, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (old_style, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (users, G_FILE_TEST_IS_DIR));
+  g_assert_true (g_file_test (template, G_FILE_TEST_IS_DIR));
+  g_assert_cmpint (g_rmdir (live), ==, 0);
+  g_assert_cmpint (g_rmdir (old_style), ==, 0);
+  g_assert_cmpint (g_rmdir (users), ==, 0);
+  g_assert_cmpint (g_rmdir (template), ==, 0);
+}
+
 static void
 expect_start_error (Fixture     *f,
                     RpScenario  *scenario,
@@ -294,6 +432,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/session/r1-ten-seconds", Fixture, NULL, rp_test_fixture_set_up, test_r1_ten_seconds, rp_test_fixture_tear_down);
   g_test_add ("/session/stop-during-writer", Fixture, NULL, rp_test_fixture_set_up, test_stop_during_writer, rp_test_fixture_tear_down);
+  g_test_add ("/session/stop-while-preparing", Fixture, NULL, rp_test_fixture_set_up, test_stop_while_preparing, rp_test_fixture_tear_down);
+  g_test_add ("/session/leftovers-removed", Fixture, NULL, rp_test_fixture_set_up, test_leftovers_removed, rp_test_fixture_tear_down);
   g_test_add ("/session/writer-exact-size", Fixture, NULL, rp_test_fixture_set_up, test_writer_exact_size, rp_test_fixture_tear_down);
   g_test_add ("/session/start-errors", Fixture, NULL, rp_test_fixture_set_up, test_start_errors, rp_test_fixture_tear_down);
   g_test_add ("/session/start-cancelled", Fixture, NULL, rp_test_fixture_set_up, test_start_cancelled, rp_test_fixture_tear_down);

@@ -1,5 +1,8 @@
 /* test-units.c: size and duration parsing and formatting. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <locale.h>
+#include <string.h>
+
 #include "rp-error.h"
 #include "rp-units.h"
 
@@ -55,6 +58,44 @@ test_sizes_invalid (void)
       g_assert_nonnull (strstr (error->message, "--size"));
       g_assert_cmpuint (bytes, ==, 7);
     }
+}
+
+/* German users type "2,5" (LANG=de_DE.UTF-8 resprobe-cli run --duration
+ * 2,5 was refused): the locale's decimal separator is read as well as '.',
+ * and under the C locale a comma stays an error that names the option. */
+static void
+test_decimal_comma (void)
+{
+  g_autofree char *saved = g_strdup (setlocale (LC_NUMERIC, NULL));
+  double seconds = 0;
+  guint64 bytes = 0;
+
+  /* install-deps.sh generates de_DE.UTF-8 (the translations' locales). */
+  g_assert_nonnull (setlocale (LC_NUMERIC, "de_DE.UTF-8"));
+  g_assert_true (rp_parse_duration ("2,5", "--duration", &seconds, NULL));
+  g_assert_cmpfloat_with_epsilon (seconds, 2.5, 1e-12);
+  g_assert_true (rp_parse_duration ("2.5", "--duration", &seconds, NULL));
+  g_assert_cmpfloat_with_epsilon (seconds, 2.5, 1e-12);
+  g_assert_true (rp_parse_duration ("0,25s", "--duration", &seconds, NULL));
+  g_assert_cmpfloat_with_epsilon (seconds, 0.25, 1e-12);
+  g_assert_true (rp_parse_duration ("1,5m", "--duration", &seconds, NULL));
+  g_assert_cmpfloat_with_epsilon (seconds, 90, 1e-9);
+  g_assert_true (rp_parse_size ("1,5G", "--size", &bytes, NULL));
+  g_assert_cmpuint (bytes, ==, 3ull << 29);
+  g_assert_false (rp_parse_duration ("1,000,5", "--duration", &seconds, NULL));
+  g_assert_false (rp_parse_duration ("1.000,5", "--duration", &seconds, NULL));
+  g_assert_false (rp_parse_size ("1,5", "--size", &bytes, NULL));
+
+  g_assert_nonnull (setlocale (LC_NUMERIC, "C"));
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (rp_parse_duration ("2,5", "--duration", &seconds, &error));
+    g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "--duration"));
+    g_assert_nonnull (strstr (error->message, "2,5"));
+  }
+  setlocale (LC_NUMERIC, saved);
 }
 
 static void
@@ -155,6 +196,7 @@ main (int argc, char **argv)
   g_test_add_func ("/units/sizes/valid", test_sizes_valid);
   g_test_add_func ("/units/sizes/invalid", test_sizes_invalid);
   g_test_add_func ("/units/durations", test_durations);
+  g_test_add_func ("/units/decimal-comma", test_decimal_comma);
   g_test_add_func ("/units/counts", test_counts);
   g_test_add_func ("/units/format", test_format);
   g_test_add_func ("/units/format/plain-spaces", test_format_plain_spaces);

@@ -188,3 +188,31 @@ rp_cli_stop_signals_remove (RpCliStopSignals *signals)
   g_clear_handle_id (&signals->sigterm_id, g_source_remove);
   g_clear_handle_id (&signals->sighup_id, g_source_remove);
 }
+
+/**
+ * rp_cli_exit_worse:
+ * @a: an RP_CLI_EXIT_* code
+ * @b: another
+ *
+ * The code that says more of two runs (repeats, matrix cells): bad values
+ * over a failure over a stop over success; a failed run that was also
+ * stopped is a failure.
+ *
+ * Returns: @a or @b
+ */
+int
+rp_cli_exit_worse (int a,
+                   int b)
+{
+  static const int order[] = { RP_CLI_EXIT_OK, RP_CLI_EXIT_STOPPED, RP_CLI_EXIT_FAILURE, RP_CLI_EXIT_USAGE };
+  guint rank_a = 0, rank_b = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      if (order[i] == a)
+        rank_a = i;
+      if (order[i] == b)
+        rank_b = i;
+    }
+  return rank_b > rank_a ? b : a;
+}

@@ -690,6 +690,9 @@ run_matrix (MatrixState      *state,
         if (cell->dirty_bytes != 0)
           dirty_settings_restore (&saved_dirty);
         spent = rp_clock_now () - started;
+        /* A stop between mounting and the run leaves no report and no error. */
+        if (report == NULL && cell_error == NULL)
+          continue;
         if (report == NULL)
           {
             rp_cli_printerr ("resprobe-cli: %s: %s\n", group->key, cell_error->message);
@@ -754,7 +757,8 @@ parts_entries (RpRunOptions  *options,
  * device (queue settings, bdi limits) and vm.dirty_* is put back. Root
  * only.
  *
- * Returns: 0; 1 when a cell failed or the run was interrupted; 2 bad options
+ * Returns: 0; 1 when a cell failed; 2 bad options; 3 when a signal stopped
+ *   it (what ran is saved and compared, everything cleaned up)
  */
 int
 rp_cli_matrix (int    argc,
@@ -1014,7 +1018,7 @@ rp_cli_matrix (int    argc,
     {
       g_printerr (_("resprobe-cli: interrupted after %u of %u cells; everything was cleaned up\n"),
                   reported, cells->len * plan.repeats);
-      exit_code = RP_CLI_EXIT_FAILURE;
+      exit_code = rp_cli_exit_worse (exit_code, RP_CLI_EXIT_STOPPED);
     }
   return exit_code;
 }

@@ -50,6 +50,30 @@ append_header_line (GString    *out,
   rp_text_append_wrapped (out, "# ", "#   ", line);
 }
 
+/* What the start removed of killed runs (rp-run-folder.c), or could not. */
+static void
+append_leftovers (GString   *out,
+                  RpSession *session)
+{
+  g_autoptr(GHashTable) notes = rp_session_get_notes (session);
+  const char *removed = g_hash_table_lookup (notes, RP_NOTE_LEFTOVERS_REMOVED);
+  const char *failed = g_hash_table_lookup (notes, RP_NOTE_LEFTOVERS_FAILED);
+
+  if (removed != NULL)
+    {
+      /* TRANSLATORS: %s lists folders, e.g. "resprobe-save-4242-1234-a1B2c3" */
+      g_autofree char *line = g_strdup_printf (_("Removed what killed runs left in the target: %s"), removed);
+
+      rp_text_append_wrapped (out, "# ", "#   ", line);
+    }
+  if (failed != NULL)
+    {
+      g_autofree char *line = g_strdup_printf ("%s %s", _("Warning:"), failed);
+
+      rp_text_append_wrapped (out, "# ", "#   ", line);
+    }
+}
+
 static void
 print_header (RpSession *session)
 {
@@ -85,6 +109,7 @@ print_header (RpSession *session)
 
       rp_text_append_wrapped (out, "# ", "#   ", line);
     }
+  append_leftovers (out, session);
   g_print ("%s", out->str);
 }
 
@@ -917,6 +942,8 @@ run_once (const RpScenario  *scenario,
 
   if (rp_session_get_error (session) != NULL)
     exit_code = RP_CLI_EXIT_FAILURE;
+  else if (g_strcmp0 (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), RP_ENDED_BY_REQUEST) == 0)
+    exit_code = RP_CLI_EXIT_STOPPED;
   return exit_code;
 }
 /**
@@ -934,7 +961,8 @@ run_once (const RpScenario  *scenario,
  * during the run; a report that cannot be saved where asked is saved
  * elsewhere (exit 1).
  *
- * Returns: 0, 1 when the run failed, 2 for bad options
+ * Returns: 0, 1 when the run failed, 2 for bad options, 3 when a signal
+ *   stopped it (report saved, marked stopped)
  */
 int
 rp_cli_run (int    argc,
@@ -1005,8 +1033,7 @@ rp_cli_run (int    argc,
       int code = run_once (scenario, path, options.force, report_directory, stem, r, repeats,
                            &report, &stopped);
 
-      if (code != RP_CLI_EXIT_OK)
-        exit_code = MAX (exit_code, code);
+      exit_code = rp_cli_exit_worse (exit_code, code);
       if (report != NULL)
         g_ptr_array_add (group->reports, report);
       /* A run that could not start will not start the next time either. */

@@ -7,10 +7,16 @@
 G_BEGIN_DECLS
 
 /* Exit codes: 0 success, 1 runtime failure, 2 bad command-line values (or a
- * report file that does not load). */
+ * report file that does not load), 3 stopped by the user (Ctrl-C, SIGTERM,
+ * SIGHUP) before the end the scenario asked for, its report saved and
+ * marked stopped: `run` and `matrix` alike, so that a script tells a
+ * complete measurement from a cut-short one. */
 #define RP_CLI_EXIT_OK      0
 #define RP_CLI_EXIT_FAILURE 1
 #define RP_CLI_EXIT_USAGE   2
+#define RP_CLI_EXIT_STOPPED 3
+
+int  rp_cli_exit_worse (int a, int b);
 
 int  rp_cli_run      (int argc, char **argv);
 int  rp_cli_sysinfo  (int argc, char **argv);

@@ -184,3 +184,31 @@ rp_proc_parse_meminfo (const char *text,
   return find_kib_field (text, "Dirty", out_dirty_bytes) &&
          find_kib_field (text, "Writeback", out_writeback_bytes);
 }
+
+/**
+ * rp_proc_start_time:
+ * @pid: a process id
+ *
+ * The start time of process @pid, field 22 of /proc/PID/stat (proc(5)):
+ * clock ticks since boot. With the PID it names a process for good: a PID
+ * that the kernel gave to another process since has another start time.
+ *
+ * Returns: the start time, or 0 when there is no such process
+ */
+guint64
+rp_proc_start_time (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *text = NULL;
+  const char *p;
+
+  /* The command name (field 2) may hold spaces and parentheses: count
+   * from the last ')'. */
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (p = strrchr (text, ')')) == NULL)
+    return 0;
+  p++;
+  /* After ')': field 3 (state) is the first; field 22 is the 20th. */
+  for (guint field = 3; field < 22 && p != NULL; field++)
+    p = strchr (p + 1, ' ');
+  return p != NULL ? g_ascii_strtoull (p + 1, NULL, 10) : 0;
+}

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -45,8 +46,8 @@ lookup_size_suffix (const char *suffix,
 /* g_ascii_strtod() also reads C's hexadecimal numbers ("0x10" is 16,
  * "0x1p3" is 8): sizes and durations are written in decimal. */
 static double
-parse_decimal (const char  *text,
-               char       **end)
+parse_ascii_decimal (const char  *text,
+                     char       **end)
 {
   const char *p = text;
 
@@ -62,9 +63,41 @@ parse_decimal (const char  *text,
   return g_ascii_strtod (text, end);
 }
 
+/* A decimal number with '.' or the locale's decimal separator (LC_NUMERIC:
+ * "2,5" under de_DE, as people there type it): the separator is replaced
+ * by '.' in a copy, and *@end points into @text as if it had been read
+ * there. */
+static double
+parse_decimal (const char  *text,
+               char       **end)
+{
+  const char *point = localeconv ()->decimal_point;
+  const char *found;
+  g_autofree char *ascii = NULL;
+  char *ascii_end = NULL;
+  size_t point_length, offset;
+  double number;
+
+  if (point == NULL || *point == '\0' || g_str_equal (point, ".") ||
+      (found = strstr (text, point)) == NULL)
+    return parse_ascii_decimal (text, end);
+
+  point_length = strlen (point);
+  offset = (size_t) (found - text);
+  ascii = g_strdup_printf ("%.*s.%s", (int) offset, text, found + point_length);
+  number = parse_ascii_decimal (ascii, &ascii_end);
+  /* Past the separator the copy is point_length − 1 bytes shorter. */
+  if ((size_t) (ascii_end - ascii) > offset)
+    *end = (char *) text + (ascii_end - ascii) + point_length - 1;
+  else
+    *end = (char *) text + (ascii_end - ascii);
+  return number;
+}
+
 /**
  * rp_parse_size:
- * @text: e.g. "1M", "15000MiB", "8G", "4096", "1.5GiB", "500MB"
+ * @text: e.g. "1M", "15000MiB", "8G", "4096", "1.5GiB", "500MB"; decimals
+ *   with '.' or the locale's decimal separator ("1,5G" under de_DE)
  * @field: the name of the option or field, for the error message
  * @out_bytes: (out): the size in bytes
  * @error: %RP_ERROR_INVALID_ARGUMENT naming @field when @text is not a
@@ -127,7 +160,8 @@ invalid:
 
 /**
  * rp_parse_duration:
- * @text: seconds, e.g. "20", "0.5", "20s", "2m", "1h"
+ * @text: seconds, e.g. "20", "0.5", "20s", "2m", "1h"; decimals with '.'
+ *   or the locale's decimal separator ("2,5" under de_DE)
  * @field: the option or field name, for the error message
  * @out_seconds: (out): the duration in seconds (> 0)
  * @error: %RP_ERROR_INVALID_ARGUMENT naming @field when @text is not a positive

@@ -12,11 +12,12 @@
 #include "rp-app-start-copy.h"
 #include "rp-error.h"
 #include "rp-io.h"
+#include "rp-run-folder.h"
 
 /* A program lives on the system's disk, not in the folder under test: in a
  * loop-mounted matrix cell its cold start would never meet the load. So the
  * program and every shared object it mapped are copied into a folder of our
- * own in the target (`resprobe-app-XXXXXX`, removed when the probe ends; only
+ * own in the target (`resprobe-app-PID-START-XXXXXX`, removed when the probe ends; only
  * a kill -9 can leave it), and started through the copied dynamic loader,
  * `ld.so --library-path DIR/lib DIR/PROGRAM`, as ld.so(8) allows. Modules
  * the program opens by a full path (GIO modules, pixbuf loaders) and its data
@@ -174,7 +175,7 @@ rp_app_start_copy_new (const char          *directory,
 
   self->copies = g_ptr_array_new_with_free_func (g_free);
   self->files = g_ptr_array_new_with_free_func (g_free);
-  self->directory = g_build_filename (directory, "resprobe-app-XXXXXX", NULL);
+  self->directory = rp_run_folder_template (directory, "app");
   if (g_mkdtemp_full (self->directory, 0700) == NULL)
     {
       rp_error_set_from_errno (error, errno, _("App-start probe: creating a folder in"), directory);

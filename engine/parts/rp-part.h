@@ -84,6 +84,10 @@ typedef enum {
  * @subject: translatable (N_()) plain words for what stalls, as the
  *   subject of the verdict's sentences ("%s stalled 7 of 60 times over
  *   0.1 s"), e.g. "Cold reads"; %NULL unless %RP_SERIES_FLAG_JUDGED
+ * @count_note: (nullable): for a series that keeps one sample per window
+ *   (the longest call of every 0.1 s; a stall always its own sample), the
+ *   note holding the exact number of calls, e.g. "write_calls": the verdict
+ *   counts calls, not windows; %NULL when every call is a sample
  *
  * One series a part produces. Units are the data model's: seconds, bytes,
  * ratios; percent and milliseconds appear only at the display edge.
@@ -100,6 +104,7 @@ typedef struct {
   RpSummaryRole  role;
   RpSeriesFlags  flags;
   const char    *subject;
+  const char    *count_note;
 } RpSeriesInfo;
 
 /**

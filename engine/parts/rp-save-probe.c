@@ -14,6 +14,7 @@
 #include "rp-io.h"
 #include "rp-params.h"
 #include "rp-parts.h"
+#include "rp-run-folder.h"
 #include "rp-units.h"
 
 /* What a user waits for when pressing Ctrl+S: GLib's g_file_replace() (gedit,
@@ -22,7 +23,7 @@
  * it over the old file, and fsync()ing the folder so that the rename itself
  * is on disk. Under a writer each step can wait for the journal, so the probe
  * times the whole save and each step. The document and its temporary copy
- * live in a folder of the run's own in the target (`resprobe-save-XXXXXX`),
+ * live in a folder of the run's own in the target (`resprobe-save-PID-START-XXXXXX`),
  * removed at the end; only a kill -9 can leave it behind. */
 
 #define DOCUMENT "document"
@@ -69,7 +70,7 @@ save_probe_prepare (RpPartHost *host,
   /* Text, as a document would be. */
   for (gsize i = 0; i < probe->size; i++)
     probe->content[i] = (char) ('a' + i % 26);
-  probe->folder = g_build_filename (directory, "resprobe-save-XXXXXX", NULL);
+  probe->folder = rp_run_folder_template (directory, "save");
   if (g_mkdtemp_full (probe->folder, 0700) == NULL)
     {
       rp_error_set_from_errno (error, errno, _("Save probe: creating a folder in"), directory);

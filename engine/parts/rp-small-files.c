@@ -14,6 +14,7 @@
 #include "rp-params.h"
 #include "rp-parts.h"
 #include "rp-rate-meter.h"
+#include "rp-run-folder.h"
 #include "rp-units.h"
 
 /* Samples every 0.5 s, as the other loads'. */
@@ -28,7 +29,7 @@
  * small files created and written, each a new inode, directory entry and
  * allocation for the journal to commit; what syncfs() (the sync probe) then
  * waits for. The files are named (the load is their directory entries), in
- * a folder of the run's own in the target (`resprobe-files-XXXXXX`), removed
+ * a folder of the run's own in the target (`resprobe-files-PID-START-XXXXXX`), removed
  * with every file when the load ends; only a kill -9 can leave it. */
 
 typedef struct _SmallFiles SmallFiles;
@@ -102,7 +103,7 @@ small_files_prepare (RpPartHost *host,
   for (guint64 i = 0; i < load->file_size; i++)
     load->buffer[i] = (char) (i * 29 + 5);
 
-  load->folder = g_build_filename (directory, "resprobe-files-XXXXXX", NULL);
+  load->folder = rp_run_folder_template (directory, "files");
   if (g_mkdtemp_full (load->folder, 0700) == NULL)
     {
       rp_error_set_from_errno (error, errno, _("Small files: creating a folder in"), directory);

@@ -8,38 +8,20 @@
 #include <unistd.h>
 
 #include "rp-error.h"
+#include "rp-proc.h"
 #include "rp-trace-private.h"
 
 /* Never the top-level buffer: trace-cmd, perf or another tool may be using it,
  * and its settings are the system's. An instance (a directory under
  * instances/) has its own buffers, events, filters and clock, and goes away
  * with rmdir. Its name says whose it is: "resprobe-PID-START-N", START being
- * the process's start time in clock ticks since boot (proc(5), /proc/PID/stat
- * field 22), so that a reused PID does not make a dead run's instance look
+ * the process's start time in clock ticks since boot (rp_proc_start_time()),
+ * so that a reused PID does not make a dead run's instance look
  * alive; N counts the instances of one process (a window runs one session
  * after another). SIGKILL leaves the instance behind: the next start removes
  * every one whose process is gone. */
 
 #define PREFIX "resprobe-"
-
-/* Field 22 of /proc/PID/stat, or 0 when the process does not exist. The
- * command name (field 2) may hold spaces and parentheses: count from the
- * last ')'. */
-static guint64
-process_start_time (int pid)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
-  g_autofree char *text = NULL;
-  const char *p;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL) || (p = strrchr (text, ')')) == NULL)
-    return 0;
-  p++;
-  /* After ')': field 3 (state) is the first; field 22 is the 20th. */
-  for (guint field = 3; field < 22 && p != NULL; field++)
-    p = strchr (p + 1, ' ');
-  return p != NULL ? g_ascii_strtoull (p + 1, NULL, 10) : 0;
-}
 
 /**
  * rp_trace_instance_is_ours_and_stale:
@@ -62,7 +44,7 @@ rp_trace_instance_is_ours_and_stale (const char *name)
   start = g_ascii_strtoull (end + 1, &end, 10);
   if (*end != '-')
     return FALSE;
-  return process_start_time ((int) pid) != start;
+  return rp_proc_start_time ((int) pid) != start;
 }
 
 static int
@@ -143,7 +125,7 @@ rp_trace_instance_create (GError **error)
   rp_trace_instance_remove_stale ();
 
   name = g_strdup_printf (PREFIX "%d-%" G_GUINT64_FORMAT "-%u", (int) getpid (),
-                          process_start_time ((int) getpid ()), g_atomic_int_add (&counter, 1));
+                          rp_proc_start_time ((int) getpid ()), g_atomic_int_add (&counter, 1));
   instance = tracefs_instance_create (name);
   if (instance == NULL)
     {

@@ -15,15 +15,42 @@
  * 4.3 (CONFIG_EXT4_USE_FOR_EXT2/3), so ext4's events cover it. All carry the
  * file system's dev_t and are filtered to the target's. */
 
+/* Pairs a begin event with its end: @starts maps @key (a transaction, a
+ * thread) to the begin's timestamp. */
+static void
+span_begin (GHashTable        *starts,
+            guint64            key,
+            struct tep_record *record)
+{
+  g_hash_table_insert (starts, GSIZE_TO_POINTER ((gsize) key), g_memdup2 (&record->ts, sizeof record->ts));
+}
+
+/* The end of @key's span: its begin's timestamp (*@out_start) and length
+ * (*@out_seconds). A span that began before the instance did has no begin:
+ * %FALSE, left out as trace-cmd's pairing would. */
+static gboolean
+span_end (GHashTable        *starts,
+          guint64            key,
+          struct tep_record *record,
+          guint64           *out_start,
+          double            *out_seconds)
+{
+  guint64 *start = g_hash_table_lookup (starts, GSIZE_TO_POINTER ((gsize) key));
+
+  if (start == NULL || record->ts < *start)
+    return FALSE;
+  *out_start = *start;
+  *out_seconds = (double) (record->ts - *start) * 1e-9;
+  g_hash_table_remove (starts, GSIZE_TO_POINTER ((gsize) key));
+  return TRUE;
+}
+
 static void
 on_start_commit (RpTraceSink       *sink,
                  struct tep_event  *event,
                  struct tep_record *record)
 {
-  guint64 tid = rp_trace_field_u64 (event, record, "transaction");
-
-  g_hash_table_insert (sink->commit_starts, GSIZE_TO_POINTER ((gsize) tid),
-                       g_memdup2 (&record->ts, sizeof record->ts));
+  span_begin (sink->commit_starts, rp_trace_field_u64 (event, record, "transaction"), record);
 }
 
 static void
@@ -32,21 +59,17 @@ on_end_commit (RpTraceSink       *sink,
                struct tep_record *record)
 {
   guint64 tid = rp_trace_field_u64 (event, record, "transaction");
-  guint64 *start = g_hash_table_lookup (sink->commit_starts, GSIZE_TO_POINTER ((gsize) tid));
+  guint64 start;
   double seconds;
 
-  /* A commit that started before the instance did has no start: left out,
-   * as trace-cmd's pairing would. */
-  if (start == NULL || record->ts < *start)
+  if (!span_end (sink->commit_starts, tid, record, &start, &seconds))
     return;
-  seconds = (double) (record->ts - *start) * 1e-9;
-  rp_series_append (sink->journal_commit, rp_trace_time (sink, *start), seconds);
+  rp_series_append (sink->journal_commit, rp_trace_time (sink, start), seconds);
   if (sink->commits == 0 || tid < sink->first_tid)
     sink->first_tid = tid;
   sink->last_tid = MAX (sink->last_tid, tid);
   sink->commits++;
   sink->commit_seconds += seconds;
-  g_hash_table_remove (sink->commit_starts, GSIZE_TO_POINTER ((gsize) tid));
 }
 
 static void
@@ -70,10 +93,7 @@ on_sync_enter (RpTraceSink       *sink,
                struct tep_event  *event,
                struct tep_record *record)
 {
-  gint64 pid = rp_trace_field_s64 (event, record, "common_pid");
-
-  g_hash_table_insert (sink->sync_starts, GSIZE_TO_POINTER ((gsize) pid),
-                       g_memdup2 (&record->ts, sizeof record->ts));
+  span_begin (sink->sync_starts, (guint64) rp_trace_field_s64 (event, record, "common_pid"), record);
 }
 
 static void
@@ -81,17 +101,15 @@ on_sync_exit (RpTraceSink       *sink,
               struct tep_event  *event,
               struct tep_record *record)
 {
-  gint64 pid = rp_trace_field_s64 (event, record, "common_pid");
-  guint64 *start = g_hash_table_lookup (sink->sync_starts, GSIZE_TO_POINTER ((gsize) pid));
+  guint64 start;
   double seconds;
 
-  if (start == NULL || record->ts < *start)
+  if (!span_end (sink->sync_starts, (guint64) rp_trace_field_s64 (event, record, "common_pid"), record,
+                 &start, &seconds))
     return;
-  seconds = (double) (record->ts - *start) * 1e-9;
   sink->syncs++;
   sink->sync_seconds += seconds;
   sink->sync_max = MAX (sink->sync_max, seconds);
-  g_hash_table_remove (sink->sync_starts, GSIZE_TO_POINTER ((gsize) pid));
 }
 
 static const RpTraceEventInfo events[] = {

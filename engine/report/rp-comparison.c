@@ -828,7 +828,7 @@ format_figure (const RpCompareRow *row,
   if (isnan (value))
     return g_strdup ("-");
   if (*row->unit == '\0')
-    return value == round (value) ? g_strdup_printf ("%.0f", value) : g_strdup_printf ("%.1f", value);
+    return rp_report_format_metric (RP_METRIC_COUNT, value);
   return rp_format_value (row->unit, value);
 }
 
@@ -903,8 +903,6 @@ rp_compare_row_format_change (const RpCompareRow *row,
 
       delta = g_strdup_printf ("%s%s", value > base ? "+" : "-", magnitude);
     }
-  else if (kind == RP_METRIC_COUNT && value != round (value))
-    delta = g_strdup_printf ("%+.1f", value - base);
   else
     delta = rp_report_format_change (kind, base, value, NULL);
   switch (row->change[group])

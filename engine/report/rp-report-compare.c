@@ -127,6 +127,32 @@ add_setting_rows (GPtrArray          *rows,
 /* A change of at least this fraction is worth a colour in the window. */
 #define NOTABLE_CHANGE 0.1
 
+/* A count, or the mean of counts over repeats (0.5 stalls: one run of two
+ * had one): whole numbers as they are, a mean with two decimals under 1 and
+ * one above (the precision of up to a few dozen repeats), trailing zeros
+ * dropped. @sign puts "+" before a positive value. */
+static char *
+format_count (double   value,
+              gboolean sign)
+{
+  g_autofree char *text = NULL;
+  char *end;
+
+  if (value == round (value) || !isfinite (value))
+    return g_strdup_printf (sign ? "%+.0f" : "%.0f", value);
+  text = g_strdup_printf (sign ? "%+.*f" : "%.*f", fabs (value) < 1 ? 2 : 1, value);
+  /* Drop trailing zeros and then a bare separator ('.' or the locale's). */
+  end = text + strlen (text);
+  while (end > text && end[-1] == '0')
+    *--end = '\0';
+  if (end > text && !g_ascii_isdigit (end[-1]))
+    *--end = '\0';
+  /* 0.004 would show as "0": keep two significant digits instead. */
+  if (strspn (text, "+-0") == strlen (text))
+    return g_strdup_printf (sign ? "%+.2g" : "%.2g", value);
+  return g_steal_pointer (&text);
+}
+
 /**
  * rp_report_format_change:
  * @kind: what the value measures
@@ -136,7 +162,9 @@ add_setting_rows (GPtrArray          *rows,
  *   of 10 % or more, in the direction that matters for @kind), 0 otherwise
  *
  * The relative change for latencies and rates (what "twice as slow" means),
- * the plain difference for counts: "=", "+12 %", "-3". Used by the CLI's
+ * the plain difference for counts: "=", "+12 %", "-3", and with the
+ * precision of a mean for means of counts over repeats: "+0.5", "-0.33".
+ * Used by the CLI's
  * comparison table and the window's comparison view alike.
  *
  * Returns: (transfer full): the text
@@ -157,7 +185,7 @@ rp_report_format_change (RpMetricKind  kind,
   if (value == base)
     return g_strdup ("=");
   if (kind == RP_METRIC_COUNT || kind == RP_METRIC_SAMPLES)
-    return g_strdup_printf ("%+.0f", value - base);
+    return format_count (value - base, TRUE);
   /* Under half a percent either way: "-0 %" would read as a sign error. */
   if (base != 0 && fabs (relative) < 0.005)
     return g_strdup ("±0 %");
@@ -173,14 +201,15 @@ rp_report_format_change (RpMetricKind  kind,
  * @kind: what @value measures
  * @value: seconds, a count, or bytes per second
  *
- * Returns: (transfer full): e.g. "10.86 s", "7", "24.0 MiB/s"
+ * Returns: (transfer full): e.g. "10.86 s", "7", "0.5" (a mean of counts
+ *   over repeats), "24.0 MiB/s"
  */
 char *
 rp_report_format_metric (RpMetricKind kind,
                          double       value)
 {
   if (kind == RP_METRIC_COUNT || kind == RP_METRIC_SAMPLES)
-    return g_strdup_printf ("%.0f", value);
+    return format_count (value, FALSE);
   if (kind == RP_METRIC_RATE)
     return rp_format_rate (value);
   return rp_format_latency (value);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rp-run-summary.h"
+#include "rp-session.h"
 #include "rp-units.h"
 
 static gboolean
@@ -69,6 +70,7 @@ rp_run_summary_new (void)
   self->n_rows = rp_run_summary_get_n_rows ();
   self->stats = g_new0 (RpStats, self->n_rows);
   self->present = g_new0 (gboolean, self->n_rows);
+  self->calls = g_new0 (guint64, self->n_rows);
   return self;
 }
 
@@ -79,6 +81,7 @@ rp_run_summary_free (RpRunSummary *self)
     return;
   g_free (self->stats);
   g_free (self->present);
+  g_free (self->calls);
   g_free (self->kernel_events_unavailable);
   g_free (self->input_clock_unusable);
   g_free (self->cause);
@@ -109,9 +112,12 @@ rp_run_summary_set_row (RpRunSummary  *self,
  * rp_run_summary_set_notes:
  * @notes: (element-type utf8 utf8) (nullable): the run's notes
  *
- * Takes from @notes what the verdict says beside the rows: the measuring
- * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST) and why
- * kernel events are missing (%RP_NOTE_KERNEL_EVENTS_UNAVAILABLE), and
+ * Takes from @notes the exact number of calls of the rows whose series keep
+ * one sample per window (#RpSeriesInfo's @count_note), and what the verdict
+ * says beside the rows: the measuring
+ * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST), why
+ * kernel events are missing (%RP_NOTE_KERNEL_EVENTS_UNAVAILABLE), a stop
+ * before the loads started (%RP_NOTE_STOPPED_WHILE_PREPARING), and
  * whether the window's input events had unusable times
  * (%RP_NOTE_INPUT_CLOCK_STATUS).
  */
@@ -137,6 +143,15 @@ rp_run_summary_set_notes (RpRunSummary *self,
   if (g_strcmp0 (input_clock, RP_INPUT_CLOCK_UNUSABLE_ZERO) == 0 ||
       g_strcmp0 (input_clock, RP_INPUT_CLOCK_UNUSABLE_OTHER) == 0)
     self->input_clock_unusable = g_strdup (input_clock);
+  self->stopped_while_preparing =
+    notes != NULL && g_strcmp0 (g_hash_table_lookup (notes, RP_NOTE_STOPPED_WHILE_PREPARING), "true") == 0;
+  for (guint i = 0; i < self->n_rows; i++)
+    {
+      const char *count_note = rp_run_summary_get_row_info (i)->count_note;
+      const char *calls = notes != NULL && count_note != NULL ? g_hash_table_lookup (notes, count_note) : NULL;
+
+      self->calls[i] = calls != NULL ? g_ascii_strtoull (calls, NULL, 10) : 0;
+    }
 }
 
 /**
@@ -297,7 +312,8 @@ worst_row (const RpRunSummary *self)
  * flow (over 1 s): "Saving files stalled" when the worst delay was a write,
  * an fsync or a save, "The desktop stalled" when it was the window's own
  * main loop, frames, input or the display server, so that a red headline
- * over a calm desktop does not read as if the desktop froze. Otherwise
+ * over a calm desktop does not read as if the desktop froze; "Stopped before
+ * it measured" for a run stopped while it prepared. Otherwise
  * rp_severity_get_headline() of rp_run_summary_get_severity().
  *
  * Returns: (transfer none): a translated headline
@@ -312,6 +328,8 @@ rp_run_summary_get_headline (const RpRunSummary *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   severity = rp_run_summary_get_severity (self);
+  if (self->stopped_while_preparing && severity == RP_SEVERITY_UNKNOWN)
+    return _("Stopped before it measured");
   worst = worst_row (self);
   if ((severity != RP_SEVERITY_FLOW && severity != RP_SEVERITY_ATTENTION) || worst < 0)
     return rp_severity_get_headline (severity, finished);
@@ -381,6 +399,25 @@ stall_sentence (const RpSeriesInfo *info,
                           subject_of (info), count, total, limit, worst);
 }
 
+/* For a series of window maxima whose call count is not known yet (a live
+ * run: the writers count at their end): every stall is a sample of its own,
+ * so the count is exact, but the windows are no total to give. */
+static char *
+untotalled_sentence (const RpSeriesInfo *info,
+                     gulong              count,
+                     const char         *limit,
+                     const char         *worst)
+{
+  if (count == 0)
+    /* TRANSLATORS: "write() calls: none over 0.1 s so far; worst 11.0 ms." The first %s is a series' subject */
+    return g_strdup_printf (_("%s: none over %s so far; worst %s."), subject_of (info), limit, worst);
+  /* TRANSLATORS: "write() calls stalled 3 times over 0.1 s; worst 615 ms." The
+   * first %s is a series' subject; the plural follows the count (3) */
+  return g_strdup_printf (ngettext ("%s stalled %lu time over %s; worst %s.",
+                                    "%s stalled %lu times over %s; worst %s.", count),
+                          subject_of (info), count, limit, worst);
+}
+
 static char *
 calm_sentence (const RpSeriesInfo *info,
                gulong              total,
@@ -398,7 +435,8 @@ calm_sentence (const RpSeriesInfo *info,
  * the one to tell; with none, the count over 0.1 s (no longer instant). */
 static char *
 series_verdict (const RpSeriesInfo *info,
-                const RpStats      *stats)
+                const RpStats      *stats,
+                guint64             calls)
 {
   g_autofree char *worst = rp_format_latency (stats->max);
   double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;
@@ -409,9 +447,17 @@ series_verdict (const RpSeriesInfo *info,
   g_autofree char *attention_sentence = NULL;
   gulong attention, total = (gulong) MIN (stats->n, G_MAXULONG);
 
-  if (count == 0)
+  /* A series of window maxima counts windows: the total is its calls. */
+  if (info->count_note != NULL)
+    total = (gulong) MIN (calls, G_MAXULONG);
+  if (info->count_note != NULL && total == 0)
+    sentence = untotalled_sentence (info, (gulong) MIN (count, G_MAXULONG), limit_text, worst);
+  else if (count == 0)
     return calm_sentence (info, total, limit_text, worst);
-  sentence = stall_sentence (info, (gulong) MIN (count, G_MAXULONG), total, limit_text, worst);
+  else
+    sentence = stall_sentence (info, (gulong) MIN (count, G_MAXULONG), total, limit_text, worst);
+  if (count == 0)
+    return g_steal_pointer (&sentence);
   if (stats->over_attention == 0)
     return g_steal_pointer (&sentence);
 
@@ -501,10 +547,19 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
         measured++;
         if (stalls)
           stalled++;
-        g_ptr_array_add (sentences, series_verdict (info, &self->stats[i]));
+        g_ptr_array_add (sentences, series_verdict (info, &self->stats[i], self->calls[i]));
       }
 
-  if (measured == 0)
+  /* A stop before the loads started leaves a sample or two taken without
+   * load: calling that "responsive" would mislead, and even a stall in them
+   * is no judgement of the load. */
+  if (self->stopped_while_preparing)
+    {
+      if (stalled == 0)
+        g_ptr_array_set_size (sentences, 0);
+      g_ptr_array_insert (sentences, 0, g_strdup (_("The run was stopped while it was preparing, before its loads started: it measured too little to judge.")));
+    }
+  else if (measured == 0)
     g_ptr_array_add (sentences, g_strdup (_("No latency was measured, so there is nothing to judge.")));
   else if (stalled == 0)
     {

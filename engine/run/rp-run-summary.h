@@ -32,6 +32,9 @@ typedef enum {
  * @n_rows: how many rows, rp_run_summary_get_n_rows()
  * @stats: (array length=n_rows): each row's statistics
  * @present: (array length=n_rows): whether the run has that series at all
+ * @calls: (array length=n_rows): for a row whose series keeps one sample per
+ *   window (its #RpSeriesInfo's @count_note), the exact number of calls
+ *   from that note; 0 when every call is a sample or the note is not there
  * @gaps: how often the measuring process itself stood still for over a
  *   second (the system sampler's note %RP_NOTE_GAPS)
  * @gap_longest: the longest of those, seconds
@@ -42,6 +45,8 @@ typedef enum {
  *   %RP_INPUT_CLOCK_UNUSABLE_ZERO or %RP_INPUT_CLOCK_UNUSABLE_OTHER), owned
  * @cause: (nullable): a sentence naming the dominant cause of the stalls
  *   (engine/report/rp-report-stalls.c), said after the rows' sentences
+ * @stopped_while_preparing: the run was stopped before its loads started
+ *   (the note %RP_NOTE_STOPPED_WHILE_PREPARING): too little to call calm
  *
  * The statistics of the summary's rows: every series of the parts table
  * marked %RP_SERIES_FLAG_IN_SUMMARY, in rank order. Filled from a report's
@@ -53,11 +58,13 @@ typedef struct {
   guint     n_rows;
   RpStats  *stats;
   gboolean *present;
+  guint64  *calls;
   guint64   gaps;
   double    gap_longest;
   char     *kernel_events_unavailable;
   char     *input_clock_unusable;
   char     *cause;
+  gboolean  stopped_while_preparing;
 } RpRunSummary;
 
 guint               rp_run_summary_get_n_rows     (void);

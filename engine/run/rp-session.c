@@ -12,6 +12,7 @@
 
 #include "rp-clock.h"
 #include "rp-error.h"
+#include "rp-run-folder.h"
 #include "rp-session-private.h"
 #include "rp-load-host.h"
 #include "rp-target.h"
@@ -615,6 +616,28 @@ check_free_space (RpSession  *self,
   return TRUE;
 }
 
+/* Folders that killed runs left in the target (SIGKILL gives a part no
+ * chance to remove its own): removed before this run measures, and noted so
+ * that the front ends say so. */
+static void
+remove_leftovers (RpSession  *self,
+                  const char *directory)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) removed = rp_run_folder_remove_stale (directory, &error);
+
+  if (removed == NULL)
+    rp_session_set_note (self, RP_NOTE_LEFTOVERS_FAILED, error->message);
+  else if (removed->len > 0)
+    {
+      g_autofree char *names = NULL;
+
+      g_ptr_array_add (removed, NULL);
+      names = g_strjoinv (", ", (char **) removed->pdata);
+      rp_session_set_note (self, RP_NOTE_LEFTOVERS_REMOVED, names);
+    }
+}
+
 /* Runs in a GTask thread: everything that may block (stat, statvfs, sysfs,
  * creating files) stays off the owner's main thread. It works on its own
  * copy of the scenario, @live, which the owner does not read until
@@ -638,6 +661,8 @@ start_in_thread (GTask        *task,
     goto failed;
   g_free (live->directory);
   live->directory = resolved;
+
+  remove_leftovers (self, live->directory);
 
   /* Each step may take seconds on a busy disk (a copy loop's source is
    * written in prepare): a cancelled start stops between them. */
@@ -804,9 +829,16 @@ on_started (GObject      *object,
   launch_workers (self);
   g_task_return_boolean (task, TRUE);
 
-  /* A stop requested while starting takes effect now. */
+  /* A stop requested while starting takes effect now; the verdict must not
+   * judge the sample or two the workers take before they see it. */
   if (g_atomic_int_get (&self->stopping))
-    rp_session_schedule_stop (self, RP_ENDED_BY_REQUEST);
+    {
+      g_mutex_lock (&self->lock);
+      if (g_strcmp0 (self->ended_by, RP_ENDED_BY_REQUEST) == 0)
+        g_hash_table_replace (self->notes, g_strdup (RP_NOTE_STOPPED_WHILE_PREPARING), g_strdup ("true"));
+      g_mutex_unlock (&self->lock);
+      rp_session_schedule_stop (self, RP_ENDED_BY_REQUEST);
+    }
 }
 
 /**

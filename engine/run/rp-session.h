@@ -35,6 +35,15 @@ typedef enum {
 #define RP_ENDED_BY_LOADS    "loads"
 #define RP_ENDED_BY_REQUEST  "stopped"
 #define RP_ENDED_BY_ERROR    "error"
+/* Note "true" when the owner's stop came while the run was preparing (before
+ * its loads started): what it measured then is a sample or two, not a
+ * judgement (the verdict says so, rp-run-summary.c). */
+#define RP_NOTE_STOPPED_WHILE_PREPARING "stopped_while_preparing"
+/* Notes of the start: the folders of killed runs removed from the target
+ * (their names, comma-separated; rp-run-folder.c), and why one could not be
+ * removed (a translated sentence). */
+#define RP_NOTE_LEFTOVERS_REMOVED "leftovers_removed"
+#define RP_NOTE_LEFTOVERS_FAILED  "leftovers_not_removed"
 
 #define RP_TYPE_SESSION (rp_session_get_type ())
 G_DECLARE_FINAL_TYPE (RpSession, rp_session, RP, SESSION, GObject)
