@@ -116,7 +116,7 @@ if wait_for_device_cell; then
   wait "$pid"; rc=$?
   pid=""
   left=$(leftovers)
-  if [ "$rc" -eq 1 ] && [ -z "$left" ]; then ok "SIGTERM mid-cell: cleaned up (exit 1)"
+  if [ "$rc" -eq 3 ] && [ -z "$left" ]; then ok "SIGTERM mid-cell: cleaned up (exit 3, stopped)"
   else fail "SIGTERM: exit $rc, left:$left $(tail -5 "$work/out-term")"; fi
 else
   fail "SIGTERM: no emulated cell running after 100 s: $(tail -5 "$work/out-term")"

@@ -167,8 +167,8 @@ if wait_cell "$pid"; then
   after=$(limits)
   left=$(findmnt -rn -o TARGET | grep -F "$work/"; losetup -a | grep -F "$work/")
   case "$mid" in *"strict_limit=1") strict=1 ;; *) strict=0 ;; esac
-  if [ "$rc" -eq 1 ] && [ "$strict" -eq 1 ] && [ "$mid" != "$before" ] && [ "$after" = "$before" ] && [ -z "$left" ]; then
-    ok "SIGTERM mid-cell ($bdi was $mid): exit 1, nothing mounted, $bdi as before"
+  if [ "$rc" -eq 3 ] && [ "$strict" -eq 1 ] && [ "$mid" != "$before" ] && [ "$after" = "$before" ] && [ -z "$left" ]; then
+    ok "SIGTERM mid-cell ($bdi was $mid): exit 3 (stopped), nothing mounted, $bdi as before"
   else
     fail "SIGTERM: exit $rc, left: $left; $bdi $after (before: $before, mid-cell: $mid) $(tail -5 "$work/out-term")"
   fi
