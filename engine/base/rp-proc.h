@@ -29,6 +29,7 @@ typedef struct {
   double   timestamp;
 } RpPsi;
 
+double   rp_proc_thread_cpu_seconds (void);
 gboolean rp_proc_read_fd         (int            fd,
                                   char          *buffer,
                                   gsize          size);

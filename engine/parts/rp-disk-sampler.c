@@ -267,6 +267,8 @@ disk_sampler_run (RpPartHost *host,
       if (!running)
         break;
     }
+  /* What sampling cost (bench/, issue 18 acceptance 3). */
+  rp_part_host_set_number_note (host, "disk_sampler_cpu_seconds", "%.4f", rp_proc_thread_cpu_seconds ());
 }
 
 static const RpWorkerClass worker = {

@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
-#include <sys/resource.h>
+#include "rp-proc.h"
 
 #include "rp-error.h"
 #include "rp-params.h"
@@ -87,26 +87,13 @@ kernel_events_prepare (RpPartHost  *host,
 #endif
 }
 
-#if HAVE_KERNEL_EVENTS
-static double
-thread_cpu_seconds (void)
-{
-  struct rusage usage;
-
-  if (getrusage (RUSAGE_THREAD, &usage) != 0)
-    return 0;
-  return (double) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         (double) (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
-}
-#endif
-
 static void
 kernel_events_run (RpPartHost *host,
                    gpointer    data)
 {
 #if HAVE_KERNEL_EVENTS
   KernelEvents *state = data;
-  double cpu_start = thread_cpu_seconds ();
+  double cpu_start = rp_proc_thread_cpu_seconds ();
   double start = rp_part_host_now (host);
 
   if (state->reader == NULL)
@@ -117,7 +104,7 @@ kernel_events_run (RpPartHost *host,
       rp_part_host_changed (host);
     }
   /* The reading thread's own cost (Acceptance: ≤ 1 % of a core). */
-  rp_part_host_set_number_note (host, "kernel_events_cpu_seconds", "%.6f", thread_cpu_seconds () - cpu_start);
+  rp_part_host_set_number_note (host, "kernel_events_cpu_seconds", "%.6f", rp_proc_thread_cpu_seconds () - cpu_start);
   rp_part_host_set_number_note (host, "kernel_events_seconds", "%.3f", rp_part_host_now (host) - start);
 #endif
 }
