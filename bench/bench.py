@@ -773,7 +773,7 @@ class Bench:
                                       "--size", "{}M".format(size)])
             notes = report["notes"]
             rate = int(notes["writer_bytes_total"]) / float(notes["writer_seconds"]) / 1e6
-            fsyncs = [v for _, v in report["series"]["fsync_latency"]["samples"]]
+            fsyncs = [v for _, v in samples(report["series"]["fsync_latency"])]
             cpu = sum(float(notes.get(key, "0")) for key in threads) / report["duration"]
             return [rate, median(fsyncs), cpu]
 
@@ -848,7 +848,7 @@ def row14_kernel_events(bench):
         report, _ = bench.cli_run(["--size", "{}M".format(args.write_mib), "--fdatasync",
                                    "--duration", str(seconds), "--kernel-events", mode])
         notes = report["notes"]
-        fsyncs = [v for _, v in report["series"].get("fsync_latency", {}).get("samples", [])]
+        fsyncs = [v for _, v in samples(report["series"].get("fsync_latency", {}))]
         cpu = None
         if mode == "on":
             cpu = float(notes["kernel_events_cpu_seconds"]) / float(notes["kernel_events_seconds"])

@@ -153,6 +153,11 @@ static const RpSeriesInfo series[] = {
            N_("How long the kernel made a writing program sleep because of too much dirty memory (balance_dirty_pages)"), 91,
            /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
            N_("Writer pauses for dirty memory")),
+  LATENCY ("writer_pause_other", N_("Other programs’ writer pause"), N_("other programs’ pause"),
+           N_("Other programs’ writer pause"),
+           N_("Writer pauses (balance_dirty_pages) of processes other than this run’s: writing elsewhere on the system"), 91,
+           /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+           N_("Other programs’ writer pauses")),
   LATENCY ("device_write_latency", N_("Device write latency"), N_("device write"), N_("Device write"),
            N_("How long the disk took to answer a write request: the longest of every 0.1 s"), 92,
            /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
