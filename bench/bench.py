@@ -792,13 +792,13 @@ class Bench:
         def shown(bounds):
             return "n/a (too few pairs)" if bounds is None else "{:.3f}–{:.3f}".format(*bounds)
 
-        # Met when the median reaches the goal; "within noise" when the
-        # goal lies inside the interval of the median.
+        # Met only when the median reaches the goal; the interval says
+        # whether a miss can be told from this machine's noise.
         self.add(15, "writer throughput with stall attribution, disk sampler and kernel events "
                  "({} MiB, R1)".format(size),
                  "{:.0f} MB/s".format(median([a[0] for a, _ in results])),
                  "without: {:.0f} MB/s".format(median([b[0] for _, b in results])),
-                 ratio, "≥ 0.97", ratio >= 0.97 or (interval is not None and interval[1] >= 0.97),
+                 ratio, "≥ 0.97", ratio >= 0.97,
                  "pair ratios {}; 95 % interval of the median ratio {}".format(
                      spread(ratios), shown(interval)))
         self.add("15a", "fsync median with attribution, same runs",

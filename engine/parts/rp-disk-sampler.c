@@ -348,5 +348,6 @@ const RpPartInfo rp_disk_part = {
   RP_PART_PARAMS (params),
   RP_PART_SERIES (series),
   .worker = &worker,
+  .in_baseline = TRUE,
   .describe = disk_sampler_describe,
 };

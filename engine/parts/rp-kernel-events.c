@@ -199,5 +199,6 @@ const RpPartInfo rp_kernel_events_part = {
   RP_PART_PARAMS (params),
   RP_PART_SERIES (series),
   .worker = &worker,
+  .in_baseline = TRUE,
   .describe = kernel_events_describe,
 };

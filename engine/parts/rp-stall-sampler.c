@@ -208,5 +208,6 @@ const RpPartInfo rp_stall_sampler_part = {
   .start_rank = 0,
   RP_PART_PARAMS (params),
   .worker = &worker,
+  .in_baseline = TRUE,
   .describe = stall_sampler_describe,
 };

@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 typedef struct {
   const RpWorkerClass *klass;
   gboolean             is_load;
+  gboolean             in_baseline;  /* starts with the baseline */
   gpointer             state;
   GThread             *thread;
   RpSession           *session;
@@ -37,6 +38,8 @@ struct _RpSession
   /* Monotonic seconds at the start and at the end of the run. */
   double          t0;
   double          t_end;
+  /* Seconds from t0 during which only the baseline's parts run. */
+  double          baseline;
 
   /* Set once from any thread; read by workers between calls. */
   gint            stopping;
