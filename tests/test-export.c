@@ -197,17 +197,19 @@ test_catalog_all (void)
       g_assert_cmpuint (rp_plot_count_points (g_ptr_array_index (plots, i)), >, 0);
     }
 
-  /* Kernel events: commits, writer pauses and the device's latency per
-   * operation, on a log axis, in the rank order of the parts table. */
+  /* Kernel events: commits, writer pauses (all, then other programs') and
+   * the device's latency per operation, on a log axis, in the rank order of
+   * the parts table. */
   {
     RpPlot *kernel = g_ptr_array_index (plots, G_N_ELEMENTS (all_ids) - 2);
 
     g_assert_cmpstr (rp_plot_get_title (kernel), ==, "Journal and device (kernel events)");
     g_assert_true (rp_plot_get_log_y (kernel));
-    g_assert_cmpuint (rp_plot_get_n_series (kernel), ==, 5);
+    g_assert_cmpuint (rp_plot_get_n_series (kernel), ==, 6);
     g_assert_cmpstr (rp_plot_get_series_name (kernel, 0), ==, "journal_commit");
     g_assert_cmpstr (rp_plot_get_series_name (kernel, 1), ==, "writer_pause");
-    g_assert_cmpstr (rp_plot_get_series_name (kernel, 4), ==, "device_flush_latency");
+    g_assert_cmpstr (rp_plot_get_series_name (kernel, 2), ==, "writer_pause_other");
+    g_assert_cmpstr (rp_plot_get_series_name (kernel, 5), ==, "device_flush_latency");
   }
 
   /* The window's charts: titles, series, log axis for latencies. */

@@ -14,7 +14,12 @@
 #  - no instance of a run left after a normal end, SIGINT, SIGTERM; one left by
 #    SIGKILL is removed by the next start;
 #  - as nobody: one line saying kernel events are unavailable, the fsync
-#    probe measured as always.
+#    probe measured as always;
+#  - writer pauses per task (item 3 of the issue's rest): with the loop
+#    device's dirty limit made small (its bdi's strict_limit and max_bytes,
+#    put back on exit), the run's writer and a dd beside it are both paused,
+#    and the report names each task, the run's own marked, and has the other
+#    program's pauses as a series of their own.
 # TAP. Without root the whole test is a visible skip; as root nothing is
 # skipped. It undoes what it sets up on every exit path (trap): its own trace
 # instance, the mount, the loop device, the image. If tracefs is not mounted
@@ -55,9 +60,14 @@ tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
 ok()   { n=$((n + 1)); tap "ok $n - $*"; }
 fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
+bdi=""; bdi_saved=""
 cleanup() {
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
   wait 2>/dev/null
+  if [ -n "$bdi_saved" ]; then
+    read -r strict max_ratio <<<"$bdi_saved"
+    echo "$max_ratio" >"$bdi/max_ratio_fine"; echo "$strict" >"$bdi/strict_limit"
+  fi
   [ -d "$tracing/instances/$check_instance" ] && rmdir "$tracing/instances/$check_instance"
   mountpoint -q "$mnt" 2>/dev/null && { umount "$mnt" || umount -l "$mnt"; }
   [ -n "$loopdev" ] && losetup -d "$loopdev"
@@ -245,6 +255,61 @@ assert len(samples(s["fsync_latency"])) >= 1' "$mnt/nobody.json"; then
 else
   fail "as nobody (exit $status): $(tail -4 "$work/nobody.out")"
 fi
+
+# --- 4. Writer pauses per task -------------------------------------------------
+# A loop device's bdi outlives its detach (the device stays): its settings
+# are saved here and put back by cleanup. max_bytes is kept by the kernel as
+# a ratio (max_ratio_fine, parts per million): that is what is put back.
+bdi=/sys/class/bdi/$major:$minor
+bdi_saved="$(cat "$bdi/strict_limit") $(cat "$bdi/max_ratio_fine")"
+echo 1 >"$bdi/strict_limit"
+echo $((8 << 20)) >"$bdi/max_bytes"
+dd if=/dev/zero of="$mnt/other-writer" bs=1M count=512 status=none &
+dd_pid=$!
+pids+=("$dd_pid")
+"$cli" run -d "$mnt" -l seq-writer -s 512M -p kernel-events --kernel-events=on -t 60 \
+  -o "$work/pauses.json" >"$work/pauses.out" 2>&1
+status=$?
+wait "$dd_pid"
+rm -f "$mnt/other-writer"
+read -r strict max_ratio <<<"$bdi_saved"
+echo "$max_ratio" >"$bdi/max_ratio_fine"; echo "$strict" >"$bdi/strict_limit"
+bdi_saved=""
+if [ "$(cat "$bdi/strict_limit") $(cat "$bdi/max_ratio_fine")" = "$strict $max_ratio" ]; then
+  ok "the loop device's bdi settings put back (strict_limit $strict, max_ratio_fine $max_ratio)"
+else
+  fail "bdi settings not put back: $(cat "$bdi/strict_limit") $(cat "$bdi/max_ratio_fine")"
+fi
+verdict=$(python3 - "$work/pauses.json" <<'EOF'
+import json, re, sys
+from resprobe_report import samples
+report = json.load(open(sys.argv[1]))
+notes, series = report["notes"], report["series"]
+out = []
+tasks = notes.get("writer_pause_tasks", "")
+ours = re.search(r"(\S+) (\d+) \(this run\): (\d+) pauses, ([\d.]+) s", tasks)
+theirs = re.search(r"dd (\d+): (\d+) pauses, ([\d.]+) s", tasks)
+ok = ours is not None and int(ours.group(3)) > 0
+out.append(f"{'ok' if ok else 'not ok'} the run's writer named among the paused tasks: {tasks[:200]}")
+ok = theirs is not None and int(theirs.group(2)) > 0
+out.append(f"{'ok' if ok else 'not ok'} the other program (dd) named among the paused tasks")
+other = samples(series.get("writer_pause_other", {}))
+total = float(notes.get("writer_pause_seconds", "0"))
+other_s = float(notes.get("writer_pause_other_seconds", "nan"))
+ok = len(other) > 0 and abs(sum(v for _, v in other) - other_s) <= 1e-3 * max(other_s, 1) and 0 < other_s < total
+out.append(f"{'ok' if ok else 'not ok'} writer_pause_other: {len(other)} pauses, {other_s:.3f} s of all tasks' {total:.3f} s")
+print("\n".join(out))
+EOF
+)
+if [ "$status" -ne 0 ]; then
+  fail "the paused run failed ($status): $(tail -5 "$work/pauses.out")"
+fi
+while IFS= read -r line; do
+  case "$line" in
+    "ok "*) ok "${line#ok }" ;;
+    *) fail "${line#not ok }" ;;
+  esac
+done <<<"$verdict"
 
 echo "1..$n"
 [ "$failures" -eq 0 ]

@@ -338,6 +338,67 @@ test_leftovers_removed (Fixture       *f,
   g_assert_cmpint (g_rmdir (template), ==, 0);
 }
 
+/* The baseline (issue 18): the system sampler runs alone first, the writer
+ * only after it; the report keeps its length, through JSON too, and a
+ * report without the member (every report before it) has none. Ordering of
+ * samples, not a clock: the writer sleeps the baseline before it starts. */
+static void
+test_baseline (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(RpSession) session = NULL;
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(RpReport) reloaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree RpPoint *writer = NULL, *cpu = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(GString) old = NULL;
+  guint n_writer = 0, n_cpu = 0, n_cpu_before = 0;
+
+  rp_params_set_size (scenario->params, "writer_total_size", 4 * RP_MiB);
+  rp_params_set_seconds (scenario->params, "baseline", 1.5);
+  scenario->stop_when_loads_finish = TRUE;
+  rp_scenario_clear_role (scenario, RP_PART_PROBE);
+  rp_scenario_set_part (scenario, "system", TRUE);
+  session = rp_test_start_session (f, scenario, &error);
+  g_main_loop_run (f->loop);
+  g_assert_no_error (error);
+  g_assert_null (rp_session_get_error (session));
+  g_assert_cmpfloat (rp_session_get_baseline (session), ==, 1.5);
+  report = rp_report_new_from_session (session);
+  g_assert_cmpfloat (rp_report_get_baseline (report), ==, 1.5);
+  g_assert_cmpfloat (rp_report_get_duration (report), >=, 1.5);
+
+  writer = rp_series_copy_points (rp_report_lookup_series (report, "writer_bytes"), 0, &n_writer);
+  cpu = rp_series_copy_points (rp_report_lookup_series (report, "cpu_user"), 0, &n_cpu);
+  g_assert_cmpuint (n_writer, >=, 1);
+  for (guint i = 0; i < n_writer; i++)
+    g_assert_cmpfloat (writer[i].t, >=, 1.5);
+  for (guint i = 0; i < n_cpu; i++)
+    n_cpu_before += cpu[i].t < 1.5;
+  g_assert_cmpuint (n_cpu_before, >=, 1);
+
+  json = rp_report_to_json (report, NULL);
+  g_assert_nonnull (strstr (json, "\"baseline\" : 1.5"));
+  reloaded = rp_report_load_from_data (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (rp_report_get_baseline (reloaded), ==, 1.5);
+  g_clear_object (&reloaded);
+
+  /* A report of before the baseline: none. One beyond its run: an error
+   * naming the key. */
+  old = g_string_new (json);
+  g_string_replace (old, "\"baseline\" : 1.5,", "", 1);
+  reloaded = rp_report_load_from_data (old->str, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (rp_report_get_baseline (reloaded), ==, 0);
+  g_string_assign (old, json);
+  g_string_replace (old, "\"baseline\" : 1.5,", "\"baseline\" : 1e6,", 1);
+  g_assert_null (rp_report_load_from_data (old->str, -1, &error));
+  g_assert_nonnull (strstr (error->message, "“baseline”"));
+}
+
 static void
 expect_start_error (Fixture     *f,
                     RpScenario  *scenario,
@@ -435,6 +496,7 @@ main (int argc, char **argv)
   g_test_add ("/session/stop-while-preparing", Fixture, NULL, rp_test_fixture_set_up, test_stop_while_preparing, rp_test_fixture_tear_down);
   g_test_add ("/session/leftovers-removed", Fixture, NULL, rp_test_fixture_set_up, test_leftovers_removed, rp_test_fixture_tear_down);
   g_test_add ("/session/writer-exact-size", Fixture, NULL, rp_test_fixture_set_up, test_writer_exact_size, rp_test_fixture_tear_down);
+  g_test_add ("/session/baseline", Fixture, NULL, rp_test_fixture_set_up, test_baseline, rp_test_fixture_tear_down);
   g_test_add ("/session/start-errors", Fixture, NULL, rp_test_fixture_set_up, test_start_errors, rp_test_fixture_tear_down);
   g_test_add ("/session/start-cancelled", Fixture, NULL, rp_test_fixture_set_up, test_start_cancelled, rp_test_fixture_tear_down);
   return g_test_run ();

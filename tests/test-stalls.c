@@ -1,7 +1,10 @@
 /* test-stalls.c: stall attribution: the /proc parsers, the wait-site table, a real blocked call, the report's stalls. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <json-glib/json-glib.h>
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rp-clock.h"
@@ -161,10 +164,11 @@ blocked_thread (gpointer data)
 
 static void
 read_as_sampler (pid_t         tid,
+                 gboolean      child,
                  RpWaitSample *out,
                  gpointer      data)
 {
-  rp_stall_sampler_read (tid, FALSE, FALSE, out);
+  rp_stall_sampler_read (tid, child, FALSE, FALSE, out);
 }
 
 static gboolean
@@ -228,6 +232,138 @@ test_blocked_call (void)
   g_mutex_clear (&blocked.lock);
   g_cond_clear (&blocked.cond);
   rp_call_registry_free (blocked.registry);
+}
+
+/* The app-start probe's case: the call waits for a child process (here
+ * cat reading an empty pipe), so the sampler must look at the child, not
+ * at the calling thread, which is running this test (its state R would
+ * say "running"). */
+static void
+test_child_call (void)
+{
+  RpCallRegistry *registry = rp_call_registry_new ();
+  RpTimedCall *call = rp_call_registry_open (registry);
+  posix_spawn_file_actions_t actions;
+  char *argv[] = { (char *) "cat", NULL };
+  g_autoptr(GPtrArray) stalls = NULL;
+  int pipe_fds[2], status;
+  pid_t child;
+
+  g_assert_cmpint (pipe (pipe_fds), ==, 0);
+  posix_spawn_file_actions_init (&actions);
+  posix_spawn_file_actions_adddup2 (&actions, pipe_fds[0], STDIN_FILENO);
+  posix_spawn_file_actions_addclose (&actions, pipe_fds[1]);
+  posix_spawn_file_actions_addopen (&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  rp_call_registry_set_origin (registry, rp_clock_now ());
+  rp_timed_call_begin (call, "app_start_latency");
+  g_assert_cmpint (posix_spawnp (&child, "cat", &actions, NULL, argv, environ), ==, 0);
+  posix_spawn_file_actions_destroy (&actions);
+  rp_timed_call_set_child (call, child);
+  close (pipe_fds[0]);
+
+  /* Until the child has been seen waiting in the pipe: a condition, not a
+   * clock. */
+  while (!in_flight_at (registry, "waiting for a pipe"))
+    {
+      rp_call_registry_sample (registry, rp_clock_now (), read_as_sampler, NULL);
+      g_usleep (10000);
+    }
+  close (pipe_fds[1]);
+  g_assert_cmpint (waitpid (child, &status, 0), ==, child);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  /* An exited child (a zombie, or reaped) adds nothing. */
+  g_assert_cmpuint (rp_call_registry_sample (registry, rp_clock_now (), read_as_sampler, NULL), ==, 0);
+  rp_timed_call_end (call);
+
+  stalls = rp_call_registry_get_stalls (registry);
+  g_assert_cmpuint (stalls->len, ==, 1);
+  g_assert_cmpstr (((RpStall *) stalls->pdata[0])->series, ==, "app_start_latency");
+  g_assert_cmpstr (rp_wait_site_describe (rp_stall_get_dominant (stalls->pdata[0])->site), ==,
+                   "waiting for a pipe");
+  rp_call_registry_free (registry);
+}
+
+/* The sampler reads /proc without the call's lock: a worker ending its
+ * call while a look at it is under way does not wait for that look (it
+ * did: the look held the lock), and the look is dropped, not added to the
+ * call begun next. The reader below only returns once the call has ended,
+ * so with the lock held this test would never end. */
+typedef struct {
+  RpCallRegistry *registry;
+  RpTimedCall    *call;
+  GMutex          lock;
+  GCond           cond;
+  gboolean        opened, reading, ended;
+} Race;
+
+static gpointer
+race_worker (gpointer data)
+{
+  Race *race = data;
+
+  race->call = rp_call_registry_open (race->registry);
+  rp_timed_call_begin (race->call, "write_latency");
+  g_mutex_lock (&race->lock);
+  race->opened = TRUE;
+  g_cond_broadcast (&race->cond);
+  while (!race->reading)
+    g_cond_wait (&race->cond, &race->lock);
+  g_mutex_unlock (&race->lock);
+
+  rp_timed_call_end (race->call);
+  rp_timed_call_begin (race->call, "write_latency");
+
+  g_mutex_lock (&race->lock);
+  race->ended = TRUE;
+  g_cond_broadcast (&race->cond);
+  g_mutex_unlock (&race->lock);
+  return NULL;
+}
+
+static void
+read_during_end (pid_t         tid,
+                 gboolean      child,
+                 RpWaitSample *out,
+                 gpointer      data)
+{
+  Race *race = data;
+
+  g_mutex_lock (&race->lock);
+  race->reading = TRUE;
+  g_cond_broadcast (&race->cond);
+  while (!race->ended)
+    g_cond_wait (&race->cond, &race->lock);
+  g_mutex_unlock (&race->lock);
+  out->site = g_strdup ("pipe_read");
+  out->source = "wchan";
+}
+
+static void
+test_sample_without_lock (void)
+{
+  Race race = { rp_call_registry_new () };
+  g_autoptr(GPtrArray) flying = NULL;
+  GThread *thread;
+
+  g_mutex_init (&race.lock);
+  g_cond_init (&race.cond);
+  thread = g_thread_new ("race", race_worker, &race);
+  g_mutex_lock (&race.lock);
+  while (!race.opened)
+    g_cond_wait (&race.cond, &race.lock);
+  g_mutex_unlock (&race.lock);
+
+  /* "now" a second ahead: the call counts as in flight past 20 ms. */
+  g_assert_cmpuint (rp_call_registry_sample (race.registry, rp_clock_now () + 1, read_during_end, &race), ==, 0);
+  g_thread_join (thread);
+  flying = rp_call_registry_get_in_flight (race.registry, rp_clock_now (), 0);
+  g_assert_cmpuint (flying->len, ==, 1);
+  g_assert_cmpuint (((RpStall *) flying->pdata[0])->breakdown->len, ==, 0);
+
+  rp_timed_call_end (race.call);
+  g_mutex_clear (&race.lock);
+  g_cond_clear (&race.cond);
+  rp_call_registry_free (race.registry);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -384,6 +520,8 @@ main (int argc, char **argv)
   g_test_add_func ("/stalls/vmstat", test_vmstat);
   g_test_add_func ("/stalls/wait-sites", test_wait_sites);
   g_test_add_func ("/stalls/blocked-call", test_blocked_call);
+  g_test_add_func ("/stalls/child-call", test_child_call);
+  g_test_add_func ("/stalls/sample-without-lock", test_sample_without_lock);
   g_test_add_func ("/stalls/report", test_report_stalls);
   g_test_add_func ("/stalls/report-old-and-bad", test_report_old_and_bad);
   return g_test_run ();

@@ -151,9 +151,13 @@ rp_window_refresh_charts (RpWindow *self)
       g_autoptr(GPtrArray) flying = rp_session_get_in_flight (self->session, RP_STALL_MIN_SECONDS);
 
       rp_plot_catalog_set_stalls (self->plots, stalls, flying);
+      rp_plot_catalog_set_baseline (self->plots, rp_session_get_baseline (self->session));
     }
   else if (self->loaded_report != NULL)
-    rp_plot_catalog_set_stalls (self->plots, rp_report_get_stalls (self->loaded_report), NULL);
+    {
+      rp_plot_catalog_set_stalls (self->plots, rp_report_get_stalls (self->loaded_report), NULL);
+      rp_plot_catalog_set_baseline (self->plots, rp_report_get_baseline (self->loaded_report));
+    }
 
   /* New points do not change the plots' properties: redraw explicitly, but
    * only the charts that got points (painting is main-thread time, which the

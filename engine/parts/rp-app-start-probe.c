@@ -216,12 +216,14 @@ note_what_stayed_cached (AppStartProbe *probe,
 static gboolean
 start_once (AppStartProbe  *probe,
             RpPartHost     *host,
+            RpTimedCall    *call,
             RpSeries       *series,
             GError        **error)
 {
   double started, seconds;
 
-  if (!rp_program_start_time (probe->start, host, &started, &seconds, error))
+  if (!rp_program_start_time (probe->start, host, call, rp_series_get_name (series),
+                              &started, &seconds, error))
     return FALSE;
   rp_series_append (series, rp_part_host_time_from_monotonic (host, started), seconds);
   rp_part_host_changed (host);
@@ -233,6 +235,7 @@ app_start_probe_run (RpPartHost *host,
                      gpointer   state)
 {
   AppStartProbe *probe = state;
+  RpTimedCall *call = rp_part_host_open_call (host);
   RpSeries *cold, *cached;
   GError *error = NULL;
   gboolean first = TRUE;
@@ -255,7 +258,7 @@ app_start_probe_run (RpPartHost *host,
       if (first)
         note_what_stayed_cached (probe, host);
       first = FALSE;
-      if (!start_once (probe, host, cold, &error) || !start_once (probe, host, cached, &error))
+      if (!start_once (probe, host, call, cold, &error) || !start_once (probe, host, call, cached, &error))
         break;
     }
   while (rp_part_host_sleep (host, probe->interval));

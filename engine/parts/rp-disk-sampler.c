@@ -267,6 +267,8 @@ disk_sampler_run (RpPartHost *host,
       if (!running)
         break;
     }
+  /* What sampling cost (bench/, issue 18 acceptance 3). */
+  rp_part_host_set_number_note (host, "disk_sampler_cpu_seconds", "%.4f", rp_clock_thread_cpu_seconds ());
 }
 
 static const RpWorkerClass worker = {
@@ -346,5 +348,6 @@ const RpPartInfo rp_disk_part = {
   RP_PART_PARAMS (params),
   RP_PART_SERIES (series),
   .worker = &worker,
+  .in_baseline = TRUE,
   .describe = disk_sampler_describe,
 };

@@ -3,8 +3,9 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
-#include <sys/resource.h>
+#include "rp-proc.h"
 
+#include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-params.h"
 #include "rp-parts.h"
@@ -87,26 +88,13 @@ kernel_events_prepare (RpPartHost  *host,
 #endif
 }
 
-#if HAVE_KERNEL_EVENTS
-static double
-thread_cpu_seconds (void)
-{
-  struct rusage usage;
-
-  if (getrusage (RUSAGE_THREAD, &usage) != 0)
-    return 0;
-  return (double) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         (double) (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
-}
-#endif
-
 static void
 kernel_events_run (RpPartHost *host,
                    gpointer    data)
 {
 #if HAVE_KERNEL_EVENTS
   KernelEvents *state = data;
-  double cpu_start = thread_cpu_seconds ();
+  double cpu_start = rp_clock_thread_cpu_seconds ();
   double start = rp_part_host_now (host);
 
   if (state->reader == NULL)
@@ -117,7 +105,7 @@ kernel_events_run (RpPartHost *host,
       rp_part_host_changed (host);
     }
   /* The reading thread's own cost (Acceptance: ≤ 1 % of a core). */
-  rp_part_host_set_number_note (host, "kernel_events_cpu_seconds", "%.6f", thread_cpu_seconds () - cpu_start);
+  rp_part_host_set_number_note (host, "kernel_events_cpu_seconds", "%.6f", rp_clock_thread_cpu_seconds () - cpu_start);
   rp_part_host_set_number_note (host, "kernel_events_seconds", "%.3f", rp_part_host_now (host) - start);
 #endif
 }
@@ -166,6 +154,11 @@ static const RpSeriesInfo series[] = {
            N_("How long the kernel made a writing program sleep because of too much dirty memory (balance_dirty_pages)"), 91,
            /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
            N_("Writer pauses for dirty memory")),
+  LATENCY ("writer_pause_other", N_("Other programs’ writer pause"), N_("other programs’ pause"),
+           N_("Other programs’ writer pause"),
+           N_("Writer pauses (balance_dirty_pages) of processes other than this run’s: writing elsewhere on the system"), 91,
+           /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+           N_("Other programs’ writer pauses")),
   LATENCY ("device_write_latency", N_("Device write latency"), N_("device write"), N_("Device write"),
            N_("How long the disk took to answer a write request: the longest of every 0.1 s"), 92,
            /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
@@ -207,5 +200,6 @@ const RpPartInfo rp_kernel_events_part = {
   RP_PART_PARAMS (params),
   RP_PART_SERIES (series),
   .worker = &worker,
+  .in_baseline = TRUE,
   .describe = kernel_events_describe,
 };

@@ -208,6 +208,10 @@ typedef struct _RpPartInfo RpPartInfo;
  *   for the free-space check, or %NULL for none
  * @describe: its settings as a short translated text, e.g. "1.0 MiB every
  *   1 s"; %NULL: the values of its parameters
+ * @in_baseline: it starts with the run's baseline, the seconds before the
+ *   loads and the other probes start (the system-wide samplers: CPU split,
+ *   PSI, the device), so that activity from elsewhere shows as such; the
+ *   other parts start after it
  *
  * Everything the program knows about one load or probe: scenario JSON,
  * validation, CLI options and `--help`, the chart catalog, the summaries and
@@ -228,6 +232,7 @@ struct _RpPartInfo {
   gboolean           (*validate)     (const RpParams *params, GError **error);
   guint64            (*write_budget) (const RpParams *params);
   char              *(*describe)     (const RpParams *params);
+  gboolean             in_baseline;
 };
 
 /* A part's arrays in its #RpPartInfo, each with its length. */

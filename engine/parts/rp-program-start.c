@@ -315,6 +315,11 @@ wait_for_exit (pid_t       pid,
 /**
  * rp_program_start_time:
  * @host: whose stop request ends a start that has not finished
+ * @call: the calling thread's timed call (rp_part_host_open_call()): the
+ *   start is in flight on it, and the stall sampler looks at the child's
+ *   wait site while it starts
+ * @series: the series the start's time goes into (static), e.g.
+ *   "app_start_latency"
  * @out_started: (out): when the start began, rp_clock_now() seconds
  * @out_seconds: (out): seconds from posix_spawn() to the program's exit
  * @error: the program could not be started or did not exit with status 0
@@ -329,6 +334,8 @@ wait_for_exit (pid_t       pid,
 gboolean
 rp_program_start_time (RpProgramStart  *self,
                        RpPartHost      *host,
+                       RpTimedCall     *call,
+                       const char      *series,
                        double          *out_started,
                        double          *out_seconds,
                        GError         **error)
@@ -343,16 +350,23 @@ rp_program_start_time (RpProgramStart  *self,
   posix_spawn_file_actions_addopen (&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2 (&actions, self->stderr_fd, STDERR_FILENO);
 
-  before = rp_clock_now ();
+  before = rp_timed_call_begin (call, series);
   rc = posix_spawn (&pid, self->argv[0], &actions, NULL, self->argv, environ);
+  /* The child is what waits for the disk while it starts; this thread
+   * only waits in poll() for it to exit. */
+  if (rc == 0)
+    rp_timed_call_set_child (call, pid);
   pidfd = rc == 0 ? open_pidfd (pid) : -1;
   if (rc == 0 && !wait_for_exit (pid, pidfd, host, &status))
     {
+      rp_timed_call_abandon (call);
       posix_spawn_file_actions_destroy (&actions);
       close (pidfd);
       return FALSE;
     }
-  after = rp_clock_now ();
+  if (rc != 0)
+    rp_timed_call_abandon (call);
+  after = rc == 0 ? rp_timed_call_end (call) : rp_clock_now ();
 
   posix_spawn_file_actions_destroy (&actions);
   if (pidfd >= 0)

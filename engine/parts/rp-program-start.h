@@ -3,6 +3,7 @@
 #pragma once
 
 #include "rp-part-host.h"
+#include "rp-timed-call.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,8 @@ GPtrArray      *rp_program_start_list_mapped_files (RpProgramStart     *self,
                                                     GError            **error);
 gboolean        rp_program_start_time              (RpProgramStart     *self,
                                                     RpPartHost         *host,
+                                                    RpTimedCall        *call,
+                                                    const char         *series,
                                                     double             *out_started,
                                                     double             *out_seconds,
                                                     GError            **error);

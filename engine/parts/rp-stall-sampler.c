@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "rp-clock.h"
@@ -32,11 +31,15 @@ typedef struct {
   guint64  samples;
 } StallSampler;
 
+/* A thread of ours under /proc/self/task; a child process (the app-start
+ * probe's program) under /proc/PID, readable by its parent (same user). */
 static char *
 read_task_file (pid_t       tid,
+                gboolean    child,
                 const char *name)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/self/task/%d/%s", (int) tid, name);
+  g_autofree char *path = child ? g_strdup_printf ("/proc/%d/%s", (int) tid, name)
+                                : g_strdup_printf ("/proc/self/task/%d/%s", (int) tid, name);
   char buffer[4096];
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   gboolean ok;
@@ -63,12 +66,13 @@ site_from_stack (const char *stack)
 
 /**
  * rp_stall_sampler_read:
- * @tid: a thread of this process
+ * @tid: a thread of this process, or a child process
+ * @child: whether @tid is a child process (read under /proc/PID)
  * @use_stack: read /proc/self/task/TID/stack (needs CAP_SYS_ADMIN) rather
  *   than wchan
  * @delayacct: whether kernel.task_delayacct is on (the blkio field counts)
  * @out_sample: (out caller-allocates): where @tid waits now; @site %NULL
- *   when the thread is gone
+ *   when the thread is gone or has exited (a zombie child)
  *
  * One look at a thread: its wait site (the innermost stack frame the
  * wait-site table knows, else the innermost one not of the scheduler; or
@@ -77,27 +81,29 @@ site_from_stack (const char *stack)
  */
 void
 rp_stall_sampler_read (pid_t         tid,
+                       gboolean      child,
                        gboolean      use_stack,
                        gboolean      delayacct,
                        RpWaitSample *out_sample)
 {
-  g_autofree char *stat_text = read_task_file (tid, "stat");
+  g_autofree char *stat_text = read_task_file (tid, child, "stat");
   g_autofree char *where = NULL;
   RpTaskStat stat;
 
   out_sample->site = NULL;
-  if (stat_text == NULL || !rp_proc_parse_task_stat (stat_text, &stat))
+  if (stat_text == NULL || !rp_proc_parse_task_stat (stat_text, &stat) ||
+      stat.state == 'Z' || stat.state == 'X')
     return;
   if (use_stack)
     {
-      g_autofree char *stack = read_task_file (tid, "stack");
+      g_autofree char *stack = read_task_file (tid, child, "stack");
 
       out_sample->source = "stack";
       where = stack != NULL ? site_from_stack (stack) : NULL;
     }
   else
     {
-      g_autofree char *wchan = read_task_file (tid, "wchan");
+      g_autofree char *wchan = read_task_file (tid, child, "wchan");
 
       out_sample->source = "wchan";
       where = rp_proc_clean_wchan (wchan);
@@ -111,12 +117,13 @@ rp_stall_sampler_read (pid_t         tid,
 
 static void
 read_wait (pid_t         tid,
+           gboolean      child,
            RpWaitSample *out,
            gpointer      data)
 {
   StallSampler *sampler = data;
 
-  rp_stall_sampler_read (tid, sampler->stack_readable, sampler->delayacct, out);
+  rp_stall_sampler_read (tid, child, sampler->stack_readable, sampler->delayacct, out);
   if (out->site != NULL)
     sampler->samples++;
 }
@@ -134,7 +141,7 @@ stall_sampler_prepare (RpPartHost *host,
                        GError    **error)
 {
   StallSampler *sampler = g_new0 (StallSampler, 1);
-  g_autofree char *stack = read_task_file ((pid_t) getpid (), "stack");
+  g_autofree char *stack = read_task_file ((pid_t) getpid (), FALSE, "stack");
 
   /* Readable for a process with CAP_SYS_ADMIN only (proc(5)); try our own
    * main thread. */
@@ -143,17 +150,6 @@ stall_sampler_prepare (RpPartHost *host,
   rp_part_host_set_note (host, "stall_source", sampler->stack_readable ? "stack" : "wchan");
   rp_part_host_set_note (host, "task_delayacct", sampler->delayacct ? "on" : "off");
   return sampler;
-}
-
-static double
-thread_cpu_seconds (void)
-{
-  struct rusage usage;
-
-  if (getrusage (RUSAGE_THREAD, &usage) != 0)
-    return 0;
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 static void
@@ -177,7 +173,7 @@ stall_sampler_run (RpPartHost *host,
     }
 
   /* What attribution cost (bench/, issue 18 acceptance 3: ≤ 1 % of a core). */
-  rp_part_host_set_number_note (host, "stall_sampler_cpu_seconds", "%.4f", thread_cpu_seconds ());
+  rp_part_host_set_number_note (host, "stall_sampler_cpu_seconds", "%.4f", rp_clock_thread_cpu_seconds ());
   rp_part_host_set_number_note (host, "stall_samples", "%.0f", (double) sampler->samples);
 }
 
@@ -212,5 +208,6 @@ const RpPartInfo rp_stall_sampler_part = {
   .start_rank = 0,
   RP_PART_PARAMS (params),
   .worker = &worker,
+  .in_baseline = TRUE,
   .describe = stall_sampler_describe,
 };

@@ -246,6 +246,10 @@ static const RpWorkerClass worker = {
 static const RpParamInfo params[] = {
   { "sample_period", "sample-period", NULL, RP_PARAM_SECONDS, 0.05, 60, 0.5, NULL,
     N_("System sampler: seconds between samples (default 0.5)"), N_("SECONDS") },
+  /* Read by the session (rp-session.c), which holds the loads back. */
+  { "baseline", "baseline", "baseline", RP_PARAM_SECONDS, 0.5, 600, 3.0, N_("no baseline"),
+    N_("Seconds the system-wide samplers (CPU, PSI, device) run before the loads and the other probes start, so that activity from elsewhere shows as such; 0: none (default 3)"),
+    N_("SECONDS") },
 };
 
 #define LEVEL(name, title, chart, legend, rank, flags) \
@@ -299,5 +303,6 @@ const RpPartInfo rp_system_part = {
   RP_PART_PARAMS (params),
   RP_PART_SERIES (series),
   .worker = &worker,
+  .in_baseline = TRUE,
   .describe = system_sampler_describe,
 };

@@ -10,15 +10,18 @@
 
 /* Each worker thread owns one RpTimedCall and begins and ends its calls on
  * it; the sampler thread looks at every call in flight. A call's own mutex
- * is held only for a few field stores by the worker (uncontended: a few
- * tens of nanoseconds against a write() of 64 KiB) and, by the sampler,
- * while it reads the thread's /proc files: so a call that returns while it
- * is sampled waits for that one read (tens of µs) after it returned, not
- * before, and its measured duration is unchanged. */
+ * is held only for a few field stores, by the worker and by the sampler;
+ * never while the sampler reads /proc (which takes tens of µs, longer on a
+ * busy machine): it notes which call it looks at (its generation), reads
+ * without the lock and adds the look only if that call is still in flight.
+ * So a worker never waits for the sampler, not even after its call
+ * returned (issue 18, acceptance 3: the writer's throughput). */
 struct _RpTimedCall {
   GMutex          lock;
   RpCallRegistry *registry;
   pid_t           tid;
+  pid_t           child;       /* 0, or the process the call waits for */
+  guint64         generation;  /* counts the calls begun */
   const char     *series;      /* static: a part's series name */
   double          start;       /* monotonic seconds; 0: no call in flight */
   double          last_sample; /* monotonic seconds of the latest sample */
@@ -137,12 +140,36 @@ rp_timed_call_begin (RpTimedCall *call,
 
   g_mutex_lock (&call->lock);
   call->series = series;
+  call->child = 0;
+  call->generation++;
   now = rp_clock_now ();
   call->start = now;
   call->last_sample = now;
   call->blkio_known = FALSE;
   g_mutex_unlock (&call->lock);
   return now;
+}
+
+/**
+ * rp_timed_call_set_child:
+ * @child: a child process of ours that the call in flight waits for (the
+ *   app-start probe's program, from its posix_spawn() until it exits)
+ *
+ * From now until rp_timed_call_end(), the sampler looks at @child's wait
+ * site (/proc/PID/wchan, or its stack as root) instead of the calling
+ * thread's, which only waits in poll() for the child: the child is what
+ * waits for the disk.
+ */
+void
+rp_timed_call_set_child (RpTimedCall *call,
+                         pid_t        child)
+{
+  g_return_if_fail (child > 0);
+
+  g_mutex_lock (&call->lock);
+  if (call->start > 0)
+    call->child = child;
+  g_mutex_unlock (&call->lock);
 }
 
 static void
@@ -195,6 +222,21 @@ rp_timed_call_end (RpTimedCall *call)
   return now;
 }
 
+/**
+ * rp_timed_call_abandon:
+ *
+ * Ends the call begun last without keeping it as a stall: it gave no
+ * measurement (a program start killed by the run's stop).
+ */
+void
+rp_timed_call_abandon (RpTimedCall *call)
+{
+  g_mutex_lock (&call->lock);
+  g_clear_pointer (&call->stall, rp_stall_free);
+  call->start = 0;
+  g_mutex_unlock (&call->lock);
+}
+
 static GPtrArray *
 calls_snapshot (RpCallRegistry *self)
 {
@@ -212,27 +254,56 @@ calls_snapshot (RpCallRegistry *self)
  * one (the first: since the call's start), the usual estimate of a
  * sampling profiler: the first 20 ms go to the site seen at 20 ms. */
 static void
+add_sample (RpTimedCall  *call,
+            double        now,
+            RpWaitSample *sample)
+{
+  if (call->stall == NULL)
+    {
+      call->stall = rp_stall_new (call->series, 0, 0);
+      call->stall->source = g_strdup (sample->source);
+      call->blkio_first = sample->blkio_ticks;
+    }
+  rp_stall_add_wait (call->stall, sample->site, now - call->last_sample);
+  call->last_sample = now;
+  call->blkio_last = sample->blkio_ticks;
+  call->blkio_known = sample->blkio_known;
+}
+
+/* Looks at one call if it has been in flight long enough: which one and
+ * whose thread under the lock, the /proc read without it (see the top of
+ * this file), the look added only to the same call. */
+static gboolean
 sample_call (RpTimedCall  *call,
              double        now,
              RpWaitReader  reader,
              gpointer      data)
 {
   RpWaitSample sample = { NULL, NULL, 0, FALSE };
+  gboolean due, added = FALSE;
+  guint64 generation;
+  pid_t task;
 
-  reader (call->tid, &sample, data);
+  g_mutex_lock (&call->lock);
+  due = call->start > 0 && now - call->start >= RP_CALL_SAMPLE_AFTER;
+  generation = call->generation;
+  task = call->child > 0 ? call->child : call->tid;
+  g_mutex_unlock (&call->lock);
+  if (!due)
+    return FALSE;
+
+  reader (task, task != call->tid, &sample, data);
   if (sample.site == NULL)
-    return;
-  if (call->stall == NULL)
+    return FALSE;
+  g_mutex_lock (&call->lock);
+  if (call->start > 0 && call->generation == generation)
     {
-      call->stall = rp_stall_new (call->series, 0, 0);
-      call->stall->source = g_strdup (sample.source);
-      call->blkio_first = sample.blkio_ticks;
+      add_sample (call, rp_clock_now (), &sample);
+      added = TRUE;
     }
-  rp_stall_add_wait (call->stall, sample.site, now - call->last_sample);
-  call->last_sample = now;
-  call->blkio_last = sample.blkio_ticks;
-  call->blkio_known = sample.blkio_known;
+  g_mutex_unlock (&call->lock);
   g_free (sample.site);
+  return added;
 }
 
 /**
@@ -256,15 +327,8 @@ rp_call_registry_sample (RpCallRegistry *self,
 
   for (guint i = 0; i < calls->len; i++)
     {
-      RpTimedCall *call = g_ptr_array_index (calls, i);
-
-      g_mutex_lock (&call->lock);
-      if (call->start > 0 && now - call->start >= RP_CALL_SAMPLE_AFTER)
-        {
-          sample_call (call, rp_clock_now (), reader, data);
-          sampled++;
-        }
-      g_mutex_unlock (&call->lock);
+      if (sample_call (g_ptr_array_index (calls, i), now, reader, data))
+        sampled++;
     }
   return sampled;
 }

@@ -41,13 +41,16 @@ typedef struct {
 
 /**
  * RpWaitReader:
- * @tid: the thread
+ * @tid: the thread, or a child process
+ * @child: whether @tid is a child process (/proc/PID) rather than a thread
+ *   of ours (/proc/self/task/TID)
  * @out_sample: (out caller-allocates): where it waits now
  * @data: the reader's data
  *
  * Reads where @tid waits (the stall sampler's /proc reader).
  */
 typedef void (*RpWaitReader) (pid_t         tid,
+                              gboolean      child,
                               RpWaitSample *out_sample,
                               gpointer      data);
 
@@ -71,10 +74,14 @@ guint64         rp_call_registry_get_dropped  (RpCallRegistry *self);
 
 double          rp_timed_call_begin           (RpTimedCall    *call,
                                                const char     *series);
+void            rp_timed_call_set_child       (RpTimedCall    *call,
+                                               pid_t           child);
 double          rp_timed_call_end             (RpTimedCall    *call);
+void            rp_timed_call_abandon         (RpTimedCall    *call);
 
 /* rp-stall-sampler.c */
 void            rp_stall_sampler_read         (pid_t           tid,
+                                               gboolean        child,
                                                gboolean        use_stack,
                                                gboolean        delayacct,
                                                RpWaitSample   *out_sample);

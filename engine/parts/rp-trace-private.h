@@ -70,8 +70,11 @@ typedef struct {
   guint64        syncs;
   double         sync_seconds, sync_max;
 
-  /* writeback:balance_dirty_pages */
+  /* writeback:balance_dirty_pages: all tasks' pauses, those of other
+   * processes than ours, and per task (RpTracePausedTask by pid) */
   RpSeries      *writer_pause;
+  RpSeries      *writer_pause_other;
+  GHashTable    *paused_tasks;
   guint64        pauses;
   double         pause_seconds, pause_max;
 
@@ -111,6 +114,7 @@ const RpTraceEventInfo *rp_trace_block_events   (guint *out_n);
 void                    rp_trace_block_flush    (RpTraceSink *sink);
 void                    rp_trace_journal_notes  (RpTraceSink *sink);
 void                    rp_trace_block_notes    (RpTraceSink *sink);
+GHashTable             *rp_trace_paused_tasks_new (void);
 
 /* Shared helpers (rp-trace-reader.c) */
 guint64  rp_trace_field_u64  (struct tep_event  *event,

@@ -307,6 +307,9 @@ init_sink (RpTraceReader *self,
   sink->data_completed = g_hash_table_new (g_direct_hash, g_direct_equal);
   sink->journal_commit = rp_part_host_ensure_series (host, "journal_commit", "s", _("Journal commit"));
   sink->writer_pause = rp_part_host_ensure_series (host, "writer_pause", "s", _("Writer pause"));
+  sink->writer_pause_other = rp_part_host_ensure_series (host, "writer_pause_other", "s",
+                                                         _("Other programs’ writer pause"));
+  sink->paused_tasks = rp_trace_paused_tasks_new ();
   for (guint op = 0; op < RP_TRACE_N_OPS; op++)
     {
       sink->ops[op].series = rp_part_host_ensure_series (host, ops[op].name, "s", _(ops[op].title));
@@ -524,6 +527,7 @@ rp_trace_reader_free (RpTraceReader *self)
   g_clear_pointer (&self->sink.commit_starts, g_hash_table_unref);
   g_clear_pointer (&self->sink.sync_starts, g_hash_table_unref);
   g_clear_pointer (&self->sink.issued, g_hash_table_unref);
+  g_clear_pointer (&self->sink.paused_tasks, g_hash_table_unref);
   g_clear_pointer (&self->sink.data_completed, g_hash_table_unref);
   for (guint op = 0; op < RP_TRACE_N_OPS; op++)
     g_clear_pointer (&self->sink.ops[op].histogram, rp_histogram_free);

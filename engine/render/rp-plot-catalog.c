@@ -34,14 +34,14 @@ static const CatalogEntry catalog[] = {
   /* R3 compares the writers with each other: does one of them starve? */
   { N_("write() latency per writer thread"), "s", TRUE, TRUE, TRUE, { "writer-threads", 0, 1, 2, TRUE } },
   { N_("This window"), "s", TRUE, TRUE, FALSE, { "ui-latency", 0, 2, 1, FALSE } },
-  { N_("CPU time"), "ratio", FALSE, FALSE, FALSE, { "cpu", 1, 2, 1, FALSE } },
+  { N_("CPU time, system-wide"), "ratio", FALSE, FALSE, FALSE, { "cpu", 1, 2, 1, FALSE } },
   { N_("Throughput"), "B/s", FALSE, FALSE, FALSE, { "throughput", 0, 3, 1, FALSE } },
-  { N_("Dirty and writeback memory"), "B", FALSE, FALSE, FALSE, { "memory", 1, 3, 1, FALSE } },
+  { N_("Dirty and writeback memory, system-wide"), "B", FALSE, FALSE, FALSE, { "memory", 1, 3, 1, FALSE } },
   { N_("CPU benchmark"), "ops/s", FALSE, FALSE, FALSE, { "cpu-bench", 0, 4, 2, TRUE } },
   /* Why the disk calls above were slow, where kernel events were allowed. */
   { N_("Journal and device (kernel events)"), "s", TRUE, TRUE, FALSE, { "kernel", 0, 5, 2, TRUE } },
   /* What the target's device did (/proc/diskstats): requests per second. */
-  { N_("Disk"), "ops/s", FALSE, FALSE, FALSE, { "disk", 0, 5, 2, TRUE } },
+  { N_("Disk: the target’s device, system-wide"), "ops/s", FALSE, FALSE, FALSE, { "disk", 0, 5, 2, TRUE } },
 };
 
 /* The series of the parts table that chart @data shows; per-thread series
@@ -312,6 +312,24 @@ add_spans (GArray    *spans,
         g_strdup_printf (_("%s stalled %s: %s"), rp_stall_call_name (stall->series), duration, breakdown);
       g_array_append_val (spans, span);
     }
+}
+
+/**
+ * rp_plot_catalog_set_baseline:
+ * @plots: (element-type RpPlot): charts of the catalog
+ * @seconds: the end of the run's baseline (rp_report_get_baseline(),
+ *   rp_session_get_baseline()), 0 for none
+ *
+ * Shades the baseline on every chart.
+ */
+void
+rp_plot_catalog_set_baseline (GPtrArray *plots,
+                              double     seconds)
+{
+  g_return_if_fail (plots != NULL);
+
+  for (guint i = 0; i < plots->len; i++)
+    rp_plot_set_baseline (g_ptr_array_index (plots, i), seconds);
 }
 
 /**

@@ -38,6 +38,8 @@ GPtrArray *rp_plot_catalog_build       (GPtrArray        *series,
                                         double            t_end,
                                         GArray           *out_placements);
 
+void       rp_plot_catalog_set_baseline (GPtrArray       *plots,
+                                         double           seconds);
 void       rp_plot_catalog_set_stalls  (GPtrArray        *plots,
                                         GPtrArray        *stalls,
                                         GPtrArray        *in_flight);

@@ -293,6 +293,7 @@ rp_plot_draw_data (RpPlot            *self,
   cairo_new_path (cr);
   d.raster = rp_plot_raster_begin (self, cr);
 
+  rp_plot_draw_baseline (self, cr, d.style);
   for (guint c = 0; c < self->n_columns; c++)
     self->stack[c] = 0;
   for (guint i = 0; i < self->entries->len; i++)

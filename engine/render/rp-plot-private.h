@@ -106,6 +106,7 @@ struct _RpPlot
   GPtrArray       *entries;
   GArray          *thresholds;
   GArray          *spans;      /* RpPlotSpan, or NULL before any */
+  double           baseline;   /* end of the run's baseline, seconds; 0: none */
   double           hover_x;
 
   /* Text metrics, measured again only when a text or the font changes. */
@@ -226,6 +227,9 @@ double          rp_plot_value_to_x            (RpPlot            *self,
                                                double             value);
 
 /* rp-plot-spans.c */
+void            rp_plot_draw_baseline         (RpPlot            *self,
+                                               cairo_t           *cr,
+                                               const RpPlotStyle *style);
 void            rp_plot_draw_spans            (RpPlot            *self,
                                                cairo_t           *cr,
                                                const RpPlotStyle *style);

@@ -85,6 +85,53 @@ time_to_x (RpPlot *self,
   return self->area_x + CLAMP (f, -0.01, 1.01) * self->area_w;
 }
 
+/**
+ * rp_plot_set_baseline:
+ * @seconds: the end of the run's baseline, seconds from its start (the
+ *   system-wide samplers alone, before the loads; rp_report_get_baseline());
+ *   0 for none
+ *
+ * Shades the baseline in time mode, so that what the system did before the
+ * load reads as such.
+ */
+void
+rp_plot_set_baseline (RpPlot *self,
+                      double  seconds)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  self->baseline = isfinite (seconds) && seconds > 0 ? seconds : 0;
+}
+
+/* Called by rp_plot_draw_data() in time mode, inside its clip, under the
+ * data: a grey band in the foreground colour, and a dashed edge where the
+ * loads started. */
+void
+rp_plot_draw_baseline (RpPlot            *self,
+                       cairo_t           *cr,
+                       const RpPlotStyle *style)
+{
+  static const double dash[] = { 4, 3 };
+  double x0, x1;
+
+  if (self->baseline <= 0 || self->mode != RP_PLOT_TIMELINE || self->drawn_t1 <= self->drawn_t0 ||
+      self->baseline <= self->drawn_t0)
+    return;
+  x0 = self->area_x;
+  x1 = round (time_to_x (self, self->baseline));
+  set_source (cr, &style->foreground, 0.07);
+  cairo_rectangle (cr, x0, self->area_y, x1 - x0, self->area_h);
+  cairo_fill (cr);
+  cairo_save (cr);
+  set_source (cr, &style->foreground, 0.45);
+  cairo_set_line_width (cr, 1);
+  cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  cairo_move_to (cr, x1 + 0.5, self->area_y);
+  cairo_line_to (cr, x1 + 0.5, self->area_y + self->area_h);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 /* Called by rp_plot_draw_data() in time mode, inside its clip. */
 void
 rp_plot_draw_spans (RpPlot            *self,
@@ -160,6 +207,10 @@ guint
 rp_plot_hash_spans (RpPlot *self,
                     guint   hash)
 {
+  guint64 baseline_bits;
+
+  memcpy (&baseline_bits, &self->baseline, sizeof baseline_bits);
+  hash = (hash ^ (guint) baseline_bits ^ (guint) (baseline_bits >> 32)) * 16777619u;
   for (guint i = 0; self->spans != NULL && i < self->spans->len; i++)
     {
       const RpPlotSpan *span = &g_array_index (self->spans, RpPlotSpan, i);

@@ -156,6 +156,8 @@ guint       rp_plot_get_n_series       (RpPlot      *self);
 const char *rp_plot_get_series_name    (RpPlot      *self,
                                         guint        index);
 guint64     rp_plot_count_points       (RpPlot      *self);
+void        rp_plot_set_baseline       (RpPlot           *self,
+                                        double            seconds);
 void        rp_plot_set_spans          (RpPlot           *self,
                                         const RpPlotSpan *spans,
                                         guint             n_spans);

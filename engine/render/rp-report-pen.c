@@ -139,6 +139,7 @@ rp_export_charts_init (Charts   *charts,
                                          rp_report_get_duration (report),
                                          charts->placements);
   rp_plot_catalog_set_stalls (charts->plots, rp_report_get_stalls (report), NULL);
+  rp_plot_catalog_set_baseline (charts->plots, rp_report_get_baseline (report));
 }
 
 void

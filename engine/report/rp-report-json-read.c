@@ -187,6 +187,23 @@ read_duration (JsonObject  *root,
   return TRUE;
 }
 
+/* "baseline": optional (reports before it had none: 0), within the run. */
+static gboolean
+read_baseline (JsonObject  *root,
+               double       duration,
+               double      *out,
+               GError     **error)
+{
+  JsonNode *node = json_object_get_member (root, "baseline");
+
+  *out = 0;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!node_get_number (node, out) || *out < 0 || *out > MAX (duration, 0))
+    return set_report_error (error, _("Key “baseline”: expected seconds from zero to the run’s duration"));
+  return TRUE;
+}
+
 /* The sub-readers may use another code or no message prefix; a loader's
  * caller gets RP_ERROR_REPORT and the key, whatever they did. */
 static gboolean
@@ -600,12 +617,13 @@ report_from_object (JsonObject  *root,
   RpReportConfiguration configuration = { 0 };
   g_autoptr(GPtrArray) stalls = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
   RpReport *report;
-  double duration = 0;
+  double duration = 0, baseline = 0;
 
   if (!check_identity (root, error) ||
       !read_created (root, &created, error) ||
       !get_optional_string (root, "generator", FALSE, &generator, error) ||
       !read_duration (root, &duration, error) ||
+      !read_baseline (root, duration, &baseline, error) ||
       !get_optional_string (root, "error", TRUE, &error_message, error) ||
       !read_system (root, &sysinfo, error) ||
       !read_scenario (root, &scenario, error) ||
@@ -624,6 +642,7 @@ report_from_object (JsonObject  *root,
                              g_steal_pointer (&error_message),
                              duration);
   report->configuration = configuration;
+  report->baseline = MIN (baseline, report->duration);
   rp_report_take_stalls (report, g_steal_pointer (&stalls));
   return report;
 }

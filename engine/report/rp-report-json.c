@@ -171,6 +171,7 @@ report_to_node (RpReport         *self,
   json_object_set_string_member (root, "created", created);
   json_object_set_string_member (root, "generator", self->generator);
   add_double_member (root, "duration", self->duration);
+  add_double_member (root, "baseline", self->baseline);
   json_object_set_string_member (root, "error", self->error_message);
   if (self->configuration.key != NULL)
     json_object_set_member (root, "configuration", rp_report_configuration_to_json (self));

@@ -23,6 +23,7 @@ struct _RpReport
   GHashTable *notes;          /* char * → char * */
   char       *error_message;  /* nullable */
   double      duration;       /* seconds */
+  double      baseline;       /* seconds from the start before the loads: 0 none */
   RpReportConfiguration configuration;  /* key NULL: not one of several runs */
   GPtrArray  *stalls;         /* RpStall, by start; empty before version 2 */
 

@@ -73,6 +73,7 @@ static const struct {
 } sources[] = {
   { "journal_commit", N_("journal commits"), EVENTS },
   { "writer_pause", N_("writer pauses (dirty throttling)"), EVENTS },
+  { "writer_pause_other", N_("of them, other programs’"), EVENTS },
   { "device_write_latency", N_("device write latency"), PERCENTILES },
   { "device_read_latency", N_("device read latency"), PERCENTILES },
   { "device_flush_latency", N_("device flush latency"), PERCENTILES },

@@ -192,6 +192,32 @@ rp_report_format_duration (RpReport *self)
   return g_steal_pointer (&duration);
 }
 
+/**
+ * rp_report_format_baseline:
+ *
+ * The run's baseline in words, e.g. "the first 3.0 s: system-wide samplers
+ * only, before the loads and the other probes", for the text report, the
+ * PDF and the window.
+ *
+ * Returns: (transfer full) (nullable): translated text; %NULL when the run
+ *   had no baseline
+ */
+char *
+rp_report_format_baseline (RpReport *self)
+{
+  g_autofree char *seconds = NULL;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  if (self->baseline <= 0)
+    return NULL;
+  seconds = rp_text_format_duration (self->baseline);
+  /* TRANSLATORS: %s is a duration, e.g. "3.0 s"; "system-wide samplers":
+   * CPU split, pressure (PSI), the device's counters */
+  return g_strdup_printf (_("the first %s: system-wide samplers only, before the loads and the other probes"),
+                          seconds);
+}
+
 char *
 rp_text_format_created (GDateTime *created)
 {
@@ -204,8 +230,9 @@ append_text_header (GString  *out,
 {
   g_autofree char *created = rp_text_format_created (self->created);
   g_autofree char *duration = rp_report_format_duration (self);
-  const char *labels[] = { _("Created"), _("Generator"), _("Duration"), _("Error") };
-  const char *values[] = { created, self->generator, duration, self->error_message };
+  g_autofree char *baseline = rp_report_format_baseline (self);
+  const char *labels[] = { _("Created"), _("Generator"), _("Duration"), _("Baseline"), _("Error") };
+  const char *values[] = { created, self->generator, duration, baseline, self->error_message };
   gsize width = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (labels); i++)

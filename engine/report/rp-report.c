@@ -211,12 +211,27 @@ rp_report_new_from_session (RpSession *session)
                              error != NULL ? g_strdup (error->message) : NULL,
                              rp_session_get_elapsed (session));
   rp_report_take_stalls (self, rp_session_get_stalls (session));
+  self->baseline = MIN (rp_session_get_baseline (session), self->duration);
   return self;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Accessors                                                                 */
 /* ------------------------------------------------------------------------ */
+
+/**
+ * rp_report_get_baseline:
+ *
+ * Returns: seconds from the run's start during which only the system-wide
+ *   samplers ran, before the loads and the other probes started (JSON
+ *   "baseline"); 0 when the run had none, as every report before it
+ */
+double
+rp_report_get_baseline (RpReport *self)
+{
+  g_return_val_if_fail (RP_IS_REPORT (self), 0);
+  return self->baseline;
+}
 
 /**
  * rp_report_get_created:

@@ -64,6 +64,7 @@ RpSeries         *rp_report_lookup_series    (RpReport      *self,
 GHashTable       *rp_report_get_notes        (RpReport      *self);
 const char       *rp_report_get_error_message (RpReport     *self);
 double            rp_report_get_duration     (RpReport      *self);
+double            rp_report_get_baseline     (RpReport      *self);
 gboolean          rp_report_get_stats        (RpReport      *self,
                                               const char    *name,
                                               RpStats       *out_stats);
@@ -93,6 +94,7 @@ char             *rp_report_to_json_encoded  (RpReport      *self,
 char             *rp_report_to_text          (RpReport      *self);
 char             *rp_report_to_summary_text  (RpReport      *self);
 char             *rp_report_format_duration  (RpReport      *self);
+char             *rp_report_format_baseline  (RpReport      *self);
 char             *rp_report_to_csv           (RpReport      *self);
 gboolean          rp_report_save_contents    (GFile         *file,
                                               const char    *data,

@@ -15,6 +15,7 @@ G_BEGIN_DECLS
 typedef struct {
   const RpWorkerClass *klass;
   gboolean             is_load;
+  gboolean             in_baseline;  /* starts with the baseline */
   gpointer             state;
   RpPartHost          *host;           /* the session, or its load host (borrowed) */
   GThread             *thread;
@@ -39,6 +40,8 @@ struct _RpSession
   /* Monotonic seconds at the start and at the end of the run. */
   double          t0;
   double          t_end;
+  /* Seconds from t0 during which only the baseline's parts run. */
+  double          baseline;
 
   /* Set once from any thread; read by workers between calls. */
   gint            stopping;

@@ -13,6 +13,7 @@
 #include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-run-folder.h"
+#include "rp-params.h"
 #include "rp-session-private.h"
 #include "rp-load-host.h"
 #include "rp-target.h"
@@ -232,6 +233,21 @@ rp_session_get_start_time (RpSession *self)
 {
   g_return_val_if_fail (RP_IS_SESSION (self), NULL);
   return self->start_time;
+}
+
+/**
+ * rp_session_get_baseline:
+ *
+ * Returns: seconds from the start during which only the system-wide
+ *   samplers ran (the "baseline" parameter, 0 when the run has none); known
+ *   once the start finished, 0 before
+ */
+double
+rp_session_get_baseline (RpSession *self)
+{
+  g_return_val_if_fail (RP_IS_SESSION (self), 0);
+
+  return self->state == RP_SESSION_STARTING ? 0 : self->baseline;
 }
 
 /**
@@ -501,6 +517,17 @@ worker_thread (gpointer data)
 {
   Worker *worker = data;
 
+  /* The baseline: the system-wide samplers alone for a few seconds. A stop
+   * meanwhile means a load never starts (it counts itself out all the same). */
+  if (!worker->in_baseline && worker->session->baseline > 0 &&
+      !rp_part_host_sleep (RP_PART_HOST (worker->session), worker->session->baseline))
+    {
+      if (worker->is_load)
+        rp_part_host_load_done (RP_PART_HOST (worker->session));
+      rp_session_schedule_update (worker->session);
+      return NULL;
+    }
+
   worker->klass->run (worker->host, worker->state);
   if (worker->is_load)
     rp_part_host_load_done (RP_PART_HOST (worker->session));
@@ -535,6 +562,25 @@ parts_in_start_order (const RpScenario *scenario)
   return parts;
 }
 
+/* The baseline runs only where one of its parts does and something else
+ * waits for it. */
+static double
+baseline_seconds (RpSession *self)
+{
+  gboolean some_in = FALSE, some_after = FALSE;
+
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *worker = g_ptr_array_index (self->workers, i);
+
+      some_in |= worker->in_baseline;
+      some_after |= !worker->in_baseline;
+    }
+  if (!some_in || !some_after)
+    return 0;
+  return rp_params_get_seconds (self->live->params, "baseline");
+}
+
 static gboolean
 prepare_workers (RpSession     *self,
                  GCancellable  *cancellable,
@@ -552,6 +598,7 @@ prepare_workers (RpSession     *self,
       worker = g_new0 (Worker, 1);
       worker->klass = part->worker;
       worker->is_load = part->role == RP_PART_LOAD;
+      worker->in_baseline = part->in_baseline;
       worker->session = self;
       worker->host = worker->is_load && self->load_host != NULL ? self->load_host : RP_PART_HOST (self);
       g_ptr_array_add (self->workers, worker);
@@ -680,6 +727,7 @@ start_in_thread (GTask        *task,
 
   if (!prepare_workers (self, cancellable, &error))
     goto failed;
+  self->baseline = baseline_seconds (self);
 
   g_task_return_boolean (task, TRUE);
   return;
@@ -796,7 +844,8 @@ launch_workers (RpSession *self)
 
   if (self->scenario->duration > 0)
     {
-      self->duration_source = g_timeout_source_new ((guint) (self->scenario->duration * 1000));
+      /* The duration is the load's: the baseline comes before it. */
+      self->duration_source = g_timeout_source_new ((guint) ((self->scenario->duration + self->baseline) * 1000));
       g_source_set_name (self->duration_source, "[resprobe] session duration");
       g_source_set_callback (self->duration_source, on_duration_elapsed, self, NULL);
       g_source_attach (self->duration_source, self->owner_context);

@@ -55,6 +55,7 @@ const RpSysinfo  *rp_session_get_sysinfo          (RpSession           *self);
 const GError     *rp_session_get_error            (RpSession           *self);
 GDateTime        *rp_session_get_start_time       (RpSession           *self);
 double            rp_session_get_elapsed          (RpSession           *self);
+double            rp_session_get_baseline         (RpSession           *self);
 double            rp_session_time_from_monotonic  (RpSession           *self,
                                                    double               monotonic_seconds);
 
