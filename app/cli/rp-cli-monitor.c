@@ -29,6 +29,18 @@
 /* The fsync probe's interval when none is given: 1 MiB written and synced
  * every 10 s costs little and still sees a stall of a few seconds. */
 #define DEFAULT_INTERVAL    "10"
+/* The samplers' periods when none is given: a monitor runs for months,
+ * and the run defaults (0.5 s, and 100 looks a second at a stalled call)
+ * cost over 1 % of a core in wake-ups (bench/monitor-soak.sh, README). */
+static const struct {
+  const char *key;
+  double      seconds;
+} quiet_periods[] = {
+  { "sample_period", 5.0 },
+  { "disk_period", 5.0 },
+  { "stall_sample_period", 0.05 },
+};
+
 /* How often the metrics are gathered from the sessions and the textfile
  * is rewritten; a scrape gathers them itself. */
 #define HARVEST_SECONDS     10
@@ -290,6 +302,9 @@ folder_scenario (Monitor     *monitor,
     return NULL;
   scenario->duration = 0;
   scenario->stop_when_loads_finish = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (quiet_periods); i++)
+    if (options->param_texts[rp_parts_lookup_param (quiet_periods[i].key)->index] == NULL)
+      rp_params_set_seconds (scenario->params, quiet_periods[i].key, quiet_periods[i].seconds);
   return scenario;
 }
 
