@@ -49,6 +49,7 @@ static const struct {
 typedef struct {
   char      *folder;
   RpSession *session;     /* NULL while none runs */
+  gboolean   begun;       /* its session started: rp_metrics_begin_session() */
   gpointer   monitor;
 } Watch;
 
@@ -90,7 +91,7 @@ harvest (Monitor *monitor)
     {
       Watch *watch = g_ptr_array_index (monitor->watches, i);
 
-      if (watch->session != NULL && rp_session_get_sysinfo (watch->session) != NULL)
+      if (watch->session != NULL && watch->begun)
         rp_metrics_harvest (monitor->metrics, watch->folder, watch->session);
     }
 }
@@ -208,7 +209,8 @@ on_finished (RpSession *session,
   Monitor *monitor = watch->monitor;
   const GError *error = rp_session_get_error (session);
 
-  rp_metrics_harvest (monitor->metrics, watch->folder, session);
+  if (watch->begun)
+    rp_metrics_harvest (monitor->metrics, watch->folder, session);
   if (error != NULL)
     {
       /* TRANSLATORS: %s is a monitored folder, then why its measurement stopped */
@@ -219,6 +221,7 @@ on_finished (RpSession *session,
     save_report (monitor, watch, session);
   g_signal_handlers_disconnect_by_data (session, watch);
   g_clear_object (&watch->session);
+  watch->begun = FALSE;
   if (--monitor->running == 0 && monitor->ending)
     period_ended (monitor);
 }
@@ -267,12 +270,21 @@ on_started (GObject      *object,
   if (rp_session_start_finish (session, result, &error))
     {
       rp_metrics_begin_session (monitor->metrics, watch->folder, rp_session_get_sysinfo (session));
+      watch->begun = TRUE;
       return;
     }
   /* A folder removed, unmounted or made read-only: the others go on, and
    * this one is tried again each period. */
   rp_cli_printerr (_("Monitoring “%s” stopped until the next period: %s\n"), watch->folder, error->message);
   rp_metrics_set_up (monitor->metrics, watch->folder, FALSE);
+  /* A session that did not start never finishes: it ends here. */
+  if (watch->session == session)
+    {
+      g_signal_handlers_disconnect_by_data (session, watch);
+      g_clear_object (&watch->session);
+      if (--monitor->running == 0 && monitor->ending)
+        period_ended (monitor);
+    }
 }
 
 /* The scenario of @folder: no load, the probes asked for (default: fsync
