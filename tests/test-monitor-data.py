@@ -63,8 +63,11 @@ for unit, name in (("resprobe-monitor.service", "resprobe-monitor.service"),
         with open(copy, "w") as f:
             f.write(re.sub(r"ExecStart=\S+/resprobe-cli", f"ExecStart={cli}", text))
         user = ["--user"] if "user" in unit else []
+        # A user manager needs a runtime folder, which a CI shell lacks.
+        runtime = os.path.join(tmp, "run")
+        os.mkdir(runtime, 0o700)
         out = subprocess.run([analyze, "verify", "--man=no", *user, copy], capture_output=True, text=True,
-                             env=dict(os.environ, SYSTEMD_LOG_LEVEL="warning"))
+                             env=dict(os.environ, SYSTEMD_LOG_LEVEL="warning", XDG_RUNTIME_DIR=runtime))
         problems = [l for l in (out.stdout + out.stderr).splitlines() if name in l or "resprobe" in l]
         for l in problems:
             print(f"# {l}")
