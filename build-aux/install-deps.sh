@@ -9,6 +9,8 @@ packages=(
   meson ninja-build pkg-config gcc gettext itstool
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libadwaita-1-dev
   libjson-glib-dev libmount-dev libxcb1-dev libwayland-dev
+  # resprobe-cli monitor --listen (/metrics); the build works without it
+  libsoup-3.0-dev
   # kernel events (journal commits, device latency) and their cross-check: tests/test-kernel-events.sh
   libtracefs-dev libtraceevent-dev trace-cmd
   # data validation
@@ -37,6 +39,9 @@ packages=(
   # benchmarks (bench/run.sh): cyclictest is the reference of the main-loop lateness row,
   # fio of the random writer's
   rt-tests fio
+  # resprobe-cli monitor against a real Prometheus, promtool and node_exporter's
+  # textfile collector (tests/test-monitor.py); systemd-analyze for its units
+  prometheus prometheus-node-exporter systemd
 )
 
 missing=()
