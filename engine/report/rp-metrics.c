@@ -396,10 +396,14 @@ append_histogram (GString       *out,
 
   for (guint i = 0; i <= RP_METRICS_N_BOUNDS; i++)
     {
+      char le[G_ASCII_DTOSTR_BUF_SIZE] = "+Inf";
+
+      /* The bounds have 4 significant digits: "1e-05", "1.778e-05". */
+      if (i < RP_METRICS_N_BOUNDS)
+        g_ascii_formatd (le, sizeof le, "%.4g", rp_metrics_get_bound (i));
       cumulative += latency->buckets[i];
-      g_string_append_printf (out, "resprobe_%s_seconds_bucket{%s,le=\"", latency->series, f->labels);
-      append_double (out, i < RP_METRICS_N_BOUNDS ? rp_metrics_get_bound (i) : INFINITY);
-      g_string_append_printf (out, "\"} %" G_GUINT64_FORMAT "\n", cumulative);
+      g_string_append_printf (out, "resprobe_%s_seconds_bucket{%s,le=\"%s\"} %" G_GUINT64_FORMAT "\n",
+                              latency->series, f->labels, le, cumulative);
     }
   g_string_append_printf (out, "resprobe_%s_seconds_sum{%s} ", latency->series, f->labels);
   append_double (out, latency->sum);
