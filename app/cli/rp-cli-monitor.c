@@ -323,8 +323,8 @@ folder_scenario (Monitor     *monitor,
 static void
 start_period (Monitor *monitor)
 {
-  monitor->period_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, (guint) monitor->period,
-                                                   on_period, monitor, NULL);
+  monitor->period_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) (monitor->period * 1000),
+                                           on_period, monitor, NULL);
   for (guint i = 0; i < monitor->watches->len; i++)
     {
       Watch *watch = g_ptr_array_index (monitor->watches, i);
@@ -543,6 +543,14 @@ setup (Monitor         *monitor,
     {
       if (!rp_parse_duration (mine->report_every, "--report-every", &monitor->period, error))
         return FALSE;
+      /* A session per second at most: starting one takes a snapshot. */
+      if (monitor->period < 1)
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       /* TRANSLATORS: %s is what was given, e.g. "0.5" */
+                       _("--report-every: %s is shorter than a second"), mine->report_every);
+          return FALSE;
+        }
       monitor->save_reports = TRUE;
     }
   monitor->reports_dir = mine->reports ? g_strdup (mine->reports)
