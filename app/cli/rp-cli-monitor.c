@@ -410,7 +410,6 @@ parse_listen (const char  *text,
               GError     **error)
 {
   g_autoptr(GSocketConnectable) address = NULL;
-  g_autoptr(GSocketAddressEnumerator) enumerator = NULL;
   g_autofree char *with_host = NULL;
   const char *colon = strrchr (text, ':');
 
