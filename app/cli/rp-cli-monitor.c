@@ -3,6 +3,9 @@
 #include "config.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <glib-unix.h>
@@ -193,6 +196,13 @@ save_report (Monitor   *monitor,
 static void
 period_ended (Monitor *monitor)
 {
+#ifdef __GLIBC__
+  /* The period's sessions are freed: give their series' chunks back. The
+   * workers of each session are new threads, and glibc kept what they
+   * freed in their arenas, so the RSS rose a step each period (soak: +0.4
+   * and +1.3 MiB at minutes 10 and 20) although nothing leaked. */
+  malloc_trim (0);
+#endif
   rp_metrics_add_period (monitor->metrics);
   update_textfile (monitor);
   monitor->ending = FALSE;
