@@ -22,11 +22,13 @@ import re
 import resource
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 # The reports' samples, version 1 or 2 (blocks): the tests' reference decoder.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
@@ -861,6 +863,64 @@ class Bench:
         sys.stdout.flush()
 
 
+def row17_monitor(bench):
+    """`resprobe-cli monitor` at its defaults (issue 22, acceptance 3), scraped
+    every 5 s, side by side with `run --scenario passive` (row 5a's program)
+    in the same seconds: CPU % of a core and RSS at the start and the end.
+    The 30-minute soak is bench/monitor-soak.sh (README)."""
+    seconds = bench.args.cpu_seconds
+    warm = 5.0
+    port = None
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    mon_dir = os.path.join(bench.dir, "monitor")
+    os.makedirs(mon_dir, exist_ok=True)
+    report = os.path.join(bench.scratch, "monitor-passive.json")
+    if os.path.exists(report):
+        os.unlink(report)
+
+    def rss(pid):
+        with open("/proc/{}/status".format(pid)) as f:
+            return next(int(l.split()[1]) for l in f if l.startswith("VmRSS"))
+
+    processes = {
+        "monitor": subprocess.Popen([bench.cli, "monitor", "--dir", mon_dir, "--listen", str(port)],
+                                    env=bench.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+        "passive": subprocess.Popen([bench.cli, "run", "--scenario", "passive", "--duration",
+                                     str(int(warm + seconds + 10)), "--dir", bench.dir, "--report", report],
+                                    env=bench.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+    }
+    try:
+        time.sleep(warm)
+        before = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+        rss_start = rss(processes["monitor"].pid)
+        for _ in range(int(seconds // 5)):
+            time.sleep(5)
+            with urllib.request.urlopen("http://127.0.0.1:{}/metrics".format(port), timeout=10) as r:
+                r.read()
+        after = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+        rss_end = rss(processes["monitor"].pid)
+        for k, p in processes.items():
+            if p.poll() is not None:
+                raise RuntimeError("row 17: the {} ended early (exit status {})".format(k, p.returncode))
+    finally:
+        for p in processes.values():
+            p.terminate()
+        for p in processes.values():
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+    monitor = (after["monitor"] - before["monitor"]) / seconds * 100
+    passive = (after["passive"] - before["passive"]) / seconds * 100
+    bench.add("17", "CPU, resprobe-cli monitor at its defaults, scraped every 5 s ({} s, side by side)".format(seconds),
+              "{:.2f} % of a core".format(monitor), "run --scenario passive: {:.2f} %".format(passive),
+              monitor / 0.5, "≤ 0.5 %", monitor <= 0.5,
+              "RSS {} KiB after {:.0f} s, {} KiB at the end".format(rss_start, warm, rss_end))
+
+
 def row14_kernel_events(bench):
     """The kernel-events probe's cost (issue 18, acceptance 3): R1 (writer with
     conv=fdatasync beside the fsync probe) with --kernel-events=on against the
@@ -979,7 +1039,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="pairs per row (default 5)")
     parser.add_argument("--quick", action="store_true",
                         help="30 s instead of 60 s for row 5 and smaller disk runs")
-    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16")
+    parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()
     if args.repeat < 1:
@@ -1009,6 +1069,7 @@ def main():
         "14": lambda: row14_kernel_events(bench),
         "15": bench.row15_attribution,
         "16": lambda: row16_devices(bench),
+        "17": lambda: row17_monitor(bench),
     }
     previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     try:

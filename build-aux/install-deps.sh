@@ -9,6 +9,8 @@ packages=(
   meson ninja-build pkg-config gcc gettext itstool
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libadwaita-1-dev
   libjson-glib-dev libmount-dev libxcb1-dev libwayland-dev
+  # resprobe-cli monitor --listen (/metrics); the build works without it
+  libsoup-3.0-dev
   # kernel events (journal commits, device latency) and their cross-check: tests/test-kernel-events.sh
   libtracefs-dev libtraceevent-dev trace-cmd
   # data validation
@@ -46,6 +48,9 @@ packages=(
   # fio of the random writer's; the emulated slow device and the S suite's xterm of
   # bench/app-start-slow-device.sh
   rt-tests fio nbdkit libnbd-bin xterm
+  # resprobe-cli monitor against a real Prometheus, promtool and node_exporter's
+  # textfile collector (tests/test-monitor.py); systemd-analyze for its units
+  prometheus prometheus-node-exporter systemd
 )
 
 missing=()

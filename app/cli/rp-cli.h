@@ -25,6 +25,7 @@ int  rp_cli_matrix   (int argc, char **argv);
 int  rp_cli_export   (int argc, char **argv);
 int  rp_cli_show     (int argc, char **argv);
 int  rp_cli_compare  (int argc, char **argv);
+int  rp_cli_monitor  (int argc, char **argv);
 
 int  rp_cli_fail     (int exit_code, const GError *error);
 

@@ -293,6 +293,23 @@ rp_wait_site_get_cause (const char *site)
 }
 
 /**
+ * rp_wait_site_get_cause_id:
+ * @site: a kernel symbol
+ *
+ * The same cause as rp_wait_site_get_cause(), untranslated: a label that
+ * adds up across machines in any language (the monitor's metrics).
+ *
+ * Returns: (transfer none) (nullable): e.g. "journal ordering"; %NULL when unknown
+ */
+const char *
+rp_wait_site_get_cause_id (const char *site)
+{
+  const WaitSite *known = lookup (site);
+
+  return known != NULL ? known->cause : NULL;
+}
+
+/**
  * rp_wait_site_is_telling:
  * @site: a kernel symbol from a stack frame
  *

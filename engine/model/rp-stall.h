@@ -69,6 +69,7 @@ const RpWaitShare *rp_stall_get_dominant (const RpStall *self);
 
 const char  *rp_wait_site_describe       (const char    *site);
 const char  *rp_wait_site_get_cause      (const char    *site);
+const char  *rp_wait_site_get_cause_id   (const char    *site);
 gboolean     rp_wait_site_is_telling     (const char    *site);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpStall, rp_stall_free)

@@ -1,0 +1,668 @@
+/* rp-cli-monitor.c: `resprobe-cli monitor`: probes without a load, for ever, exported to Prometheus. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <glib-unix.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#if HAVE_LIBSOUP
+#include <libsoup/soup.h>
+#endif
+
+#include "rp-cli.h"
+#include "rp-cli-run-options.h"
+#include "rp-error.h"
+#include "rp-metrics.h"
+#include "rp-report.h"
+#include "rp-session.h"
+#include "rp-units.h"
+
+/* Without --report-every the sessions still end this often: a session's
+ * series only grow, so a new one every period is what bounds the memory
+ * (issue 22: bounded whatever the uptime). */
+#define DEFAULT_PERIOD      600.0
+/* The fsync probe's interval when none is given: 1 MiB written and synced
+ * every 10 s costs little and still sees a stall of a few seconds. */
+#define DEFAULT_INTERVAL    "10"
+/* The samplers' periods when none is given: a monitor runs for months,
+ * and the run defaults (0.5 s, and 100 looks a second at a stalled call)
+ * cost over 1 % of a core in wake-ups (bench/monitor-soak.sh, README). */
+static const struct {
+  const char *key;
+  double      seconds;
+} quiet_periods[] = {
+  { "sample_period", 5.0 },
+  { "disk_period", 5.0 },
+  { "stall_sample_period", 0.05 },
+};
+
+/* How often the metrics are gathered from the sessions and the textfile
+ * is rewritten; a scrape gathers them itself. */
+#define HARVEST_SECONDS     10
+
+/* One monitored folder and its session of the current period. */
+typedef struct {
+  char      *folder;
+  RpSession *session;     /* NULL while none runs */
+  gboolean   begun;       /* its session started: rp_metrics_begin_session() */
+  gpointer   monitor;
+} Watch;
+
+typedef struct {
+  GMainLoop    *loop;
+  RpMetrics    *metrics;
+  GPtrArray    *watches;         /* Watch */
+  RpRunOptions *options;
+  double        period;          /* seconds */
+  gboolean      save_reports;    /* --report-every given */
+  char         *reports_dir;
+  char         *textfile_dir;
+  gboolean      textfile_failed; /* said once, until it works again */
+  guint         period_id;
+  guint         harvest_id;
+  guint         running;         /* sessions not yet finished */
+  gboolean      ending;          /* the period is ending: sessions stop */
+  gboolean      quitting;        /* SIGTERM, SIGINT: the last period ends */
+  int           exit_code;
+#if HAVE_LIBSOUP
+  SoupServer   *server;
+#endif
+} Monitor;
+
+static void start_period (Monitor *monitor);
+
+static void
+watch_free (Watch *watch)
+{
+  g_free (watch->folder);
+  g_clear_object (&watch->session);
+  g_free (watch);
+}
+
+static void
+harvest (Monitor *monitor)
+{
+  for (guint i = 0; i < monitor->watches->len; i++)
+    {
+      Watch *watch = g_ptr_array_index (monitor->watches, i);
+
+      if (watch->session != NULL && watch->begun)
+        rp_metrics_harvest (monitor->metrics, watch->folder, watch->session);
+    }
+}
+
+/* The textfile for node_exporter's textfile collector: written to a
+ * temporary name (which it ignores: not *.prom) and renamed, as its
+ * documentation asks, so that it never reads half a file. */
+static gboolean
+write_textfile (Monitor  *monitor,
+                GError  **error)
+{
+  g_autofree char *text = rp_metrics_to_text (monitor->metrics);
+  g_autofree char *path = g_build_filename (monitor->textfile_dir, "resprobe.prom", NULL);
+
+  if (g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error))
+    return TRUE;
+  g_prefix_error (error, "--textfile: ");
+  return FALSE;
+}
+
+static void
+update_textfile (Monitor *monitor)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (monitor->textfile_dir == NULL)
+    return;
+  if (write_textfile (monitor, &error))
+    monitor->textfile_failed = FALSE;
+  else if (!monitor->textfile_failed)
+    {
+      /* Said once: the measurement goes on, and /metrics still serves. */
+      rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+      monitor->textfile_failed = TRUE;
+    }
+}
+
+static gboolean
+on_harvest (gpointer data)
+{
+  Monitor *monitor = data;
+
+  harvest (monitor);
+  update_textfile (monitor);
+  return G_SOURCE_CONTINUE;
+}
+
+/* "resprobe-monitor-home-20261202-041500": a period's report name, after
+ * the folder's last component and when the period began. */
+static char *
+report_stem (const Watch *watch,
+             RpSession   *session)
+{
+  g_autofree char *base = g_path_get_basename (watch->folder);
+  g_autoptr(GDateTime) local = g_date_time_to_local (rp_session_get_start_time (session));
+  g_autofree char *stamp = g_date_time_format (local, "%Y%m%d-%H%M%S");
+
+  g_strdelimit (base, "/ ", '-');
+  return g_strdup_printf ("resprobe-monitor-%s-%s", base, stamp);
+}
+
+/* The period's report, under a name no other file has. */
+static void
+save_report (Monitor   *monitor,
+             Watch     *watch,
+             RpSession *session)
+{
+  g_autoptr(RpReport) report = rp_report_new_from_session (session);
+  g_autofree char *stem = report_stem (watch, session);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  for (guint k = 1; path == NULL || g_file_test (path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK); k++)
+    {
+      g_autofree char *name = k == 1 ? g_strdup_printf ("%s.json", stem) : g_strdup_printf ("%s-%u.json", stem, k);
+
+      g_free (path);
+      path = g_build_filename (monitor->reports_dir, name, NULL);
+    }
+  if (g_mkdir_with_parents (monitor->reports_dir, 0700) != 0)
+    rp_error_set_from_errno (&error, errno, _("The report cannot be saved in"), monitor->reports_dir);
+  else
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+
+      if (rp_report_save (report, file, "json", &error))
+        {
+          rp_cli_print (_("Report saved to %s\n"), path);
+          fflush (stdout);
+          return;
+        }
+    }
+  rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+  monitor->exit_code = RP_CLI_EXIT_FAILURE;
+}
+
+/* Every session of the period has finished: the next begins, or the
+ * monitor ends. */
+static void
+period_ended (Monitor *monitor)
+{
+#ifdef __GLIBC__
+  /* The period's sessions are freed: give their series' chunks back. The
+   * workers of each session are new threads, and glibc kept what they
+   * freed in their arenas, so the RSS rose a step each period (soak: +0.4
+   * and +1.3 MiB at minutes 10 and 20) although nothing leaked. */
+  malloc_trim (0);
+#endif
+  rp_metrics_add_period (monitor->metrics);
+  update_textfile (monitor);
+  monitor->ending = FALSE;
+  if (monitor->quitting)
+    g_main_loop_quit (monitor->loop);
+  else
+    start_period (monitor);
+}
+
+static void
+on_finished (RpSession *session,
+             Watch     *watch)
+{
+  Monitor *monitor = watch->monitor;
+  const GError *error = rp_session_get_error (session);
+
+  if (watch->begun)
+    rp_metrics_harvest (monitor->metrics, watch->folder, session);
+  if (error != NULL)
+    {
+      /* TRANSLATORS: %s is a monitored folder, then why its measurement stopped */
+      rp_cli_printerr (_("Monitoring “%s” stopped until the next period: %s\n"), watch->folder, error->message);
+      rp_metrics_set_up (monitor->metrics, watch->folder, FALSE);
+    }
+  if (monitor->save_reports)
+    save_report (monitor, watch, session);
+  g_signal_handlers_disconnect_by_data (session, watch);
+  g_clear_object (&watch->session);
+  watch->begun = FALSE;
+  if (--monitor->running == 0 && monitor->ending)
+    period_ended (monitor);
+}
+
+/* Ends the period: every session stops, and when the last has finished
+ * (on_finished) its report is saved and the next period begins. */
+static void
+end_period (Monitor *monitor)
+{
+  g_clear_handle_id (&monitor->period_id, g_source_remove);
+  monitor->ending = TRUE;
+  if (monitor->running == 0)
+    {
+      period_ended (monitor);
+      return;
+    }
+  for (guint i = 0; i < monitor->watches->len; i++)
+    {
+      Watch *watch = g_ptr_array_index (monitor->watches, i);
+
+      if (watch->session != NULL)
+        rp_session_stop (watch->session);
+    }
+}
+
+static gboolean
+on_period (gpointer data)
+{
+  Monitor *monitor = data;
+
+  monitor->period_id = 0;
+  end_period (monitor);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_started (GObject      *object,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  Watch *watch = data;
+  Monitor *monitor = watch->monitor;
+  RpSession *session = RP_SESSION (object);
+  g_autoptr(GError) error = NULL;
+
+  if (rp_session_start_finish (session, result, &error))
+    {
+      rp_metrics_begin_session (monitor->metrics, watch->folder, rp_session_get_sysinfo (session));
+      watch->begun = TRUE;
+      return;
+    }
+  /* A folder removed, unmounted or made read-only: the others go on, and
+   * this one is tried again each period. */
+  rp_cli_printerr (_("Monitoring “%s” stopped until the next period: %s\n"), watch->folder, error->message);
+  rp_metrics_set_up (monitor->metrics, watch->folder, FALSE);
+  /* A session that did not start never finishes: it ends here. */
+  if (watch->session == session)
+    {
+      g_signal_handlers_disconnect_by_data (session, watch);
+      g_clear_object (&watch->session);
+      if (--monitor->running == 0 && monitor->ending)
+        period_ended (monitor);
+    }
+}
+
+/* The scenario of @folder: no load, the probes asked for (default: fsync
+ * every 10 s, stall attribution, the disk sampler, and in the first folder
+ * the system sampler, which is the same for every folder). */
+static RpScenario *
+folder_scenario (Monitor     *monitor,
+                 const char  *folder,
+                 gboolean     first,
+                 GError     **error)
+{
+  RpRunOptions *options = monitor->options;
+  const char *default_probes[] = { "fsync", "stalls", "disk", first ? "system" : NULL, NULL };
+  const char *no_load[] = { "none", NULL };
+  char **given_probes = options->probes;
+  RpScenario *scenario;
+
+  options->loads = (char **) no_load;
+  if (given_probes == NULL)
+    options->probes = (char **) default_probes;
+  g_free (options->directory);
+  options->directory = g_strdup (folder);
+  scenario = rp_run_options_to_scenario (options, error);
+  options->loads = NULL;
+  options->probes = given_probes;
+  if (scenario == NULL)
+    return NULL;
+  scenario->duration = 0;
+  scenario->stop_when_loads_finish = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (quiet_periods); i++)
+    if (options->param_texts[rp_parts_lookup_param (quiet_periods[i].key)->index] == NULL)
+      rp_params_set_seconds (scenario->params, quiet_periods[i].key, quiet_periods[i].seconds);
+  return scenario;
+}
+
+static void
+start_period (Monitor *monitor)
+{
+  monitor->period_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) (monitor->period * 1000),
+                                           on_period, monitor, NULL);
+  for (guint i = 0; i < monitor->watches->len; i++)
+    {
+      Watch *watch = g_ptr_array_index (monitor->watches, i);
+      g_autoptr(RpScenario) scenario = NULL;
+      g_autoptr(GError) error = NULL;
+
+      scenario = folder_scenario (monitor, watch->folder, i == 0, &error);
+      if (scenario == NULL)
+        {
+          rp_cli_printerr (_("Monitoring “%s” stopped until the next period: %s\n"), watch->folder, error->message);
+          rp_metrics_set_up (monitor->metrics, watch->folder, FALSE);
+          continue;
+        }
+      watch->session = rp_session_new (scenario);
+      monitor->running++;
+      g_signal_connect (watch->session, "finished", G_CALLBACK (on_finished), watch);
+      rp_session_start_async (watch->session, NULL, on_started, watch);
+    }
+}
+
+static gboolean
+on_stop_signal (gpointer data)
+{
+  Monitor *monitor = data;
+
+  if (!monitor->quitting)
+    g_printerr ("%s\n", _("Stopping: saving the last reports…"));
+  monitor->quitting = TRUE;
+  if (!monitor->ending)
+    end_period (monitor);
+  return G_SOURCE_CONTINUE;
+}
+
+/* SIGHUP, as daemons read it: reopen. The period ends here (its reports
+ * saved), the folders' snapshots are taken again (a scheduler changed
+ * meanwhile shows in the labels) and the textfile is written anew. */
+static gboolean
+on_reopen_signal (gpointer data)
+{
+  Monitor *monitor = data;
+
+  if (monitor->quitting || monitor->ending)
+    return G_SOURCE_CONTINUE;
+  g_printerr ("%s\n", _("Reopening: the period ends and a new one begins."));
+  monitor->textfile_failed = FALSE;
+  end_period (monitor);
+  return G_SOURCE_CONTINUE;
+}
+
+#if HAVE_LIBSOUP
+static void
+on_metrics_request (SoupServer        *server,
+                    SoupServerMessage *message,
+                    const char        *path,
+                    GHashTable        *query,
+                    gpointer           data)
+{
+  Monitor *monitor = data;
+  const char *method = soup_server_message_get_method (message);
+  char *text;
+
+  if (g_strcmp0 (path, "/metrics") != 0)
+    {
+      soup_server_message_set_status (message, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+  if (method != SOUP_METHOD_GET && method != SOUP_METHOD_HEAD)
+    {
+      soup_server_message_set_status (message, SOUP_STATUS_METHOD_NOT_ALLOWED, NULL);
+      return;
+    }
+  harvest (monitor);
+  text = rp_metrics_to_text (monitor->metrics);
+  soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (message, "text/plain; version=0.0.4; charset=utf-8",
+                                    SOUP_MEMORY_TAKE, text, strlen (text));
+}
+#endif
+
+/* "127.0.0.1:9101", "[::1]:9101", "9101" (loopback): the address to serve. */
+static GSocketAddress *
+parse_listen (const char  *text,
+              GError     **error)
+{
+  g_autoptr(GSocketConnectable) address = NULL;
+  g_autofree char *with_host = NULL;
+  const char *colon = strrchr (text, ':');
+
+  if (colon == NULL)
+    text = with_host = g_strdup_printf ("127.0.0.1:%s", text);
+  address = g_network_address_parse (text, 0, NULL);
+  if (address == NULL || g_network_address_get_port (G_NETWORK_ADDRESS (address)) == 0)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: %s is what was given; keep ADDRESS:PORT */
+                   _("--listen: “%s” is not ADDRESS:PORT (e.g. 127.0.0.1:9101) nor a port"), text);
+      return NULL;
+    }
+  /* Names are not looked up: a monitor should not wait for DNS. */
+  if (!g_hostname_is_ip_address (g_network_address_get_hostname (G_NETWORK_ADDRESS (address))))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   _("--listen: “%s” is not an IP address"), g_network_address_get_hostname (G_NETWORK_ADDRESS (address)));
+      return NULL;
+    }
+  return g_inet_socket_address_new_from_string (g_network_address_get_hostname (G_NETWORK_ADDRESS (address)),
+                                                g_network_address_get_port (G_NETWORK_ADDRESS (address)));
+}
+
+static gboolean
+start_server (Monitor     *monitor,
+              const char  *listen,
+              GError     **error)
+{
+#if HAVE_LIBSOUP
+  g_autoptr(GSocketAddress) address = parse_listen (listen, error);
+
+  if (address == NULL)
+    return FALSE;
+  monitor->server = soup_server_new ("server-header", "resprobe/" PACKAGE_VERSION, NULL);
+  soup_server_add_handler (monitor->server, NULL, on_metrics_request, monitor, NULL);
+  if (soup_server_listen (monitor->server, address, 0, error))
+    return TRUE;
+  g_prefix_error (error, "--listen %s: ", listen);
+  return FALSE;
+#else
+  g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       _("--listen is unavailable: resprobe-cli was built without libsoup 3; use --textfile"));
+  return FALSE;
+#endif
+}
+
+/* The textfile folder must take files now, not only after the first period. */
+static gboolean
+check_textfile_dir (Monitor     *monitor,
+                    GError     **error)
+{
+  if (!g_file_test (monitor->textfile_dir, G_FILE_TEST_IS_DIR))
+    {
+      rp_error_set_from_errno (error, ENOTDIR, "--textfile", monitor->textfile_dir);
+      return FALSE;
+    }
+  return write_textfile (monitor, error);
+}
+
+/* The options of `run` that a monitor has no use for. */
+static gboolean
+is_run_only_option (const char *name)
+{
+  static const char *const run_only[] = {
+    "scenario", "dir", "size", "duration", "report", "force", "repeat", "load", NULL,
+  };
+
+  return g_strv_contains (run_only, name);
+}
+
+typedef struct {
+  char **folders;
+  char  *listen;
+  char  *textfile;
+  char  *report_every;
+  char  *reports;
+} MonitorOptions;
+
+static void monitor_options_clear (MonitorOptions *mine);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (MonitorOptions, monitor_options_clear)
+
+static GOptionContext *
+make_context (MonitorOptions *mine,
+              RpRunOptions   *options,
+              GArray         *entries)
+{
+  GOptionEntry own[] = {
+    { "dir", 'd', 0, G_OPTION_ARG_FILENAME_ARRAY, &mine->folders, N_("Folder to measure, repeatable (default ~/.cache/resprobe)"), N_("DIR") },
+    { "listen", 0, 0, G_OPTION_ARG_STRING, &mine->listen, N_("Serve /metrics for Prometheus here (e.g. 127.0.0.1:9101; a port alone: loopback)"), N_("ADDRESS:PORT") },
+    { "textfile", 0, 0, G_OPTION_ARG_FILENAME, &mine->textfile, N_("Write resprobe.prom here for node_exporter’s textfile collector"), N_("DIR") },
+    { "report-every", 0, 0, G_OPTION_ARG_STRING, &mine->report_every, N_("Save a JSON report per folder this often (e.g. 1h)"), N_("DURATION") },
+    { "reports", 0, 0, G_OPTION_ARG_FILENAME, &mine->reports, N_("Folder of the reports (default ~/.local/share/resprobe/reports)"), N_("DIR") },
+  };
+  GOptionContext *context = g_option_context_new (NULL);
+  const GOptionEntry *run = rp_run_options_get_entries (options);
+
+  g_array_append_vals (entries, own, G_N_ELEMENTS (own));
+  for (guint i = 0; run[i].long_name != NULL; i++)
+    if (!is_run_only_option (run[i].long_name))
+      g_array_append_val (entries, run[i]);
+  g_option_context_set_summary (context, _("Measure without a load, for as long as it runs (default: fsync every 10 s), and export the latencies, stalls and their causes to Prometheus (--listen, --textfile)."));
+  g_option_context_add_main_entries (context, (GOptionEntry *) entries->data, GETTEXT_PACKAGE);
+  return context;
+}
+
+static void
+monitor_options_clear (MonitorOptions *mine)
+{
+  g_strfreev (mine->folders);
+  g_free (mine->listen);
+  g_free (mine->textfile);
+  g_free (mine->report_every);
+  g_free (mine->reports);
+}
+
+/* Everything given, checked before anything runs. */
+static gboolean
+setup (Monitor         *monitor,
+       MonitorOptions  *mine,
+       GError         **error)
+{
+  int interval = rp_parts_lookup_param ("fsync_interval")->index;
+  g_autoptr(RpScenario) probe = NULL;
+
+  if (monitor->options->param_texts[interval] == NULL)
+    monitor->options->param_texts[interval] = g_strdup (DEFAULT_INTERVAL);
+  monitor->period = DEFAULT_PERIOD;
+  if (mine->report_every != NULL)
+    {
+      if (!rp_parse_duration (mine->report_every, "--report-every", &monitor->period, error))
+        return FALSE;
+      /* A session per second at most: starting one takes a snapshot. */
+      if (monitor->period < 1)
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       /* TRANSLATORS: %s is what was given, e.g. "0.5" */
+                       _("--report-every: %s is shorter than a second"), mine->report_every);
+          return FALSE;
+        }
+      monitor->save_reports = TRUE;
+    }
+  monitor->reports_dir = mine->reports ? g_strdup (mine->reports)
+                                       : g_build_filename (g_get_user_data_dir (), "resprobe", "reports", NULL);
+  if (mine->folders == NULL)
+    {
+      g_autofree char *folder = rp_scenario_default_directory ();
+
+      g_ptr_array_add (monitor->watches, g_new0 (Watch, 1));
+      ((Watch *) monitor->watches->pdata[0])->folder = g_steal_pointer (&folder);
+    }
+  for (guint i = 0; mine->folders != NULL && mine->folders[i] != NULL; i++)
+    {
+      Watch *watch = g_new0 (Watch, 1);
+
+      watch->folder = g_strdup (mine->folders[i]);
+      g_ptr_array_add (monitor->watches, watch);
+    }
+  for (guint i = 0; i < monitor->watches->len; i++)
+    {
+      Watch *watch = g_ptr_array_index (monitor->watches, i);
+
+      watch->monitor = monitor;
+      /* Bad values and folders are found now, not a period later. */
+      probe = folder_scenario (monitor, watch->folder, i == 0, error);
+      if (probe == NULL || !rp_cli_check_directory (watch->folder, error))
+        return FALSE;
+      g_clear_pointer (&probe, rp_scenario_free);
+    }
+  monitor->textfile_dir = g_strdup (mine->textfile);
+  if (monitor->textfile_dir != NULL && !check_textfile_dir (monitor, error))
+    return FALSE;
+  if (mine->listen != NULL && !start_server (monitor, mine->listen, error))
+    return FALSE;
+  return TRUE;
+}
+
+/**
+ * rp_cli_monitor:
+ * @argc: argument count, argv[0] being "monitor"
+ * @argv: arguments
+ *
+ * `resprobe-cli monitor [--dir DIR]… [--listen ADDRESS:PORT] [--textfile DIR]
+ * [--report-every DURATION] [--reports DIR] [--probe NAME]… [probe options]`:
+ * the probes without a load, until SIGTERM or SIGINT, a session per
+ * folder and period (10 minutes, or --report-every); the metrics of
+ * rp-metrics.c on /metrics and in DIR/resprobe.prom. SIGHUP ends the
+ * period and begins a new one.
+ *
+ * Returns: 0; 1 when a report or the textfile could not be written; 2 for
+ *   bad options, a port in use, a folder that cannot be written
+ */
+int
+rp_cli_monitor (int    argc,
+                char **argv)
+{
+  g_auto(RpRunOptions) options;
+  g_auto(MonitorOptions) mine = { 0 };
+  g_autoptr(GArray) entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RpMetrics) metrics = rp_metrics_new ();
+  g_autoptr(GPtrArray) watches = g_ptr_array_new_with_free_func ((GDestroyNotify) watch_free);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  Monitor monitor = { .loop = loop, .metrics = metrics, .watches = watches, .options = &options };
+  guint signal_ids[3];
+
+  rp_run_options_init (&options);
+  context = make_context (&mine, &options, entries);
+  if (!rp_cli_parse_options (context, &argc, &argv))
+    return RP_CLI_EXIT_USAGE;
+  if (argc > 1)
+    {
+      rp_cli_printerr (_("resprobe-cli: unexpected argument “%s”\n"), argv[1]);
+      return RP_CLI_EXIT_USAGE;
+    }
+  if (!setup (&monitor, &mine, &error))
+    {
+#if HAVE_LIBSOUP
+      g_clear_object (&monitor.server);
+#endif
+      g_free (monitor.reports_dir);
+      g_free (monitor.textfile_dir);
+      return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+    }
+
+  signal_ids[0] = g_unix_signal_add (SIGINT, on_stop_signal, &monitor);
+  signal_ids[1] = g_unix_signal_add (SIGTERM, on_stop_signal, &monitor);
+  signal_ids[2] = g_unix_signal_add (SIGHUP, on_reopen_signal, &monitor);
+  monitor.harvest_id = g_timeout_add_seconds (HARVEST_SECONDS, on_harvest, &monitor);
+  start_period (&monitor);
+  g_main_loop_run (loop);
+
+  for (guint i = 0; i < G_N_ELEMENTS (signal_ids); i++)
+    g_source_remove (signal_ids[i]);
+  g_clear_handle_id (&monitor.harvest_id, g_source_remove);
+  g_clear_handle_id (&monitor.period_id, g_source_remove);
+#if HAVE_LIBSOUP
+  if (monitor.server != NULL)
+    soup_server_disconnect (monitor.server);
+  g_clear_object (&monitor.server);
+#endif
+  g_free (monitor.reports_dir);
+  g_free (monitor.textfile_dir);
+  return monitor.exit_code;
+}

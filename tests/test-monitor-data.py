@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""test-monitor-data.py SRCDIR BUILDDIR: the monitor's Grafana dashboard is
+valid JSON whose every query names a metric that `resprobe-cli monitor`
+exports (read from engine/report/rp-metrics.c), and its systemd units pass
+`systemd-analyze verify` (issue 22). Speaks TAP."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+src, build = sys.argv[1], sys.argv[2]
+count = failures = 0
+
+
+def tap(ok, what):
+    global count, failures
+    count += 1
+    print(f"{'ok' if ok else 'not ok'} {count} - {what}", flush=True)
+    failures += 0 if ok else 1
+
+
+with open(os.path.join(src, "engine/report/rp-metrics.c")) as f:
+    code = f.read()
+exported = set(re.findall(r"(resprobe_[a-z_]+?)(?:\{| |\\n)", code))
+exported |= {"resprobe_fsync_latency_seconds_bucket"}  # resprobe_%s_seconds_bucket of fsync_latency
+try:
+    with open(os.path.join(src, "data/grafana/resprobe-monitor-dashboard.json")) as f:
+        dashboard = json.load(f)
+    tap(True, "the dashboard is valid JSON")
+except (OSError, ValueError) as e:
+    print(f"# {e}")
+    dashboard = {"panels": []}
+    tap(False, "the dashboard is valid JSON")
+exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
+tap(len(exprs) >= 4 and all(p.get("title") and p.get("gridPos") for p in dashboard["panels"]),
+    f"the dashboard has titled, placed panels ({len(exprs)} queries)")
+for want in ("histogram_quantile(0.5,", "histogram_quantile(0.99,", "resprobe_stalls_total", "resprobe_stall_causes_total"):
+    tap(any(want in e for e in exprs), f"a panel shows {want}")
+names = {n for e in exprs for n in re.findall(r"\bresprobe_[a-z_]+", e)}
+unknown = sorted(n for n in names if n not in exported)
+tap(not unknown, f"every metric the dashboard queries is exported ({', '.join(unknown) or 'all known'})")
+
+analyze = shutil.which("systemd-analyze")
+cli = os.environ.get("RESPROBE_CLI")
+for unit, name in (("resprobe-monitor.service", "resprobe-monitor.service"),
+                   ("resprobe-monitor-user.service", "resprobe-monitor.service")):
+    path = os.path.join(build, "data", unit)
+    with open(path) as f:
+        text = f.read()
+    tap("resprobe-cli monitor" in text and "ExecReload=kill -HUP $MAINPID" in text,
+        f"{unit} runs the monitor and reloads with SIGHUP")
+    if analyze is None or cli is None:
+        print(f"ok {count + 1} - systemd-analyze verify {unit} # SKIP systemd-analyze or RESPROBE_CLI missing")
+        count += 1
+        continue
+    with tempfile.TemporaryDirectory() as tmp:
+        # The installed path does not exist in a build tree: the built CLI stands in.
+        copy = os.path.join(tmp, name)
+        with open(copy, "w") as f:
+            f.write(re.sub(r"ExecStart=\S+/resprobe-cli", f"ExecStart={cli}", text))
+        user = ["--user"] if "user" in unit else []
+        # A user manager needs a runtime folder, which a CI shell lacks.
+        runtime = os.path.join(tmp, "run")
+        os.mkdir(runtime, 0o700)
+        out = subprocess.run([analyze, "verify", "--man=no", *user, copy], capture_output=True, text=True,
+                             env=dict(os.environ, SYSTEMD_LOG_LEVEL="warning", XDG_RUNTIME_DIR=runtime))
+        problems = [l for l in (out.stdout + out.stderr).splitlines() if name in l or "resprobe" in l]
+        for l in problems:
+            print(f"# {l}")
+        tap(out.returncode == 0 and not problems, f"systemd-analyze verify {unit}")
+print(f"1..{count}")
+sys.exit(1 if failures else 0)
