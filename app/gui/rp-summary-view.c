@@ -243,10 +243,6 @@ refresh_in_thread (GTask        *task,
       summary->rows = rp_report_get_summary (summary->report);
     }
   summary->severity = rp_run_summary_get_severity (summary->rows);
-  /* A sample or two before the loads started is no "Responsive" (the
-   * verdict says why): the headline is neutral, as with nothing measured. */
-  if (summary->rows->stopped_while_preparing && summary->severity <= RP_SEVERITY_INSTANT)
-    summary->severity = RP_SEVERITY_UNKNOWN;
   summary->verdict = request->live != NULL
                        ? make_live_verdict (summary, request->live, request->sysinfo)
                        : make_verdict (summary);

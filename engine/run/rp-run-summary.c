@@ -204,6 +204,10 @@ judged_with_samples (const RpRunSummary *self,
  * (fsync, write(), the parallel writers' fsyncs, cold reads, program
  * starts, the window's main loop, frames and input …).
  *
+ * A run stopped while it prepared whose few samples were all instant is
+ * %RP_SEVERITY_UNKNOWN too: a sample or two before the loads started is no
+ * "Responsive" (the verdict says why).
+ *
  * Returns: the severity; %RP_SEVERITY_UNKNOWN while none of them has a sample
  */
 RpSeverity
@@ -220,7 +224,7 @@ rp_run_summary_get_severity (const RpRunSummary *self)
   if (worst < 0)
     return RP_SEVERITY_UNKNOWN;
   if (worst <= RP_LIMIT_INSTANT)
-    return RP_SEVERITY_INSTANT;
+    return self->stopped_while_preparing ? RP_SEVERITY_UNKNOWN : RP_SEVERITY_INSTANT;
   if (worst <= RP_LIMIT_FLOW)
     return RP_SEVERITY_NOTICEABLE;
   if (worst <= RP_LIMIT_ATTENTION)
