@@ -9,6 +9,7 @@
 
 #include "rp-application.h"
 #include "rp-chart-view.h"
+#include "rp-params.h"
 #include "rp-report.h"
 #include "rp-scenario.h"
 #include "rp-window.h"
@@ -278,6 +279,63 @@ test_marker_click_popover (void)
   g_unlink (path);
 }
 
+/* The run form's Baseline row edits the system sampler's "baseline"
+ * parameter: typed text reaches the scenario a run starts with, a stored
+ * form comes back in the next window, an opened report's baseline shows,
+ * and text that is no duration is an error naming the field. */
+static void
+test_baseline_row (void)
+{
+  RpWindow *window = rp_window_new (application);
+  RpWindow *next = NULL;
+  g_autoptr(RpScenario) scenario = NULL;
+  g_autoptr(RpScenario) preset = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(GError) error = NULL;
+
+  /* The default is the parameter's own. */
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==,
+                     rp_params_get_seconds (preset->params, "baseline"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->baseline_entry)), ==, "3");
+
+  gtk_editable_set_text (GTK_EDITABLE (window->baseline_entry), "7.5 s");
+  g_assert_null (rp_window_form_get_error (window));
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==, 7.5);
+  scenario = rp_run_settings_build_scenario (window->run_settings, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (rp_params_get_seconds (scenario->params, "baseline"), ==, 7.5);
+
+  /* Stored as a run starts: the next window's form starts from it. */
+  rp_window_form_store (window);
+  next = rp_window_new (application);
+  g_assert_cmpfloat (rp_run_settings_get_baseline (next->run_settings), ==, 7.5);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (next->baseline_entry)), ==, "7.5");
+
+  /* 0 and empty are none. */
+  gtk_editable_set_text (GTK_EDITABLE (window->baseline_entry), "0");
+  g_assert_null (rp_window_form_get_error (window));
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==, 0);
+  rp_run_settings_set_baseline (window->run_settings, 2);
+  gtk_editable_set_text (GTK_EDITABLE (window->baseline_entry), "");
+  g_assert_null (rp_window_form_get_error (window));
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==, 0);
+
+  /* A scenario shown in the form (an opened report's) brings its baseline. */
+  rp_params_set_seconds (preset->params, "baseline", 12);
+  g_assert_true (rp_run_settings_load_scenario (window->run_settings, preset));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->baseline_entry)), ==, "12");
+
+  /* Not a duration: the entry is marked, the setting stays. */
+  gtk_editable_set_text (GTK_EDITABLE (window->baseline_entry), "soon");
+  g_assert_nonnull (rp_window_form_get_error (window));
+  g_test_message ("error: %s", rp_window_form_get_error (window));
+  g_assert_nonnull (strstr (rp_window_form_get_error (window), "Baseline"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window->baseline_entry), "error"));
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==, 12);
+
+  gtk_window_destroy (GTK_WINDOW (next));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -310,6 +368,7 @@ main (int   argc,
   g_test_add_func ("/gui-why/lists-stalls", test_why_lists_stalls);
   g_test_add_func ("/gui-why/hidden-without-stalls", test_why_hidden_without_stalls);
   g_test_add_func ("/gui-why/marker-click-popover", test_marker_click_popover);
+  g_test_add_func ("/gui-why/baseline-row", test_baseline_row);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (application));

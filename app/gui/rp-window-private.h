@@ -37,6 +37,7 @@ struct _RpWindow
   AdwActionRow         *duration_row;
   GtkEntry             *size_entry;
   GtkEntry             *duration_entry;
+  GtkEntry             *baseline_entry;
   AdwActionRow         *simulate_row;
   RpSummaryView        *summary_view;
   RpWhyView            *why_view;

@@ -477,6 +477,7 @@ rp_window_class_init (RpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RpWindow, duration_row);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, size_entry);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, duration_entry);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, baseline_entry);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, simulate_row);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, summary_view);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, why_view);
