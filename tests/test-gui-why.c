@@ -324,8 +324,13 @@ test_baseline_row (void)
   g_assert_true (rp_run_settings_load_scenario (window->run_settings, preset));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->baseline_entry)), ==, "12");
 
-  /* Not a duration: the entry is marked, the setting stays. */
-  gtk_editable_set_text (GTK_EDITABLE (window->baseline_entry), "soon");
+  /* Not a duration: the entry is marked, the setting stays. Typed after
+   * the "12" (setting the whole text would pass through "", none). */
+  {
+    int position = -1;
+
+    gtk_editable_insert_text (GTK_EDITABLE (window->baseline_entry), "x", -1, &position);
+  }
   g_assert_nonnull (rp_window_form_get_error (window));
   g_test_message ("error: %s", rp_window_form_get_error (window));
   g_assert_nonnull (strstr (rp_window_form_get_error (window), "Baseline"));
