@@ -82,6 +82,18 @@ rp_why_items_collect (RpReport  *report,
   return items;
 }
 
+/* "(100 %)" wraps as "(100" and "%)" in a narrow sidebar: a no-break space
+ * keeps a share on one line. */
+static char *
+keep_shares_whole (char *text)
+{
+  GString *out = g_string_new (text);
+
+  g_free (text);
+  g_string_replace (out, " %", "\u00a0%", 0);
+  return g_string_free (out, FALSE);
+}
+
 static GtkWidget *
 make_detail_row (const char *title,
                  const char *subtitle)
@@ -102,8 +114,8 @@ make_stall_row (const RpWhyItem *item)
   GtkWidget *row = adw_expander_row_new ();
   g_autofree char *duration = rp_format_latency (stall->duration);
   g_autofree char *title = NULL;
-  g_autofree char *top = rp_report_stall_breakdown_text (stall, SUBTITLE_SITES);
-  g_autofree char *all = rp_report_stall_breakdown_text (stall, 0);
+  g_autofree char *top = keep_shares_whole (rp_report_stall_breakdown_text (stall, SUBTITLE_SITES));
+  g_autofree char *all = keep_shares_whole (rp_report_stall_breakdown_text (stall, 0));
 
   /* TRANSLATORS: a row of the Why section: the call, how long it took and
    * when it began, seconds since the start: "fsync took 9.85 s at 12.3 s" */
