@@ -381,6 +381,9 @@ rp_chart_view_query_tooltip (GtkWidget  *widget,
   RpPlotStyle style;
   double t;
 
+  /* A stall's popover says it already; a tooltip over it would hide it. */
+  if (self->stall_popover != NULL && gtk_widget_get_visible (GTK_WIDGET (self->stall_popover)))
+    return FALSE;
   if (self->plot == NULL || !rp_plot_read_at (self->plot, x, y, &t, readouts) || readouts->len == 0)
     return FALSE;
 
@@ -433,7 +436,8 @@ popup_stall_at (RpChartView *self,
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      /* Not selectable: a selectable label takes the popover's focus and
+       * shows its text all selected. */
       self->stall_label = GTK_LABEL (label);
       self->stall_popover = GTK_POPOVER (gtk_popover_new ());
       gtk_popover_set_child (self->stall_popover, label);
