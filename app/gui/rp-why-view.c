@@ -16,6 +16,7 @@ struct _RpWhyView
   AdwPreferencesGroup parent_instance;
 
   GPtrArray *rows;       /* (element-type AdwExpanderRow) shown now */
+  char      *shown;      /* what they show, in short (signature()) */
 };
 
 G_DEFINE_FINAL_TYPE (RpWhyView, rp_why_view, ADW_TYPE_PREFERENCES_GROUP)
@@ -138,6 +139,24 @@ make_stall_row (const RpWhyItem *item)
   return row;
 }
 
+/* What a refresh would show, in short: an unchanged section (most refreshes
+ * of a run, every second or so) keeps its rows, their focus and state. */
+static char *
+signature (const char *cause,
+           GPtrArray  *items)
+{
+  GString *out = g_string_new (cause);
+
+  for (guint i = 0; items != NULL && i < items->len; i++)
+    {
+      const RpWhyItem *item = items->pdata[i];
+
+      g_string_append_printf (out, "|%s@%.6f+%.6f/%u/%d", item->stall->series, item->stall->start,
+                              item->stall->duration, item->stall->breakdown->len, item->meanwhile != NULL);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /**
  * rp_why_view_show:
  * @cause: (nullable): the dominant cause in plain words
@@ -155,6 +174,15 @@ rp_why_view_show (RpWhyView  *self,
   guint n = items != NULL ? items->len : 0;
 
   g_return_if_fail (RP_IS_WHY_VIEW (self));
+
+  {
+    g_autofree char *now = signature (cause, items);
+
+    if (g_strcmp0 (now, self->shown) == 0)
+      return;
+    g_free (self->shown);
+    self->shown = g_steal_pointer (&now);
+  }
 
   /* Rebuilt each refresh: at most RP_WHY_MAX_STALLS rows, every few seconds.
    * A row the user expanded stays expanded if it is the same stall. */
@@ -208,6 +236,7 @@ rp_why_view_finalize (GObject *object)
   RpWhyView *self = RP_WHY_VIEW (object);
 
   g_clear_pointer (&self->rows, g_ptr_array_unref);
+  g_clear_pointer (&self->shown, g_free);
   G_OBJECT_CLASS (rp_why_view_parent_class)->finalize (object);
 }
 
