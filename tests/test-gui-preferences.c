@@ -276,9 +276,11 @@ test_form_without_writable_settings (void)
   gtk_window_present (GTK_WINDOW (window));
   run_to_end (window);
 
-  g_assert_cmpuint (entries->len, ==, 2);
+  /* Size, duration and baseline (untouched: its default). */
+  g_assert_cmpuint (entries->len, ==, 3);
   g_assert_cmpstr (gtk_editable_get_text (entries->pdata[0]), ==, "512 M");
   g_assert_cmpstr (gtk_editable_get_text (entries->pdata[1]), ==, "1 s");
+  g_assert_cmpstr (gtk_editable_get_text (entries->pdata[2]), ==, "3");
   g_assert_cmpuint (g_settings_get_uint64 (settings, "size-bytes"), ==, 4 * RP_GiB);
 
   gtk_window_destroy (GTK_WINDOW (window));

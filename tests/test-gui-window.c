@@ -383,7 +383,8 @@ test_form_survives_reverting_backend (void)
       g_assert_cmpstr (rp_report_get_scenario (rp_window_get_report (window))->directory, ==, target);
     }
   find_entries (GTK_WIDGET (window), entries);
-  g_assert_cmpuint (entries->len, ==, 2);
+  /* Size, duration, baseline. */
+  g_assert_cmpuint (entries->len, ==, 3);
   g_assert_cmpstr (gtk_editable_get_text (entries->pdata[1]), ==, "1");
   /* That a change made elsewhere (Preferences) still shows is
    * test-gui-preferences' /preferences/window-follows-settings: this

@@ -26,6 +26,10 @@ struct _RpChartView
   gulong         changed_id;
   guint64        drawn_points;
   gboolean       hovering;
+  double         pointer_x;     /* the pointer's last x over the chart; -1: none */
+  double         pointer_y;
+  GtkPopover    *stall_popover; /* a clicked stall's breakdown; NULL until the first */
+  GtkLabel      *stall_label;
   guint          redraw_id;
 
   /* The frame layer (texts, axes, grid), rendered once and reused while the
@@ -377,6 +381,9 @@ rp_chart_view_query_tooltip (GtkWidget  *widget,
   RpPlotStyle style;
   double t;
 
+  /* A stall's popover says it already; a tooltip over it would hide it. */
+  if (self->stall_popover != NULL && gtk_widget_get_visible (GTK_WIDGET (self->stall_popover)))
+    return FALSE;
   if (self->plot == NULL || !rp_plot_read_at (self->plot, x, y, &t, readouts) || readouts->len == 0)
     return FALSE;
 
@@ -410,12 +417,71 @@ rp_chart_view_query_tooltip (GtkWidget  *widget,
   return TRUE;
 }
 
+/* The breakdown of the stall at @x in a popover pointing at it, for a
+ * click or Enter: a tooltip vanishes as the pointer moves, a popover stays
+ * while the user reads it. Returns FALSE without a stall there. */
+static gboolean
+popup_stall_at (RpChartView *self,
+                double       x,
+                double       y)
+{
+  const char *span;
+
+  if (self->plot == NULL || x < 0 || (span = rp_plot_span_at (self->plot, x)) == NULL)
+    return FALSE;
+  if (self->stall_popover == NULL)
+    {
+      GtkWidget *label = gtk_label_new (NULL);
+
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      /* Not selectable: a selectable label takes the popover's focus and
+       * shows its text all selected. */
+      self->stall_label = GTK_LABEL (label);
+      self->stall_popover = GTK_POPOVER (gtk_popover_new ());
+      gtk_popover_set_child (self->stall_popover, label);
+      gtk_widget_set_parent (GTK_WIDGET (self->stall_popover), GTK_WIDGET (self));
+    }
+  gtk_label_set_text (self->stall_label, span);
+  gtk_popover_set_pointing_to (self->stall_popover,
+                               &(GdkRectangle) { (int) x, (int) CLAMP (y, 0, gtk_widget_get_height (GTK_WIDGET (self))), 1, 1 });
+  gtk_popover_popup (self->stall_popover);
+  return TRUE;
+}
+
+static void
+on_pressed (GtkGestureClick *gesture,
+            int              n_press,
+            double           x,
+            double           y,
+            RpChartView     *self)
+{
+  if (popup_stall_at (self, x, y))
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+/* Enter on the focused chart: the stall under the pointer's last place. */
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                RpChartView           *self)
+{
+  if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
+    return FALSE;
+  return popup_stall_at (self, self->pointer_x, self->pointer_y);
+}
+
 static void
 on_motion (GtkEventControllerMotion *controller,
            double                    x,
            double                    y,
            RpChartView              *self)
 {
+  self->pointer_x = x;
+  self->pointer_y = y;
   self->hovering = TRUE;
   if (self->plot != NULL)
     rp_plot_set_hover (self->plot, x);
@@ -438,6 +504,19 @@ on_plot_changed (RpPlot      *plot,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* A popover is a child: it needs its own allocation. */
+static void
+rp_chart_view_size_allocate (GtkWidget *widget,
+                             int        width,
+                             int        height,
+                             int        baseline)
+{
+  RpChartView *self = RP_CHART_VIEW (widget);
+
+  if (self->stall_popover != NULL)
+    gtk_popover_present (self->stall_popover);
+}
+
 static void
 rp_chart_view_dispose (GObject *object)
 {
@@ -448,6 +527,12 @@ rp_chart_view_dispose (GObject *object)
   g_clear_pointer (&self->frame_node, gsk_render_node_unref);
   g_clear_pointer (&self->strips, g_array_unref);
   g_clear_pointer (&self->description, g_free);
+  if (self->stall_popover != NULL)
+    {
+      gtk_widget_unparent (GTK_WIDGET (self->stall_popover));
+      self->stall_popover = NULL;
+      self->stall_label = NULL;
+    }
 
   G_OBJECT_CLASS (rp_chart_view_parent_class)->dispose (object);
 }
@@ -501,6 +586,7 @@ rp_chart_view_class_init (RpChartViewClass *klass)
   widget_class->snapshot = rp_chart_view_snapshot;
   widget_class->measure = rp_chart_view_measure;
   widget_class->query_tooltip = rp_chart_view_query_tooltip;
+  widget_class->size_allocate = rp_chart_view_size_allocate;
 
   properties[PROP_PLOT] =
     g_param_spec_object ("plot", NULL, NULL, RP_TYPE_PLOT,
@@ -517,12 +603,21 @@ rp_chart_view_init (RpChartView *self)
   GtkEventController *motion = gtk_event_controller_motion_new ();
   GtkEventController *focus = gtk_event_controller_focus_new ();
 
+  GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *key = gtk_event_controller_key_new ();
+
+  self->pointer_x = -1;
   self->strips = g_array_new (FALSE, TRUE, sizeof (Strip));
   g_array_set_clear_func (self->strips, strip_clear);
 
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), key);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
 
   /* Reachable by Tab, so that a screen reader reads its values. */

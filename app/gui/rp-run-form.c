@@ -81,7 +81,7 @@ rp_run_form_bind_scenario_row (AdwComboRow   *row,
 }
 
 /* ------------------------------------------------------------------------- */
-/* Size and duration entries */
+/* Size, duration and baseline entries */
 
 /* What an entry edits, kept on the entry. */
 typedef struct {
@@ -121,6 +121,13 @@ parse_field (EntryBinding  *binding,
       *out_same = bytes == rp_run_settings_get_size (binding->settings);
       if (store)
         rp_run_settings_set_size (binding->settings, bytes);
+      return TRUE;
+    case RP_RUN_FORM_BASELINE:
+      if (!rp_run_settings_parse_baseline (text, &seconds, error))
+        return FALSE;
+      *out_same = seconds == rp_run_settings_get_baseline (binding->settings);
+      if (store)
+        rp_run_settings_set_baseline (binding->settings, seconds);
       return TRUE;
     case RP_RUN_FORM_DURATION:
     default:
@@ -173,6 +180,9 @@ on_setting_changed (GtkEditable *editable)
     return;
   if (binding->field == RP_RUN_FORM_SIZE)
     text = rp_run_settings_format_size (rp_run_settings_get_size (binding->settings));
+  else if (binding->field == RP_RUN_FORM_BASELINE)
+    /* The duration's text: "3", "0.5"; "" for none. */
+    text = rp_run_settings_format_duration (rp_run_settings_get_baseline (binding->settings));
   else
     text = rp_run_settings_format_duration (rp_run_settings_get_duration (binding->settings));
   gtk_editable_set_text (editable, text);
@@ -208,7 +218,10 @@ rp_run_form_bind_entry (GtkEditable    *editable,
   g_object_set_data_full (G_OBJECT (editable), ENTRY_BINDING_KEY, binding, entry_binding_free);
   on_setting_changed (editable);
   g_signal_connect (editable, apply_signal, G_CALLBACK (on_entry_apply), binding);
-  g_signal_connect_object (settings, field == RP_RUN_FORM_SIZE ? "notify::size" : "notify::duration",
+  g_signal_connect_object (settings,
+                           field == RP_RUN_FORM_SIZE       ? "notify::size"
+                           : field == RP_RUN_FORM_BASELINE ? "notify::baseline"
+                                                           : "notify::duration",
                            G_CALLBACK (on_setting_changed), editable, G_CONNECT_SWAPPED);
 }
 

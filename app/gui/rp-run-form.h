@@ -12,12 +12,14 @@ G_BEGIN_DECLS
  * RpRunFormField:
  * @RP_RUN_FORM_SIZE: #RpRunSettings:size, as "4G"
  * @RP_RUN_FORM_DURATION: #RpRunSettings:duration, as "60" or "2m"
+ * @RP_RUN_FORM_BASELINE: #RpRunSettings:baseline, as "3" or "10s"
  *
  * A setting that an entry edits as text.
  */
 typedef enum {
   RP_RUN_FORM_SIZE,
   RP_RUN_FORM_DURATION,
+  RP_RUN_FORM_BASELINE,
 } RpRunFormField;
 
 /* How a window shows a short message. */

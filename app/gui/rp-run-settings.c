@@ -22,6 +22,7 @@ struct _RpRunSettings
   char     *load_directory;
   guint64   size;           /* bytes; 0: the preset's own size */
   double    duration;       /* seconds; 0: until the loads are done */
+  double    baseline;       /* seconds the system samplers run alone first; 0: none */
   gboolean  simulate_save;
 
   /* A window's form follows the settings (rp_run_settings_bind() with
@@ -43,6 +44,7 @@ enum {
   PROP_LOAD_DIRECTORY,
   PROP_SIZE,
   PROP_DURATION,
+  PROP_BASELINE,
   PROP_SIMULATE_SAVE,
   N_PROPS
 };
@@ -109,6 +111,9 @@ rp_run_settings_build_scenario (RpRunSettings  *self,
   if (self->size > 0 && size_key != NULL)
     rp_params_set_size (scenario->params, size_key, self->size);
   scenario->duration = self->duration;
+  /* The system sampler's parameter (rp-system-sampler.c); the session holds
+   * the loads back that long. */
+  rp_params_set_seconds (scenario->params, "baseline", self->baseline);
   /* Without a duration the run ends with its loads, as dd does (and as the
    * CLI does); a scenario without loads runs until stopped. */
   scenario->stop_when_loads_finish = self->duration == 0 && rp_scenario_has_role (scenario, RP_PART_LOAD);
@@ -141,6 +146,7 @@ rp_run_settings_load_scenario (RpRunSettings    *self,
   size_key = rp_scenario_get_size_key (scenario);
   rp_run_settings_set_size (self, size_key ? rp_params_get_size (scenario->params, size_key) : 0);
   rp_run_settings_set_duration (self, MAX (scenario->duration, 0));
+  rp_run_settings_set_baseline (self, MAX (rp_params_get_seconds (scenario->params, "baseline"), 0));
   return TRUE;
 }
 
@@ -209,6 +215,29 @@ rp_run_settings_parse_duration (const char  *text,
 
   *out_seconds = 0;
   return *squeezed == '\0' || rp_parse_duration (squeezed, _("Duration"), out_seconds, error);
+}
+
+/**
+ * rp_run_settings_parse_baseline:
+ * @text: as typed: "3", "10 s", "1m"; empty or "0": 0, no baseline
+ * @out_seconds: (out): the baseline, seconds
+ *
+ * Returns: %FALSE with @error naming the field if @text is not a duration
+ */
+gboolean
+rp_run_settings_parse_baseline (const char  *text,
+                                double      *out_seconds,
+                                GError     **error)
+{
+  g_autofree char *squeezed = squeeze_spaces (text);
+  char *end = NULL;
+
+  *out_seconds = 0;
+  /* "0" is the row's word for none, which a duration cannot be. */
+  if (g_ascii_strtod (squeezed, &end) == 0 && end != squeezed && (*end == '\0' || g_str_equal (end, "s")))
+    return TRUE;
+  /* TRANSLATORS: the field's name in an error, as the run form's row says it */
+  return *squeezed == '\0' || rp_parse_duration (squeezed, _("Baseline"), out_seconds, error);
 }
 
 /**
@@ -291,12 +320,14 @@ follow_key (RpRunSettings *self,
     rp_run_settings_set_size (self, g_variant_get_uint64 (value));
   else if (g_str_equal (key, "duration-seconds"))
     rp_run_settings_set_duration (self, g_variant_get_double (value));
+  else if (g_str_equal (key, "baseline-seconds"))
+    rp_run_settings_set_baseline (self, g_variant_get_double (value));
   else if (g_str_equal (key, "simulate-save"))
     rp_run_settings_set_simulate_save (self, g_variant_get_boolean (value));
 }
 
 static const char *const followed_keys[] = {
-  "scenario", "directory", "size-bytes", "duration-seconds", "simulate-save",
+  "scenario", "directory", "size-bytes", "duration-seconds", "baseline-seconds", "simulate-save",
 };
 
 static void
@@ -355,6 +386,7 @@ rp_run_settings_bind (RpRunSettings      *self,
                                 directory_from_key, directory_to_key, NULL, NULL);
   g_settings_bind (settings, "size-bytes", self, "size", flags);
   g_settings_bind (settings, "duration-seconds", self, "duration", flags);
+  g_settings_bind (settings, "baseline-seconds", self, "baseline", flags);
   g_settings_bind (settings, "simulate-save", self, "simulate-save", flags);
 }
 
@@ -380,7 +412,7 @@ store_key (RpRunSettings *self,
  * rp_run_settings_store_form:
  * @settings: io.github.resprobe.Resprobe
  *
- * Stores the form (scenario, folder, size, duration) as a run starts, so that
+ * Stores the form (scenario, folder, size, duration, baseline) as a run starts, so that
  * the next window starts where this run left off. The simulation toggle is
  * not stored: its default is a preference.
  */
@@ -395,6 +427,7 @@ rp_run_settings_store_form (RpRunSettings *self,
   store_key (self, settings, "directory", g_variant_new_string (self->directory ? self->directory : ""));
   store_key (self, settings, "size-bytes", g_variant_new_uint64 (self->size));
   store_key (self, settings, "duration-seconds", g_variant_new_double (self->duration));
+  store_key (self, settings, "baseline-seconds", g_variant_new_double (self->baseline));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -554,6 +587,37 @@ rp_run_settings_set_duration (RpRunSettings *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DURATION]);
 }
 
+/**
+ * rp_run_settings_get_baseline:
+ *
+ * Returns: seconds the system-wide samplers run before the loads start
+ *   (the system sampler's "baseline" parameter); 0: none
+ */
+double
+rp_run_settings_get_baseline (RpRunSettings *self)
+{
+  g_return_val_if_fail (RP_IS_RUN_SETTINGS (self), 0);
+  return self->baseline;
+}
+
+/**
+ * rp_run_settings_set_baseline:
+ * @seconds: seconds the system-wide samplers run alone before the loads;
+ *   0: none. A value the parameter's range refuses (0.5 to 600 s) makes
+ *   rp_run_settings_build_scenario() fail with the parameter's error.
+ */
+void
+rp_run_settings_set_baseline (RpRunSettings *self,
+                              double         seconds)
+{
+  g_return_if_fail (RP_IS_RUN_SETTINGS (self));
+
+  if (self->baseline == seconds)
+    return;
+  self->baseline = seconds;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
+}
+
 gboolean
 rp_run_settings_get_simulate_save (RpRunSettings *self)
 {
@@ -616,6 +680,9 @@ rp_run_settings_get_property (GObject    *object,
     case PROP_DURATION:
       g_value_set_double (value, self->duration);
       break;
+    case PROP_BASELINE:
+      g_value_set_double (value, self->baseline);
+      break;
     case PROP_SIMULATE_SAVE:
       g_value_set_boolean (value, self->simulate_save);
       break;
@@ -648,6 +715,9 @@ rp_run_settings_set_property (GObject      *object,
       break;
     case PROP_DURATION:
       rp_run_settings_set_duration (self, g_value_get_double (value));
+      break;
+    case PROP_BASELINE:
+      rp_run_settings_set_baseline (self, g_value_get_double (value));
       break;
     case PROP_SIMULATE_SAVE:
       rp_run_settings_set_simulate_save (self, g_value_get_boolean (value));
@@ -711,6 +781,16 @@ rp_run_settings_class_init (RpRunSettingsClass *klass)
     g_param_spec_double ("duration", NULL, NULL, 0, G_MAXDOUBLE, 0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /**
+   * RpRunSettings:baseline:
+   *
+   * Seconds the system-wide samplers run before the loads and the other
+   * probes start: the system sampler's "baseline" parameter, whose default
+   * (RP_RUN_SETTINGS_DEFAULT_BASELINE) it starts with; 0: none.
+   */
+  properties[PROP_BASELINE] =
+    g_param_spec_double ("baseline", NULL, NULL, 0, G_MAXDOUBLE, RP_RUN_SETTINGS_DEFAULT_BASELINE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
    * RpRunSettings:simulate-save:
    *
    * Whether the main thread saves a file every second during the run (the
@@ -726,6 +806,7 @@ static void
 rp_run_settings_init (RpRunSettings *self)
 {
   self->scenario = g_strdup ("R1");
+  self->baseline = RP_RUN_SETTINGS_DEFAULT_BASELINE;
   self->before_store = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                               (GDestroyNotify) g_variant_unref);
 }

@@ -8,6 +8,10 @@
 
 G_BEGIN_DECLS
 
+/* The system sampler's default "baseline" (rp-system-sampler.c): seconds
+ * its samplers run before the loads start. */
+#define RP_RUN_SETTINGS_DEFAULT_BASELINE 3.0
+
 /**
  * RpSizeMeaning:
  * @RP_SIZE_MEANING_NONE: the scenario writes nothing
@@ -41,6 +45,12 @@ guint64        rp_run_settings_get_size          (RpRunSettings     *self);
 void           rp_run_settings_set_size          (RpRunSettings     *self,
                                                   guint64            bytes);
 double         rp_run_settings_get_duration      (RpRunSettings     *self);
+double         rp_run_settings_get_baseline      (RpRunSettings     *self);
+void           rp_run_settings_set_baseline      (RpRunSettings     *self,
+                                                  double             seconds);
+gboolean       rp_run_settings_parse_baseline    (const char        *text,
+                                                  double            *out_seconds,
+                                                  GError           **error);
 void           rp_run_settings_set_duration      (RpRunSettings     *self,
                                                   double             seconds);
 gboolean       rp_run_settings_get_simulate_save (RpRunSettings     *self);

@@ -9,6 +9,7 @@
 #include "rp-summary-view.h"
 #include "rp-ui-probes.h"
 #include "rp-units.h"
+#include "rp-why-view.h"
 
 /* The rows are those of the run summary (rp-run-summary.h): every series
  * of the parts table marked for the summary, in rank order. */
@@ -41,6 +42,8 @@ typedef struct {
   RpRunSummary *rows;
   char         *verdict;
   RpSeverity    severity;
+  char         *cause;       /* the stalls' dominant cause; NULL live */
+  GPtrArray    *why;         /* (element-type RpWhyItem) the longest stalls */
 } Summary;
 
 struct _RpSummaryView
@@ -56,6 +59,8 @@ struct _RpSummaryView
   char      *headline;
   char      *verdict;
   RpSeverity severity;
+  char      *cause;
+  GPtrArray *why;        /* (element-type RpWhyItem) */
   guint      generation;
 };
 
@@ -119,6 +124,8 @@ summary_free (gpointer data)
   g_clear_object (&summary->report);
   g_clear_pointer (&summary->rows, rp_run_summary_free);
   g_free (summary->verdict);
+  g_free (summary->cause);
+  g_clear_pointer (&summary->why, g_ptr_array_unref);
   g_free (summary);
 }
 
@@ -152,10 +159,8 @@ add_late_frames (char       *verdict,
 static char *
 make_verdict (Summary *summary)
 {
-  g_autofree char *cause = rp_report_get_stall_cause (summary->report);
-
   /* Why: the dominant cause of the stalls, after the verdict's counts. */
-  rp_run_summary_set_cause (summary->rows, cause);
+  rp_run_summary_set_cause (summary->rows, summary->cause);
   return add_late_frames (rp_run_summary_get_verdict (summary->rows, rp_report_get_sysinfo (summary->report)),
                           rp_report_get_notes (summary->report),
                           rp_report_lookup_series (summary->report, RP_SERIES_LATE_FRAMES));
@@ -232,8 +237,11 @@ refresh_in_thread (GTask        *task,
 
   if (request->live != NULL)
     {
+      g_autoptr(GPtrArray) stalls = rp_session_get_stalls (request->live->session);
+
       summary->rows = rp_run_summary_new ();
       summarize_live (summary, request->live);
+      summary->why = rp_why_items_collect (NULL, stalls, RP_WHY_MAX_STALLS);
     }
   else
     {
@@ -241,6 +249,9 @@ refresh_in_thread (GTask        *task,
                           ? g_object_ref (RP_REPORT (request->source))
                           : rp_report_new_from_session (RP_SESSION (request->source));
       summary->rows = rp_report_get_summary (summary->report);
+      summary->cause = rp_report_get_stall_cause (summary->report);
+      summary->why = rp_why_items_collect (summary->report, rp_report_get_stalls (summary->report),
+                                           RP_WHY_MAX_STALLS);
     }
   summary->severity = rp_run_summary_get_severity (summary->rows);
   summary->verdict = request->live != NULL
@@ -330,7 +341,17 @@ on_refreshed (GObject      *object,
       if (g_set_object (&self->report, summary->report))
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
       self->severity = summary->severity;
-      set_text_property (self, &self->headline, rp_run_summary_get_headline (summary->rows, summary->report != NULL), PROP_HEADLINE);
+      g_free (self->cause);
+      self->cause = g_strdup (summary->cause);
+      g_clear_pointer (&self->why, g_ptr_array_unref);
+      self->why = summary->why != NULL ? g_ptr_array_ref (summary->why) : NULL;
+      /* The neutral severity of a run stopped while it prepared (see
+       * refresh_in_thread()) gets its own headline, not "Responsive". */
+      set_text_property (self, &self->headline,
+                         summary->rows->stopped_while_preparing && summary->severity == RP_SEVERITY_UNKNOWN
+                           ? _("Stopped before it measured")
+                           : rp_run_summary_get_headline (summary->rows, summary->report != NULL),
+                         PROP_HEADLINE);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
   g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,
@@ -492,6 +513,8 @@ rp_summary_view_clear (RpSummaryView *self)
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
     }
   self->severity = RP_SEVERITY_UNKNOWN;
+  g_clear_pointer (&self->cause, g_free);
+  g_clear_pointer (&self->why, g_ptr_array_unref);
   set_text_property (self, &self->headline, NULL, PROP_HEADLINE);
   set_text_property (self, &self->verdict, NULL, PROP_VERDICT);
 }
@@ -544,6 +567,34 @@ rp_summary_view_get_verdict (RpSummaryView *self)
   return self->verdict;
 }
 
+/**
+ * rp_summary_view_get_stall_cause:
+ *
+ * Returns: (transfer none) (nullable): the dominant cause of the stalls of
+ *   the report shown (rp_report_get_stall_cause()); %NULL while a run goes
+ *   on or without a sampled stall
+ */
+const char *
+rp_summary_view_get_stall_cause (RpSummaryView *self)
+{
+  g_return_val_if_fail (RP_IS_SUMMARY_VIEW (self), NULL);
+  return self->cause;
+}
+
+/**
+ * rp_summary_view_get_why:
+ *
+ * Returns: (transfer none) (nullable) (element-type RpWhyItem): the longest
+ *   stalls of the run shown, for the Why section (rp-why-view.h), made
+ *   with the same refresh as the figures; %NULL before the first
+ */
+GPtrArray *
+rp_summary_view_get_why (RpSummaryView *self)
+{
+  g_return_val_if_fail (RP_IS_SUMMARY_VIEW (self), NULL);
+  return self->why;
+}
+
 static void
 build_rows (RpSummaryView *self)
 {
@@ -586,6 +637,8 @@ rp_summary_view_dispose (GObject *object)
   RpSummaryView *self = RP_SUMMARY_VIEW (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_SUMMARY_VIEW);
+  g_clear_pointer (&self->cause, g_free);
+  g_clear_pointer (&self->why, g_ptr_array_unref);
   g_clear_object (&self->report);
   g_clear_pointer (&self->live, live_unref);
   g_clear_pointer (&self->headline, g_free);

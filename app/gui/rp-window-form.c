@@ -1,4 +1,4 @@
-/* rp-window-form.c: the window's run form: scenario, folder, size, duration, bound to an RpRunSettings. */
+/* rp-window-form.c: the window's run form: scenario, folder, size, duration, baseline, bound to an RpRunSettings. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -95,9 +95,14 @@ on_entry_edited (GtkEditable *editable,
 const char *
 rp_window_form_get_error (RpWindow *self)
 {
-  const char *size_error = rp_run_form_get_entry_error (GTK_EDITABLE (self->size_entry));
+  GtkEditable *entries[] = {
+    GTK_EDITABLE (self->size_entry), GTK_EDITABLE (self->duration_entry), GTK_EDITABLE (self->baseline_entry),
+  };
 
-  return size_error ? size_error : rp_run_form_get_entry_error (GTK_EDITABLE (self->duration_entry));
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    if (rp_run_form_get_entry_error (entries[i]) != NULL)
+      return rp_run_form_get_entry_error (entries[i]);
+  return NULL;
 }
 
 /**
@@ -159,6 +164,7 @@ rp_window_form_init (RpWindow *self)
   rp_run_form_bind_scenario_row (self->scenario_row, self->run_settings);
   rp_run_form_bind_entry (GTK_EDITABLE (self->size_entry), self->run_settings, RP_RUN_FORM_SIZE, "changed");
   rp_run_form_bind_entry (GTK_EDITABLE (self->duration_entry), self->run_settings, RP_RUN_FORM_DURATION, "changed");
+  rp_run_form_bind_entry (GTK_EDITABLE (self->baseline_entry), self->run_settings, RP_RUN_FORM_BASELINE, "changed");
   update_folder_row (self);
   update_size_row (self);
 
@@ -168,8 +174,11 @@ rp_window_form_init (RpWindow *self)
                            G_CALLBACK (update_folder_row), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->size_entry, "changed", G_CALLBACK (on_entry_edited), self, 0);
   g_signal_connect_object (self->duration_entry, "changed", G_CALLBACK (on_entry_edited), self, 0);
+  g_signal_connect_object (self->baseline_entry, "changed", G_CALLBACK (on_entry_edited), self, 0);
   g_signal_connect_object (self->size_entry, "activate",
                            G_CALLBACK (rp_window_start), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->duration_entry, "activate",
+                           G_CALLBACK (rp_window_start), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->baseline_entry, "activate",
                            G_CALLBACK (rp_window_start), self, G_CONNECT_SWAPPED);
 }

@@ -7,6 +7,7 @@
 #include "rp-session.h"
 #include "rp-summary-view.h"
 #include "rp-ui-probes.h"
+#include "rp-why-view.h"
 #include "rp-window.h"
 
 G_BEGIN_DECLS
@@ -36,8 +37,10 @@ struct _RpWindow
   AdwActionRow         *duration_row;
   GtkEntry             *size_entry;
   GtkEntry             *duration_entry;
+  GtkEntry             *baseline_entry;
   AdwActionRow         *simulate_row;
   RpSummaryView        *summary_view;
+  RpWhyView            *why_view;
   GtkStack             *content_stack;
   GtkLabel             *headline_label;
   GtkLabel             *verdict_label;

@@ -497,6 +497,10 @@ rp_window_show_verdict (RpWindow *self)
   static const char *classes[] = { NULL, "success", "warning", "error", "error" };
   RpSeverity severity = rp_summary_view_get_severity (self->summary_view);
 
+  /* The Why section follows the verdict: same refresh, same run. */
+  rp_why_view_show (self->why_view, rp_summary_view_get_stall_cause (self->summary_view),
+                    rp_summary_view_get_why (self->summary_view));
+
   /* An opened report of a failed run says so as the run did. */
   if (self->session == NULL && self->loaded_report != NULL)
     failure = rp_report_get_error_message (self->loaded_report);

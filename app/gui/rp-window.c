@@ -458,6 +458,7 @@ rp_window_class_init (RpWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (RP_TYPE_SUMMARY_VIEW);
+  g_type_ensure (RP_TYPE_WHY_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/resprobe/Resprobe/rp-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RpWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, window_title);
@@ -476,8 +477,10 @@ rp_window_class_init (RpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RpWindow, duration_row);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, size_entry);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, duration_entry);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, baseline_entry);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, simulate_row);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, summary_view);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, why_view);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, headline_label);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, verdict_label);

@@ -1,0 +1,382 @@
+/* test-gui-why.c: the Why section and a stall marker's popover, for a report with stalls, under a real (X) display. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "rp-application.h"
+#include "rp-chart-view.h"
+#include "rp-params.h"
+#include "rp-report.h"
+#include "rp-scenario.h"
+#include "rp-window.h"
+#include "rp-window-private.h"
+#include "rp-why-view.h"
+
+static GtkApplication *application;
+
+/* Two stalls of fsync: one waiting for the ext3 journal commit, one for
+ * writeback, as the stall sampler records them (test-stalls.c). */
+static const char *stalls_json =
+  "[{\"series\": \"fsync_latency\", \"start\": 2.0, \"duration\": 9.85, \"source\": \"stack\","
+  "  \"blkio_delay\": null, \"breakdown\": ["
+  "    {\"site\": \"jbd2_log_wait_commit\", \"seconds\": 9.7},"
+  "    {\"site\": \"running\", \"seconds\": 0.1}]},"
+  " {\"series\": \"fsync_latency\", \"start\": 14.0, \"duration\": 0.5, \"source\": \"stack\","
+  "  \"blkio_delay\": 0.25, \"breakdown\": [{\"site\": \"folio_wait_writeback\", \"seconds\": 0.5}]}]";
+
+/* A report file of our own with @stalls put in (NULL: none), as a file of
+ * another run has them. Returns its path. */
+static char *
+write_report (const char *stalls)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  RpSeries *fsync = rp_series_new ("fsync_latency", "s", NULL);
+  RpSeries *await = rp_series_new ("disk_await", "s", NULL);
+  RpSeries *commit = rp_series_new ("journal_commit", "s", NULL);
+  g_autoptr(RpReport) report = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *json = NULL;
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd;
+  JsonObject *root;
+
+  for (double t = 0.5; t < 20; t += 0.5)
+    {
+      rp_series_append (fsync, t, 0.004);
+      rp_series_append (await, t, 0.003);
+    }
+  rp_series_append (fsync, 2.0, 9.85);
+  rp_series_append (fsync, 14.0, 0.5);
+  rp_series_append (commit, 1.5, 9.0);
+  g_ptr_array_add (series, fsync);
+  g_ptr_array_add (series, await);
+  g_ptr_array_add (series, commit);
+  report = rp_report_new (NULL, scenario, series, NULL);
+  json = rp_report_to_json (report, NULL);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  json_object_remove_member (root, "stalls");
+  if (stalls != NULL)
+    {
+      g_autoptr(JsonParser) inner = json_parser_new ();
+
+      g_assert_true (json_parser_load_from_data (inner, stalls, -1, NULL));
+      json_object_set_member (root, "stalls", json_node_copy (json_parser_get_root (inner)));
+    }
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  g_free (json);
+  json = json_generator_to_data (generator, NULL);
+  fd = g_file_open_tmp ("test-gui-why-XXXXXX.json", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (path, json, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+collect (GtkWidget *widget,
+         GType      type,
+         GPtrArray *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect (child, type, out);
+}
+
+/* Runs the main loop until @done says so; @seconds only guards a hang. */
+static gboolean
+spin_until (gboolean (*done) (gpointer),
+            gpointer  data,
+            double    seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+
+  while (!done (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
+static gboolean
+why_has_rows (gpointer data)
+{
+  RpWindow *window = data;
+
+  return rp_why_view_get_n_rows (window->why_view) > 0;
+}
+
+static gboolean
+window_has_report (gpointer data)
+{
+  return rp_window_get_report (data) != NULL && !rp_window_get_busy (data);
+}
+
+static RpWindow *
+open_report (const char *path)
+{
+  RpWindow *window = rp_window_new (application);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  rp_window_open_files (window, &file, 1);
+  g_assert_true (spin_until (window_has_report, window, 60));
+  return window;
+}
+
+/* The section lists each stall, longest first, with its call, duration,
+ * start and wait sites in words; the cause is its description. */
+static void
+test_why_lists_stalls (void)
+{
+  g_autofree char *path = write_report (stalls_json);
+  RpWindow *window = open_report (path);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  g_autoptr(GPtrArray) details = g_ptr_array_new ();
+  const char *description;
+
+  g_assert_true (spin_until (why_has_rows, window, 60));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->why_view)));
+  g_assert_cmpuint (rp_why_view_get_n_rows (window->why_view), ==, 2);
+  collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_cmpstr (adw_preferences_row_get_title (rows->pdata[0]), ==, "fsync took 9.85 s at 2.0 s");
+  g_assert_cmpstr (adw_expander_row_get_subtitle (rows->pdata[0]), ==,
+                   "waiting for the journal commit 9.70 s (98\u00a0%); running on a CPU 100 ms (1\u00a0%)");
+  g_assert_cmpstr (adw_preferences_row_get_title (rows->pdata[1]), ==, "fsync took 500 ms at 14.0 s");
+  g_assert_nonnull (strstr (adw_expander_row_get_subtitle (rows->pdata[1]), "(100\u00a0%)"));
+  description = adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (window->why_view));
+  g_test_message ("cause: %s", description);
+  g_assert_nonnull (strstr (description, "journal commit"));
+
+  /* Expanded: what ran meanwhile, from the report's series. */
+  collect (rows->pdata[0], ADW_TYPE_ACTION_ROW, details);
+  g_assert_cmpuint (details->len, >=, 2);
+  {
+    gboolean commits = FALSE;
+
+    for (guint i = 0; i < details->len; i++)
+      {
+        g_test_message ("meanwhile: %s: %s", adw_preferences_row_get_title (details->pdata[i]),
+                        adw_action_row_get_subtitle (details->pdata[i]));
+        commits |= g_strcmp0 (adw_preferences_row_get_title (details->pdata[i]), "journal commits") == 0;
+      }
+    g_assert_true (commits);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
+/* Without a stall the section stays hidden. */
+static void
+test_why_hidden_without_stalls (void)
+{
+  g_autofree char *path = write_report ("[]");
+  RpWindow *window = open_report (path);
+
+  g_assert_cmpuint (rp_why_view_get_n_rows (window->why_view), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->why_view)));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
+typedef struct {
+  RpWindow    *window;
+  RpChartView *chart;
+  double       x;
+} Marker;
+
+/* A chart, drawn, with a stall marker somewhere along it: its x. */
+static gboolean
+find_marker (gpointer data)
+{
+  Marker *marker = data;
+  g_autoptr(GPtrArray) charts = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (marker->window), RP_TYPE_CHART_VIEW, charts);
+  for (guint i = 0; i < charts->len; i++)
+    {
+      RpPlot *plot = rp_chart_view_get_plot (charts->pdata[i]);
+      int width = gtk_widget_get_width (charts->pdata[i]);
+
+      if (plot == NULL || !gtk_widget_is_drawable (charts->pdata[i]))
+        continue;
+      for (int x = 0; x < width; x++)
+        if (rp_plot_span_at (plot, x) != NULL)
+          {
+            marker->chart = charts->pdata[i];
+            marker->x = x;
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+static GtkPopover *
+chart_popover (RpChartView *chart)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (chart)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER (child))
+      return GTK_POPOVER (child);
+  return NULL;
+}
+
+/* A click where a marker is drawn opens a popover with its breakdown;
+ * a click where none is, nothing. */
+static void
+test_marker_click_popover (void)
+{
+  g_autofree char *path = write_report (stalls_json);
+  Marker marker = { .window = open_report (path) };
+  g_autoptr(GPtrArray) controllers = g_ptr_array_new ();
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  GListModel *list;
+  GtkGesture *click = NULL;
+  GtkPopover *popover;
+
+  g_assert_true (spin_until (find_marker, &marker, 60));
+  list = gtk_widget_observe_controllers (GTK_WIDGET (marker.chart));
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (list, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        click = GTK_GESTURE (controller);
+    }
+  g_object_unref (list);
+  g_assert_nonnull (click);
+
+  /* Left of every marker (x 0 is the axis' side): no popover. */
+  g_assert_null (rp_plot_span_at (rp_chart_view_get_plot (marker.chart), 0));
+  g_signal_emit_by_name (click, "pressed", 1, 0.0, 10.0);
+  g_assert_null (chart_popover (marker.chart));
+
+  g_signal_emit_by_name (click, "pressed", 1, marker.x, 10.0);
+  popover = chart_popover (marker.chart);
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
+  collect (GTK_WIDGET (popover), GTK_TYPE_LABEL, labels);
+  g_assert_cmpuint (labels->len, ==, 1);
+  g_test_message ("popover: %s", gtk_label_get_text (labels->pdata[0]));
+  g_assert_cmpstr (gtk_label_get_text (labels->pdata[0]), ==, rp_plot_span_at (rp_chart_view_get_plot (marker.chart), marker.x));
+  g_assert_nonnull (strstr (gtk_label_get_text (labels->pdata[0]), "waiting for"));
+  gtk_popover_popdown (popover);
+  gtk_window_destroy (GTK_WINDOW (marker.window));
+  g_unlink (path);
+}
+
+/* The run form's Baseline row edits the system sampler's "baseline"
+ * parameter: typed text reaches the scenario a run starts with, a stored
+ * form comes back in the next window, an opened report's baseline shows,
+ * and text that is no duration is an error naming the field. */
+static void
+test_baseline_row (void)
+{
+  RpWindow *window = rp_window_new (application);
+  RpWindow *next = NULL;
+  g_autoptr(RpScenario) scenario = NULL;
+  g_autoptr(RpScenario) preset = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(GError) error = NULL;
+
+  /* The default is the parameter's own. */
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==,
+                     rp_params_get_seconds (preset->params, "baseline"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->baseline_entry)), ==, "3");
+
+  gtk_editable_set_text (GTK_EDITABLE (window->baseline_entry), "7.5 s");
+  g_assert_null (rp_window_form_get_error (window));
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==, 7.5);
+  scenario = rp_run_settings_build_scenario (window->run_settings, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (rp_params_get_seconds (scenario->params, "baseline"), ==, 7.5);
+
+  /* Stored as a run starts: the next window's form starts from it. */
+  rp_window_form_store (window);
+  next = rp_window_new (application);
+  g_assert_cmpfloat (rp_run_settings_get_baseline (next->run_settings), ==, 7.5);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (next->baseline_entry)), ==, "7.5");
+
+  /* 0 and empty are none. */
+  gtk_editable_set_text (GTK_EDITABLE (window->baseline_entry), "0");
+  g_assert_null (rp_window_form_get_error (window));
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==, 0);
+  rp_run_settings_set_baseline (window->run_settings, 2);
+  gtk_editable_set_text (GTK_EDITABLE (window->baseline_entry), "");
+  g_assert_null (rp_window_form_get_error (window));
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==, 0);
+
+  /* A scenario shown in the form (an opened report's) brings its baseline. */
+  rp_params_set_seconds (preset->params, "baseline", 12);
+  g_assert_true (rp_run_settings_load_scenario (window->run_settings, preset));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->baseline_entry)), ==, "12");
+
+  /* Not a duration: the entry is marked, the setting stays. Typed after
+   * the "12" (setting the whole text would pass through "", none). */
+  {
+    int position = -1;
+
+    gtk_editable_insert_text (GTK_EDITABLE (window->baseline_entry), "x", -1, &position);
+  }
+  g_assert_nonnull (rp_window_form_get_error (window));
+  g_test_message ("error: %s", rp_window_form_get_error (window));
+  g_assert_nonnull (strstr (rp_window_form_get_error (window), "Baseline"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window->baseline_entry), "error"));
+  g_assert_cmpfloat (rp_run_settings_get_baseline (window->run_settings), ==, 12);
+
+  gtk_window_destroy (GTK_WINDOW (next));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", FALSE);
+  g_setenv ("LANGUAGE", "C", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display; run under xvfb-run\n");
+      return 77;
+    }
+  adw_init ();
+
+  application = GTK_APPLICATION (rp_application_new ());
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_COMMAND_LINE |
+                           G_APPLICATION_HANDLES_OPEN);
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (application));
+
+  g_test_add_func ("/gui-why/lists-stalls", test_why_lists_stalls);
+  g_test_add_func ("/gui-why/hidden-without-stalls", test_why_hidden_without_stalls);
+  g_test_add_func ("/gui-why/marker-click-popover", test_marker_click_popover);
+  g_test_add_func ("/gui-why/baseline-row", test_baseline_row);
+  status = g_test_run ();
+
+  g_application_release (G_APPLICATION (application));
+  g_object_unref (application);
+  return status;
+}
