@@ -345,13 +345,7 @@ on_refreshed (GObject      *object,
       self->cause = g_strdup (summary->cause);
       g_clear_pointer (&self->why, g_ptr_array_unref);
       self->why = summary->why != NULL ? g_ptr_array_ref (summary->why) : NULL;
-      /* The neutral severity of a run stopped while it prepared (see
-       * refresh_in_thread()) gets its own headline, not "Responsive". */
-      set_text_property (self, &self->headline,
-                         summary->rows->stopped_while_preparing && summary->severity == RP_SEVERITY_UNKNOWN
-                           ? _("Stopped before it measured")
-                           : rp_run_summary_get_headline (summary->rows, summary->report != NULL),
-                         PROP_HEADLINE);
+      set_text_property (self, &self->headline, rp_run_summary_get_headline (summary->rows, summary->report != NULL), PROP_HEADLINE);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
   g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,
