@@ -613,6 +613,57 @@ test_plot_label_boxes_clear_of_data (void)
     }
 }
 
+/* Issue 18: "a finished stall is drawn as a span from its start to its end,
+ * not a point joined to its neighbours by a slope". A 9.85 s fsync at 5 s
+ * and the next sample at 15 s: without the span the line ramps across the
+ * middle of the chart (the control), with it the middle column holds the
+ * faint band only, no opaque pixel of a line below the span's top bar. */
+static guint
+opaque_pixels_mid_chart (gboolean with_span)
+{
+  g_autoptr(RpPlot) plot = rp_plot_new ("Disk call latency", "s");
+  g_autoptr(RpSeries) fsync = rp_series_new ("fsync_latency", "s", NULL);
+  RpPlotSpan span = { (char *) "fsync_latency", 5, 15, FALSE, NULL };
+  cairo_surface_t *data = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 240);
+  const guint32 *pixels;
+  double area_x, area_y, area_w, area_h;
+  RpPlotStyle style;
+  cairo_t *cr;
+  int stride;
+  guint n = 0;
+
+  for (guint i = 0; i <= 20; i++)
+    if (i <= 5 || i >= 15)
+      rp_series_append (fsync, i, i == 5 ? 9.85 : 0.005);
+  rp_plot_add_series (plot, "fsync_latency", "fsync", RP_PLOT_LINE);
+  rp_plot_bind_series (plot, "fsync_latency", fsync);
+  if (with_span)
+    rp_plot_set_spans (plot, &span, 1);
+  rp_plot_set_log_y (plot, TRUE);
+  rp_plot_style_init_default (&style, FALSE);
+  style.background.alpha = 0;
+  rp_plot_prepare (plot, 800, 240, &style);
+  cr = cairo_create (data);
+  rp_plot_draw_data (plot, cr, &style);
+  cairo_destroy (cr);
+  g_assert_true (rp_plot_get_area (plot, &area_x, &area_y, &area_w, &area_h));
+  cairo_surface_flush (data);
+  pixels = (const guint32 *) (gpointer) cairo_image_surface_get_data (data);
+  stride = cairo_image_surface_get_stride (data) / 4;
+  for (int py = (int) area_y + 4; py < (int) (area_y + area_h); py++)
+    for (int px = (int) (area_x + area_w / 2) - 2; px <= (int) (area_x + area_w / 2) + 2; px++)
+      n += (pixels[py * stride + px] >> 24) > 128;
+  cairo_surface_destroy (data);
+  return n;
+}
+
+static void
+test_plot_span_breaks_line (void)
+{
+  g_assert_cmpuint (opaque_pixels_mid_chart (FALSE), >, 0);
+  g_assert_cmpuint (opaque_pixels_mid_chart (TRUE), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -629,6 +680,7 @@ main (int   argc,
   g_test_add_func ("/plot/raster-scaled", test_plot_raster_scaled);
   g_test_add_func ("/plot/threshold-label-avoids-data", test_plot_threshold_label_avoids_data);
   g_test_add_func ("/plot/label-boxes-clear-of-data", test_plot_label_boxes_clear_of_data);
+  g_test_add_func ("/plot/span-breaks-line", test_plot_span_breaks_line);
 
   return g_test_run ();
 }

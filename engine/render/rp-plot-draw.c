@@ -107,14 +107,16 @@ line_bars (Draw           *d,
 }
 
 /* Sparse: a polyline through each column's minimum and maximum (the nearer
- * one first, so that the connecting segments do not cross the envelope). */
+ * one first, so that the connecting segments do not cross the envelope),
+ * broken where a stall's span lies between two points. */
 static void
 path_line_stroke (Draw           *d,
+                  const Entry    *entry,
                   const RpColumn *columns)
 {
   RpPlot *self = d->plot;
   gboolean started = FALSE;
-  double previous_y = 0;
+  double previous_y = 0, previous_x = 0;
 
   for (guint c = 0; c < self->n_columns; c++)
     {
@@ -123,6 +125,12 @@ path_line_stroke (Draw           *d,
 
       if (columns[c].n == 0)
         continue;
+      if (started && rp_plot_span_between (self, entry, previous_x, x))
+        {
+          cairo_new_sub_path (d->cr);
+          started = FALSE;
+        }
+      previous_x = x;
       y_min = rp_plot_y_to_pixel (self, &self->drawn_y, columns[c].min);
       y_max = rp_plot_y_to_pixel (self, &self->drawn_y, columns[c].max);
       if (!started || fabs (previous_y - y_min) <= fabs (previous_y - y_max))
@@ -166,7 +174,7 @@ draw_line (Draw           *d,
 
   rp_plot_vector_begin (d);
   set_source (d->cr, &d->style->palette[entry->color], 1);
-  path_line_stroke (d, columns);
+  path_line_stroke (d, entry, columns);
   cairo_set_line_width (d->cr, LINE_WIDTH);
   cairo_set_line_join (d->cr, CAIRO_LINE_JOIN_BEVEL);
   cairo_stroke (d->cr);

@@ -230,6 +230,10 @@ double          rp_plot_value_to_x            (RpPlot            *self,
 void            rp_plot_draw_baseline         (RpPlot            *self,
                                                cairo_t           *cr,
                                                const RpPlotStyle *style);
+gboolean        rp_plot_span_between          (RpPlot            *self,
+                                               const Entry       *entry,
+                                               double             x0,
+                                               double             x1);
 void            rp_plot_draw_spans            (RpPlot            *self,
                                                cairo_t           *cr,
                                                const RpPlotStyle *style);

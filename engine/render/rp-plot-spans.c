@@ -169,6 +169,39 @@ rp_plot_draw_spans (RpPlot            *self,
 }
 
 /**
+ * rp_plot_span_between:
+ * @entry: a series the plot draws as a line
+ * @x0: the x of one drawn point, pixels
+ * @x1: the x of the next one, pixels, > @x0
+ *
+ * Whether a stall of @entry's series lies between two of its points: the
+ * line does not join them then, so that a 9.85 s fsync reads as the span
+ * it lasted, not as a ramp down to the next sample.
+ *
+ * Returns: %TRUE when a span of the series overlaps (@x0, @x1)
+ */
+gboolean
+rp_plot_span_between (RpPlot      *self,
+                      const Entry *entry,
+                      double       x0,
+                      double       x1)
+{
+  if (self->spans == NULL || self->mode != RP_PLOT_TIMELINE || self->drawn_t1 <= self->drawn_t0)
+    return FALSE;
+  for (guint i = 0; i < self->spans->len; i++)
+    {
+      const RpPlotSpan *span = &g_array_index (self->spans, RpPlotSpan, i);
+
+      /* Half a pixel: the point at a stall's start is the stall itself, and
+       * the segment that leads up to it stays. */
+      if (g_strcmp0 (span->series, entry->name) == 0 &&
+          time_to_x (self, span->start) < x1 - 0.5 && time_to_x (self, span->end) > x0 + 0.5)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/**
  * rp_plot_span_at:
  * @x: a pointer's x, pixels from the chart's left edge (as rp_plot_read_at())
  *
