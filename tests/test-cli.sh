@@ -669,5 +669,12 @@ if grep -qF "Load directory: $(readlink -f "$loads")" "$work/load-dir.out" && [ 
 else fail "run --load-dir: header or leftovers: $(ls -A "$loads") $(head -30 "$work/load-dir.out")"; fi
 expect_empty "run --load-dir"
 
+# Run from the build directory, the CLI speaks the user's language without
+# RESPROBE_LOCALEDIR or an installation (the trial saw German users get
+# English from the README's commands): its catalogues are the build's po/.
+out=$(env -u RESPROBE_LOCALEDIR LANGUAGE=de LC_ALL=de_DE.UTF-8 "$cli" run --duration abc 2>&1)
+if grep -q "ist keine Dauer" <<<"$out"; then ok "the build tree's CLI is translated without RESPROBE_LOCALEDIR"
+else fail "build tree's CLI in German: $out"; fi
+
 echo "1..$n"
 [ "$failures" -eq 0 ]
