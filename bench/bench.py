@@ -14,6 +14,7 @@ Usage: bench.py --build-dir DIR [--dir TARGET] [--repeat N] [--quick]
 """
 
 import argparse
+import contextlib
 import glob
 import json
 import math
@@ -104,6 +105,33 @@ def cpu_seconds(pid):
     with open("/proc/{}/stat".format(pid)) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_all(processes):
+    """cpu_seconds() of each of {name: Popen}, as {name: seconds}."""
+    return {k: cpu_seconds(p.pid) for k, p in processes.items()}
+
+
+@contextlib.contextmanager
+def side_by_side(processes, row):
+    """Runs the body while {name: Popen} run side by side: when the body ends
+    normally, a program that has already ended (bad option, refused report)
+    fails the row (it costs nothing and would pass it); on every exit the
+    programs are sent SIGTERM, and SIGKILL after 15 s."""
+    try:
+        yield
+        for k, p in processes.items():
+            if p.poll() is not None:
+                raise RuntimeError("row {}: the {} ended early (exit status {})".format(row, k, p.returncode))
+    finally:
+        for p in processes.values():
+            p.terminate()
+        for p in processes.values():
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
 
 
 def pairs(repeat, a, b, warm_up=False):
@@ -503,25 +531,11 @@ class Bench:
                     [self.gui, "--scenario", "passive", "--duration", duration, "--start",
                      "--dir", os.path.join(self.dir, "gui")],
                     env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            try:
+            with side_by_side(processes, "5"):
                 time.sleep(warm)
-                before = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+                before = cpu_all(processes)
                 time.sleep(seconds)
-                after = {k: cpu_seconds(p.pid) for k, p in processes.items()}
-                # A program that ended early (bad option, refused report) costs
-                # nothing and would pass the row: that is a failed run.
-                for k, p in processes.items():
-                    if p.poll() is not None:
-                        raise RuntimeError("row 5: the {} ended early (exit status {})".format(k, p.returncode))
-            finally:
-                for p in processes.values():
-                    p.terminate()
-                for p in processes.values():
-                    try:
-                        p.wait(15)
-                    except subprocess.TimeoutExpired:
-                        p.kill()
-                        p.wait()
+                after = cpu_all(processes)
             cli_share.append((after["cli"] - before["cli"]) / seconds * 100)
             cli_total.append(after["cli"] / (warm + seconds) * 100)
             if gui:
@@ -891,28 +905,16 @@ def row17_monitor(bench):
                                      str(int(warm + seconds + 10)), "--dir", bench.dir, "--report", report],
                                     env=bench.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
     }
-    try:
+    with side_by_side(processes, "17"):
         time.sleep(warm)
-        before = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+        before = cpu_all(processes)
         rss_start = rss(processes["monitor"].pid)
         for _ in range(int(seconds // 5)):
             time.sleep(5)
             with urllib.request.urlopen("http://127.0.0.1:{}/metrics".format(port), timeout=10) as r:
                 r.read()
-        after = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+        after = cpu_all(processes)
         rss_end = rss(processes["monitor"].pid)
-        for k, p in processes.items():
-            if p.poll() is not None:
-                raise RuntimeError("row 17: the {} ended early (exit status {})".format(k, p.returncode))
-    finally:
-        for p in processes.values():
-            p.terminate()
-        for p in processes.values():
-            try:
-                p.wait(15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
     monitor = (after["monitor"] - before["monitor"]) / seconds * 100
     passive = (after["passive"] - before["passive"]) / seconds * 100
     bench.add("17", "CPU, resprobe-cli monitor at its defaults, scraped every 5 s ({} s, side by side)".format(seconds),

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# loop-queue.sh: loop devices of a test's own and the queue settings a matrix
-# must put back, for the root tests that source it (test-loop-stack.sh,
-# test-matrix-restore.sh, the matrix rows of test-faults.sh). Defines
-# functions only: sourcing it changes nothing.
+# loop-queue.sh: loop devices of a test's own and the queue and bdi settings
+# a matrix must put back, for the root tests that source it
+# (test-loop-stack.sh, test-matrix-restore.sh, the matrix rows of
+# test-faults.sh, test-usbstick.sh). Defines functions only: sourcing it
+# changes nothing.
 
 # loop_control add [FIRST] → the index of a new loop device, the first free
 # one from FIRST (default 300) up (LOOP_CTL_ADD of linux/loop.h), so that
@@ -65,4 +66,17 @@ backing_disk() {
   path=$(readlink -f "/sys/dev/block/$(findmnt -n -o MAJ:MIN -T "$1" | head -1 | tr -d ' ')")
   [ -e "$path/partition" ] && path=$(dirname "$path")
   basename "$path"
+}
+
+# bdi_dir DISK: the sysfs directory of DISK's backing device info
+# (/sys/class/bdi/MAJ:MIN), where its per-device dirty limits are.
+bdi_dir() {
+  echo "/sys/class/bdi/$(basename "$(readlink "/sys/block/$1/bdi")")"
+}
+
+# bdi_limits BDI_DIR: the dirty limits a matrix cell sets and must put back,
+# one line to compare before and after: max_ratio (percent), max_ratio_fine
+# (parts per million) and strict_limit (0 or 1).
+bdi_limits() {
+  echo "max_ratio=$(cat "$1/max_ratio") max_ratio_fine=$(cat "$1/max_ratio_fine") strict_limit=$(cat "$1/strict_limit")"
 }

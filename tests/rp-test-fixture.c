@@ -169,6 +169,28 @@ rp_test_run_session (RpTestFixture *f,
 }
 
 /**
+ * rp_test_run_until_finished:
+ *
+ * Runs @scenario with rp_test_start_session() and the fixture's main loop
+ * until the session's "finished" signal quits it; the run must start and
+ * end without error.
+ *
+ * Returns: (transfer full): the session
+ */
+RpSession *
+rp_test_run_until_finished (RpTestFixture *f,
+                            RpScenario    *scenario)
+{
+  g_autoptr(GError) error = NULL;
+  RpSession *session = rp_test_start_session (f, scenario, &error);
+
+  g_main_loop_run (f->loop);
+  g_assert_no_error (error);
+  g_assert_null (rp_session_get_error (session));
+  return session;
+}
+
+/**
  * rp_test_get_note:
  *
  * Returns: (transfer none): the session's note @key, which must be there;

@@ -31,6 +31,8 @@ RpSession  *rp_test_run_to_end        (RpTestFixture  *f,
                                       GError        **start_error);
 RpSession  *rp_test_run_session       (RpTestFixture  *f,
                                       RpScenario     *scenario);
+RpSession  *rp_test_run_until_finished (RpTestFixture *f,
+                                       RpScenario    *scenario);
 const char *rp_test_get_note          (RpSession      *session,
                                       const char     *key);
 guint64     rp_test_get_number_note   (RpSession      *session,

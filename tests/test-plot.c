@@ -248,7 +248,28 @@ test_plot_save (void)
   g_assert_false (rp_plot_save (plot, bad, "bmp", WIDTH, HEIGHT, NULL, &error));
   g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
   g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
-  g_rmdir (dir);
+  g_clear_error (&error);
+
+  /* A folder that does not exist: each format, of one plot and of all, fails
+   * with an I/O error naming the file (finish_surface() serves both). */
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/missing/chart.%s", dir, formats[i]);
+      RpPlot *plots[] = { plot, plot };
+
+      g_assert_false (rp_plot_save (plot, path, formats[i], WIDTH, HEIGHT, NULL, &error));
+      g_assert_error (error, RP_ERROR, RP_ERROR_IO);
+      g_assert_nonnull (strstr (error->message, path));
+      g_clear_error (&error);
+      if (g_str_equal (formats[i], "svg"))
+        continue;
+      g_assert_false (rp_plot_save_all (plots, G_N_ELEMENTS (plots), "table", path, formats[i],
+                                        WIDTH, HEIGHT, NULL, &error));
+      g_assert_error (error, RP_ERROR, RP_ERROR_IO);
+      g_assert_nonnull (strstr (error->message, path));
+      g_clear_error (&error);
+    }
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
 /* ---- the raster path (image and GTK's recording surfaces) against the

@@ -72,10 +72,7 @@ test_r1_ten_seconds (Fixture       *f,
 
   rp_params_set_size (scenario->params, "writer_total_size", RP_GiB);
   scenario->duration = 10;
-  session = rp_test_start_session (f, scenario, &error);
-  g_main_loop_run (f->loop);
-  g_assert_no_error (error);
-  g_assert_null (rp_session_get_error (session));
+  session = rp_test_run_until_finished (f, scenario);
   g_assert_cmpint (rp_session_get_state (session), ==, RP_SESSION_FINISHED);
   g_assert_cmpfloat (rp_session_get_elapsed (session), >=, 9.9);
 
@@ -191,15 +188,11 @@ test_writer_exact_size (Fixture       *f,
   g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
   g_autoptr(RpSession) session = NULL;
   g_autoptr(RpReport) report = NULL;
-  g_autoptr(GError) error = NULL;
 
   rp_params_set_size (scenario->params, "writer_total_size", 3 * RP_MiB / 2);
   scenario->stop_when_loads_finish = TRUE;
   rp_scenario_clear_role (scenario, RP_PART_PROBE);
-  session = rp_test_start_session (f, scenario, &error);
-  g_main_loop_run (f->loop);
-  g_assert_no_error (error);
-  g_assert_null (rp_session_get_error (session));
+  session = rp_test_run_until_finished (f, scenario);
   report = rp_report_new_from_session (session);
   g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), "writer_bytes_total"), ==, "1572864");
   g_assert_cmpstr (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), ==, RP_ENDED_BY_LOADS);
@@ -361,10 +354,7 @@ test_baseline (Fixture       *f,
   scenario->stop_when_loads_finish = TRUE;
   rp_scenario_clear_role (scenario, RP_PART_PROBE);
   rp_scenario_set_part (scenario, "system", TRUE);
-  session = rp_test_start_session (f, scenario, &error);
-  g_main_loop_run (f->loop);
-  g_assert_no_error (error);
-  g_assert_null (rp_session_get_error (session));
+  session = rp_test_run_until_finished (f, scenario);
   g_assert_cmpfloat (rp_session_get_baseline (session), ==, 1.5);
   report = rp_report_new_from_session (session);
   g_assert_cmpfloat (rp_report_get_baseline (report), ==, 1.5);

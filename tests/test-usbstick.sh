@@ -29,29 +29,8 @@ tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
 ok()   { n=$((n + 1)); tap "ok $n - $*"; }
 fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
-# loop_control add|remove N: a loop device of our own at the first free
-# index from 400 up (LOOP_CTL_ADD of linux/loop.h), never one somebody uses.
-loop_control() {
-  python3 - "$@" <<'PY'
-import errno, fcntl, os, sys, time
-LOOP_CTL_ADD, LOOP_CTL_REMOVE = 0x4C80, 0x4C81
-fd = os.open("/dev/loop-control", os.O_RDWR)
-if sys.argv[1] == "add":
-    for index in range(400, 1000):
-        try:
-            print(fcntl.ioctl(fd, LOOP_CTL_ADD, index)); break
-        except OSError as e:
-            if e.errno != errno.EEXIST: raise
-else:
-    # A device just detached is busy for a moment (the detach completes asynchronously).
-    for attempt in range(50):
-        try:
-            fcntl.ioctl(fd, LOOP_CTL_REMOVE, int(sys.argv[2])); break
-        except OSError as e:
-            if e.errno != errno.EBUSY or attempt == 49: raise
-            time.sleep(0.1)
-PY
-}
+# loop_control, bdi_dir, bdi_limits
+. "$(dirname "$0")/loop-queue.sh"
 
 index=""
 pid=""
@@ -67,9 +46,9 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-index=$(loop_control add) || { echo "not ok 1 - cannot create a loop device"; echo "1..1"; exit 1; }
+index=$(loop_control add 400) || { echo "not ok 1 - cannot create a loop device"; echo "1..1"; exit 1; }
 loop=loop$index
-bdi=/sys/class/bdi/$(basename "$(readlink "/sys/block/$loop/bdi")")
+bdi=$(bdi_dir "$loop")
 if [ ! -w "$bdi/max_ratio" ] || [ ! -w "$bdi/strict_limit" ] || [ ! -w "$bdi/max_bytes" ]; then
   echo "not ok 1 - $bdi has no writable max_ratio, strict_limit and max_bytes (Linux 6.2 or later needed)"
   echo "1..1"; exit 1
@@ -77,8 +56,7 @@ fi
 # A max_ratio no kernel default has (100), and strict_limit off.
 echo 77 >"$bdi/max_ratio"
 echo 0 >"$bdi/strict_limit"
-limits() { echo "max_ratio=$(cat "$bdi/max_ratio") max_ratio_fine=$(cat "$bdi/max_ratio_fine") strict_limit=$(cat "$bdi/strict_limit")"; }
-before=$(limits)
+before=$(bdi_limits "$bdi")
 echo "# $loop ($bdi) before: $before"
 
 # The fast file system of the probes: the one $work is on, not the cell's.
@@ -109,7 +87,7 @@ wait_cell() {
   --dir "$work/images" --reports "$work/reports" >"$work/out" 2>&1 &
 pid=$!
 if wait_cell "$pid"; then
-  mid=$(limits)
+  mid=$(bdi_limits "$bdi")
   case "$mid" in
     "max_ratio=2 "*"strict_limit=1") ok "mid-cell: the load's file on the cell, the probes' in --probe-dir, $bdi $mid" ;;
     *) fail "mid-cell: $bdi $mid, not max_ratio 2 and strict_limit 1" ;;
@@ -148,7 +126,7 @@ PY
 then ok "the report: R6's load on the cell's ext4 ($loop), its probes in --probe-dir, bdi max_ratio 2 and strict_limit 1"
 else fail "report"; fi
 
-after=$(limits)
+after=$(bdi_limits "$bdi")
 left=$(findmnt -rn -o TARGET | grep -F "$work/"; losetup -a | grep -F "$work/")
 if [ "$after" = "$before" ] && [ -z "$left" ]; then ok "after the matrix: $bdi $after, as before; nothing mounted"
 else fail "after the matrix: $bdi $after (before: $before); left: $left"; fi
@@ -160,11 +138,11 @@ else fail "after the matrix: $bdi $after (before: $before); left: $left"; fi
   --dir "$work/images" --reports "$work/reports-term" >"$work/out-term" 2>&1 &
 pid=$!
 if wait_cell "$pid"; then
-  mid=$(limits)
+  mid=$(bdi_limits "$bdi")
   kill -TERM "$pid"
   wait "$pid"; rc=$?
   pid=""
-  after=$(limits)
+  after=$(bdi_limits "$bdi")
   left=$(findmnt -rn -o TARGET | grep -F "$work/"; losetup -a | grep -F "$work/")
   case "$mid" in *"strict_limit=1") strict=1 ;; *) strict=0 ;; esac
   if [ "$rc" -eq 3 ] && [ "$strict" -eq 1 ] && [ "$mid" != "$before" ] && [ "$after" = "$before" ] && [ -z "$left" ]; then

@@ -391,6 +391,51 @@ rp_compare_new_overlay_plot (GPtrArray         *reports,
 #define CHART_WIDTH  1200
 #define CHART_HEIGHT 560
 
+/* The local path of FILE, where the chart exports write; NULL, with an
+ * error naming FILE, for a file of no local path (a remote location). */
+static char *
+local_path (GFile   *file,
+            GError **error)
+{
+  char *path = g_file_get_path (file);
+
+  if (path == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Cannot save the chart to “%s”: choose a folder on this computer"), name);
+    }
+  return path;
+}
+
+/* The end of an export drawn into PARTIAL next to PATH: when it SAVED,
+ * PARTIAL is renamed over PATH (never half a file there); otherwise, or
+ * when the rename fails (an error naming PATH), PARTIAL is removed.
+ * Returns: %TRUE when PATH now holds the export */
+static gboolean
+replace_with_partial (const char *partial,
+                      const char *path,
+                      gboolean    saved,
+                      GError    **error)
+{
+  if (!saved)
+    {
+      g_unlink (partial);
+      return FALSE;
+    }
+  if (g_rename (partial, path) != 0)
+    {
+      int saved_errno = errno;
+
+      g_unlink (partial);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Cannot save the chart to “%s”: %s"), path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * rp_compare_save_plot:
  * @reports: (element-type RpReport): the runs
@@ -417,39 +462,21 @@ rp_compare_save_plot (GPtrArray         *reports,
   g_autofree char *path = NULL;
   g_autofree char *partial = NULL;
   RpPlotStyle style;
+  gboolean saved;
 
   g_return_val_if_fail (reports != NULL, FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (format != NULL, FALSE);
 
-  path = g_file_get_path (file);
+  path = local_path (file, error);
   if (path == NULL)
-    {
-      g_autofree char *name = g_file_get_parse_name (file);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("Cannot save the chart to “%s”: choose a folder on this computer"), name);
-      return FALSE;
-    }
+    return FALSE;
   plot = rp_compare_new_plot (reports, labels, mode);
   rp_plot_style_init_default (&style, FALSE);
   /* Drawn next to the target, then renamed over it: never half a file. */
   partial = g_strdup_printf ("%s.%08x.part", path, g_random_int ());
-  if (!rp_plot_save (plot, partial, format, CHART_WIDTH, CHART_HEIGHT, &style, error))
-    {
-      g_unlink (partial);
-      return FALSE;
-    }
-  if (g_rename (partial, path) != 0)
-    {
-      int saved_errno = errno;
-
-      g_unlink (partial);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Cannot save the chart to “%s”: %s"), path, g_strerror (saved_errno));
-      return FALSE;
-    }
-  return TRUE;
+  saved = rp_plot_save (plot, partial, format, CHART_WIDTH, CHART_HEIGHT, &style, error);
+  return replace_with_partial (partial, path, saved, error);
 }
 
 /**
@@ -485,15 +512,9 @@ rp_compare_save_all (GPtrArray         *reports,
   g_return_val_if_fail (reports != NULL && labels != NULL, FALSE);
   g_return_val_if_fail (G_IS_FILE (file) && format != NULL, FALSE);
 
-  path = g_file_get_path (file);
+  path = local_path (file, error);
   if (path == NULL)
-    {
-      g_autofree char *name = g_file_get_parse_name (file);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("Cannot save the chart to “%s”: choose a folder on this computer"), name);
-      return FALSE;
-    }
+    return FALSE;
   partial = g_strdup_printf ("%s.%08x.part", path, g_random_int ());
   text = rp_report_compare_text (reports);
   if (g_str_equal (format, "txt"))
@@ -513,21 +534,7 @@ rp_compare_save_all (GPtrArray         *reports,
       saved = rp_plot_save_all ((RpPlot **) plots->pdata, plots->len, text, partial, format,
                                 CHART_WIDTH, CHART_HEIGHT, &style, error);
     }
-  if (!saved)
-    {
-      g_unlink (partial);
-      return FALSE;
-    }
-  if (g_rename (partial, path) != 0)
-    {
-      int saved_errno = errno;
-
-      g_unlink (partial);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Cannot save the chart to “%s”: %s"), path, g_strerror (saved_errno));
-      return FALSE;
-    }
-  return TRUE;
+  return replace_with_partial (partial, path, saved, error);
 }
 
 /* ------------------------------------------------------------------------- */

@@ -568,27 +568,57 @@ add_image_filter (GtkFileChooser *chooser,
   gtk_file_chooser_add_filter (chooser, filter);
 }
 
-/* The distribution chart in a file, drawn by the same code as on screen.
+/* A file format offered by an export chooser: the file name suffix (also
+ * the format on_chart_file_chosen() writes) and its translated label. */
+typedef struct
+{
+  const char *format;
+  const char *label;
+} ExportFormat;
+
+/* Opens the modal save chooser both exports use, titled TITLE, with a
+ * filter for each of the N_FORMATS FORMATS (the first one chosen) and
+ * CURRENT_NAME proposed; ALL marks the whole-comparison export for
+ * on_chart_file_chosen(). Nothing happens while no reports are shown.
  * GTK 4's file choosers ask before replacing a file. */
+static void
+show_export_chooser (RpCompareWindow    *self,
+                     const char         *title,
+                     const ExportFormat *formats,
+                     gsize               n_formats,
+                     const char         *current_name,
+                     gboolean            all)
+{
+  GtkFileChooserNative *dialog;
+
+  if (rp_compare_view_get_reports (self->compare_view) == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  for (gsize i = 0; i < n_formats; i++)
+    add_image_filter (GTK_FILE_CHOOSER (dialog), formats[i].format, formats[i].label);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), current_name);
+  if (all)
+    g_object_set_data (G_OBJECT (dialog), "rp-all", GINT_TO_POINTER (TRUE));
+  g_signal_connect (dialog, "response", G_CALLBACK (on_chart_file_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* The distribution chart in a file, drawn by the same code as on screen. */
 static void
 export_chart_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
 {
-  RpCompareWindow *self = RP_COMPARE_WINDOW (widget);
-  GtkFileChooserNative *dialog;
+  const ExportFormat formats[] = {
+    { "png", _("PNG image") },
+    { "svg", _("SVG image") },
+    { "pdf", _("PDF document") },
+  };
 
-  if (rp_compare_view_get_reports (self->compare_view) == NULL)
-    return;
-  dialog = gtk_file_chooser_native_new (_("Export Distribution Chart"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  add_image_filter (GTK_FILE_CHOOSER (dialog), "png", _("PNG image"));
-  add_image_filter (GTK_FILE_CHOOSER (dialog), "svg", _("SVG image"));
-  add_image_filter (GTK_FILE_CHOOSER (dialog), "pdf", _("PDF document"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "resprobe-fsync-comparison.png");
-  g_signal_connect (dialog, "response", G_CALLBACK (on_chart_file_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  show_export_chooser (RP_COMPARE_WINDOW (widget), _("Export Distribution Chart"),
+                       formats, G_N_ELEMENTS (formats), "resprobe-fsync-comparison.png", FALSE);
 }
 
 /* The whole comparison in a file: every chart and the table (PDF), every
@@ -598,21 +628,14 @@ export_all_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *parameter)
 {
-  RpCompareWindow *self = RP_COMPARE_WINDOW (widget);
-  GtkFileChooserNative *dialog;
+  const ExportFormat formats[] = {
+    { "pdf", _("PDF document") },
+    { "png", _("PNG image") },
+    { "txt", _("Plain text") },
+  };
 
-  if (rp_compare_view_get_reports (self->compare_view) == NULL)
-    return;
-  dialog = gtk_file_chooser_native_new (_("Export Comparison"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  add_image_filter (GTK_FILE_CHOOSER (dialog), "pdf", _("PDF document"));
-  add_image_filter (GTK_FILE_CHOOSER (dialog), "png", _("PNG image"));
-  add_image_filter (GTK_FILE_CHOOSER (dialog), "txt", _("Plain text"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "resprobe-comparison.pdf");
-  g_object_set_data (G_OBJECT (dialog), "rp-all", GINT_TO_POINTER (TRUE));
-  g_signal_connect (dialog, "response", G_CALLBACK (on_chart_file_chosen), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  show_export_chooser (RP_COMPARE_WINDOW (widget), _("Export Comparison"),
+                       formats, G_N_ELEMENTS (formats), "resprobe-comparison.pdf", TRUE);
 }
 
 /* ------------------------------------------------------------------------- */

@@ -261,7 +261,18 @@ disk_pwrite (nbdkit_next *next, void *handle, const void *buf, uint32_t count,
   return r;
 }
 
-/* Trims and zeroes move the head and cost an access, no transfer. */
+/* Trims and zeroes move the head and cost an access, no transfer: after
+ * the request was booked (book (0, …), DONE) and passed on, the head stands
+ * at its end, and the caller waits until the device clock reaches DONE. */
+static void
+move_head_and_wait (uint32_t count, uint64_t offset, double done)
+{
+  pthread_mutex_lock (&clock_lock);
+  head = offset + count;
+  pthread_mutex_unlock (&clock_lock);
+  sleep_until (done);
+}
+
 static int
 disk_zero (nbdkit_next *next, void *handle, uint32_t count, uint64_t offset,
            uint32_t flags, int *err)
@@ -270,10 +281,7 @@ disk_zero (nbdkit_next *next, void *handle, uint32_t count, uint64_t offset,
   int r = next->zero (next, count, offset, flags, err);
 
   (void) handle;
-  pthread_mutex_lock (&clock_lock);
-  head = offset + count;
-  pthread_mutex_unlock (&clock_lock);
-  sleep_until (done);
+  move_head_and_wait (count, offset, done);
   return r;
 }
 
@@ -285,10 +293,7 @@ disk_trim (nbdkit_next *next, void *handle, uint32_t count, uint64_t offset,
   int r = next->trim (next, count, offset, flags, err);
 
   (void) handle;
-  pthread_mutex_lock (&clock_lock);
-  head = offset + count;
-  pthread_mutex_unlock (&clock_lock);
-  sleep_until (done);
+  move_head_and_wait (count, offset, done);
   return r;
 }
 

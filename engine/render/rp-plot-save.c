@@ -37,6 +37,37 @@ rp_plot_draw (RpPlot            *self,
   rp_plot_draw_hover (self, cr, style);
 }
 
+/* Ends a drawing into SURFACE (consumed; its cairo_t already destroyed):
+ * a PNG (PNG true) is written to FILENAME now, an SVG or PDF surface,
+ * which wrote as it drew, gets its trailer on finishing. Returns: %FALSE,
+ * with RP_ERROR_IO naming FILENAME and cairo's reason, when any step
+ * failed. */
+static gboolean
+finish_surface (cairo_surface_t *surface,
+                const char      *filename,
+                gboolean         png,
+                GError         **error)
+{
+  cairo_status_t status = cairo_surface_status (surface);
+
+  if (status == CAIRO_STATUS_SUCCESS && png)
+    status = cairo_surface_write_to_png (surface, filename);
+  /* Finishing writes the trailer of SVG and PDF files. */
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_IO,
+                   _("Could not write the chart to “%s”: %s"),
+                   filename, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * rp_plot_save:
  * @filename: the file to write
@@ -61,7 +92,6 @@ rp_plot_save (RpPlot            *self,
               GError           **error)
 {
   cairo_surface_t *surface;
-  cairo_status_t status;
   cairo_t *cr;
 
   g_return_val_if_fail (RP_IS_PLOT (self), FALSE);
@@ -84,23 +114,7 @@ rp_plot_save (RpPlot            *self,
   cr = cairo_create (surface);
   rp_plot_draw (self, cr, width, height, style);
   cairo_destroy (cr);
-  status = cairo_surface_status (surface);
-  if (status == CAIRO_STATUS_SUCCESS && g_str_equal (format, "png"))
-    status = cairo_surface_write_to_png (surface, filename);
-  /* Finishing writes the trailer of SVG and PDF files. */
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, RP_ERROR, RP_ERROR_IO,
-                   _("Could not write the chart to “%s”: %s"),
-                   filename, cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+  return finish_surface (surface, filename, g_str_equal (format, "png"), error);
 }
 
 /* The text's lines on pages of @width × @height points in a monospaced
@@ -173,7 +187,6 @@ rp_plot_save_all (RpPlot            **plots,
 {
   gboolean png;
   cairo_surface_t *surface;
-  cairo_status_t status;
   cairo_t *cr;
 
   g_return_val_if_fail (plots != NULL && n_plots > 0, FALSE);
@@ -204,18 +217,5 @@ rp_plot_save_all (RpPlot            **plots,
   if (!png && text != NULL)
     draw_text_pages (cr, text, width, height);
   cairo_destroy (cr);
-  status = cairo_surface_status (surface);
-  if (status == CAIRO_STATUS_SUCCESS && png)
-    status = cairo_surface_write_to_png (surface, filename);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, RP_ERROR, RP_ERROR_IO, _("Could not write the chart to “%s”: %s"),
-                   filename, cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+  return finish_surface (surface, filename, png, error);
 }

@@ -252,25 +252,20 @@ rp_device_choice_free (RpDeviceChoice *self)
   g_free (self);
 }
 
+/* Appends ", WHAT FIGURE" (no comma first) with VALUE in FORMAT's words
+ * (rp_format_rate() for bytes per second, rp_format_latency() for seconds);
+ * a VALUE of 0 or less is a figure the profile does not set: nothing. */
 static void
-append_rate (GString *text, const char *what, double rate)
+append_figure (GString    *text,
+               const char *what,
+               double      value,
+               char      *(*format) (double))
 {
   g_autofree char *formatted = NULL;
 
-  if (rate <= 0)
+  if (value <= 0)
     return;
-  formatted = rp_format_rate (rate);
-  g_string_append_printf (text, "%s%s %s", text->len ? ", " : "", what, formatted);
-}
-
-static void
-append_duration (GString *text, const char *what, double seconds)
-{
-  g_autofree char *formatted = NULL;
-
-  if (seconds <= 0)
-    return;
-  formatted = rp_format_latency (seconds);
+  formatted = format (value);
   g_string_append_printf (text, "%s%s %s", text->len ? ", " : "", what, formatted);
 }
 
@@ -288,12 +283,12 @@ rp_device_profile_describe (const RpDeviceProfile *profile)
 
   g_return_val_if_fail (profile != NULL, NULL);
 
-  append_rate (text, "read", profile->read_rate);
-  append_rate (text, "write", profile->write_rate);
-  append_duration (text, "latency", profile->latency);
-  append_duration (text, "write-latency", profile->write_latency);
-  append_duration (text, "seek", profile->seek);
-  append_duration (text, "flush", profile->flush);
+  append_figure (text, "read", profile->read_rate, rp_format_rate);
+  append_figure (text, "write", profile->write_rate, rp_format_rate);
+  append_figure (text, "latency", profile->latency, rp_format_latency);
+  append_figure (text, "write-latency", profile->write_latency, rp_format_latency);
+  append_figure (text, "seek", profile->seek, rp_format_latency);
+  append_figure (text, "flush", profile->flush, rp_format_latency);
   if (profile->cache > 0)
     {
       g_autofree char *size = rp_format_size (profile->cache);
@@ -304,7 +299,7 @@ rp_device_profile_describe (const RpDeviceProfile *profile)
       g_autofree char *size = rp_format_size (profile->stripe);
       g_string_append_printf (text, ", stripe %s", size);
     }
-  append_duration (text, "rmw", profile->rmw);
+  append_figure (text, "rmw", profile->rmw, rp_format_latency);
   return g_string_free (text, FALSE);
 }
 
