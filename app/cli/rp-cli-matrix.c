@@ -90,6 +90,18 @@ append_bdi (GString    *out,
     g_string_append_printf (out, for_label ? ", strict_limit %d" : "-strict%d", cell->bdi_strict_limit);
 }
 
+/* --memory's value as given in whole units: "4G", "1536M". */
+static void
+append_memory (GString    *out,
+               const char *prefix,
+               guint64     bytes)
+{
+  if (bytes % RP_GiB == 0)
+    g_string_append_printf (out, "%s%" G_GUINT64_FORMAT "G", prefix, bytes / RP_GiB);
+  else
+    g_string_append_printf (out, "%s%" G_GUINT64_FORMAT "M", prefix, bytes / RP_MiB);
+}
+
 static char *
 cell_name (const Cell *cell)
 {
@@ -110,7 +122,7 @@ cell_name (const Cell *cell)
     g_string_append (name, cell->direct_io ? "-dio" : "-buffered");
   append_bdi (name, cell, FALSE);
   if (cell->memory != 0)
-    g_string_append_printf (name, "-mem%" G_GUINT64_FORMAT "M", cell->memory / RP_MiB);
+    append_memory (name, "-mem", cell->memory);
   return g_string_free (name, FALSE);
 }
 
@@ -135,7 +147,7 @@ cell_label (const Cell *cell)
     g_string_append_printf (label, ", dio %d", cell->direct_io);
   append_bdi (label, cell, TRUE);
   if (cell->memory != 0)
-    g_string_append_printf (label, ", memory %" G_GUINT64_FORMAT "M", cell->memory / RP_MiB);
+    append_memory (label, ", memory ", cell->memory);
   return g_string_free (label, FALSE);
 }
 
