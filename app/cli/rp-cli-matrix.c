@@ -825,13 +825,14 @@ parts_entries (RpRunOptions  *options,
  * --size SIZE --image-size SIZE --duration SECONDS --dir DIR [--reports DIR]
  * [--dirty-bytes LIST] [--wbt LIST] [--direct-io LIST] [--device LIST]
  * [--loop-device DEV] [--probe-dir DIR] [--bdi-max-ratio LIST] [--bdi-max-bytes LIST]
- * [--bdi-strict-limit LIST] [--repeat N]`: runs the scenario N times (default 1) per valid combination,
+ * [--bdi-strict-limit LIST] [--memory LIST] [--repeat N]`: runs the scenario N times (default 1) per valid combination,
  * interleaved, on a fresh loop-mounted file system, saves a report per run
  * (with its configuration and repeat), prints the comparison (with repeats,
  * the table over them) and writes comparison.json listing the reports and
  * their groups. With --probe-dir the cell's file system takes only the loads
  * and the probes run in that directory. Everything it changes on the loop
- * device (queue settings, bdi limits) and vm.dirty_* is put back. Root
+ * device (queue settings, bdi limits) and vm.dirty_* is put back; the
+ * memory pinned for --memory is released after each cell's run. Root
  * only.
  *
  * Returns: 0; 1 when a cell failed; 2 bad options; 3 when a signal stopped

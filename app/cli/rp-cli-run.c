@@ -968,7 +968,7 @@ run_once (const RpScenario  *scenario,
  * @argc: argument count, argv[0] being "run"
  * @argv: arguments
  *
- * `resprobe-cli run [--scenario NAME] [--dir DIR] [--size SIZE]
+ * `resprobe-cli run [--scenario NAME] [--dir DIR] [--memory SIZE] [--size SIZE]
  * [--block-size SIZE] [--duration SECONDS] [--interval SECONDS]
  * [--report FILE.json] [--load NAME…] [--probe NAME…] [parameters of the
  * loads and probes] [-- COMMAND ARG…]`. SIGINT, SIGTERM and SIGHUP stop the

@@ -132,7 +132,11 @@ pin_child (int     control_fd,
            guint64 bytes,
            pid_t   parent)
 {
-  static const int reset[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+  /* The run's own handlers would write to a pipe closed below. Ignored
+   * rather than fatal: the memory stays pinned while the run stops after a
+   * Ctrl-C (its writer's last writeback included), and goes when the run
+   * releases it or dies (SIGKILL, which nothing ignores). */
+  static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
   struct sigaction action = { 0 };
   sigset_t all;
   char *memory;
@@ -142,9 +146,9 @@ pin_child (int     control_fd,
   /* Dies with the thread that forked it: the caller's main thread. */
   if (prctl (PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid () != parent)
     _exit (1);
-  action.sa_handler = SIG_DFL;
-  for (guint i = 0; i < G_N_ELEMENTS (reset); i++)
-    sigaction (reset[i], &action, NULL);
+  action.sa_handler = SIG_IGN;
+  for (guint i = 0; i < G_N_ELEMENTS (ignored); i++)
+    sigaction (ignored[i], &action, NULL);
   sigemptyset (&all);
   sigprocmask (SIG_SETMASK, &all, NULL);
   /* None of the run's files (a loop mount's, the reports'): they would keep
@@ -453,8 +457,7 @@ rp_memory_pin_get_dirty_threshold (RpMemoryPin *self,
  * rp_memory_pin_is_held:
  *
  * Whether the memory is still pinned: %FALSE once its process ended (the
- * OOM killer, a signal to the process group such as Ctrl-C) or was
- * released.
+ * OOM killer, a SIGKILL) or was released.
  *
  * Returns: whether the pinning process is alive
  */
