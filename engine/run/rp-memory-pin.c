@@ -136,7 +136,7 @@ pin_child (int     control_fd,
    * rather than fatal: the memory stays pinned while the run stops after a
    * Ctrl-C (its writer's last writeback included), and goes when the run
    * releases it or dies (SIGKILL, which nothing ignores). */
-  static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+  static const int quiet_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
   struct sigaction action = { 0 };
   sigset_t all;
   char *memory;
@@ -147,8 +147,8 @@ pin_child (int     control_fd,
   if (prctl (PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid () != parent)
     _exit (1);
   action.sa_handler = SIG_IGN;
-  for (guint i = 0; i < G_N_ELEMENTS (ignored); i++)
-    sigaction (ignored[i], &action, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (quiet_signals); i++)
+    sigaction (quiet_signals[i], &action, NULL);
   sigemptyset (&all);
   sigprocmask (SIG_SETMASK, &all, NULL);
   /* None of the run's files (a loop mount's, the reports'): they would keep
