@@ -34,7 +34,9 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-meminfo() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
+# meminfo FIELD: a field of /proc/meminfo in bytes (shell arithmetic: awk
+# would print gigabytes in floating point).
+meminfo() { local kib; kib=$(awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo); echo $((kib * 1024)); }
 GiB=$((1024 * 1024 * 1024))
 total=$(meminfo MemTotal)
 available=$(meminfo MemAvailable)
@@ -56,8 +58,8 @@ pin_child() {
   local deadline=$(( $(date +%s) + 120 )) child locked
   while kill -0 "$1" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do
     for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-      locked=$(awk '$1 == "VmLck:" { print $2 * 1024 }' /proc/"$child"/status 2>/dev/null)
-      if [ -n "$locked" ] && [ "$locked" -ge "$pin" ]; then echo "$child $locked"; return 0; fi
+      locked=$(awk '$1 == "VmLck:" { print $2 }' /proc/"$child"/status 2>/dev/null)
+      if [ -n "$locked" ] && [ $((locked * 1024)) -ge "$pin" ]; then echo "$child $((locked * 1024))"; return 0; fi
     done
     sleep 0.2
   done
@@ -111,7 +113,7 @@ PY
 
 # 1. A normal end.
 before=$(meminfo MemAvailable)
-"$cli" run --memory "$machine" --dir "$work/target" --size 64M --duration 2 --baseline 0 \
+"$cli" run --memory "$machine" --dir "$work/target" --size 64M --duration 2 \
   --report "$work/normal.json" >"$work/normal.out" 2>&1 &
 pid=$!
 held=$(pin_child "$pid")
@@ -127,7 +129,7 @@ else fail "after the end: pinning process ${child:-?} still there or memory not 
 
 # 2. SIGTERM mid-run: stopped (exit 3), report saved with the notes, memory back.
 before=$(meminfo MemAvailable)
-"$cli" run --memory "$machine" --dir "$work/target" --size 64M --duration 120 --baseline 0 \
+"$cli" run --memory "$machine" --dir "$work/target" --size 64M --duration 120 \
   --report "$work/term.json" >"$work/term.out" 2>&1 &
 pid=$!
 held=$(pin_child "$pid")
@@ -146,7 +148,7 @@ fi
 # 3. SIGKILL of the run: nothing can clean up but the kernel, which ends the
 # child (PR_SET_PDEATHSIG) and frees its memory.
 before=$(meminfo MemAvailable)
-"$cli" run --memory "$machine" --dir "$work/target" --size 64M --duration 120 --baseline 0 \
+"$cli" run --memory "$machine" --dir "$work/target" --size 64M --duration 120 \
   --report "$work/kill.json" >"$work/kill.out" 2>&1 &
 pid=$!
 held=$(pin_child "$pid")
