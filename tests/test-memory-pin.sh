@@ -8,7 +8,8 @@
 # kernel's dirty thresholds with and without the emulation and that the
 # emulated ones (right after pinning, and every sample during the run) are
 # below the machine's own, and that the memory is released — the child gone,
-# MemAvailable back within half the pin — after a normal end, after SIGTERM
+# MemAvailable back within half the pin and Mlocked within a quarter —
+# after a normal end, after SIGTERM
 # and after SIGKILL of the run (the kernel ends the child then:
 # PR_SET_PDEATHSIG). Bad requests are refused with a message naming
 # --memory. No timing is asserted: waits are hang guards.
@@ -72,11 +73,14 @@ gone() {
   while [ -e /proc/"$1" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
   [ ! -e /proc/"$1" ]
 }
-# released BEFORE: MemAvailable came back to within half the pin of BEFORE.
+# released BEFORE_AVAILABLE BEFORE_MLOCKED: MemAvailable came back to within
+# half the pin of what it was before the run, and the machine's locked memory
+# (Mlocked, which others' work seldom changes by gigabytes) to within a
+# quarter of it.
 released() {
-  local now; now=$(meminfo MemAvailable)
-  echo "MemAvailable $now, before $1"
-  [ "$now" -ge $(( $1 - pin / 2 )) ]
+  local now locked; now=$(meminfo MemAvailable); locked=$(meminfo Mlocked)
+  echo "MemAvailable $now, before $1; Mlocked $locked, before $2"
+  [ "$now" -ge $(( $1 - pin / 2 )) ] && [ "$locked" -le $(( $2 + pin / 4 )) ]
 }
 # A run's started when its probe has its file open in the target.
 started() {
@@ -112,7 +116,7 @@ PY
 }
 
 # 1. A normal end.
-before=$(meminfo MemAvailable)
+before="$(meminfo MemAvailable) $(meminfo Mlocked)"
 "$cli" run --memory "$machine" --dir "$work/target" --size 64M --duration 2 \
   --report "$work/normal.json" >"$work/normal.out" 2>&1 &
 pid=$!
@@ -124,11 +128,11 @@ else fail "no child of the run held $pin bytes locked: $(tail -5 "$work/normal.o
 if [ "$rc" -eq 0 ] && out=$(check_report "$work/normal.json" 2>&1); then ok "run --memory $machine: exit 0; $out"
 else fail "run --memory $machine: exit $rc; $out; $(tail -5 "$work/normal.out")"; fi
 child=${held%% *}
-if [ -n "$child" ] && gone "$child" && out=$(released "$before"); then ok "after the end: pinning process gone, $out"
-else fail "after the end: pinning process ${child:-?} still there or memory not back: $(released "$before")"; fi
+if [ -n "$child" ] && gone "$child" && out=$(released $before); then ok "after the end: pinning process gone, $out"
+else fail "after the end: pinning process ${child:-?} still there or memory not back: $(released $before)"; fi
 
 # 2. SIGTERM mid-run: stopped (exit 3), report saved with the notes, memory back.
-before=$(meminfo MemAvailable)
+before="$(meminfo MemAvailable) $(meminfo Mlocked)"
 "$cli" run --memory "$machine" --dir "$work/target" --size 64M --duration 120 \
   --report "$work/term.json" >"$work/term.out" 2>&1 &
 pid=$!
@@ -138,16 +142,16 @@ if [ -n "$held" ] && started "$pid"; then
   wait "$pid"; rc=$?
   pid=""
   child=${held%% *}
-  if [ "$rc" -eq 3 ] && check_report "$work/term.json" >/dev/null && gone "$child" && out=$(released "$before"); then
+  if [ "$rc" -eq 3 ] && check_report "$work/term.json" >/dev/null && gone "$child" && out=$(released $before); then
     ok "SIGTERM mid-run: exit 3, report with the thresholds, pinning process gone, $out"
-  else fail "SIGTERM mid-run: exit $rc, child $child $( [ -e /proc/"$child" ] && echo alive), $(released "$before"); $(tail -5 "$work/term.out")"; fi
+  else fail "SIGTERM mid-run: exit $rc, child $child $( [ -e /proc/"$child" ] && echo alive), $(released $before); $(tail -5 "$work/term.out")"; fi
 else
   fail "SIGTERM: the run never held the memory and started: $(tail -5 "$work/term.out")"
 fi
 
 # 3. SIGKILL of the run: nothing can clean up but the kernel, which ends the
 # child (PR_SET_PDEATHSIG) and frees its memory.
-before=$(meminfo MemAvailable)
+before="$(meminfo MemAvailable) $(meminfo Mlocked)"
 "$cli" run --memory "$machine" --dir "$work/target" --size 64M --duration 120 \
   --report "$work/kill.json" >"$work/kill.out" 2>&1 &
 pid=$!
@@ -157,8 +161,8 @@ if [ -n "$held" ]; then
   wait "$pid" 2>/dev/null
   pid=""
   child=${held%% *}
-  if gone "$child" && out=$(released "$before"); then ok "SIGKILL of the run: pinning process $child gone, $out"
-  else fail "SIGKILL of the run: pinning process $child still there or memory not back: $(released "$before")"; fi
+  if gone "$child" && out=$(released $before); then ok "SIGKILL of the run: pinning process $child gone, $out"
+  else fail "SIGKILL of the run: pinning process $child still there or memory not back: $(released $before)"; fi
 else
   fail "SIGKILL: the run never held the memory: $(tail -5 "$work/kill.out")"
 fi

@@ -557,27 +557,6 @@ build_cells (GPtrArray      *devices,
   return cells;
 }
 
-/* --memory LIST: machine memories, each its own cell after the rest
- * (rp-memory-pin.c); rp_memory_pin_check() judges them against this
- * machine once it is known to be root. */
-static gboolean
-parse_memory (const char  *text,
-              GArray      *out,
-              GError     **error)
-{
-  g_auto(GStrv) items = g_strsplit (text, ",", -1);
-
-  for (guint i = 0; items[i] != NULL; i++)
-    {
-      guint64 bytes;
-
-      if (!rp_parse_size (g_strstrip (items[i]), "--memory", &bytes, error))
-        return FALSE;
-      g_array_append_val (out, bytes);
-    }
-  return TRUE;
-}
-
 /* Every cell once per machine memory, the memory innermost. Frees @cells. */
 static GArray *
 cells_times_memory (GArray *cells,
@@ -986,7 +965,7 @@ rp_cli_matrix (int    argc,
 
       g_array_append_val (direct_io, on);
     }
-  if (memory_text && !parse_memory (memory_text, memories, &error))
+  if (memory_text && !rp_cli_parse_memory_list (memory_text, memories, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (image_size_text && !rp_parse_size (image_size_text, "--image-size", &image_size, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
@@ -1038,10 +1017,9 @@ rp_cli_matrix (int    argc,
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (!check_space (directory, image_size, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
-  for (guint i = 0; i < memories->len; i++)
-    if (!rp_memory_pin_check (g_array_index (memories, guint64, i), NULL, &error))
-      return rp_cli_fail (g_error_matches (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT) ? RP_CLI_EXIT_USAGE
-                                                                                      : RP_CLI_EXIT_FAILURE, error);
+  if (!rp_cli_check_memory_list (memories, &error))
+    return rp_cli_fail (g_error_matches (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT) ? RP_CLI_EXIT_USAGE
+                                                                                    : RP_CLI_EXIT_FAILURE, error);
   if (probe_directory != NULL && !rp_cli_check_directory (probe_directory, &error))
     {
       g_prefix_error (&error, "--probe-dir: ");

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "rp-cli.h"
+#include "rp-error.h"
 #include "rp-units.h"
 
 /**
@@ -40,4 +41,70 @@ rp_cli_pin_memory (guint64   machine_memory,
   /* TRANSLATORS: the kernel's dirty threshold now, and before pinning */
   rp_cli_print (_("The kernel’s dirty threshold is now %s (%s without the emulation).\n"), emulated_text, own_text);
   return pin;
+}
+
+/**
+ * rp_cli_parse_memory_list:
+ * @text: `matrix --memory`'s value, sizes separated by commas ("4G,2G")
+ * @out: (element-type guint64): where the sizes go, bytes
+ * @error: %RP_ERROR_INVALID_ARGUMENT naming `--memory` and the item
+ *
+ * Reads the sizes only; rp_cli_check_memory_list() judges them against
+ * this machine.
+ *
+ * Returns: %TRUE when every item is a size
+ */
+gboolean
+rp_cli_parse_memory_list (const char  *text,
+                          GArray      *out,
+                          GError     **error)
+{
+  g_auto(GStrv) items = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      guint64 bytes;
+
+      if (!rp_parse_size (g_strstrip (items[i]), "--memory", &bytes, error))
+        return FALSE;
+      g_array_append_val (out, bytes);
+    }
+  return TRUE;
+}
+
+/**
+ * rp_cli_check_memory_list:
+ * @memories: (element-type guint64): machine memories, bytes
+ * @error: the first %RP_ERROR_INVALID_ARGUMENT of rp_memory_pin_check()
+ *   (a value that makes no sense anywhere), else its first other error (one
+ *   this machine cannot give now)
+ *
+ * Returns: %TRUE when every one can be emulated here now
+ */
+gboolean
+rp_cli_check_memory_list (GArray  *memories,
+                          GError **error)
+{
+  g_autoptr(GError) unavailable = NULL;
+
+  for (guint i = 0; i < memories->len; i++)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if (rp_memory_pin_check (g_array_index (memories, guint64, i), NULL, &local_error))
+        continue;
+      if (g_error_matches (local_error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      if (unavailable == NULL)
+        unavailable = g_steal_pointer (&local_error);
+    }
+  if (unavailable != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&unavailable));
+      return FALSE;
+    }
+  return TRUE;
 }

@@ -32,6 +32,11 @@ int  rp_cli_monitor  (int argc, char **argv);
 int  rp_cli_fail     (int exit_code, const GError *error);
 RpMemoryPin *rp_cli_pin_memory (guint64   machine_memory,
                                 GError  **error);
+gboolean rp_cli_parse_memory_list (const char  *text,
+                                   GArray      *out,
+                                   GError     **error);
+gboolean rp_cli_check_memory_list (GArray      *memories,
+                                   GError     **error);
 
 /**
  * RpCliGroup:

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -182,8 +183,9 @@ pin_child (int     control_fd,
           _exit (2);
         }
       /* mlock() faults every page in and keeps it: MAP_LOCKED would not
-       * say when it could not. */
-      if (mlock (memory + done, step) != 0)
+       * say when it could not. Through syscall(): AddressSanitizer's
+       * mlock() does nothing. */
+      if (syscall (SYS_mlock, memory + done, (size_t) step) != 0)
         {
           report_status (status_fd, PIN_FAILED_MLOCK, errno, done, available);
           _exit (2);
@@ -345,6 +347,32 @@ await_child (RpMemoryPin  *self,
     }
 }
 
+/* The kernel's word that the child's memory is locked (VmLck of
+ * /proc/PID/status), rather than the child's: an mlock() that a library
+ * turns into a no-op would otherwise emulate nothing, silently. */
+static gboolean
+check_locked (RpMemoryPin  *self,
+              GError      **error)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", (int) self->pid);
+  g_autofree char *text = NULL;
+  guint64 locked = 0;
+
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    locked = meminfo_field (text, "VmLck:");
+  if (locked < self->pinned)
+    {
+      g_autofree char *pin_text = rp_format_size (self->pinned);
+      g_autofree char *locked_text = rp_format_size (locked);
+
+      g_set_error (error, RP_ERROR, RP_ERROR_FAILED,
+                   _("--memory: the kernel holds only %s of the %s pinned locked (VmLck): the emulation would not hold"),
+                   locked_text, pin_text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Ends the child (it exits when its control pipe closes) and reaps it; its
  * memory goes back to the kernel on its exit. */
 static void
@@ -419,6 +447,8 @@ rp_memory_pin_new (guint64   machine_memory,
       return NULL;
     }
   close (status[0]);
+  if (!check_locked (self, error))
+    return NULL;
   read_thresholds (&self->threshold[1], &self->background[1]);
   return g_steal_pointer (&self);
 }
