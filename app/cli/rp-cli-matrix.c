@@ -43,6 +43,7 @@ typedef struct {
   char    *bdi_max_ratio;  /* the cell device's bdi max_ratio (%); NULL: as it is */
   guint64  bdi_max_bytes;  /* its bdi max_bytes; 0: as it is */
   int      bdi_strict_limit; /* its bdi strict_limit: 1, 0, -1 as it is */
+  guint64  memory;         /* --memory: the machine memory emulated; 0: the machine's own */
 } Cell;
 
 typedef struct {
@@ -89,6 +90,18 @@ append_bdi (GString    *out,
     g_string_append_printf (out, for_label ? ", strict_limit %d" : "-strict%d", cell->bdi_strict_limit);
 }
 
+/* --memory's value as given in whole units: "4G", "1536M". */
+static void
+append_memory (GString    *out,
+               const char *prefix,
+               guint64     bytes)
+{
+  if (bytes % RP_GiB == 0)
+    g_string_append_printf (out, "%s%" G_GUINT64_FORMAT "G", prefix, bytes / RP_GiB);
+  else
+    g_string_append_printf (out, "%s%" G_GUINT64_FORMAT "M", prefix, bytes / RP_MiB);
+}
+
 static char *
 cell_name (const Cell *cell)
 {
@@ -108,6 +121,8 @@ cell_name (const Cell *cell)
   if (cell->direct_io >= 0)
     g_string_append (name, cell->direct_io ? "-dio" : "-buffered");
   append_bdi (name, cell, FALSE);
+  if (cell->memory != 0)
+    append_memory (name, "-mem", cell->memory);
   return g_string_free (name, FALSE);
 }
 
@@ -131,6 +146,8 @@ cell_label (const Cell *cell)
   if (cell->direct_io >= 0)
     g_string_append_printf (label, ", dio %d", cell->direct_io);
   append_bdi (label, cell, TRUE);
+  if (cell->memory != 0)
+    append_memory (label, ", memory ", cell->memory);
   return g_string_free (label, FALSE);
 }
 
@@ -248,15 +265,20 @@ on_finished (RpSession   *session,
 static RpReport *
 run_scenario (MatrixState       *state,
               const RpScenario  *scenario,
+              RpMemoryPin       *pin,
               GError           **error)
 {
   g_autoptr(RpSession) session = rp_session_new (scenario);
 
+  if (pin != NULL)
+    rp_memory_pin_set_notes (pin, session);
   state->session = session;
   g_signal_connect (session, "finished", G_CALLBACK (on_finished), state);
   rp_session_start_async (session, NULL, on_started, state);
   g_main_loop_run (state->loop);
   state->session = NULL;
+  if (pin != NULL)
+    rp_memory_pin_set_notes (pin, session);
 
   if (state->start_error != NULL)
     {
@@ -320,6 +342,7 @@ run_cell (MatrixState       *state,
           GError           **error)
 {
   g_autoptr(RpBdiState) saved_bdi = NULL;
+  g_autoptr(RpMemoryPin) pin = NULL;
   g_autoptr(RpScenario) scenario = rp_scenario_copy (base);
   g_autoptr(GError) cleanup_error = NULL;
   g_autofree char *name = cell_name (cell);
@@ -354,7 +377,14 @@ run_cell (MatrixState       *state,
     rp_cli_print (_("Note: %s reads its image through the page cache (no direct I/O here): evicted pages stay cached below it.\n"),
                   rp_loop_mount_get_device (scratch) ? rp_loop_mount_get_device (scratch) : name);
   dispatch_pending ();
-  if (!state->interrupted &&
+  /* The memory first: the bdi's max_bytes becomes a share of the
+   * threshold of the moment it is written. */
+  if (!state->interrupted && cell->memory != 0)
+    {
+      pin = rp_cli_pin_memory (cell->memory, error);
+      dispatch_pending ();
+    }
+  if (!state->interrupted && (cell->memory == 0 || pin != NULL) &&
       (cell->dirty_bytes == 0 || apply_dirty_bytes (cell->dirty_bytes, error)) &&
       (!cell_sets_bdi (cell) || apply_bdi (cell, rp_loop_mount_get_device (scratch), &saved_bdi, error)))
     {
@@ -364,8 +394,9 @@ run_cell (MatrixState       *state,
       g_free (scenario->load_directory);
       scenario->directory = g_strdup (probe_directory != NULL ? probe_directory : rp_loop_mount_get_mount_point (scratch));
       scenario->load_directory = probe_directory != NULL ? g_strdup (rp_loop_mount_get_mount_point (scratch)) : NULL;
-      report = run_scenario (state, scenario, error);
+      report = run_scenario (state, scenario, pin, error);
     }
+  g_clear_pointer (&pin, rp_memory_pin_free);
 
   /* Before the device is released; the limits outlive its detach. */
   if (saved_bdi != NULL && !rp_bdi_state_restore (saved_bdi, &cleanup_error))
@@ -524,6 +555,31 @@ build_cells (GPtrArray      *devices,
                 }
     }
   return cells;
+}
+
+/* Every cell once per machine memory, the memory innermost. Frees @cells. */
+static GArray *
+cells_times_memory (GArray *cells,
+                    GArray *memories)
+{
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (Cell));
+
+  g_array_set_clear_func (out, cell_clear);
+  for (guint i = 0; i < cells->len; i++)
+    for (guint m = 0; m < memories->len; m++)
+      {
+        Cell cell = g_array_index (cells, Cell, i);
+
+        cell.fs_type = g_strdup (cell.fs_type);
+        cell.journal_mode = g_strdup (cell.journal_mode);
+        cell.scheduler = g_strdup (cell.scheduler);
+        cell.wbt_lat_usec = g_strdup (cell.wbt_lat_usec);
+        cell.bdi_max_ratio = g_strdup (cell.bdi_max_ratio);
+        cell.memory = g_array_index (memories, guint64, m);
+        g_array_append_val (out, cell);
+      }
+  g_array_unref (cells);
+  return out;
 }
 
 static gboolean
@@ -721,7 +777,7 @@ static GOptionEntry *
 parts_entries (RpRunOptions  *options,
                GArray       **out_array)
 {
-  static const char *const own[] = { "scenario", "dir", "load-dir", "size", "duration", "report", "force", NULL };
+  static const char *const own[] = { "scenario", "dir", "load-dir", "memory", "size", "duration", "report", "force", NULL };
   GOptionEntry *all = rp_run_options_get_entries (options);
   GArray *array = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
 
@@ -748,13 +804,14 @@ parts_entries (RpRunOptions  *options,
  * --size SIZE --image-size SIZE --duration SECONDS --dir DIR [--reports DIR]
  * [--dirty-bytes LIST] [--wbt LIST] [--direct-io LIST] [--device LIST]
  * [--loop-device DEV] [--probe-dir DIR] [--bdi-max-ratio LIST] [--bdi-max-bytes LIST]
- * [--bdi-strict-limit LIST] [--repeat N]`: runs the scenario N times (default 1) per valid combination,
+ * [--bdi-strict-limit LIST] [--memory LIST] [--repeat N]`: runs the scenario N times (default 1) per valid combination,
  * interleaved, on a fresh loop-mounted file system, saves a report per run
  * (with its configuration and repeat), prints the comparison (with repeats,
  * the table over them) and writes comparison.json listing the reports and
  * their groups. With --probe-dir the cell's file system takes only the loads
  * and the probes run in that directory. Everything it changes on the loop
- * device (queue settings, bdi limits) and vm.dirty_* is put back. Root
+ * device (queue settings, bdi limits) and vm.dirty_* is put back; the
+ * memory pinned for --memory is released after each cell's run. Root
  * only.
  *
  * Returns: 0; 1 when a cell failed; 2 bad options; 3 when a signal stopped
@@ -778,6 +835,7 @@ rp_cli_matrix (int    argc,
   g_autofree char *profiles_help = NULL;
   g_autofree char *description = NULL;
   g_autofree char *max_ratio_text = NULL, *max_bytes_text = NULL, *strict_limit_text = NULL;
+  g_autofree char *memory_text = NULL;
   int repeats = 1;
   GOptionEntry entries[] = {
     { "fs", 0, 0, G_OPTION_ARG_STRING, &fs_text, N_("File systems (default ext3,ext4)"), N_("LIST") },
@@ -797,6 +855,7 @@ rp_cli_matrix (int    argc,
     { "bdi-max-ratio", 0, 0, G_OPTION_ARG_STRING, &max_ratio_text, N_("Also vary the cell device’s /sys/class/bdi/BDI/max_ratio, in percent of the dirty threshold (restored afterwards)"), N_("LIST") },
     { "bdi-max-bytes", 0, 0, G_OPTION_ARG_STRING, &max_bytes_text, N_("Also vary the cell device’s bdi max_bytes (restored afterwards)"), N_("LIST") },
     { "bdi-strict-limit", 0, 0, G_OPTION_ARG_STRING, &strict_limit_text, N_("Also vary the cell device’s bdi strict_limit: 0,1 (restored afterwards)"), N_("LIST") },
+    { "memory", 0, 0, G_OPTION_ARG_STRING, &memory_text, N_("Also vary the machine memory, emulated by pinning the rest for the cell (at least 1G, less than this machine has)"), N_("LIST") },
     { "loop-device", 0, 0, G_OPTION_ARG_FILENAME, &loop_device, N_("Use this free loop device (default: the first free one)"), N_("DEVICE") },
     { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeats, N_("Runs per configuration, interleaved (default 1)"), N_("N") },
     { NULL }
@@ -817,6 +876,7 @@ rp_cli_matrix (int    argc,
   g_autoptr(GPtrArray) strict_limit_texts = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GArray) max_bytes = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GArray) strict_limits = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GArray) memories = g_array_new (FALSE, FALSE, sizeof (guint64));
   BdiLists bdi = { max_ratios, max_bytes, strict_limits };
   g_autoptr(GArray) cells = NULL;
   g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_cli_group_free);
@@ -905,6 +965,8 @@ rp_cli_matrix (int    argc,
 
       g_array_append_val (direct_io, on);
     }
+  if (memory_text && !rp_cli_parse_memory_list (memory_text, memories, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (image_size_text && !rp_parse_size (image_size_text, "--image-size", &image_size, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   writer_size = 4 * RP_GiB;
@@ -955,6 +1017,9 @@ rp_cli_matrix (int    argc,
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (!check_space (directory, image_size, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  if (!rp_cli_check_memory_list (memories, &error))
+    return rp_cli_fail (g_error_matches (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT) ? RP_CLI_EXIT_USAGE
+                                                                                    : RP_CLI_EXIT_FAILURE, error);
   if (probe_directory != NULL && !rp_cli_check_directory (probe_directory, &error))
     {
       g_prefix_error (&error, "--probe-dir: ");
@@ -991,6 +1056,8 @@ rp_cli_matrix (int    argc,
     }
 
   cells = build_cells (devices, fs_types, journals, schedulers, dirty, wbt, direct_io, &bdi);
+  if (memories->len > 0)
+    cells = cells_times_memory (cells, memories);
   for (guint i = 0; i < cells->len; i++)
     {
       const Cell *cell = &g_array_index (cells, Cell, i);

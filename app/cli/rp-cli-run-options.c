@@ -125,6 +125,7 @@ rp_run_options_init (RpRunOptions *options)
   add_entry (e, "scenario", 0, G_OPTION_ARG_STRING, &options->scenario, N_("Preset to run (default R1)"), N_("NAME"));
   add_entry (e, "dir", 'd', G_OPTION_ARG_FILENAME, &options->directory, N_("Target directory (default ~/.cache/resprobe)"), N_("DIR"));
   add_entry (e, "load-dir", 0, G_OPTION_ARG_FILENAME, &options->load_directory, N_("Run the loads in this directory, on another file system (a USB stick), while the probes stay in --dir (default: the loads in --dir too)"), N_("DIR"));
+  add_entry (e, "memory", 0, G_OPTION_ARG_STRING, &options->memory, N_("Emulate a machine with this much memory (root): pin the rest for the run, so that the kernel’s default dirty thresholds are those of that machine (at least 1G)"), N_("SIZE"));
   add_entry (e, "size", 's', G_OPTION_ARG_STRING, &options->size, N_("Size of the main load: the writer’s total (default 15000M, at most half the free space), else the copied file, else each parallel writer’s file"), N_("SIZE"));
   add_entry (e, "duration", 't', G_OPTION_ARG_STRING, &options->duration, N_("Stop after this many seconds (default: when the loads are done, or Ctrl-C)"), N_("SECONDS"));
   add_entry (e, "report", 'o', G_OPTION_ARG_FILENAME, &options->report, N_("Save the JSON report here (default ~/.local/share/resprobe/reports/)"), N_("FILE"));
@@ -159,6 +160,7 @@ rp_run_options_clear (RpRunOptions *options)
   g_clear_pointer (&options->scenario, g_free);
   g_clear_pointer (&options->directory, g_free);
   g_clear_pointer (&options->load_directory, g_free);
+  g_clear_pointer (&options->memory, g_free);
   g_clear_pointer (&options->size, g_free);
   g_clear_pointer (&options->duration, g_free);
   g_clear_pointer (&options->report, g_free);

@@ -17,6 +17,7 @@ typedef struct {
   char     *scenario;
   char     *directory;
   char     *load_directory;      /* --load-dir: the loads' folder, when not --dir */
+  char     *memory;              /* --memory: the machine memory to emulate (rp-memory-pin.h) */
   char     *size;
   char     *duration;
   char     *report;

@@ -876,9 +876,11 @@ run_once (const RpScenario  *scenario,
           const char        *report_stem,
           guint              repeat,
           guint              repeats,
+          guint64            machine_memory,
           RpReport         **out_report,
           gboolean          *out_stopped)
 {
+  g_autoptr(RpMemoryPin) pin = NULL;
   g_autoptr(RpSession) session = NULL;
   g_autoptr(RpReport) report = NULL;
   g_autoptr(GMainLoop) loop = NULL;
@@ -893,8 +895,18 @@ run_once (const RpScenario  *scenario,
   if (repeats > 1)
     /* TRANSLATORS: the run's number, how many runs were asked for (--repeat) */
     rp_cli_print (_("Run %u of %u\n"), repeat, repeats);
+  /* Before the signal handlers: Ctrl-C while it pins ends the run, and the
+   * pinning process with it. */
+  if (machine_memory != 0)
+    {
+      pin = rp_cli_pin_memory (machine_memory, &error);
+      if (pin == NULL)
+        return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+    }
   loop = g_main_loop_new (NULL, FALSE);
   session = rp_session_new (scenario);
+  if (pin != NULL)
+    rp_memory_pin_set_notes (pin, session);
   state.session = session;
   state.loop = loop;
   state.stderr_is_tty = isatty (STDERR_FILENO);
@@ -927,6 +939,11 @@ run_once (const RpScenario  *scenario,
    * run ended killed the process before its summary and report (exit 143,
    * seen under stress-ng). Caught, it has nothing left to stop. */
   print_new_fsync_lines (&state);
+  if (pin != NULL)
+    {
+      rp_memory_pin_set_notes (pin, session);
+      g_clear_pointer (&pin, rp_memory_pin_free);
+    }
   report = rp_report_new_from_session (session);
   print_summary (report);
 
@@ -951,7 +968,7 @@ run_once (const RpScenario  *scenario,
  * @argc: argument count, argv[0] being "run"
  * @argv: arguments
  *
- * `resprobe-cli run [--scenario NAME] [--dir DIR] [--size SIZE]
+ * `resprobe-cli run [--scenario NAME] [--dir DIR] [--memory SIZE] [--size SIZE]
  * [--block-size SIZE] [--duration SECONDS] [--interval SECONDS]
  * [--report FILE.json] [--load NAME…] [--probe NAME…] [parameters of the
  * loads and probes] [-- COMMAND ARG…]`. SIGINT, SIGTERM and SIGHUP stop the
@@ -978,6 +995,7 @@ rp_cli_run (int    argc,
   g_autofree char *report_stem_base = NULL;   /* with --repeat: each run's is STEM-rN */
   g_autoptr(RpCliGroup) group = NULL;
   gboolean stopped = FALSE;
+  guint64 machine_memory = 0;
   guint repeats;
   int exit_code = RP_CLI_EXIT_OK;
 
@@ -1003,6 +1021,11 @@ rp_cli_run (int    argc,
       return RP_CLI_EXIT_USAGE;
     }
   repeats = (guint) options.repeat;
+  if (options.memory != NULL &&
+      (!rp_parse_size (options.memory, "--memory", &machine_memory, &error) ||
+       !rp_memory_pin_check (machine_memory, NULL, &error)))
+    return rp_cli_fail (g_error_matches (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT) ? RP_CLI_EXIT_USAGE
+                                                                                    : RP_CLI_EXIT_FAILURE, error);
   report_stem = default_report_stem ();
   for (guint r = 1; report_path != NULL && r <= repeats; r++)
     {
@@ -1031,7 +1054,7 @@ rp_cli_run (int    argc,
                                                        : g_strdup (report_stem);
       RpReport *report = NULL;
       int code = run_once (scenario, path, options.force, report_directory, stem, r, repeats,
-                           &report, &stopped);
+                           machine_memory, &report, &stopped);
 
       exit_code = rp_cli_exit_worse (exit_code, code);
       if (report != NULL)

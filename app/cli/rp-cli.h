@@ -4,6 +4,8 @@
 
 #include <glib.h>
 
+#include "rp-memory-pin.h"
+
 G_BEGIN_DECLS
 
 /* Exit codes: 0 success, 1 runtime failure, 2 bad command-line values (or a
@@ -28,6 +30,13 @@ int  rp_cli_compare  (int argc, char **argv);
 int  rp_cli_monitor  (int argc, char **argv);
 
 int  rp_cli_fail     (int exit_code, const GError *error);
+RpMemoryPin *rp_cli_pin_memory (guint64   machine_memory,
+                                GError  **error);
+gboolean rp_cli_parse_memory_list (const char  *text,
+                                   GArray      *out,
+                                   GError     **error);
+gboolean rp_cli_check_memory_list (GArray      *memories,
+                                   GError     **error);
 
 /**
  * RpCliGroup:
