@@ -19,7 +19,8 @@
 #    device's dirty limit made small (its bdi's strict_limit and max_bytes,
 #    put back on exit), the run's writer and a dd beside it are both paused,
 #    and the report names each task, the run's own marked, and has the other
-#    program's pauses as a series of their own.
+#    program's pauses as a series of their own; every pause comes through
+#    the kernel-side filter (bdi and pause > 0), none of 0 s.
 # TAP. Without root the whole test is a visible skip; as root nothing is
 # skipped. It undoes what it sets up on every exit path (trap): its own trace
 # instance, the mount, the loop device, the image. If tracefs is not mounted
@@ -298,6 +299,13 @@ total = float(notes.get("writer_pause_seconds", "0"))
 other_s = float(notes.get("writer_pause_other_seconds", "nan"))
 ok = len(other) > 0 and abs(sum(v for _, v in other) - other_s) <= 1e-3 * max(other_s, 1) and 0 < other_s < total
 out.append(f"{'ok' if ok else 'not ok'} writer_pause_other: {len(other)} pauses, {other_s:.3f} s of all tasks' {total:.3f} s")
+# balance_dirty_pages reaches the buffer through the kernel's filter
+# "bdi == ... && pause > 0" (issue 18, acceptance 3): every pause arrives,
+# none of the writers let through.
+pauses = samples(series.get("writer_pause", {}))
+ok = len(pauses) > 0 and len(pauses) == int(notes.get("writer_pauses", "-1")) and all(v > 0 for _, v in pauses)
+out.append(f"{'ok' if ok else 'not ok'} writer pauses through the kernel's filter: {len(pauses)} samples, "
+           f"writer_pauses {notes.get('writer_pauses')}, shortest {min((v for _, v in pauses), default=0):.4f} s")
 print("\n".join(out))
 EOF
 )

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -226,6 +227,74 @@ test_blocked_call (void)
   g_assert_cmpfloat (stall->start, >=, 0);
   /* Nothing is in flight any more. */
   g_assert_false (rp_call_registry_any_in_flight (blocked.registry, rp_clock_now (), 0));
+
+  close (blocked.pipe[0]);
+  close (blocked.pipe[1]);
+  g_mutex_clear (&blocked.lock);
+  g_cond_clear (&blocked.cond);
+  rp_call_registry_free (blocked.registry);
+}
+
+/* The sampler's sleep between calls (issue 18, acceptance 3): with nothing
+ * in flight it waits for a begin, which wakes it. The wait is an hour: a
+ * lost wake-up hangs the test until meson's timeout fails it. Then, as
+ * root, a look with the stack readable names the same wait site as the
+ * wchan alone (the stack is read only when the wchan is not a known site). */
+static void
+test_wake_on_begin (void)
+{
+  Blocked blocked = { rp_call_registry_new () };
+  RpWaitSample wchan = { NULL }, stack = { NULL };
+  GThread *thread;
+  double wait = -1;
+
+  g_assert_cmpint (pipe (blocked.pipe), ==, 0);
+  g_mutex_init (&blocked.lock);
+  g_cond_init (&blocked.cond);
+  rp_call_registry_set_origin (blocked.registry, rp_clock_now ());
+  g_assert_false (rp_call_registry_next_due (blocked.registry, rp_clock_now (), &wait));
+
+  thread = g_thread_new ("blocked", blocked_thread, &blocked);
+  g_assert_true (rp_call_registry_wait_for_call (blocked.registry, 3600));
+  g_assert_true (rp_call_registry_next_due (blocked.registry, rp_clock_now (), &wait));
+  g_assert_cmpfloat (wait, >=, 0);
+  g_assert_cmpfloat (wait, <=, RP_CALL_SAMPLE_AFTER);
+  /* In flight: the wait returns at once. */
+  g_assert_true (rp_call_registry_wait_for_call (blocked.registry, 3600));
+
+  /* Wait until the thread sleeps in the pipe: a condition, not a clock. */
+  while (!in_flight_at (blocked.registry, "waiting for a pipe"))
+    {
+      rp_call_registry_sample (blocked.registry, rp_clock_now (), read_as_sampler, NULL);
+      g_usleep (10000);
+    }
+  if (geteuid () == 0)
+    {
+      pid_t tid = 0;
+      /* The blocked thread's id: the one task of ours in pipe_read. */
+      g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          RpWaitSample look = { NULL };
+
+          rp_stall_sampler_read ((pid_t) atoi (name), FALSE, FALSE, FALSE, &look);
+          if (look.site != NULL && g_strcmp0 (rp_wait_site_describe (look.site), "waiting for a pipe") == 0)
+            tid = (pid_t) atoi (name);
+          g_free (look.site);
+        }
+      g_assert_cmpint (tid, >, 0);
+      rp_stall_sampler_read (tid, FALSE, FALSE, FALSE, &wchan);
+      rp_stall_sampler_read (tid, FALSE, TRUE, FALSE, &stack);
+      g_assert_cmpstr (stack.site, ==, wchan.site);
+      g_assert_cmpstr (stack.source, ==, "stack");
+      g_free (wchan.site);
+      g_free (stack.site);
+    }
+  g_assert_cmpint (write (blocked.pipe[1], "x", 1), ==, 1);
+  g_thread_join (thread);
+  g_assert_false (rp_call_registry_next_due (blocked.registry, rp_clock_now (), &wait));
 
   close (blocked.pipe[0]);
   close (blocked.pipe[1]);
@@ -521,6 +590,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stalls/wait-sites", test_wait_sites);
   g_test_add_func ("/stalls/blocked-call", test_blocked_call);
   g_test_add_func ("/stalls/child-call", test_child_call);
+  g_test_add_func ("/stalls/wake-on-begin", test_wake_on_begin);
   g_test_add_func ("/stalls/sample-without-lock", test_sample_without_lock);
   g_test_add_func ("/stalls/report", test_report_stalls);
   g_test_add_func ("/stalls/report-old-and-bad", test_report_old_and_bad);

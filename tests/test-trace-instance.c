@@ -1,4 +1,4 @@
-/* test-trace-instance.c: which trace instances count as a dead run's (no root needed). */
+/* test-trace-instance.c: which trace instances count as a dead run's, and the events' filters (no root needed). */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -54,10 +54,68 @@ test_names (void)
   g_assert_false (rp_trace_instance_is_ours_and_stale (NULL));
 }
 
+static const RpTraceEventInfo *
+find_event (const char *name)
+{
+  const RpTraceEventInfo *families[2];
+  guint counts[2];
+
+  families[0] = rp_trace_journal_events (&counts[0]);
+  families[1] = rp_trace_block_events (&counts[1]);
+  for (guint f = 0; f < G_N_ELEMENTS (families); f++)
+    for (guint i = 0; i < counts[f]; i++)
+      if (g_str_equal (families[f][i].name, name))
+        return &families[f][i];
+  g_assert_not_reached ();
+}
+
+/* The kernel's filter of each event: only the target's devices, and
+ * balance_dirty_pages only when it paused the writer (issue 18,
+ * acceptance 3: what user space would drop never reaches the buffer).
+ * dev_t in the kernel's encoding, MAJOR << 20 | MINOR: /dev/loop3 (7:3)
+ * is 7340035, its file system the same; sda1 (8:1) 8388609 on sda (8:0)
+ * 8388608. */
+static void
+test_filters (void)
+{
+  RpTraceTarget loop = { 7u << 20 | 3, 7u << 20 | 3, "7:3", "loop3" };
+  RpTraceTarget partition = { 8u << 20 | 1, 8u << 20, "8:0", "sda" };
+  static const char *const all[] = {
+    "jbd2_start_commit", "jbd2_end_commit", "jbd2_run_stats", "ext4_sync_file_enter",
+    "ext4_sync_file_exit", "block_rq_issue", "block_rq_complete", "balance_dirty_pages",
+    "wbt_lat", "wbt_stat", "wbt_step", "wbt_timer",
+  };
+  struct { const char *event; RpTraceTarget *target; const char *filter; } cases[] = {
+    { "jbd2_start_commit", &loop, "dev == 7340035" },
+    { "ext4_sync_file_exit", &partition, "dev == 8388609" },
+    { "block_rq_issue", &loop, "dev == 7340035" },
+    { "block_rq_complete", &partition, "dev == 8388608" },
+    { "balance_dirty_pages", &loop, "bdi == \"7:3\" && pause > 0" },
+    { "balance_dirty_pages", &partition, "bdi == \"8:0\" && pause > 0" },
+    { "wbt_lat", &partition, "name == \"sda\"" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *filter = rp_trace_event_filter (find_event (cases[i].event), cases[i].target);
+
+      g_assert_cmpstr (filter, ==, cases[i].filter);
+    }
+  /* No event of ours is read unfiltered: every filter names a device. */
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    {
+      g_autofree char *filter = rp_trace_event_filter (find_event (all[i]), &loop);
+
+      g_assert_true (g_str_has_prefix (filter, "dev == ") || g_str_has_prefix (filter, "bdi == ") ||
+                     g_str_has_prefix (filter, "name == "));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/trace-instance/names", test_names);
+  g_test_add_func ("/trace-instance/filters", test_filters);
   return g_test_run ();
 }

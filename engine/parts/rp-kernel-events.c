@@ -20,7 +20,11 @@
  * "off" leaves tracefs alone. The work is in rp-trace-*.c, built when
  * libtracefs and libtraceevent are found. */
 
-#define READ_PERIOD 0.25   /* s: the per-CPU buffers hold seconds of events at this rate */
+/* s: how often the reader empties the per-CPU buffers. Each time costs a
+ * few system calls per CPU whether there are events or not; the filters
+ * keep the events few (rp_trace_event_filter()), so that the instance's
+ * buffers (1.4 MB per CPU by default) hold many seconds of them. */
+#define READ_PERIOD 0.5
 
 enum { MODE_AUTO, MODE_ON, MODE_OFF };
 

@@ -37,6 +37,13 @@ struct _RpCallRegistry {
   GPtrArray *calls;            /* RpTimedCall, one per worker thread */
   GPtrArray *stalls;           /* RpStall, finished, in order of their end */
   guint64    dropped;
+
+  /* The sampler's sleep while no call is in flight
+   * (rp_call_registry_wait_for_call()): a begin wakes it. */
+  GMutex     wake_lock;
+  GCond      wake;
+  gboolean   woken;            /* under wake_lock */
+  gint       sampler_waiting;  /* atomic: read by every begin */
 };
 
 static void
@@ -60,6 +67,8 @@ rp_call_registry_new (void)
   RpCallRegistry *self = g_new0 (RpCallRegistry, 1);
 
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->wake_lock);
+  g_cond_init (&self->wake);
   self->calls = g_ptr_array_new_with_free_func (timed_call_free);
   self->stalls = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
   return self;
@@ -79,6 +88,8 @@ rp_call_registry_free (RpCallRegistry *self)
   g_ptr_array_unref (self->calls);
   g_ptr_array_unref (self->stalls);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->wake_lock);
+  g_cond_clear (&self->wake);
   g_free (self);
 }
 
@@ -147,6 +158,20 @@ rp_timed_call_begin (RpTimedCall *call,
   call->last_sample = now;
   call->blkio_known = FALSE;
   g_mutex_unlock (&call->lock);
+
+  /* A sampler asleep for want of a call (rp_call_registry_wait_for_call())
+   * is woken. The fence orders the store of start above before the load of
+   * the flag, as the sampler's fence orders its flag before its look at
+   * the starts: one of the two sees the other's store. The cost for a
+   * writer's write() is the fence and one load while the sampler is awake. */
+  __atomic_thread_fence (__ATOMIC_SEQ_CST);
+  if (g_atomic_int_get (&call->registry->sampler_waiting))
+    {
+      g_mutex_lock (&call->registry->wake_lock);
+      call->registry->woken = TRUE;
+      g_cond_signal (&call->registry->wake);
+      g_mutex_unlock (&call->registry->wake_lock);
+    }
   return now;
 }
 
@@ -357,6 +382,71 @@ rp_call_registry_any_in_flight (RpCallRegistry *self,
       g_mutex_unlock (&call->lock);
     }
   return any;
+}
+
+/**
+ * rp_call_registry_next_due:
+ * @now: monotonic seconds
+ * @out_wait: (out): seconds from @now until the call in flight longest has
+ *   been in flight for %RP_CALL_SAMPLE_AFTER; 0 when one has already
+ *
+ * When the sampler should look next: it sleeps until then rather than
+ * waking every sample period for calls too young to sample.
+ *
+ * Returns: whether a call is in flight (%FALSE: *@out_wait is not set)
+ */
+gboolean
+rp_call_registry_next_due (RpCallRegistry *self,
+                           double          now,
+                           double         *out_wait)
+{
+  g_autoptr(GPtrArray) calls = calls_snapshot (self);
+  double oldest = 0;
+
+  for (guint i = 0; i < calls->len; i++)
+    {
+      RpTimedCall *call = g_ptr_array_index (calls, i);
+
+      g_mutex_lock (&call->lock);
+      if (call->start > 0 && (oldest == 0 || call->start < oldest))
+        oldest = call->start;
+      g_mutex_unlock (&call->lock);
+    }
+  if (oldest == 0)
+    return FALSE;
+  *out_wait = MAX (0, oldest + RP_CALL_SAMPLE_AFTER - now);
+  return TRUE;
+}
+
+/**
+ * rp_call_registry_wait_for_call:
+ * @timeout: seconds to wait at most
+ *
+ * Sleeps until a call begins (rp_timed_call_begin() wakes it), at most
+ * @timeout; returns at once when one is in flight already. The sampler's
+ * sleep between calls: a thread that wakes every 10 ms to find nothing in
+ * flight costs more CPU than its looks at stalled calls (bench/ row 15.1).
+ *
+ * Returns: whether a call is in flight now
+ */
+gboolean
+rp_call_registry_wait_for_call (RpCallRegistry *self,
+                                double          timeout)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (timeout * G_USEC_PER_SEC);
+  gboolean any;
+
+  g_mutex_lock (&self->wake_lock);
+  self->woken = FALSE;
+  g_atomic_int_set (&self->sampler_waiting, 1);
+  /* Pairs with the fence of rp_timed_call_begin(). */
+  __atomic_thread_fence (__ATOMIC_SEQ_CST);
+  any = rp_call_registry_any_in_flight (self, rp_clock_now (), 0);
+  while (!any && !self->woken && g_cond_wait_until (&self->wake, &self->wake_lock, end))
+    ;
+  g_atomic_int_set (&self->sampler_waiting, 0);
+  g_mutex_unlock (&self->wake_lock);
+  return any || rp_call_registry_any_in_flight (self, rp_clock_now (), 0);
 }
 
 /**

@@ -66,6 +66,11 @@ guint           rp_call_registry_sample       (RpCallRegistry *self,
 gboolean        rp_call_registry_any_in_flight (RpCallRegistry *self,
                                                double          now,
                                                double          min_age);
+gboolean        rp_call_registry_next_due     (RpCallRegistry *self,
+                                               double          now,
+                                               double         *out_wait);
+gboolean        rp_call_registry_wait_for_call (RpCallRegistry *self,
+                                               double          timeout);
 GPtrArray      *rp_call_registry_get_in_flight (RpCallRegistry *self,
                                                double          now,
                                                double          min_age);

@@ -293,7 +293,9 @@ WBT_HANDLER (on_wbt_timer, RP_TRACE_WBT_TIMER)
 static const RpTraceEventInfo events[] = {
   { "block", "block_rq_issue", on_issue, RP_TRACE_FILTER_DISK },
   { "block", "block_rq_complete", on_complete, RP_TRACE_FILTER_DISK },
-  { "writeback", "balance_dirty_pages", on_balance_dirty_pages, RP_TRACE_FILTER_BDI },
+  /* Traced for every writer the kernel lets through too (pause 0), which
+   * the handler drops: a busy writer's thousands a second. */
+  { "writeback", "balance_dirty_pages", on_balance_dirty_pages, RP_TRACE_FILTER_BDI, "pause > 0" },
   { "wbt", "wbt_lat", on_wbt_lat, RP_TRACE_FILTER_NAME },
   { "wbt", "wbt_stat", on_wbt_stat, RP_TRACE_FILTER_NAME },
   { "wbt", "wbt_step", on_wbt_step, RP_TRACE_FILTER_NAME },

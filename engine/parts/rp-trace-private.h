@@ -100,6 +100,10 @@ typedef struct {
    * the file system's or the disk's dev_t, "bdi" with the disk's
    * "MAJ:MIN", "name" with the disk's name. */
   enum { RP_TRACE_FILTER_FS, RP_TRACE_FILTER_DISK, RP_TRACE_FILTER_BDI, RP_TRACE_FILTER_NAME } filter_on;
+  /* (nullable) A further condition of the filter, in the kernel's filter
+   * syntax, for records the handler would drop anyway, e.g. "pause > 0":
+   * they then never reach the buffer (issue 18, acceptance 3). */
+  const char     *also;
 } RpTraceEventInfo;
 
 /* rp-trace-instance.c */
@@ -117,6 +121,8 @@ void                    rp_trace_block_notes    (RpTraceSink *sink);
 GHashTable             *rp_trace_paused_tasks_new (void);
 
 /* Shared helpers (rp-trace-reader.c) */
+char    *rp_trace_event_filter (const RpTraceEventInfo *info,
+                                const RpTraceTarget    *target);
 guint64  rp_trace_field_u64  (struct tep_event  *event,
                               struct tep_record *record,
                               const char        *name);

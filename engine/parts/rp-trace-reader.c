@@ -32,6 +32,7 @@ struct _RpTraceReader {
   GArray                  *dispatch;   /* of Dispatch */
   RpTraceSink              sink;
   GString                 *missing;    /* events this kernel does not have */
+  guint64                  records;    /* read from the buffers */
   gboolean                 finished;
 };
 
@@ -242,6 +243,49 @@ load_formats (void)
   return tep;
 }
 
+/**
+ * rp_trace_event_filter:
+ * @info: an event of a family's table
+ * @target: the target's devices
+ *
+ * The event's filter, for its "filter" file in our instance
+ * (Documentation/trace/events.rst, "Event filtering"): its field that
+ * names the device (see RpTraceEventInfo) compared with @target's, and
+ * @info's further condition if any. The kernel drops what does not match
+ * before it is written to the buffer: another disk's requests, another
+ * device's writer throttling, a writer let through without a pause cost
+ * the reader nothing.
+ *
+ * Returns: (transfer full): e.g. "dev == 265289731" or
+ *   "bdi == \"254:0\" && pause > 0"
+ */
+char *
+rp_trace_event_filter (const RpTraceEventInfo *info,
+                       const RpTraceTarget    *target)
+{
+  g_autofree char *device = NULL;
+
+  switch (info->filter_on)
+    {
+    case RP_TRACE_FILTER_FS:
+      device = g_strdup_printf ("dev == %u", target->fs_dev);
+      break;
+    case RP_TRACE_FILTER_DISK:
+      device = g_strdup_printf ("dev == %u", target->disk_dev);
+      break;
+    case RP_TRACE_FILTER_BDI:
+      device = g_strdup_printf ("bdi == \"%s\"", target->bdi);
+      break;
+    case RP_TRACE_FILTER_NAME:
+    default:
+      device = g_strdup_printf ("name == \"%s\"", target->disk_name);
+      break;
+    }
+  if (info->also == NULL)
+    return g_steal_pointer (&device);
+  return g_strdup_printf ("%s && %s", device, info->also);
+}
+
 static gboolean
 enable_event (RpTraceReader          *self,
               const RpTraceEventInfo *info)
@@ -257,23 +301,7 @@ enable_event (RpTraceReader          *self,
                               info->system, info->name);
       return FALSE;
     }
-  /* Each family's field that names the device (see RpTraceEventInfo). */
-  switch (info->filter_on)
-    {
-    case RP_TRACE_FILTER_FS:
-      filter = g_strdup_printf ("dev == %u", target->fs_dev);
-      break;
-    case RP_TRACE_FILTER_DISK:
-      filter = g_strdup_printf ("dev == %u", target->disk_dev);
-      break;
-    case RP_TRACE_FILTER_BDI:
-      filter = g_strdup_printf ("bdi == \"%s\"", target->bdi);
-      break;
-    case RP_TRACE_FILTER_NAME:
-    default:
-      filter = g_strdup_printf ("name == \"%s\"", target->disk_name);
-      break;
-    }
+  filter = rp_trace_event_filter (info, target);
   /* The event's own files: tracefs_event_enable() would match regular
    * expressions against every event of every system. */
   if (tracefs_event_file_write (self->instance, info->system, info->name, "filter", filter) < 0 ||
@@ -435,6 +463,7 @@ on_record (struct tep_event  *event,
 {
   RpTraceReader *self = data;
 
+  self->records++;
   for (guint i = 0; i < self->dispatch->len; i++)
     {
       const Dispatch *d = &g_array_index (self->dispatch, Dispatch, i);
@@ -503,6 +532,7 @@ rp_trace_reader_finish (RpTraceReader *self)
   rp_trace_block_flush (&self->sink);
   rp_trace_journal_notes (&self->sink);
   rp_trace_block_notes (&self->sink);
+  rp_part_host_set_number_note (self->sink.host, "kernel_events_records", "%.0f", (double) self->records);
   rp_part_host_set_number_note (self->sink.host, "kernel_events_lost", "%.0f",
                                 (double) lost_events (self->instance));
   rp_part_host_changed (self->sink.host);
