@@ -167,6 +167,10 @@ const char *rp_plot_span_at            (RpPlot      *self,
 void        rp_plot_add_threshold      (RpPlot      *self,
                                         double       value,
                                         const char  *label);
+void        rp_plot_add_limit          (RpPlot      *self,
+                                        double       value);
+const char *rp_plot_get_threshold_text (RpPlot      *self,
+                                        guint        index);
 void        rp_plot_clear_thresholds   (RpPlot      *self);
 void        rp_plot_set_placeholder    (RpPlot      *self,
                                         const char  *text);

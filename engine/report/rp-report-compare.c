@@ -557,9 +557,12 @@ rp_report_compare_text (GPtrArray *reports)
                                          "the same configuration share a column. Brackets give 95 % "
                                          "intervals (bootstrap over runs, or over samples of a single "
                                          "run). Changes in parentheses are relative to the first column: "
-                                         "\"noise\" marks a difference within noise, a p-value one that "
-                                         "is significant (Mann-Whitney U test of the latency samples, "
-                                         "Holm-corrected across rows; other figures: intervals that do "
-                                         "not overlap)."));
+                                         "a p-value or \"significant\" marks a significant difference (latencies: "
+                                         "Mann-Whitney U test of the samples, Holm-corrected across "
+                                         "rows, and intervals that do not overlap; other figures: "
+                                         "intervals over two or more runs each that do not overlap), "
+                                         "\"noise\" one that is not, \"one run\" intervals that do "
+                                         "not overlap but rest on a single run's samples, which a "
+                                         "repeat of the run would widen."));
   return g_string_free (out, FALSE);
 }
