@@ -478,6 +478,9 @@ series_label (const char *name)
   label = info->label != NULL ? info->label : info->title;
   if (label == NULL)
     return g_strdup (name);
+  if (g_str_has_prefix (name, "cpu_") && info->role == RP_SUMMARY_LEVEL && info->label == NULL)
+    /* As the comparison names the CPU split: "User" alone says little. */
+    return g_strdup_printf (_("CPU %s"), _(label));
   if (info->flags & RP_SERIES_FLAG_PER_THREAD)
     /* TRANSLATORS: a series of one thread of several, e.g. "write() latency, thread 3" */
     return g_strdup_printf (_("%s, thread %s"), _(label), name + strlen (info->name));
@@ -740,16 +743,24 @@ plan_pages (RpReport  *self,
   if (n_pages < 2 || fill >= MIN_LAST_PAGE_FILL)
     return TRUE;
 
+  /* The page before ended with some slack (a row that did not fit), so
+   * ending it earlier by the deficit may move less than the deficit: end it
+   * earlier again by what is still missing, a few times at most. */
   shortened = pass;
   shortened.n_pages = 0;
   shortened.short_page = n_pages - 1;
-  shortened.shorten = (MIN_LAST_PAGE_FILL - fill) * content;
-  if (!count_pages (self, &shortened, &n_shortened, &shortened_fill, error))
-    return FALSE;
-  /* A block taller than what the short page lost (a chart) may move
-   * whole: still one page, fuller. Anything else keeps the plain layout. */
-  if (n_shortened != n_pages)
-    return TRUE;
+  shortened_fill = fill;
+  for (guint attempt = 0; attempt < 4 && shortened_fill < MIN_LAST_PAGE_FILL; attempt++)
+    {
+      shortened.shorten += (MIN_LAST_PAGE_FILL - shortened_fill) * content + 1;
+      if (!count_pages (self, &shortened, &n_shortened, &shortened_fill, error))
+        return FALSE;
+      /* A block taller than what the short page lost (a chart) may move
+       * whole: still one page, fuller. A layout with another page count
+       * is not taken. */
+      if (n_shortened != n_pages)
+        return TRUE;
+    }
   shortened.n_pages = n_pages;
   *out_pass = shortened;
   *out_last_fill = shortened_fill;
