@@ -401,7 +401,8 @@ test_what_stalled (void)
 static RpReport *
 levels_report (RpReport   *model,
                double      level,
-               const char *configuration)
+               const char *configuration,
+               const char *device_profile)
 {
   g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GHashTable) notes = g_hash_table_new (g_str_hash, g_str_equal);
@@ -416,6 +417,8 @@ levels_report (RpReport   *model,
   g_ptr_array_add (series, iowait);
   g_ptr_array_add (series, in_flight);
   g_hash_table_insert (notes, (char *) "configuration", (char *) configuration);
+  if (device_profile != NULL)
+    g_hash_table_insert (notes, (char *) "device_profile", (char *) device_profile);
   return rp_report_new (rp_report_get_sysinfo (model), rp_report_get_scenario (model), series, notes);
 }
 
@@ -434,8 +437,8 @@ test_noise_follows_rule (void)
   g_autofree char *text = NULL;
   guint one_run = 0;
 
-  g_ptr_array_add (reports, levels_report (model, 0.01, "calm"));
-  g_ptr_array_add (reports, levels_report (model, 0.5, "busy"));
+  g_ptr_array_add (reports, levels_report (model, 0.01, "calm", NULL));
+  g_ptr_array_add (reports, levels_report (model, 0.5, "busy", NULL));
   comparison = rp_comparison_new (reports, RP_COMPARE_NONE);
   text = rp_report_compare_text (reports);
   g_assert_cmpuint (comparison->n_groups, ==, 2);
@@ -465,6 +468,34 @@ test_noise_follows_rule (void)
   assert_contains (text, "intervals over two or more runs each that do not overlap");
 }
 
+/* Issue 21, item 5: runs of a matrix with --device native,usb2-stick
+ * (the note the matrix gives each cell's report) are named by their
+ * profile, and the comparison has a device row marked as differing. */
+static void
+test_device_profile_names_runs (void)
+{
+  g_autoptr(RpReport) model = load_fixture ("writers-fsync.json");
+  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) same = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *text = NULL;
+  g_autofree char *same_text = NULL;
+
+  g_ptr_array_add (reports, levels_report (model, 0.01, "native-ext3", "native"));
+  g_ptr_array_add (reports, levels_report (model, 0.5, "usb2-stick-ext3", "usb2-stick"));
+  text = rp_report_compare_text (reports);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  g_assert_true (g_regex_match_simple ("^ +native \\(Run 1\\) +usb2-stick \\(Run 2\\)$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* Device profile +native +usb2-stick$", text, G_REGEX_MULTILINE, 0));
+
+  /* One profile: no renaming, the row without a mark. */
+  g_ptr_array_add (same, levels_report (model, 0.01, "a", "usb2-stick"));
+  g_ptr_array_add (same, levels_report (model, 0.5, "b", "usb2-stick"));
+  same_text = rp_report_compare_text (same);
+  g_assert_true (g_regex_match_simple ("^ +Run 1 +Run 2$", same_text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  Device profile +usb2-stick +usb2-stick$", same_text, G_REGEX_MULTILINE, 0));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -479,5 +510,6 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/same-configuration", test_same_configuration);
   g_test_add_func ("/judge/what-stalled", test_what_stalled);
   g_test_add_func ("/judge/noise-follows-rule", test_noise_follows_rule);
+  g_test_add_func ("/judge/device-profile-names-runs", test_device_profile_names_runs);
   return g_test_run ();
 }
