@@ -496,6 +496,41 @@ test_device_profile_names_runs (void)
   g_assert_true (g_regex_match_simple ("^  Device profile +usb2-stick +usb2-stick$", same_text, G_REGEX_MULTILINE, 0));
 }
 
+/* Issue 21, item 6: a run keeps its colour when the runs are reordered
+ * (another baseline picked, the files given in another order): the colour
+ * follows when the run was made, not its place. */
+static void
+test_run_colors_stable (void)
+{
+  const char *names[] = { "ext3-writeback-1.json", "ext3-ordered-2.json", "ext3-ordered-1.json", NULL };
+  g_autoptr(GPtrArray) reports = load_fixtures (names);
+  const guint orders[][3] = { { 0, 1, 2 }, { 2, 0, 1 }, { 1, 2, 0 }, { 2, 1, 0 } };
+  guint first[3];
+
+  for (guint o = 0; o < G_N_ELEMENTS (orders); o++)
+    {
+      g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
+      gboolean used[3] = { FALSE, FALSE, FALSE };
+
+      for (guint i = 0; i < 3; i++)
+        g_ptr_array_add (ordered, g_ptr_array_index (reports, orders[o][i]));
+      for (guint i = 0; i < 3; i++)
+        {
+          guint color = rp_comparison_run_color (ordered, i);
+
+          g_assert_cmpuint (color, <, 3);
+          g_assert_false (used[color]);
+          used[color] = TRUE;
+          if (o == 0)
+            first[orders[o][i]] = color;
+          else
+            g_assert_cmpuint (color, ==, first[orders[o][i]]);
+        }
+    }
+  /* The oldest run (ordered-1, 11:00) has the first colour. */
+  g_assert_cmpuint (first[2], ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -511,5 +546,6 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/what-stalled", test_what_stalled);
   g_test_add_func ("/judge/noise-follows-rule", test_noise_follows_rule);
   g_test_add_func ("/judge/device-profile-names-runs", test_device_profile_names_runs);
+  g_test_add_func ("/judge/run-colors-stable", test_run_colors_stable);
   return g_test_run ();
 }

@@ -416,6 +416,55 @@ rp_plot_add_series (RpPlot     *self,
 }
 
 /**
+ * rp_plot_add_series_colored:
+ * @name: the series' name, the key for binding
+ * @label: (nullable): legend label, translated; defaults to @name
+ * @mark: how to draw it
+ * @color: index into the style's palette (taken modulo
+ *   %RP_PLOT_PALETTE_SIZE), e.g. rp_comparison_run_color()
+ *
+ * rp_plot_add_series() with a colour of its own instead of the next in
+ * order: a comparison gives each run the same colour whatever its place
+ * (the baseline keeps its colour when the user picks another), in every
+ * chart and legend that shows it.
+ */
+void
+rp_plot_add_series_colored (RpPlot     *self,
+                            const char *name,
+                            const char *label,
+                            RpPlotMark  mark,
+                            guint       color)
+{
+  Entry *entry;
+
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (name != NULL);
+
+  rp_plot_add_series (self, name, label, mark);
+  entry = lookup_entry (self, name);
+  g_return_if_fail (entry != NULL);
+  entry->color = color % RP_PLOT_PALETTE_SIZE;
+}
+
+/**
+ * rp_plot_get_series_color:
+ * @name: a name given to rp_plot_add_series()
+ *
+ * Returns: the series' index into the palette, or -1 for an unknown @name
+ */
+int
+rp_plot_get_series_color (RpPlot     *self,
+                          const char *name)
+{
+  Entry *entry;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), -1);
+
+  entry = lookup_entry (self, name);
+  return entry != NULL ? (int) entry->color : -1;
+}
+
+/**
  * rp_plot_bind_series:
  * @name: a name given to rp_plot_add_series()
  * @series: (nullable): the data to draw, or %NULL to draw nothing for it

@@ -791,6 +791,43 @@ judge_rows (Builder *builder)
 }
 
 /**
+ * rp_comparison_run_color:
+ * @reports: (element-type RpReport): the runs of a comparison, in any order
+ * @index: one of them, 0 .. @reports->len − 1
+ *
+ * A colour for a run that does not follow its place: its rank when the
+ * runs are sorted by when they were made (rp_report_get_created(); equal
+ * times by place), so that picking another baseline or reordering the runs
+ * leaves every run its colour, in every chart, legend and table of the
+ * comparison. A front end takes it modulo its palette's size.
+ *
+ * Returns: the rank, 0 for the oldest run
+ */
+guint
+rp_comparison_run_color (GPtrArray *reports,
+                         guint      index)
+{
+  RpReport *report;
+  guint rank = 0;
+
+  g_return_val_if_fail (reports != NULL && index < reports->len, 0);
+
+  report = g_ptr_array_index (reports, index);
+  for (guint i = 0; i < reports->len; i++)
+    {
+      gint order;
+
+      if (i == index)
+        continue;
+      order = g_date_time_compare (rp_report_get_created (g_ptr_array_index (reports, i)),
+                                   rp_report_get_created (report));
+      if (order < 0 || (order == 0 && i < index))
+        rank++;
+    }
+  return rank;
+}
+
+/**
  * rp_comparison_new:
  * @reports: (element-type RpReport): one or more reports; the first one's
  *   group is the baseline

@@ -130,5 +130,7 @@ char         *rp_report_get_configuration_key (RpReport            *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpComparison, rp_comparison_free)
 
 char               *rp_pressure_series_label (const char *series);
+guint               rp_comparison_run_color  (GPtrArray  *reports,
+                                              guint       index);
 
 G_END_DECLS
