@@ -6,6 +6,7 @@
 #include "rp-comparison.h"
 #include "rp-report.h"
 #include "rp-run-summary.h"
+#include "rp-significance.h"
 
 /* tests/fixtures/judge/: real 3 s reports of this project's CLI whose
  * latency samples make-fixtures.py replaced, with a fixed seed, by the
@@ -375,7 +376,9 @@ test_what_stalled (void)
   set_values (files, "mainloop_lateness", calm_loop, G_N_ELEMENTS (calm_loop));
   g_assert_cmpstr (rp_run_summary_get_headline (files, TRUE), ==, "Saving files stalled");
   files_verdict = rp_run_summary_get_verdict (files, NULL);
-  assert_contains (files_verdict, "The desktop stayed responsive meanwhile: The desktop's main loop never passed 14.0 ms.");
+  assert_contains (files_verdict, "The desktop's main loop never passed 14.0 ms meanwhile: the desktop stayed responsive.");
+  /* No sentence of the verdict opens after a colon. */
+  g_assert_false (g_regex_match_simple (": [A-Z]", files_verdict, 0, 0));
 
   set_values (desktop, "fsync_latency", fsync + 3, 2);
   set_values (desktop, "mainloop_lateness", stalled_loop, G_N_ELEMENTS (stalled_loop));
@@ -393,6 +396,141 @@ test_what_stalled (void)
   g_assert_cmpstr (rp_run_summary_get_headline (reads, TRUE), ==, "Noticeable delays");
 }
 
+/* One run of @level: the CPU's I/O wait and the device's requests in
+ * flight, 40 half-second samples around their level with some wobble. */
+static RpReport *
+levels_report (RpReport   *model,
+               double      level,
+               const char *configuration,
+               const char *device_profile)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) notes = g_hash_table_new (g_str_hash, g_str_equal);
+  RpSeries *iowait = rp_series_new ("cpu_iowait", "ratio", "I/O wait");
+  RpSeries *in_flight = rp_series_new ("disk_in_flight", "requests", "Device requests in flight");
+
+  for (guint i = 0; i < 40; i++)
+    {
+      rp_series_append (iowait, i * 0.5, level * (0.8 + 0.1 * (i % 5)));
+      rp_series_append (in_flight, i * 0.5, 80 * level * (0.8 + 0.1 * (i % 3)));
+    }
+  g_ptr_array_add (series, iowait);
+  g_ptr_array_add (series, in_flight);
+  g_hash_table_insert (notes, (char *) "configuration", (char *) configuration);
+  if (device_profile != NULL)
+    g_hash_table_insert (notes, (char *) "device_profile", (char *) device_profile);
+  return rp_report_new (rp_report_get_sysinfo (model), rp_report_get_scenario (model), series, notes);
+}
+
+/* Issue 21: "noise" only where the stated rule says so. One run each, the
+ * I/O wait and requests in flight far apart (0.056 against 41 in the
+ * trial): their intervals do not overlap, so they are not noise but "one
+ * run" (the rule asks two runs each to call them significant); every row
+ * called noise has overlapping intervals (or, for a tested latency, a
+ * p-value over alpha); the footer states the rules. */
+static void
+test_noise_follows_rule (void)
+{
+  g_autoptr(RpReport) model = load_fixture ("writers-fsync.json");
+  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpComparison) comparison = NULL;
+  g_autofree char *text = NULL;
+  guint one_run = 0;
+
+  g_ptr_array_add (reports, levels_report (model, 0.01, "calm", NULL));
+  g_ptr_array_add (reports, levels_report (model, 0.5, "busy", NULL));
+  comparison = rp_comparison_new (reports, RP_COMPARE_NONE);
+  text = rp_report_compare_text (reports);
+  g_assert_cmpuint (comparison->n_groups, ==, 2);
+  for (guint i = 0; i < comparison->rows->len; i++)
+    {
+      const RpCompareRow *row = g_ptr_array_index (comparison->rows, i);
+      gboolean separate = !isnan (row->low[1]) && !isnan (row->low[0]) &&
+                          (row->low[1] > row->high[0] || row->high[1] < row->low[0]);
+      g_autofree char *change = rp_compare_row_format_change (row, 1);
+
+      if (row->change[1] == RP_CHANGE_NOISE && separate && (!row->tested || row->p[1] < RP_SIGNIFICANCE_ALPHA))
+        g_error ("“%s” is called noise, but its intervals do not overlap", row->label);
+      if (!row->tested && separate && row->value[1] != row->value[0] && row->stat != RP_METRIC_N)
+        {
+          g_assert_cmpint (row->change[1], ==, RP_CHANGE_ONE_RUN);
+          g_assert_true (g_str_has_suffix (change, ", one run"));
+          one_run++;
+        }
+    }
+  g_assert_cmpuint (one_run, >=, 2);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  g_assert_null (strstr (text, "noise)"));
+  assert_contains (text, "one run)");
+  /* The footer is wrapped in 80 columns. */
+  g_strdelimit (text, "\n", ' ');
+  assert_contains (text, "intervals over two or more runs each that do not overlap");
+}
+
+/* Issue 21, item 5: runs of a matrix with --device native,usb2-stick
+ * (the note the matrix gives each cell's report) are named by their
+ * profile, and the comparison has a device row marked as differing. */
+static void
+test_device_profile_names_runs (void)
+{
+  g_autoptr(RpReport) model = load_fixture ("writers-fsync.json");
+  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) same = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *text = NULL;
+  g_autofree char *same_text = NULL;
+
+  g_ptr_array_add (reports, levels_report (model, 0.01, "native-ext3", "native"));
+  g_ptr_array_add (reports, levels_report (model, 0.5, "usb2-stick-ext3", "usb2-stick"));
+  text = rp_report_compare_text (reports);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  g_assert_true (g_regex_match_simple ("^ +native \\(Run 1\\) +usb2-stick \\(Run 2\\)$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* Device profile +native +usb2-stick$", text, G_REGEX_MULTILINE, 0));
+
+  /* One profile: no renaming, the row without a mark. */
+  g_ptr_array_add (same, levels_report (model, 0.01, "a", "usb2-stick"));
+  g_ptr_array_add (same, levels_report (model, 0.5, "b", "usb2-stick"));
+  same_text = rp_report_compare_text (same);
+  g_assert_true (g_regex_match_simple ("^ +Run 1 +Run 2$", same_text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  Device profile +usb2-stick +usb2-stick$", same_text, G_REGEX_MULTILINE, 0));
+}
+
+/* Issue 21, item 6: a run keeps its colour when the runs are reordered
+ * (another baseline picked, the files given in another order): the colour
+ * follows when the run was made, not its place. */
+static void
+test_run_colors_stable (void)
+{
+  const char *names[] = { "ext3-writeback-1.json", "ext3-ordered-2.json", "ext3-ordered-1.json", NULL };
+  g_autoptr(GPtrArray) reports = load_fixtures (names);
+  const guint orders[][3] = { { 0, 1, 2 }, { 2, 0, 1 }, { 1, 2, 0 }, { 2, 1, 0 } };
+  guint first[3];
+
+  for (guint o = 0; o < G_N_ELEMENTS (orders); o++)
+    {
+      g_autoptr(GPtrArray) ordered = g_ptr_array_new ();
+      gboolean used[3] = { FALSE, FALSE, FALSE };
+
+      for (guint i = 0; i < 3; i++)
+        g_ptr_array_add (ordered, g_ptr_array_index (reports, orders[o][i]));
+      for (guint i = 0; i < 3; i++)
+        {
+          guint color = rp_comparison_run_color (ordered, i);
+
+          g_assert_cmpuint (color, <, 3);
+          g_assert_false (used[color]);
+          used[color] = TRUE;
+          if (o == 0)
+            first[orders[o][i]] = color;
+          else
+            g_assert_cmpuint (color, ==, first[orders[o][i]]);
+        }
+    }
+  /* The oldest run (ordered-1, 11:00) has the first colour. */
+  g_assert_cmpuint (first[2], ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -406,5 +544,8 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/ordered-writeback", test_ordered_writeback);
   g_test_add_func ("/judge/same-configuration", test_same_configuration);
   g_test_add_func ("/judge/what-stalled", test_what_stalled);
+  g_test_add_func ("/judge/noise-follows-rule", test_noise_follows_rule);
+  g_test_add_func ("/judge/device-profile-names-runs", test_device_profile_names_runs);
+  g_test_add_func ("/judge/run-colors-stable", test_run_colors_stable);
   return g_test_run ();
 }

@@ -685,6 +685,22 @@ test_plot_span_breaks_line (void)
   g_assert_cmpuint (opaque_pixels_mid_chart (TRUE), ==, 0);
 }
 
+/* Issue 21, item 6: a series may have a colour of its own (a comparison's
+ * run keeps its colour whatever its place); the others follow the order. */
+static void
+test_plot_series_color (void)
+{
+  g_autoptr(RpPlot) plot = rp_plot_new ("runs", "s");
+
+  rp_plot_add_series_colored (plot, "run-0", "writeback", RP_PLOT_LINE, 2);
+  rp_plot_add_series_colored (plot, "run-1", "ordered", RP_PLOT_LINE, RP_PLOT_PALETTE_SIZE);
+  rp_plot_add_series (plot, "run-2", "other", RP_PLOT_LINE);
+  g_assert_cmpint (rp_plot_get_series_color (plot, "run-0"), ==, 2);
+  g_assert_cmpint (rp_plot_get_series_color (plot, "run-1"), ==, 0);
+  g_assert_cmpint (rp_plot_get_series_color (plot, "run-2"), ==, 2);
+  g_assert_cmpint (rp_plot_get_series_color (plot, "missing"), ==, -1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -702,6 +718,7 @@ main (int   argc,
   g_test_add_func ("/plot/threshold-label-avoids-data", test_plot_threshold_label_avoids_data);
   g_test_add_func ("/plot/label-boxes-clear-of-data", test_plot_label_boxes_clear_of_data);
   g_test_add_func ("/plot/span-breaks-line", test_plot_span_breaks_line);
+  g_test_add_func ("/plot/series-color", test_plot_series_color);
 
   return g_test_run ();
 }

@@ -194,8 +194,11 @@ for signal in INT TERM; do
   "$RESPROBE_CLI" run --dir "$dir" --size 3G --duration 600 --report "$workdir/$signal.json" \
     >"$workdir/$signal.out" 2>&1 &
   pid=$!
-  # Once fsync has been timed twice the writer runs: stop it then.
-  while [ "$(grep -c '^fsync time:' "$workdir/$signal.out")" -lt 2 ] && kill -0 "$pid" 2>/dev/null; do
+  # Once fsync has been timed twice the writer runs: stop it then. The
+  # background shell may not have opened the output yet (a busy machine):
+  # no file counts as no line, not as a reason to stop at once.
+  while timed=$(grep -c '^fsync time:' "$workdir/$signal.out" 2>/dev/null); [ "${timed:-0}" -lt 2 ] &&
+        kill -0 "$pid" 2>/dev/null; do
     sleep 0.2
   done
   kill -"$signal" "$pid"

@@ -261,17 +261,25 @@ on_finished (RpSession   *session,
   g_main_loop_quit (state->loop);
 }
 
-/* Runs one scenario to its end on the default main context. */
+/* Runs one scenario to its end on the default main context. The cell's
+ * device profile (@device_profile, NULL without --device) goes into the
+ * report as the note RP_NOTE_DEVICE_PROFILE, so that a comparison names
+ * runs by it rather than by what the emulated disk looks like in sysfs
+ * ("Rotational disk yes/no"). */
 static RpReport *
 run_scenario (MatrixState       *state,
               const RpScenario  *scenario,
               RpMemoryPin       *pin,
+              const char        *device_profile,
               GError           **error)
 {
   g_autoptr(RpSession) session = rp_session_new (scenario);
 
   if (pin != NULL)
     rp_memory_pin_set_notes (pin, session);
+  if (device_profile != NULL)
+    rp_session_set_note (session, RP_NOTE_DEVICE_PROFILE, device_profile);
+
   state->session = session;
   g_signal_connect (session, "finished", G_CALLBACK (on_finished), state);
   rp_session_start_async (session, NULL, on_started, state);
@@ -394,7 +402,7 @@ run_cell (MatrixState       *state,
       g_free (scenario->load_directory);
       scenario->directory = g_strdup (probe_directory != NULL ? probe_directory : rp_loop_mount_get_mount_point (scratch));
       scenario->load_directory = probe_directory != NULL ? g_strdup (rp_loop_mount_get_mount_point (scratch)) : NULL;
-      report = run_scenario (state, scenario, pin, error);
+      report = run_scenario (state, scenario, pin, profile != NULL ? profile->name : NULL, error);
     }
   g_clear_pointer (&pin, rp_memory_pin_free);
 

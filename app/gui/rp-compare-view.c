@@ -269,7 +269,7 @@ rp_compare_make_labels (GPtrArray    *reports,
  *   fsync latency over time, every run from its start
  *
  * The overlay of one run's fsync latency per series, in the run's colour
- * (the order of @reports), with the 0.1 s and 1 s limits. Uses no widget,
+ * (rp_comparison_run_color()), with the 0.1 s and 1 s limits. Uses no widget,
  * so that a worker thread can draw it into a file (rp_plot_save()).
  *
  * Returns: (transfer full): the plot
@@ -291,9 +291,8 @@ rp_compare_new_plot (GPtrArray         *reports,
     plot = rp_plot_new (_("fsync latency over time, from the start of each run"), "s");
   rp_plot_set_mode (plot, mode);
   rp_plot_set_log_y (plot, TRUE);
-  /* TRANSLATORS: labels of the response-time limit lines */
-  rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
-  rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
+  rp_plot_add_limit (plot, RP_LIMIT_INSTANT);
+  rp_plot_add_limit (plot, RP_LIMIT_FLOW);
   rp_plot_set_placeholder (plot, _("None of the reports has fsync samples"));
 
   for (guint i = 0; i < reports->len; i++)
@@ -301,7 +300,7 @@ rp_compare_new_plot (GPtrArray         *reports,
       RpReport *report = g_ptr_array_index (reports, i);
       g_autofree char *name = g_strdup_printf ("run-%u", i);
 
-      rp_plot_add_series (plot, name, labels[i], RP_PLOT_LINE);
+      rp_plot_add_series_colored (plot, name, labels[i], RP_PLOT_LINE, rp_comparison_run_color (reports, i));
       rp_plot_bind_series (plot, name, rp_report_lookup_series (report, RP_SERIES_FSYNC_LATENCY));
       t_end = MAX (t_end, rp_report_get_duration (report));
     }
@@ -366,8 +365,8 @@ rp_compare_new_overlay_plot (GPtrArray         *reports,
   if (overlays[index].latency)
     {
       rp_plot_set_log_y (plot, TRUE);
-      rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
-      rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
+      rp_plot_add_limit (plot, RP_LIMIT_INSTANT);
+      rp_plot_add_limit (plot, RP_LIMIT_FLOW);
     }
   for (guint i = 0; i < reports->len; i++)
     {
@@ -375,7 +374,7 @@ rp_compare_new_overlay_plot (GPtrArray         *reports,
       RpSeries *series = rp_report_lookup_series (report, overlays[index].series);
       g_autofree char *name = g_strdup_printf ("run-%u", i);
 
-      rp_plot_add_series (plot, name, labels[i], RP_PLOT_LINE);
+      rp_plot_add_series_colored (plot, name, labels[i], RP_PLOT_LINE, rp_comparison_run_color (reports, i));
       rp_plot_bind_series (plot, name, series);
       any |= series != NULL && rp_series_get_length (series) > 0;
       t_end = MAX (t_end, rp_report_get_duration (report));
@@ -627,7 +626,7 @@ attach_header (RpCompareView *self,
       GtkWidget *title = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
       GtkWidget *swatch = gtk_label_new ("●");
       GtkWidget *label = gtk_label_new (self->labels[r]);
-      g_autofree char *swatch_class = g_strdup_printf ("rp-run-%u", r % 8 + 1);
+      g_autofree char *swatch_class = g_strdup_printf ("rp-run-%u", rp_comparison_run_color (self->reports, r) % 8 + 1);
       g_autofree char *name = files && files[r] ? rp_report_io_display_name (files[r]) : NULL;
 
       gtk_widget_add_css_class (swatch, swatch_class);

@@ -195,9 +195,8 @@ apply_limit_lines (RpWindow *self)
       rp_plot_clear_thresholds (plot);
       if (!show)
         continue;
-      /* TRANSLATORS: labels of the response-time limit lines */
-      rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
-      rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
+      rp_plot_add_limit (plot, RP_LIMIT_INSTANT);
+      rp_plot_add_limit (plot, RP_LIMIT_FLOW);
     }
 }
 

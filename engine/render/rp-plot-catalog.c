@@ -95,9 +95,8 @@ rp_plot_catalog_new_plot (guint            index,
     rp_plot_set_y_range (plot, 0, 1);
   if (entry->limits)
     {
-      /* TRANSLATORS: labels of the response-time limit lines */
-      rp_plot_add_threshold (plot, RP_LIMIT_INSTANT, _("0.1 s"));
-      rp_plot_add_threshold (plot, RP_LIMIT_FLOW, _("1 s"));
+      rp_plot_add_limit (plot, RP_LIMIT_INSTANT);
+      rp_plot_add_limit (plot, RP_LIMIT_FLOW);
     }
   series = rp_parts_find_series (in_chart, entry->placement.id);
   for (guint k = 0; k < series->len; k++)

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "rp-plot-private.h"
+#include "rp-units.h"
 
 G_DEFINE_FINAL_TYPE (RpPlot, rp_plot, G_TYPE_OBJECT)
 
@@ -415,6 +416,55 @@ rp_plot_add_series (RpPlot     *self,
 }
 
 /**
+ * rp_plot_add_series_colored:
+ * @name: the series' name, the key for binding
+ * @label: (nullable): legend label, translated; defaults to @name
+ * @mark: how to draw it
+ * @color: index into the style's palette (taken modulo
+ *   %RP_PLOT_PALETTE_SIZE), e.g. rp_comparison_run_color()
+ *
+ * rp_plot_add_series() with a colour of its own instead of the next in
+ * order: a comparison gives each run the same colour whatever its place
+ * (the baseline keeps its colour when the user picks another), in every
+ * chart and legend that shows it.
+ */
+void
+rp_plot_add_series_colored (RpPlot     *self,
+                            const char *name,
+                            const char *label,
+                            RpPlotMark  mark,
+                            guint       color)
+{
+  Entry *entry;
+
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (name != NULL);
+
+  rp_plot_add_series (self, name, label, mark);
+  entry = lookup_entry (self, name);
+  g_return_if_fail (entry != NULL);
+  entry->color = color % RP_PLOT_PALETTE_SIZE;
+}
+
+/**
+ * rp_plot_get_series_color:
+ * @name: a name given to rp_plot_add_series()
+ *
+ * Returns: the series' index into the palette, or -1 for an unknown @name
+ */
+int
+rp_plot_get_series_color (RpPlot     *self,
+                          const char *name)
+{
+  Entry *entry;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), -1);
+
+  entry = lookup_entry (self, name);
+  return entry != NULL ? (int) entry->color : -1;
+}
+
+/**
  * rp_plot_bind_series:
  * @name: a name given to rp_plot_add_series()
  * @series: (nullable): the data to draw, or %NULL to draw nothing for it
@@ -531,6 +581,52 @@ rp_plot_add_threshold (RpPlot     *self,
 
   g_array_append_val (self->thresholds, threshold);
   rp_plot_changed (self);
+}
+
+/**
+ * rp_plot_add_limit:
+ * @value: where to draw a dashed horizontal line, in the plot's unit
+ *
+ * A reference line labelled with its own value, written as the verdict
+ * writes a limit for a latency chart (rp_format_limit(): "0.1 s", in German
+ * "0,1 s") and as the y axis writes its ticks otherwise
+ * (rp_plot_format_tick()): in the decimal separator of the locale at the
+ * time of the call (LC_NUMERIC), as the axes, so that the line's label and
+ * the axis beside it never disagree. A translated literal such as
+ * _("0.1 s") does not: it is the source text wherever the translations are
+ * not installed (a build tree), while the axes follow the locale.
+ */
+void
+rp_plot_add_limit (RpPlot *self,
+                   double  value)
+{
+  g_autofree char *label = NULL;
+
+  g_return_if_fail (RP_IS_PLOT (self));
+
+  if (g_strcmp0 (self->unit, "s") == 0)
+    label = rp_format_limit (value);
+  else
+    label = rp_plot_format_tick (self->unit, value, value, value);
+  rp_plot_add_threshold (self, value, label);
+}
+
+/**
+ * rp_plot_get_threshold_text:
+ * @index: 0 .. number of thresholds added − 1, in the order added
+ *
+ * Returns: (transfer none) (nullable): the label of a reference line as it
+ *   is drawn, %NULL for none or an @index out of range
+ */
+const char *
+rp_plot_get_threshold_text (RpPlot *self,
+                            guint   index)
+{
+  g_return_val_if_fail (RP_IS_PLOT (self), NULL);
+
+  if (index >= self->thresholds->len)
+    return NULL;
+  return g_array_index (self->thresholds, Threshold, index).label;
 }
 
 /**

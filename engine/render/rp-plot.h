@@ -164,9 +164,20 @@ void        rp_plot_set_spans          (RpPlot           *self,
 guint       rp_plot_get_n_spans        (RpPlot      *self);
 const char *rp_plot_span_at            (RpPlot      *self,
                                         double       x);
+void        rp_plot_add_series_colored (RpPlot      *self,
+                                        const char  *name,
+                                        const char  *label,
+                                        RpPlotMark   mark,
+                                        guint        color);
+int         rp_plot_get_series_color   (RpPlot      *self,
+                                        const char  *name);
 void        rp_plot_add_threshold      (RpPlot      *self,
                                         double       value,
                                         const char  *label);
+void        rp_plot_add_limit          (RpPlot      *self,
+                                        double       value);
+const char *rp_plot_get_threshold_text (RpPlot      *self,
+                                        guint        index);
 void        rp_plot_clear_thresholds   (RpPlot      *self);
 void        rp_plot_set_placeholder    (RpPlot      *self,
                                         const char  *text);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rp-report-export-private.h"
+#include "rp-comparison.h"
 #include "rp-report-private.h"
 #include "rp-units.h"
 
@@ -40,7 +41,10 @@ typedef struct {
   double    left;            /* the content box */
   double    right;
   double    top;
-  double    bottom;
+  double    bottom;          /* of this page's content */
+  double    full_bottom;     /* of a page's content, but for the short page */
+  guint     short_page;      /* the page that ends early, 0: none */
+  double    short_bottom;    /* where it ends */
   double    y;               /* where the next block goes */
   guint     page;            /* 1-based; 0 before the first */
   guint     n_pages;         /* 0 while counting */
@@ -62,7 +66,7 @@ doc_draw_footer (Doc *doc)
   g_autoptr(PangoLayout) left = rp_export_pen_layout (&doc->pen, doc->footer, 0.85, FALSE, -1,
                                                       PANGO_ALIGN_LEFT);
   g_autoptr(PangoLayout) right = rp_export_pen_layout (&doc->pen, number, 0.85, FALSE, -1, PANGO_ALIGN_LEFT);
-  double y = doc->bottom + (doc->page_height - doc->bottom - rp_export_layout_height (left)) / 2;
+  double y = doc->full_bottom + (doc->page_height - doc->full_bottom - rp_export_layout_height (left)) / 2;
   const RpRgba *fg = &doc->pen.style->foreground;
 
   set_source (doc->pen.cr, fg, 0.2);
@@ -82,6 +86,7 @@ doc_new_page (Doc *doc)
     }
   doc->page++;
   doc->y = doc->top;
+  doc->bottom = doc->page == doc->short_page ? doc->short_bottom : doc->full_bottom;
 }
 
 /* Starts a new page unless @height fits below the cursor (or the page is
@@ -455,6 +460,33 @@ format_count (guint64 count)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, count);
 }
 
+/* A series as the window's summary and the CLI name it: the parts table's
+ * label or title, translated ("fsync latency", "Device write"); a thread of
+ * a per-thread series gets its number. The stable name ("fsync_latency")
+ * is for scripts: it stays in the JSON, CSV and text reports. */
+static char *
+series_label (const char *name)
+{
+  const RpSeriesInfo *info = rp_parts_lookup_series (name, NULL);
+  char *pressure = rp_pressure_series_label (name);
+  const char *label;
+
+  if (pressure != NULL)
+    return pressure;
+  if (info == NULL)
+    return g_strdup (name);
+  label = info->label != NULL ? info->label : info->title;
+  if (label == NULL)
+    return g_strdup (name);
+  if (g_str_has_prefix (name, "cpu_") && info->role == RP_SUMMARY_LEVEL && info->label == NULL)
+    /* As the comparison names the CPU split: "User" alone says little. */
+    return g_strdup_printf (_("CPU %s"), _(label));
+  if (info->flags & RP_SERIES_FLAG_PER_THREAD)
+    /* TRANSLATORS: a series of one thread of several, e.g. "write() latency, thread 3" */
+    return g_strdup_printf (_("%s, thread %s"), _(label), name + strlen (info->name));
+  return g_strdup (_(label));
+}
+
 static void
 add_summary_row (DocTable      *table,
                  RpSeries      *series,
@@ -469,7 +501,7 @@ add_summary_row (DocTable      *table,
   g_autofree char *max = rp_format_value (unit, stats->max);
   g_autofree char *instant = format_count (stats->over_instant);
   g_autofree char *flow = format_count (stats->over_flow);
-  const char *name = rp_series_get_name (series);
+  g_autofree char *name = series_label (rp_series_get_name (series));
 
   if (latency)
     doc_table_add (table, name, n, p50, p90, p99, max, instant, flow, NULL);
@@ -598,13 +630,27 @@ doc_stalls (Doc *doc)
     }
 }
 
-/* Lays the whole document out onto @surface; returns the number of pages.
- * With @n_pages 0 (unknown) the footers say "Page N of N": that pass only
- * counts. */
+/* A last page is filled at least this much (a share of its content box)
+ * when the document has two pages or more: a page of nine lines after a
+ * full one looks like a mistake. */
+#define MIN_LAST_PAGE_FILL (1.0 / 3)
+
+/* How a pass lays the pages out: @n_pages 0 (unknown) while counting (the
+ * footers say "Page N of N"); the page that ends early to give the last
+ * page its share (@short_page, 0: none) and by how much. */
+typedef struct {
+  guint  n_pages;
+  guint  short_page;
+  double shorten;
+} PdfPass;
+
+/* Lays the whole document out onto @surface; returns the number of pages
+ * and how full the last one is (@out_last_fill: share of its content box). */
 static guint
 draw_pdf (RpReport        *self,
           cairo_surface_t *surface,
-          guint            n_pages)
+          const PdfPass   *pass,
+          double          *out_last_fill)
 {
   g_autofree char *created = rp_text_format_created (rp_report_get_created (self));
   RpPlotStyle style;
@@ -615,13 +661,15 @@ draw_pdf (RpReport        *self,
   cairo_scale (cr, PT_PER_PX, PT_PER_PX);
   rp_export_pen_init (&doc.pen, cr, &style);
   doc.report = self;
-  doc.n_pages = n_pages;
+  doc.n_pages = pass->n_pages;
+  doc.short_page = pass->short_page;
   doc.page_width = A4_WIDTH_PT / PT_PER_PX;
   doc.page_height = A4_HEIGHT_PT / PT_PER_PX;
   doc.left = PAGE_MARGIN;
   doc.right = doc.page_width - PAGE_MARGIN;
   doc.top = PAGE_MARGIN;
-  doc.bottom = doc.page_height - PAGE_MARGIN;
+  doc.full_bottom = doc.bottom = doc.page_height - PAGE_MARGIN;
+  doc.short_bottom = doc.full_bottom - pass->shorten;
   /* TRANSLATORS: page footer, %s is when the run started */
   doc.footer = g_strdup_printf (_("Responsiveness Probe report · %s"), created);
 
@@ -636,6 +684,7 @@ draw_pdf (RpReport        *self,
   doc_system (&doc);
   doc_scenario (&doc);
   doc_draw_footer (&doc);
+  *out_last_fill = (doc.y - doc.top) / (doc.full_bottom - doc.top);
 
   g_free (doc.footer);
   rp_export_pen_clear (&doc.pen);
@@ -651,6 +700,96 @@ discard_bytes (void                *closure,
   return CAIRO_STATUS_SUCCESS;
 }
 
+/* One pass that only counts, onto a surface that discards its bytes. */
+static gboolean
+count_pages (RpReport       *self,
+             const PdfPass  *pass,
+             guint          *out_pages,
+             double         *out_last_fill,
+             GError        **error)
+{
+  cairo_surface_t *surface = cairo_pdf_surface_create_for_stream (discard_bytes, NULL,
+                                                                  A4_WIDTH_PT, A4_HEIGHT_PT);
+  cairo_status_t status;
+
+  *out_pages = draw_pdf (self, surface, pass, out_last_fill);
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return rp_export_check_status (status, "PDF", error);
+}
+
+/* The footers say "of N": count the pages first. A last page filled less
+ * than MIN_LAST_PAGE_FILL takes lines from the page before it, which ends
+ * early by what is missing (widow control, as a typesetter does): the
+ * pages before stay as they were, so the count does not change; a second
+ * count confirms it. */
+static gboolean
+plan_pages (RpReport  *self,
+                    PdfPass   *out_pass,
+                    double    *out_last_fill,
+                    GError   **error)
+{
+  PdfPass pass = { 0, 0, 0 };
+  PdfPass shortened;
+  guint n_pages, n_shortened;
+  double fill, shortened_fill, content = A4_HEIGHT_PT / PT_PER_PX - 2 * PAGE_MARGIN;
+
+  if (!count_pages (self, &pass, &n_pages, &fill, error))
+    return FALSE;
+  pass.n_pages = n_pages;
+  *out_pass = pass;
+  *out_last_fill = fill;
+  if (n_pages < 2 || fill >= MIN_LAST_PAGE_FILL)
+    return TRUE;
+
+  /* The page before ended with some slack (a row that did not fit), so
+   * ending it earlier by the deficit may move less than the deficit: end it
+   * earlier again by what is still missing, a few times at most. */
+  shortened = pass;
+  shortened.n_pages = 0;
+  shortened.short_page = n_pages - 1;
+  shortened_fill = fill;
+  for (guint attempt = 0; attempt < 4 && shortened_fill < MIN_LAST_PAGE_FILL; attempt++)
+    {
+      shortened.shorten += (MIN_LAST_PAGE_FILL - shortened_fill) * content + 1;
+      if (!count_pages (self, &shortened, &n_shortened, &shortened_fill, error))
+        return FALSE;
+      /* A block taller than what the short page lost (a chart) may move
+       * whole: still one page, fuller. A layout with another page count
+       * is not taken. */
+      if (n_shortened != n_pages)
+        return TRUE;
+    }
+  shortened.n_pages = n_pages;
+  *out_pass = shortened;
+  *out_last_fill = shortened_fill;
+  return TRUE;
+}
+
+/**
+ * rp_report_pdf_layout:
+ * @out_last_fill: (out): how full the last page is, a share of its
+ *   content box (0..1)
+ *
+ * How rp_report_render_pdf() pages @self, for tests.
+ *
+ * Returns: the number of pages, 0 on a cairo error
+ */
+guint
+rp_report_pdf_layout (RpReport *self,
+                      double   *out_last_fill)
+{
+  PdfPass pass;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), 0);
+  g_return_val_if_fail (out_last_fill != NULL, 0);
+
+  if (!plan_pages (self, &pass, out_last_fill, NULL))
+    return 0;
+  return pass.n_pages;
+}
+
 /* The PDF report in memory, for rp_report_render(). */
 GBytes *
 rp_report_render_pdf (RpReport  *self,
@@ -662,15 +801,10 @@ rp_report_render_pdf (RpReport  *self,
   g_autofree char *title = NULL;
   cairo_surface_t *surface;
   cairo_status_t status;
-  guint n_pages;
+  PdfPass pass;
+  double fill;
 
-  /* The footers say "of N": count the pages first. */
-  surface = cairo_pdf_surface_create_for_stream (discard_bytes, NULL, A4_WIDTH_PT, A4_HEIGHT_PT);
-  n_pages = draw_pdf (self, surface, 0);
-  cairo_surface_finish (surface);
-  status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (!rp_export_check_status (status, "PDF", error))
+  if (!plan_pages (self, &pass, &fill, error))
     return NULL;
 
   surface = cairo_pdf_surface_create_for_stream (rp_export_append_bytes, bytes, A4_WIDTH_PT, A4_HEIGHT_PT);
@@ -678,7 +812,7 @@ rp_report_render_pdf (RpReport  *self,
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "resprobe " PACKAGE_VERSION);
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
-  draw_pdf (self, surface, n_pages);
+  draw_pdf (self, surface, &pass, &fill);
   cairo_surface_finish (surface);
   status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);

@@ -634,6 +634,34 @@ pressure_label (const char *series)
   return NULL;
 }
 
+/**
+ * rp_pressure_series_label:
+ * @series: a series name, e.g. "psi_io_some" or "psi_cpu_full_avg10"
+ *
+ * The plain name of a pressure (PSI) series, as the comparison's rows name
+ * them: the parts table gives these series no title of their own.
+ *
+ * Returns: (transfer full) (nullable): translated, e.g. "I/O pressure
+ *   (some)", "CPU pressure (full), 10 s average"; %NULL for another series
+ */
+char *
+rp_pressure_series_label (const char *series)
+{
+  g_autofree char *base = NULL;
+  const char *label;
+
+  g_return_val_if_fail (series != NULL, NULL);
+
+  if (!g_str_has_suffix (series, "_avg10"))
+    return g_strdup (pressure_label (series));
+  base = g_strndup (series, strlen (series) - strlen ("_avg10"));
+  label = pressure_label (base);
+  if (label == NULL)
+    return NULL;
+  /* TRANSLATORS: the kernel's own 10-second average of a pressure figure, e.g. "I/O pressure (some), 10 s average" */
+  return g_strdup_printf (_("%s, 10 s average"), label);
+}
+
 /* Every level and throughput the parts table knows: CPU split means,
  * pressure means, the peaks of dirty and writeback memory, the loads'
  * throughputs and the CPU benchmark's rate. */
@@ -727,7 +755,7 @@ judge_rows (Builder *builder)
 
       for (guint g = 1; g < self->n_groups; g++)
         {
-          gboolean significant;
+          gboolean significant, separate;
 
           if (row->tested)
             for (guint t = 0; t < builder->tests->len; t++)
@@ -745,17 +773,58 @@ judge_rows (Builder *builder)
            * median that moved 10 % inside wide intervals while the tail
            * moved a lot) is called different only where its own
            * intervals do not overlap too. */
+          separate = !isnan (row->low[g]) && !isnan (row->low[0]) &&
+                     (row->low[g] > row->high[0] || row->high[g] < row->low[0]);
           if (row->tested)
             significant = row->p[g] < RP_SIGNIFICANCE_ALPHA &&
-                          (isnan (row->low[g]) || isnan (row->low[0]) ||
-                           row->low[g] > row->high[0] || row->high[g] < row->low[0]);
+                          (isnan (row->low[g]) || isnan (row->low[0]) || separate);
           else
-            significant = row->runs[0] >= 2 && row->runs[g] >= 2 &&
-                          !isnan (row->low[g]) && !isnan (row->low[0]) &&
-                          (row->low[g] > row->high[0] || row->high[g] < row->low[0]);
+            significant = row->runs[0] >= 2 && row->runs[g] >= 2 && separate;
           row->change[g] = change_of (row, g, significant);
+          /* "Noise" means the intervals overlap (the rule the comparison
+           * states): separate intervals of a single run are not noise,
+           * only not yet repeated. */
+          if (!row->tested && separate && row->change[g] == RP_CHANGE_NOISE)
+            row->change[g] = RP_CHANGE_ONE_RUN;
         }
     }
+}
+
+/**
+ * rp_comparison_run_color:
+ * @reports: (element-type RpReport): the runs of a comparison, in any order
+ * @index: one of them, 0 .. @reports->len − 1
+ *
+ * A colour for a run that does not follow its place: its rank when the
+ * runs are sorted by when they were made (rp_report_get_created(); equal
+ * times by place), so that picking another baseline or reordering the runs
+ * leaves every run its colour, in every chart, legend and table of the
+ * comparison. A front end takes it modulo its palette's size.
+ *
+ * Returns: the rank, 0 for the oldest run
+ */
+guint
+rp_comparison_run_color (GPtrArray *reports,
+                         guint      index)
+{
+  RpReport *report;
+  guint rank = 0;
+
+  g_return_val_if_fail (reports != NULL && index < reports->len, 0);
+
+  report = g_ptr_array_index (reports, index);
+  for (guint i = 0; i < reports->len; i++)
+    {
+      gint order;
+
+      if (i == index)
+        continue;
+      order = g_date_time_compare (rp_report_get_created (g_ptr_array_index (reports, i)),
+                                   rp_report_get_created (report));
+      if (order < 0 || (order == 0 && i < index))
+        rank++;
+    }
+  return rank;
 }
 
 /**
@@ -771,8 +840,10 @@ judge_rows (Builder *builder)
  * for latencies a two-sided Mann–Whitney U test of the group's samples
  * against the baseline's (rp_mann_whitney_u()), Holm-adjusted across every
  * series and group of the comparison (rp_holm_adjust()), significant under
- * %RP_SIGNIFICANCE_ALPHA; for the other figures intervals over two or more
- * runs on each side that do not overlap. Intervals are percentile bootstraps with fixed seeds: the same
+ * %RP_SIGNIFICANCE_ALPHA and the figure's own intervals apart; for the
+ * other figures intervals over two or more runs on each side that do not
+ * overlap (with a single run on a side, intervals apart give
+ * %RP_CHANGE_ONE_RUN, never "noise"). Intervals are percentile bootstraps with fixed seeds: the same
  * reports give the same figures every time.
  *
  * Returns: (transfer full): the comparison
@@ -876,7 +947,8 @@ rp_compare_row_format_interval (const RpCompareRow *row,
  *
  * The change against the baseline as rp_report_format_change() gives it,
  * with what it means: "+17 %, p=0.003" when significant, "+4 %, noise"
- * when within noise, "=" when equal.
+ * when within noise, "+73 %, one run" when the intervals of a single run
+ * do not overlap (%RP_CHANGE_ONE_RUN), "=" when equal.
  *
  * Returns: (transfer full) (nullable): the text; %NULL for the baseline
  *   or where either figure is missing
@@ -910,6 +982,10 @@ rp_compare_row_format_change (const RpCompareRow *row,
     case RP_CHANGE_NOISE:
       /* TRANSLATORS: a change in a comparison that is within noise (not significant), e.g. "+4 %, noise" */
       return g_strdup_printf (_("%s, noise"), delta);
+    case RP_CHANGE_ONE_RUN:
+      /* TRANSLATORS: a change in a comparison whose 95 % intervals do not overlap, but
+       * over the samples of a single run (a repeat of the run decides), e.g. "+73 %, one run" */
+      return g_strdup_printf (_("%s, one run"), delta);
     case RP_CHANGE_BETTER:
     case RP_CHANGE_WORSE:
     case RP_CHANGE_DIFFERENT:

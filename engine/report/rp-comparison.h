@@ -14,6 +14,11 @@ G_BEGIN_DECLS
  * @RP_CHANGE_WORSE: significantly worse
  * @RP_CHANGE_DIFFERENT: significantly different where neither direction is
  *   better (the CPU split, dirty memory)
+ * @RP_CHANGE_ONE_RUN: a figure that is not a judged latency whose 95 %
+ *   intervals do not overlap, but where a side has a single run: its
+ *   interval is over that run's samples, which follow one another (each
+ *   half second much like the last), so it is narrower than a repeat of the
+ *   run would show. Not called significant, nor noise: a repeat decides.
  *
  * How a group's figure stands against the baseline's (group 0). Only
  * @RP_CHANGE_BETTER and @RP_CHANGE_WORSE deserve a colour.
@@ -24,6 +29,7 @@ typedef enum {
   RP_CHANGE_BETTER,
   RP_CHANGE_WORSE,
   RP_CHANGE_DIFFERENT,
+  RP_CHANGE_ONE_RUN,
 } RpChange;
 
 /**
@@ -122,5 +128,9 @@ char         *rp_compare_row_format_change    (const RpCompareRow  *row,
 char         *rp_report_get_configuration_key (RpReport            *report);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpComparison, rp_comparison_free)
+
+char               *rp_pressure_series_label (const char *series);
+guint               rp_comparison_run_color  (GPtrArray  *reports,
+                                              guint       index);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "rp-comparison.h"
+#include "rp-device-profile.h"
 #include "rp-report-private.h"
 #include "rp-sysinfo.h"
 #include "rp-units.h"
@@ -93,6 +94,52 @@ add_scenario_rows (GPtrArray          *rows,
         }
       g_ptr_array_add (rows, row);
     }
+}
+
+/* The device profile of a group's runs (a matrix cell's --device), or
+ * NULL. */
+static const char *
+group_device_profile (const RpComparison *comparison,
+                      guint               group)
+{
+  GHashTable *notes = rp_report_get_notes (rp_comparison_get_group_report (comparison, group, 0));
+
+  return notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_DEVICE_PROFILE) : NULL;
+}
+
+/* Whether the groups were run on different device profiles: then the
+ * profile names them, and has a row of its own, above the settings that
+ * the emulated device changes only as a side effect (rotational, disk). */
+static gboolean
+device_profiles_differ (const RpComparison *comparison)
+{
+  for (guint g = 1; g < comparison->n_groups; g++)
+    if (g_strcmp0 (group_device_profile (comparison, g), group_device_profile (comparison, 0)) != 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+add_device_row (GPtrArray          *rows,
+                const RpComparison *comparison)
+{
+  CompareRow *row;
+  gboolean any = FALSE;
+
+  for (guint g = 0; g < comparison->n_groups; g++)
+    any |= group_device_profile (comparison, g) != NULL;
+  if (!any)
+    return;
+  /* TRANSLATORS: a comparison row: the emulated device a matrix cell ran on (--device), e.g. "usb2-stick" */
+  row = compare_row_new (_("Device profile"), comparison->n_groups);
+  for (guint g = 0; g < comparison->n_groups; g++)
+    {
+      const char *profile = group_device_profile (comparison, g);
+
+      row->cells[g] = profile != NULL ? rp_text_sanitize (profile) : g_strdup ("-");
+    }
+  row->differs = device_profiles_differ (comparison);
+  g_ptr_array_add (rows, row);
 }
 
 static void
@@ -533,8 +580,22 @@ rp_report_compare_text (GPtrArray *reports)
   comparison = rp_comparison_new (reports, RP_COMPARE_GROUP);
   header = compare_row_new ("", comparison->n_groups);
   for (guint g = 0; g < comparison->n_groups; g++)
-    header->cells[g] = rp_comparison_get_group_label (comparison, g);
+    {
+      g_autofree char *runs = rp_comparison_get_group_label (comparison, g);
+      const char *profile = group_device_profile (comparison, g);
+
+      if (profile != NULL && device_profiles_differ (comparison))
+        {
+          g_autofree char *clean = rp_text_sanitize (profile);
+
+          /* TRANSLATORS: a comparison's column named by its device profile, e.g. "usb2-stick (Run 2)" */
+          header->cells[g] = g_strdup_printf (_("%s (%s)"), clean, runs);
+        }
+      else
+        header->cells[g] = g_steal_pointer (&runs);
+    }
   g_ptr_array_add (settings, header);
+  add_device_row (settings, comparison);
   add_scenario_rows (settings, comparison);
   add_setting_rows (settings, comparison);
   add_metric_rows (metrics, comparison);
@@ -557,9 +618,12 @@ rp_report_compare_text (GPtrArray *reports)
                                          "the same configuration share a column. Brackets give 95 % "
                                          "intervals (bootstrap over runs, or over samples of a single "
                                          "run). Changes in parentheses are relative to the first column: "
-                                         "\"noise\" marks a difference within noise, a p-value one that "
-                                         "is significant (Mann-Whitney U test of the latency samples, "
-                                         "Holm-corrected across rows; other figures: intervals that do "
-                                         "not overlap)."));
+                                         "a p-value or \"significant\" marks a significant difference (latencies: "
+                                         "Mann-Whitney U test of the samples, Holm-corrected across "
+                                         "rows, and intervals that do not overlap; other figures: "
+                                         "intervals over two or more runs each that do not overlap), "
+                                         "\"noise\" one that is not, \"one run\" intervals that do "
+                                         "not overlap but rest on a single run's samples, which a "
+                                         "repeat of the run would widen."));
   return g_string_free (out, FALSE);
 }

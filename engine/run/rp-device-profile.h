@@ -6,6 +6,10 @@
 
 G_BEGIN_DECLS
 
+/* The note a matrix cell's report carries: the name of its device profile
+ * ("usb2-stick", "native"), which a comparison names the runs by. */
+#define RP_NOTE_DEVICE_PROFILE "device_profile"
+
 /**
  * RpDeviceProfile:
  * @name: the profile's name on the command line and in cell names

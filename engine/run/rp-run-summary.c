@@ -380,9 +380,12 @@ desktop_calm_sentence (const RpRunSummary *self)
   {
     g_autofree char *worst = rp_format_latency (self->stats[desktop].max);
 
-    /* TRANSLATORS: "The desktop stayed responsive meanwhile: the desktop's main loop never
-     * passed 14.0 ms." The first %s is a series' subject, the second a duration */
-    return g_strdup_printf (_("The desktop stayed responsive meanwhile: %s never passed %s."),
+    /* The subject opens the sentence: subjects are written to start one
+     * ("The desktop's main loop"), and after a colon it read "…meanwhile:
+     * The desktop's main loop". */
+    /* TRANSLATORS: "The desktop's main loop never passed 14.0 ms meanwhile: the desktop
+     * stayed responsive." The first %s is a series' subject, the second a duration */
+    return g_strdup_printf (_("%s never passed %s meanwhile: the desktop stayed responsive."),
                             subject_of (rp_run_summary_get_row_info ((guint) desktop)), worst);
   }
 }
