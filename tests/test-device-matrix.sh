@@ -21,6 +21,8 @@ for tool in mkfs.ext3 losetup findmnt nbdkit nbdfuse python3; do
 done
 
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/device-matrix-XXXXXX")
+# shellcheck source=loop-queue.sh
+. "$(dirname "$0")/loop-queue.sh"
 failures=0; n=0
 tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
 ok()   { n=$((n + 1)); tap "ok $n - $*"; }
@@ -36,12 +38,19 @@ our_processes() {
 }
 
 pid=""
+own_loop=""
+queue_before=""
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
   findmnt -rn -o TARGET | grep -F "$work/" | grep -v '/disk$' | sort -r | while read -r m; do umount "$m"; done
   losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
   for p in $(our_processes); do kill -KILL "$p" 2>/dev/null; done
+  # Our own loop device: detached above; its settings as found, then gone.
+  if [ -n "$own_loop" ]; then
+    losetup -d "/dev/loop$own_loop" 2>/dev/null
+    loop_control remove "$own_loop"
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -123,8 +132,19 @@ else
 fi
 
 # SIGKILL in the middle of an emulated cell leaves the device; the next
-# matrix in that directory finds it by name and removes it.
-"$cli" matrix --device "$device" "${small[@]}" --duration 60 \
+# matrix in that directory finds it by name and removes it, and puts back
+# the queue settings the killed one changed on its loop device (a loop
+# device of our own, with settings no default has: they outlive the detach).
+own_loop=$(loop_control add) || own_loop=""
+if [ -n "$own_loop" ]; then
+  queue_set_odd "loop$own_loop"
+  queue_before=$(queue_settings "loop$own_loop")
+  kill_options=(--loop-device "/dev/loop$own_loop" --scheduler mq-deadline --wbt 0)
+else
+  fail "no loop device of our own (loop-control): the queue settings after SIGKILL are not checked"
+  kill_options=()
+fi
+"$cli" matrix --device "$device" "${small[@]}" "${kill_options[@]}" --duration 60 \
   --dir "$work/images" --reports "$work/reports-kill" >"$work/out-kill" 2>&1 &
 pid=$!
 if wait_for_device_cell; then
@@ -140,6 +160,11 @@ if wait_for_device_cell; then
   if [ "$rc" -eq 0 ] && [ -z "$left" ] && grep -q "dead run" "$work/out-next"; then
     ok "the next matrix removed what the killed one left: $(grep "dead run" "$work/out-next")"
   else fail "after SIGKILL: next matrix exit $rc, left:$left $(tail -5 "$work/out-next")"; fi
+  if [ -n "$own_loop" ]; then
+    queue_after=$(queue_settings "loop$own_loop")
+    if [ "$queue_after" = "$queue_before" ]; then ok "after SIGKILL: loop$own_loop's queue settings put back ($queue_after)"
+    else fail "after SIGKILL: loop$own_loop's queue settings $queue_after, were $queue_before"; fi
+  fi
 else
   fail "SIGKILL: no emulated cell running after 100 s: $(tail -5 "$work/out-kill")"
 fi
