@@ -116,6 +116,43 @@ for r in (native, emulated):
 PY
 then ok "reports name the device cell and its loop device sits on the FUSE file"; else fail "reports"; fi
 
+# Issue 20: R6 on an emulated stick, probes on the build's file system. The
+# stick (1 MB/s) has tens of seconds of the copy's dirty pages to write when
+# the 8 s cell stops (data=ordered: the journal commit at 5 s starts their
+# writeback, and closing the file waits for it); --drain-limit 2 ends that
+# with the device at full speed, and the cell says how long it took to end
+# and why. The disk sampler watched both devices: the stick's figures are
+# in the report, named.
+mkdir -p "$work/fast"
+"$cli" matrix --device custom:write=1M,read=20M,latency=1ms --fs ext3 --journal ordered --scheduler none \
+  --scenario R6 --probe-dir "$work/fast" --size 64M --image-size 1300M --duration 8 --drain-limit 2 \
+  --dir "$work/images" --reports "$work/reports-r6" >"$work/out-r6" 2>&1
+rc=$?
+left=$(leftovers)
+if [ "$rc" -eq 0 ] && [ -z "$left" ]; then ok "R6 on an emulated stick: exit 0, nothing left"
+else fail "R6 on an emulated stick: exit $rc, left:$left $(tail -5 "$work/out-r6")"; fi
+if grep -q "emulated device now runs at full speed" "$work/out-r6" && grep -q "ending took" "$work/out-r6"
+then ok "R6: the cell says it drained at --drain-limit and how long ending took: $(grep "ending took" "$work/out-r6")"
+else fail "R6: no ending lines: $(head -20 "$work/out-r6")"; fi
+if python3 - "$work/reports-r6" <<'PY'
+import glob, json, os, sys
+(path,) = glob.glob(os.path.join(sys.argv[1], "custom-*.json"))
+r = json.load(open(path))
+notes = r["notes"]
+assert notes["ending_drained"] == "true", notes.get("ending_drained")
+assert float(notes["ending_seconds"]) >= float(notes["close_seconds"]) > 0, notes
+# The loads' device is the cell's loop device, not the probes'.
+assert notes["load_disk_device"].startswith("loop"), notes.get("load_disk_device")
+assert notes["load_disk_device"] != notes.get("disk_device"), notes
+assert int(notes["load_disk_write_bytes_total"]) > 0, notes
+series = r["series"]
+names = set(series) if isinstance(series, dict) else {s["name"] for s in series}
+for name in ("load_disk_utilization", "load_disk_await", "load_disk_write_throughput"):
+    assert name in names, (name, sorted(names))
+PY
+then ok "R6: notes ending_seconds/close_seconds/ending_drained; the stick's device figures (load_disk_*) beside the probes'"
+else fail "R6: report notes or load device series missing"; fi
+
 # SIGTERM in the middle of an emulated cell: everything is undone.
 "$cli" matrix --device "$device" "${small[@]}" --duration 60 \
   --dir "$work/images" --reports "$work/reports-term" >"$work/out-term" 2>&1 &
