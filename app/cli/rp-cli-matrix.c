@@ -234,6 +234,18 @@ on_signal (gpointer data)
   state->interrupted = TRUE;
   if (state->session != NULL)
     rp_session_stop (state->session);
+  /* Whoever stops the matrix wants it gone, not the emulated device's
+   * writeback at its emulated speed (--drain-limit). */
+  if (state->device != NULL && !state->drained)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_clear_handle_id (&state->drain_source, g_source_remove);
+      if (rp_emulated_device_drain (state->device, &error))
+        state->drained = TRUE;
+      else
+        rp_cli_printerr ("resprobe-cli: --drain-limit: %s\n", error->message);
+    }
   return G_SOURCE_CONTINUE;
 }
 
