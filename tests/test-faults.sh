@@ -793,18 +793,21 @@ own_loop_with_odd_settings() {
   queue_set_odd "$loop"
 }
 
-# A cell that fails after the loop device was changed (its run finds no room
-# for the writer on the image): bfq, wbt 0 and direct I/O are put back.
+# A cell that fails after the loop device was changed (its command load
+# finds no such program when it starts; an image too small for the writer,
+# which this row used before, is now refused before the first cell): bfq,
+# wbt 0 and direct I/O are put back.
 row_matrix_restore_on_error() {
   local before after loop
   own_loop_with_odd_settings || { fail "matrix error path: cannot create a loop device"; return; }
   before=$(queue_settings "$loop")
   mkdir "$work/restore-images"
-  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler bfq --wbt 0 --direct-io on --size 64M \
-    --image-size 1100M --duration 2 --loop-device "/dev/$loop" --dir "$work/restore-images" \
+  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler bfq --wbt 0 --direct-io on \
+    --load command --command "$work/no-such-program" \
+    --image-size 1400M --duration 2 --loop-device "/dev/$loop" --dir "$work/restore-images" \
     --reports "$work/restore-reports" >"$work/last" 2>&1
   rc=$?
-  expect "matrix cell that fails" 1 "ext2-bfq-wbt0-dio" "1.0 GiB free"
+  expect "matrix cell that fails" 1 "ext2-bfq-wbt0-dio" "no-such-program"
   after=$(queue_settings "$loop")
   if [ "$after" = "$before" ] && ! losetup "/dev/$loop" >/dev/null 2>&1; then
     ok "matrix cell that fails: $loop put back ($after) and detached"
