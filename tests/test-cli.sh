@@ -96,6 +96,14 @@ check_usage "matrix bdi max_ratio over 100" "--bdi-max-ratio" matrix --bdi-max-r
 check_usage "matrix bdi strict_limit 2" "--bdi-strict-limit" matrix --bdi-strict-limit 2 --dir "$target"
 check_usage "matrix bdi max_bytes 0" "--bdi-max-bytes" matrix --bdi-max-bytes 0 --dir "$target"
 check_usage "matrix bdi max_bytes not a size" "--bdi-max-bytes" matrix --bdi-max-bytes lots --dir "$target"
+# Issue 20: values that ran as if not given, or made two cells of one name.
+check_usage "matrix --device \"\" names no profile" "names no profile" matrix --device "" --dir "$target"
+check_usage "matrix --device native,native" "“native” is listed twice" matrix --device native,native --dir "$target"
+check_usage "matrix --device custom key twice" "“write” is given twice" matrix --device custom:write=5M,write=6M --dir "$target"
+check_usage "matrix --fs ext3,ext3" "“ext3” is listed twice" matrix --fs ext3,ext3 --dir "$target"
+# Room in each cell, up front: 256M + 1 GiB "fitted" 1400M, but ext3 keeps
+# about 130 MiB of it, and every cell then failed for space.
+check_usage "matrix image without room for the cell's run" "give at least" matrix --fs ext3 --size 256M --image-size 1400M --dir "$target"
 check_usage "command not found" "no-such-program-resprobe" run --dir "$target" --duration 1 -- no-such-program-resprobe
 expect_empty "bad values"
 

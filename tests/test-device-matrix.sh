@@ -21,6 +21,8 @@ for tool in mkfs.ext3 losetup findmnt nbdkit nbdfuse python3; do
 done
 
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/device-matrix-XXXXXX")
+# shellcheck source=loop-queue.sh
+. "$(dirname "$0")/loop-queue.sh"
 failures=0; n=0
 tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
 ok()   { n=$((n + 1)); tap "ok $n - $*"; }
@@ -36,12 +38,19 @@ our_processes() {
 }
 
 pid=""
+own_loop=""
+queue_before=""
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
   findmnt -rn -o TARGET | grep -F "$work/" | grep -v '/disk$' | sort -r | while read -r m; do umount "$m"; done
   losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
   for p in $(our_processes); do kill -KILL "$p" 2>/dev/null; done
+  # Our own loop device: detached above; its settings as found, then gone.
+  if [ -n "$own_loop" ]; then
+    losetup -d "/dev/loop$own_loop" 2>/dev/null
+    loop_control remove "$own_loop"
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -107,6 +116,43 @@ for r in (native, emulated):
 PY
 then ok "reports name the device cell and its loop device sits on the FUSE file"; else fail "reports"; fi
 
+# Issue 20: R6 on an emulated stick, probes on the build's file system. The
+# stick (1 MB/s) has tens of seconds of the copy's dirty pages to write when
+# the 8 s cell stops (data=ordered: the journal commit at 5 s starts their
+# writeback, and closing the file waits for it); --drain-limit 2 ends that
+# with the device at full speed, and the cell says how long it took to end
+# and why. The disk sampler watched both devices: the stick's figures are
+# in the report, named.
+mkdir -p "$work/fast"
+"$cli" matrix --device custom:write=1M,read=20M,latency=1ms --fs ext3 --journal ordered --scheduler none \
+  --scenario R6 --probe-dir "$work/fast" --size 64M --image-size 1300M --duration 8 --drain-limit 2 \
+  --dir "$work/images" --reports "$work/reports-r6" >"$work/out-r6" 2>&1
+rc=$?
+left=$(leftovers)
+if [ "$rc" -eq 0 ] && [ -z "$left" ]; then ok "R6 on an emulated stick: exit 0, nothing left"
+else fail "R6 on an emulated stick: exit $rc, left:$left $(tail -5 "$work/out-r6")"; fi
+if grep -q "emulated device now runs at full speed" "$work/out-r6" && grep -q "ending took" "$work/out-r6"
+then ok "R6: the cell says it drained at --drain-limit and how long ending took: $(grep "ending took" "$work/out-r6")"
+else fail "R6: no ending lines: $(head -20 "$work/out-r6")"; fi
+if python3 - "$work/reports-r6" <<'PY'
+import glob, json, os, sys
+(path,) = glob.glob(os.path.join(sys.argv[1], "custom-*.json"))
+r = json.load(open(path))
+notes = r["notes"]
+assert notes["ending_drained"] == "true", notes.get("ending_drained")
+assert float(notes["ending_seconds"]) >= float(notes["close_seconds"]) > 0, notes
+# The loads' device is the cell's loop device, not the probes'.
+assert notes["load_disk_device"].startswith("loop"), notes.get("load_disk_device")
+assert notes["load_disk_device"] != notes.get("disk_device"), notes
+assert int(notes["load_disk_write_bytes_total"]) > 0, notes
+series = r["series"]
+names = set(series) if isinstance(series, dict) else {s["name"] for s in series}
+for name in ("load_disk_utilization", "load_disk_await", "load_disk_write_throughput"):
+    assert name in names, (name, sorted(names))
+PY
+then ok "R6: notes ending_seconds/close_seconds/ending_drained; the stick's device figures (load_disk_*) beside the probes'"
+else fail "R6: report notes or load device series missing"; fi
+
 # SIGTERM in the middle of an emulated cell: everything is undone.
 "$cli" matrix --device "$device" "${small[@]}" --duration 60 \
   --dir "$work/images" --reports "$work/reports-term" >"$work/out-term" 2>&1 &
@@ -123,8 +169,19 @@ else
 fi
 
 # SIGKILL in the middle of an emulated cell leaves the device; the next
-# matrix in that directory finds it by name and removes it.
-"$cli" matrix --device "$device" "${small[@]}" --duration 60 \
+# matrix in that directory finds it by name and removes it, and puts back
+# the queue settings the killed one changed on its loop device (a loop
+# device of our own, with settings no default has: they outlive the detach).
+own_loop=$(loop_control add) || own_loop=""
+if [ -n "$own_loop" ]; then
+  queue_set_odd "loop$own_loop"
+  queue_before=$(queue_settings "loop$own_loop")
+  kill_options=(--loop-device "/dev/loop$own_loop" --scheduler mq-deadline --wbt 0)
+else
+  fail "no loop device of our own (loop-control): the queue settings after SIGKILL are not checked"
+  kill_options=()
+fi
+"$cli" matrix --device "$device" "${small[@]}" "${kill_options[@]}" --duration 60 \
   --dir "$work/images" --reports "$work/reports-kill" >"$work/out-kill" 2>&1 &
 pid=$!
 if wait_for_device_cell; then
@@ -140,6 +197,11 @@ if wait_for_device_cell; then
   if [ "$rc" -eq 0 ] && [ -z "$left" ] && grep -q "dead run" "$work/out-next"; then
     ok "the next matrix removed what the killed one left: $(grep "dead run" "$work/out-next")"
   else fail "after SIGKILL: next matrix exit $rc, left:$left $(tail -5 "$work/out-next")"; fi
+  if [ -n "$own_loop" ]; then
+    queue_after=$(queue_settings "loop$own_loop")
+    if [ "$queue_after" = "$queue_before" ]; then ok "after SIGKILL: loop$own_loop's queue settings put back ($queue_after)"
+    else fail "after SIGKILL: loop$own_loop's queue settings $queue_after, were $queue_before"; fi
+  fi
 else
   fail "SIGKILL: no emulated cell running after 100 s: $(tail -5 "$work/out-kill")"
 fi

@@ -83,6 +83,9 @@ test_invalid (void)
     { "custom:write=", "KEY=VALUE" },
     { "custom:", "slows nothing down" },
     { "custom:latency=-2ms", "-2ms" },
+    /* Issue 20: a key given twice, whichever value; the first was dropped. */
+    { "custom:write=5M,write=6M", "twice" },
+    { "custom:flush=10ms,read=20M,flush=10ms", "flush" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -647,15 +647,18 @@ row_thread_limit() {
   if [ ! -e "$group" ]; then ok "pids cgroup removed"; else fail "pids cgroup left: $group"; fi
 }
 
-# `| head`: the reader goes away; the run still ends and saves its report,
-# and says that standard output failed (exit 1, as with /dev/full).
+# `| head`: the reader goes away; the run still ends, saves its report and
+# exits 0: a closed pipe is not a failed measurement (issue 20; a full disk,
+# `show >/dev/full` in test-cli.sh, still is).
 row_stdout_pipe_closed() {
   local d=$work/target-pipe report=$work/reports/pipe.json
   mkdir "$d"
   rm -f "$report"
   timeout -k 5 60 "$cli" run --dir "$d" --size 64M --duration 3 --report "$report" 2>"$work/last" | head -n 2 >/dev/null
   rc=${PIPESTATUS[0]}
-  expect "stdout closed by head" 1 "standard output"
+  expect "stdout closed by head" 0 "Report saved"
+  if grep -q "Broken pipe\|standard output" "$work/last"; then fail "stdout closed by head: reported as an error: $(cat "$work/last")"
+  else ok "stdout closed by head: no error about the closed pipe"; fi
   if "$cli" show "$report" >/dev/null 2>&1; then ok "stdout closed by head: the report is whole"
   else fail "stdout closed by head: no report, or a broken one"; fi
   unchanged "stdout closed by head" "$d" ""
@@ -790,18 +793,21 @@ own_loop_with_odd_settings() {
   queue_set_odd "$loop"
 }
 
-# A cell that fails after the loop device was changed (its run finds no room
-# for the writer on the image): bfq, wbt 0 and direct I/O are put back.
+# A cell that fails after the loop device was changed (its command load
+# finds no such program when it starts; an image too small for the writer,
+# which this row used before, is now refused before the first cell): bfq,
+# wbt 0 and direct I/O are put back.
 row_matrix_restore_on_error() {
   local before after loop
   own_loop_with_odd_settings || { fail "matrix error path: cannot create a loop device"; return; }
   before=$(queue_settings "$loop")
   mkdir "$work/restore-images"
-  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler bfq --wbt 0 --direct-io on --size 64M \
-    --image-size 1100M --duration 2 --loop-device "/dev/$loop" --dir "$work/restore-images" \
+  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler bfq --wbt 0 --direct-io on \
+    --load command --command "$work/no-such-program" \
+    --image-size 1400M --duration 2 --loop-device "/dev/$loop" --dir "$work/restore-images" \
     --reports "$work/restore-reports" >"$work/last" 2>&1
   rc=$?
-  expect "matrix cell that fails" 1 "ext2-bfq-wbt0-dio" "1.0 GiB free"
+  expect "matrix cell that fails" 1 "ext2-bfq-wbt0-dio" "no-such-program"
   after=$(queue_settings "$loop")
   if [ "$after" = "$before" ] && ! losetup "/dev/$loop" >/dev/null 2>&1; then
     ok "matrix cell that fails: $loop put back ($after) and detached"

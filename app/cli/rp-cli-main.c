@@ -39,15 +39,23 @@ print_usage (FILE *stream)
   fprintf (stream, "\n%s\n", _("Run “resprobe-cli COMMAND --help” for a command’s options."));
 }
 
+/* Set when a write to stdout failed with EPIPE: its reader went away. */
+static gboolean stdout_reader_gone;
+
 /* What a command printed may still sit in stdout's buffer: a report shown
- * into a full disk (show > /dev/full) or a closed pipe must not end with
- * 0, as if the text had been written. */
+ * into a full disk (show > /dev/full) must not end with 0, as if the text
+ * had been written. A reader that went away (`run | head -n 3`) is not a
+ * failure: it read what it wanted, and the measurement and its report are
+ * whole (as `yes | head` ends well), so EPIPE keeps the command's exit code. */
 static int
 flush_stdout (int exit_code)
 {
   if (fflush (stdout) != 0 || ferror (stdout))
     {
       int saved_errno = errno;
+
+      if (stdout_reader_gone || saved_errno == EPIPE)
+        return exit_code;
 
       /* TRANSLATORS: %s is the reason, e.g. "No space left on device" */
       g_printerr (_("resprobe-cli: writing to standard output: %s\n"), g_strerror (saved_errno));
@@ -97,6 +105,9 @@ static void
 print_stdout (const char *string)
 {
   print_in_charset (string, stdout);
+  /* errno is only meaningful right after the failed write. */
+  if (ferror (stdout) && errno == EPIPE)
+    stdout_reader_gone = TRUE;
 }
 
 static void
@@ -117,8 +128,8 @@ main (int    argc,
   g_set_print_handler (print_stdout);
   g_set_printerr_handler (print_stderr);
   /* A reader that goes away (`| head`) must not kill a run before its
-   * report is saved: writes to the pipe fail with EPIPE instead, and
-   * flush_stdout() says so and exits with 1. */
+   * report is saved: writes to the pipe fail with EPIPE instead, which
+   * flush_stdout() does not count as a failure. */
   signal (SIGPIPE, SIG_IGN);
 
   /* GLib aborts when it cannot create its own worker thread: a limit too

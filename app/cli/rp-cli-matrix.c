@@ -14,6 +14,7 @@
 
 #include "rp-cli.h"
 #include "rp-cli-run-options.h"
+#include "rp-cli-matrix-check.h"
 #include "rp-bdi-state.h"
 #include "rp-clock.h"
 #include "rp-device-profile.h"
@@ -46,11 +47,23 @@ typedef struct {
   guint64  memory;         /* --memory: the machine memory emulated; 0: the machine's own */
 } Cell;
 
+/* --drain-limit's default, seconds: what a cell may add to its duration
+ * while its files wait for writeback on an emulated device. Half a minute
+ * shows how long the device would keep the desktop waiting without making a
+ * 10 s cell last two minutes. */
+#define DEFAULT_DRAIN_LIMIT 30.0
+
 typedef struct {
   GMainLoop  *loop;
   RpSession  *session;
   gboolean    interrupted;
   GError     *start_error;
+  /* The cell's ending: from the stop (its duration) to "finished". */
+  RpEmulatedDevice *device;      /* the cell's emulated device, or NULL */
+  double      drain_limit;       /* --drain-limit seconds; < 0 none */
+  double      stopped_at;        /* rp_clock_now() at the stop; 0 running */
+  guint       drain_source;
+  gboolean    drained;
 } MatrixState;
 
 /* vm.dirty_* as found, so that they can be put back exactly. Writing
@@ -238,6 +251,18 @@ on_signal (gpointer data)
   state->interrupted = TRUE;
   if (state->session != NULL)
     rp_session_stop (state->session);
+  /* Whoever stops the matrix wants it gone, not the emulated device's
+   * writeback at its emulated speed (--drain-limit). */
+  if (state->device != NULL && !state->drained)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_clear_handle_id (&state->drain_source, g_source_remove);
+      if (rp_emulated_device_drain (state->device, &error))
+        state->drained = TRUE;
+      else
+        rp_cli_printerr ("resprobe-cli: --drain-limit: %s\n", error->message);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -261,6 +286,61 @@ on_finished (RpSession   *session,
   g_main_loop_quit (state->loop);
 }
 
+/* The cell's measurement is over, its ending is not: a file closed on
+ * ext3/ext4 data=ordered waits for the writeback of its dirty pages, at the
+ * emulated device's speed (R6: 1 GiB at 8 MB/s is two minutes). From here
+ * the device runs at the speed of the disk below, so the cell ends. */
+static gboolean
+on_drain_limit (gpointer data)
+{
+  MatrixState *state = data;
+  g_autoptr(GError) error = NULL;
+
+  state->drain_source = 0;
+  if (!rp_emulated_device_drain (state->device, &error))
+    {
+      rp_cli_printerr ("resprobe-cli: --drain-limit: %s\n", error->message);
+      return G_SOURCE_REMOVE;
+    }
+  state->drained = TRUE;
+  /* TRANSLATORS: seconds; --drain-limit is an option, not translated */
+  rp_cli_print (_("  still ending after %.0f s (the kernel writes back the load’s dirty pages before its file is closed): "
+                  "the emulated device now runs at full speed (--drain-limit)\n"), state->drain_limit);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_state (RpSession   *session,
+          GParamSpec  *pspec,
+          MatrixState *state)
+{
+  if (rp_session_get_state (session) != RP_SESSION_STOPPING || state->stopped_at != 0)
+    return;
+  state->stopped_at = rp_clock_now ();
+  if (state->device != NULL && state->drain_limit >= 0)
+    state->drain_source = g_timeout_add ((guint) (state->drain_limit * 1000), on_drain_limit, state);
+}
+
+/* How long the cell took to end and why, in its notes and on its line. */
+static void
+note_ending (MatrixState *state,
+             RpSession   *session)
+{
+  g_autoptr(GHashTable) notes = rp_session_get_notes (session);
+  const char *close_text = g_hash_table_lookup (notes, RP_NOTE_CLOSE_SECONDS);
+  double ending = state->stopped_at > 0 ? rp_clock_now () - state->stopped_at : 0;
+  double closing = close_text != NULL ? g_ascii_strtod (close_text, NULL) : 0;
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  rp_session_set_note (session, RP_NOTE_ENDING_SECONDS, g_ascii_formatd (text, sizeof text, "%.3f", ending));
+  rp_session_set_note (session, RP_NOTE_ENDING_DRAINED, state->drained ? "true" : "false");
+  /* A second is what any cell may take to stop its threads. */
+  if (ending >= 1.0)
+    /* TRANSLATORS: seconds of the whole ending, then of closing the files */
+    rp_cli_print (_("  ending took %.1f s after the duration, %.1f s of it closing the loads’ files "
+                    "(a closed file first waits for the writeback of its dirty pages)\n"), ending, closing);
+}
+
 /* Runs one scenario to its end on the default main context. The cell's
  * device profile (@device_profile, NULL without --device) goes into the
  * report as the note RP_NOTE_DEVICE_PROFILE, so that a comparison names
@@ -281,18 +361,23 @@ run_scenario (MatrixState       *state,
     rp_session_set_note (session, RP_NOTE_DEVICE_PROFILE, device_profile);
 
   state->session = session;
+  state->stopped_at = 0;
+  state->drained = FALSE;
   g_signal_connect (session, "finished", G_CALLBACK (on_finished), state);
+  g_signal_connect (session, "notify::state", G_CALLBACK (on_state), state);
   rp_session_start_async (session, NULL, on_started, state);
   g_main_loop_run (state->loop);
   state->session = NULL;
   if (pin != NULL)
     rp_memory_pin_set_notes (pin, session);
+  g_clear_handle_id (&state->drain_source, g_source_remove);
 
   if (state->start_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&state->start_error));
       return NULL;
     }
+  note_ending (state, session);
   return rp_report_new_from_session (session);
 }
 
@@ -402,7 +487,9 @@ run_cell (MatrixState       *state,
       g_free (scenario->load_directory);
       scenario->directory = g_strdup (probe_directory != NULL ? probe_directory : rp_loop_mount_get_mount_point (scratch));
       scenario->load_directory = probe_directory != NULL ? g_strdup (rp_loop_mount_get_mount_point (scratch)) : NULL;
+      state->device = device;
       report = run_scenario (state, scenario, pin, profile != NULL ? profile->name : NULL, error);
+      state->device = NULL;
     }
   g_clear_pointer (&pin, rp_memory_pin_free);
 
@@ -445,44 +532,15 @@ parse_list (const char   *text,
                        _("%s: unknown value “%s” (choose from %s)"), option, items[i], choices);
           return FALSE;
         }
-      g_ptr_array_add (out, g_strdup (items[i]));
-    }
-  return TRUE;
-}
-
-/* --device LIST: profiles separated by commas, where a custom profile's
- * own KEY=VALUE pairs (custom:write=8M,read=30M) stay with it. */
-static gboolean
-split_devices (const char  *text,
-               GPtrArray   *out,
-               GError     **error)
-{
-  g_auto(GStrv) items = g_strsplit (text, ",", -1);
-  GString *custom = NULL;
-
-  for (guint i = 0; items[i] != NULL; i++)
-    {
-      g_strstrip (items[i]);
-      if (custom != NULL && strchr (items[i], '=') != NULL && !g_str_has_prefix (items[i], "custom:"))
-        {
-          g_string_append_printf (custom, ",%s", items[i]);
-          continue;
-        }
-      if (custom != NULL)
-        g_ptr_array_add (out, g_string_free (g_steal_pointer (&custom), FALSE));
-      if (g_str_has_prefix (items[i], "custom:"))
-        custom = g_string_new (items[i]);
-      else if (*items[i] == '\0')
+      /* Two cells of one name: the second's report would replace the first's. */
+      if (g_ptr_array_find_with_equal_func (out, items[i], g_str_equal, NULL))
         {
           g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                       _("%s: an empty item in “%s”"), "--device", text);
+                       _("%s: “%s” is listed twice in “%s”"), option, items[i], text);
           return FALSE;
         }
-      else
-        g_ptr_array_add (out, g_strdup (items[i]));
+      g_ptr_array_add (out, g_strdup (items[i]));
     }
-  if (custom != NULL)
-    g_ptr_array_add (out, g_string_free (custom, FALSE));
   return TRUE;
 }
 
@@ -811,7 +869,7 @@ parts_entries (RpRunOptions  *options,
  * `resprobe-cli matrix --fs LIST --journal LIST --scheduler LIST --scenario NAME
  * --size SIZE --image-size SIZE --duration SECONDS --dir DIR [--reports DIR]
  * [--dirty-bytes LIST] [--wbt LIST] [--direct-io LIST] [--device LIST]
- * [--loop-device DEV] [--probe-dir DIR] [--bdi-max-ratio LIST] [--bdi-max-bytes LIST]
+ * [--loop-device DEV] [--probe-dir DIR] [--drain-limit SECONDS] [--bdi-max-ratio LIST] [--bdi-max-bytes LIST]
  * [--bdi-strict-limit LIST] [--memory LIST] [--repeat N]`: runs the scenario N times (default 1) per valid combination,
  * interleaved, on a fresh loop-mounted file system, saves a report per run
  * (with its configuration and repeat), prints the comparison (with repeats,
@@ -840,6 +898,7 @@ rp_cli_matrix (int    argc,
   g_autofree char *dirty_text = NULL, *wbt_text = NULL, *direct_io_text = NULL;
   g_autofree char *loop_device = NULL, *probe_directory = NULL;
   g_autofree char *device_text = NULL;
+  g_autofree char *drain_limit_text = NULL;
   g_autofree char *profiles_help = NULL;
   g_autofree char *description = NULL;
   g_autofree char *max_ratio_text = NULL, *max_bytes_text = NULL, *strict_limit_text = NULL;
@@ -864,6 +923,7 @@ rp_cli_matrix (int    argc,
     { "bdi-max-bytes", 0, 0, G_OPTION_ARG_STRING, &max_bytes_text, N_("Also vary the cell device’s bdi max_bytes (restored afterwards)"), N_("LIST") },
     { "bdi-strict-limit", 0, 0, G_OPTION_ARG_STRING, &strict_limit_text, N_("Also vary the cell device’s bdi strict_limit: 0,1 (restored afterwards)"), N_("LIST") },
     { "memory", 0, 0, G_OPTION_ARG_STRING, &memory_text, N_("Also vary the machine memory, emulated by pinning the rest for the cell (at least 1G, less than this machine has)"), N_("LIST") },
+    { "drain-limit", 0, 0, G_OPTION_ARG_STRING, &drain_limit_text, N_("Seconds an emulated device’s cell may take to end after its duration (its files waiting for writeback) before the device runs at full speed; “none” waits (default 30)"), N_("SECONDS") },
     { "loop-device", 0, 0, G_OPTION_ARG_FILENAME, &loop_device, N_("Use this free loop device (default: the first free one)"), N_("DEVICE") },
     { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeats, N_("Runs per configuration, interleaved (default 1)"), N_("N") },
     { NULL }
@@ -875,8 +935,7 @@ rp_cli_matrix (int    argc,
   g_autoptr(GPtrArray) dirty_texts = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) wbt = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) direct_io_texts = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) device_texts = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_device_choice_free);
+  g_autoptr(GPtrArray) devices = NULL;
   g_autoptr(GArray) dirty = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GArray) direct_io = g_array_new (FALSE, FALSE, sizeof (int));
   g_autoptr(GPtrArray) max_ratios = g_ptr_array_new_with_free_func (g_free);
@@ -930,16 +989,10 @@ rp_cli_matrix (int    argc,
       (max_bytes_text && !parse_list (max_bytes_text, "--bdi-max-bytes", NULL, max_bytes_texts, &error)) ||
       (strict_limit_text && !parse_list (strict_limit_text, "--bdi-strict-limit", strict_limit_allowed, strict_limit_texts, &error)) ||
       (loop_device && !check_loop_device (loop_device, &error)) ||
-      (device_text && !split_devices (device_text, device_texts, &error)))
+      (device_text && (devices = rp_cli_matrix_parse_devices (device_text, &error)) == NULL))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
-  for (guint i = 0; i < device_texts->len; i++)
-    {
-      RpDeviceChoice *choice = rp_device_choice_parse (g_ptr_array_index (device_texts, i), &error);
-
-      if (choice == NULL)
-        return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
-      g_ptr_array_add (devices, choice);
-    }
+  if (devices == NULL)
+    devices = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_device_choice_free);
   if (repeats < 1 || repeats > 100)
     {
       g_printerr (_("resprobe-cli: --repeat: %d is not a number of runs from 1 to 100\n"), repeats);
@@ -973,6 +1026,11 @@ rp_cli_matrix (int    argc,
 
       g_array_append_val (direct_io, on);
     }
+  state.drain_limit = DEFAULT_DRAIN_LIMIT;
+  if (drain_limit_text != NULL && g_str_equal (drain_limit_text, "none"))
+    state.drain_limit = -1;
+  else if (drain_limit_text != NULL && !rp_parse_duration (drain_limit_text, "--drain-limit", &state.drain_limit, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (memory_text && !rp_cli_parse_memory_list (memory_text, memories, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   if (image_size_text && !rp_parse_size (image_size_text, "--image-size", &image_size, &error))
@@ -994,21 +1052,11 @@ rp_cli_matrix (int    argc,
     writer_size = 0;
   if (!rp_scenario_validate (scenario, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
-  /* Each cell's run keeps 1 GiB free on its image (as any run keeps 5 % or
-   * 1 GiB): an image without room for that and the writer would fail in
-   * every cell, with mkfs's or mount's words rather than ours. */
-  if (image_size < writer_size + RP_GiB)
-    {
-      g_autofree char *image_text = rp_format_size (image_size);
-      g_autofree char *size_text_ = rp_format_size (writer_size);
-      g_autofree char *least_text = rp_format_size (writer_size + RP_GiB);
-
-      g_set_error (&error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                   /* TRANSLATORS: image size, writer size, the least image size */
-                   _("--image-size: %s has no room for the writer's %s and the 1 GiB that stays free; "
-                     "give at least %s"), image_text, size_text_, least_text);
-      return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
-    }
+  /* Each cell's run checks its free space when it starts: an image without
+   * room would fail in every cell, with mkfs's or mount's words rather than
+   * ours, or after minutes of cells (rp-cli-matrix-check.c). */
+  if (!rp_cli_matrix_check_cell_space (scenario, fs_types, image_size, NULL, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
 
   /* Root first: without it nothing else matters, whatever the directory. */
   if (geteuid () != 0)
@@ -1033,6 +1081,9 @@ rp_cli_matrix (int    argc,
       g_prefix_error (&error, "--probe-dir: ");
       return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
     }
+  if (probe_directory != NULL &&
+      !rp_cli_matrix_check_cell_space (scenario, fs_types, image_size, probe_directory, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   /* Before anything is made: a device that cannot be emulated here fails
    * every cell of its profile. */
   for (guint i = 0; i < devices->len; i++)

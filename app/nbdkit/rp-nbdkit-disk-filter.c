@@ -45,7 +45,12 @@
  * Keys (durations "12ms", "150us" or seconds "0.012"; sizes and rates as
  * nbdkit_parse_size() reads them, "30M" = 30 MiB):
  *   rp-read, rp-write, rp-latency, rp-write-latency, rp-seek, rp-flush,
- *   rp-cache, rp-stripe, rp-rmw. */
+ *   rp-cache, rp-stripe, rp-rmw;
+ *   rp-drain-file=PATH: once PATH exists, the device runs at the speed of
+ *   the disk below (no service time, the backlog forgotten), so that what
+ *   a run left dirty is written out at once. The matrix creates it when a
+ *   cell's ending (a closed file waiting for its writeback) outlasts
+ *   --drain-limit: the measurement is over by then. */
 
 #define NBDKIT_API_VERSION 2
 #include <nbdkit-filter.h>
@@ -57,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double read_rate;        /* bytes per second, 0: no limit */
 static double write_rate;
@@ -67,6 +73,10 @@ static double flush_cost;       /* seconds per flush, after the cache is empty *
 static double cache_bytes;      /* the write cache */
 static double stripe_bytes;     /* 0: no RAID5 */
 static double rmw_cost;         /* seconds more for a sub-stripe write */
+
+static char *drain_file;        /* rp-drain-file, or NULL */
+static int drained;             /* drain_file seen (atomic) */
+static double drain_checked;    /* when it was last looked for (atomic) */
 
 static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
 static double busy_until;       /* CLOCK_MONOTONIC seconds */
@@ -83,17 +93,40 @@ now (void)
   return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
+/* Whether rp-drain-file exists; looked for at most every 50 ms. */
+static int
+is_drained (void)
+{
+  double t, last;
+
+  if (drain_file == NULL || __atomic_load_n (&drained, __ATOMIC_RELAXED))
+    return drain_file != NULL;
+  t = now ();
+  __atomic_load (&drain_checked, &last, __ATOMIC_RELAXED);
+  if (t - last < 0.050)
+    return 0;
+  __atomic_store (&drain_checked, &t, __ATOMIC_RELAXED);
+  if (access (drain_file, F_OK) == 0)
+    __atomic_store_n (&drained, 1, __ATOMIC_RELAXED);
+  return __atomic_load_n (&drained, __ATOMIC_RELAXED);
+}
+
+/* Sleeps in slices of at most 100 ms, so that a request waiting for a long
+ * backlog ends soon after the drain file appears. */
 static void
 sleep_until (double deadline)
 {
   struct timespec ts;
 
-  if (deadline <= now ())
-    return;
-  ts.tv_sec = (time_t) deadline;
-  ts.tv_nsec = (long) ((deadline - (double) ts.tv_sec) * 1e9);
-  while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-    ;
+  while (!is_drained () && deadline > now ())
+    {
+      double slice = deadline - now () > 0.1 ? now () + 0.1 : deadline;
+
+      ts.tv_sec = (time_t) slice;
+      ts.tv_nsec = (long) ((slice - (double) ts.tv_sec) * 1e9);
+      while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+    }
 }
 
 /* "12ms", "150us", "2s" or "0.012" (seconds). */
@@ -153,6 +186,12 @@ disk_config (nbdkit_next_config *next, nbdkit_backend *nxdata,
     return parse_duration (key, value, &flush_cost);
   if (strcmp (key, "rp-rmw") == 0)
     return parse_duration (key, value, &rmw_cost);
+  if (strcmp (key, "rp-drain-file") == 0)
+    {
+      free (drain_file);
+      drain_file = nbdkit_absolute_path (value);
+      return drain_file != NULL ? 0 : -1;
+    }
   return next (nxdata, key, value);
 }
 
@@ -211,6 +250,13 @@ book (uint32_t count, uint64_t offset, int writing)
   double service, gap;
 
   pthread_mutex_lock (&clock_lock);
+  if (is_drained ())
+    {
+      busy_until = start;
+      head = offset + count;
+      pthread_mutex_unlock (&clock_lock);
+      return start;
+    }
   service = access_time (offset, writing) + (rate > 0 ? count / rate : 0);
   gap = start - busy_until;
   if (gap > 0 && gap < 0.010)
@@ -327,7 +373,8 @@ static struct nbdkit_filter filter = {
     "rp-seek=DURATION                  seek over the whole disk (sqrt of distance)\n"
     "rp-flush=DURATION                 cost of a cache flush\n"
     "rp-cache=SIZE                     write cache a flush empties\n"
-    "rp-stripe=SIZE rp-rmw=DURATION    RAID5 stripe and read-modify-write cost",
+    "rp-stripe=SIZE rp-rmw=DURATION    RAID5 stripe and read-modify-write cost\n"
+    "rp-drain-file=PATH                full speed once PATH exists",
   .thread_model = disk_thread_model,
   .prepare = disk_prepare,
   .pread = disk_pread,

@@ -27,21 +27,35 @@
 #define FINAL_WAIT 60.0
 
 typedef struct {
+  RpSeries *reads, *writes, *discards, *flushes;
+  RpSeries *read_bytes, *write_bytes, *in_flight, *await, *utilization;
+} DiskSeries;
+
+/* One block device watched: the target's, and the loads' when they write
+ * to a folder on another device (R6: a copy to a USB stick while the
+ * probes run on the fast disk). */
+typedef struct {
+  const char    *prefix;         /* of its series' and notes' names: "" or "load_" */
+  guint          major, minor;
+  char          *device;         /* kernel name; NULL: no device behind the folder */
+  RpDiskCounters first;
+  RpDiskCounters previous;
+  DiskSeries     series;
+} Disk;
+
+typedef struct {
   RpPartHost    *host;           /* unowned: the run outlives its workers */
   gboolean       ran;
   int            diskstats_fd;
   int            vmstat_fd;
-  guint          major, minor;
-  char          *device;
-  RpDiskCounters first;
-  RpDiskCounters last;
-  double         last_t;
+  Disk           target;
+  Disk           load;           /* device NULL unless the loads' is another */
   double         period;
   guint64        allocstall_last, compact_stall_last;
 } DiskSampler;
 
-static gboolean read_counters (DiskSampler *sampler, RpDiskCounters *out);
-static void note_totals (RpPartHost *host, const RpDiskCounters *a, const RpDiskCounters *b);
+static gboolean read_counters (DiskSampler *sampler, const Disk *disk, RpDiskCounters *out);
+static void note_totals (RpPartHost *host, const Disk *disk, const RpDiskCounters *b);
 
 /* The session frees its workers in start order once every thread is joined:
  * the disk sampler starts last (start_rank 3), so it is freed after the
@@ -53,26 +67,48 @@ disk_sampler_free (gpointer data)
   DiskSampler *sampler = data;
   RpDiskCounters last;
 
-  if (sampler->ran && sampler->device != NULL && read_counters (sampler, &last))
-    note_totals (sampler->host, &sampler->first, &last);
+  if (sampler->ran && sampler->target.device != NULL && read_counters (sampler, &sampler->target, &last))
+    note_totals (sampler->host, &sampler->target, &last);
+  if (sampler->ran && sampler->load.device != NULL && read_counters (sampler, &sampler->load, &last))
+    note_totals (sampler->host, &sampler->load, &last);
 
   if (sampler->diskstats_fd >= 0)
     close (sampler->diskstats_fd);
   if (sampler->vmstat_fd >= 0)
     close (sampler->vmstat_fd);
-  g_free (sampler->device);
+  g_free (sampler->target.device);
+  g_free (sampler->load.device);
   g_free (sampler);
 }
 
 static gboolean
 read_counters (DiskSampler    *sampler,
+               const Disk     *disk,
                RpDiskCounters *out)
 {
   char buffer[65536];
 
   return sampler->diskstats_fd >= 0 &&
          rp_proc_read_fd (sampler->diskstats_fd, buffer, sizeof buffer) &&
-         rp_proc_parse_diskstats (buffer, sampler->major, sampler->minor, NULL, out);
+         rp_proc_parse_diskstats (buffer, disk->major, disk->minor, NULL, out);
+}
+
+/* The device behind @directory (st_dev), and its counters before the run. */
+static void
+find_disk (DiskSampler *sampler,
+           Disk        *disk,
+           const char  *directory)
+{
+  char buffer[65536];
+  struct stat st;
+
+  if (stat (directory, &st) != 0)
+    return;
+  disk->major = major (st.st_dev);
+  disk->minor = minor (st.st_dev);
+  if (sampler->diskstats_fd >= 0 && rp_proc_read_fd (sampler->diskstats_fd, buffer, sizeof buffer))
+    rp_proc_parse_diskstats (buffer, disk->major, disk->minor, &disk->device, &disk->first);
+  disk->previous = disk->first;
 }
 
 static gpointer
@@ -80,34 +116,46 @@ disk_sampler_prepare (RpPartHost *host,
                       GError    **error)
 {
   DiskSampler *sampler = g_new0 (DiskSampler, 1);
-  char buffer[65536];
-  struct stat st;
+  const char *load_directory = rp_part_host_get_load_directory (host);
 
   sampler->host = host;
+  sampler->target.prefix = "";
+  sampler->load.prefix = "load_";
 
   sampler->period = rp_params_get_seconds (rp_part_host_get_params (host), "disk_period");
   sampler->diskstats_fd = open ("/proc/diskstats", O_RDONLY | O_CLOEXEC);
   sampler->vmstat_fd = open ("/proc/vmstat", O_RDONLY | O_CLOEXEC);
   /* No device behind the folder (tmpfs, NFS, an anonymous btrfs
    * subvolume device) leaves the disk series out; the note says so. */
-  if (stat (rp_part_host_get_directory (host), &st) == 0)
+  find_disk (sampler, &sampler->target, rp_part_host_get_directory (host));
+  rp_part_host_set_note (host, "disk_device", sampler->target.device != NULL ? sampler->target.device : "unknown");
+  /* The loads on a device of their own: the one they fill may be the
+   * bottleneck that the probes' device only feels through the dirty limit. */
+  if (load_directory != NULL && g_strcmp0 (load_directory, rp_part_host_get_directory (host)) != 0)
     {
-      sampler->major = major (st.st_dev);
-      sampler->minor = minor (st.st_dev);
-      if (sampler->diskstats_fd >= 0 &&
-          rp_proc_read_fd (sampler->diskstats_fd, buffer, sizeof buffer))
-        rp_proc_parse_diskstats (buffer, sampler->major, sampler->minor, &sampler->device,
-                                 &sampler->first);
+      find_disk (sampler, &sampler->load, load_directory);
+      if (sampler->load.device != NULL && sampler->load.major == sampler->target.major &&
+          sampler->load.minor == sampler->target.minor)
+        g_clear_pointer (&sampler->load.device, g_free);
+      if (sampler->load.device != NULL)
+        rp_part_host_set_note (host, "load_disk_device", sampler->load.device);
     }
-  rp_part_host_set_note (host, "disk_device", sampler->device != NULL ? sampler->device : "unknown");
   return sampler;
 }
 
 typedef struct {
-  RpSeries *reads, *writes, *discards, *flushes;
-  RpSeries *read_bytes, *write_bytes, *in_flight, *await, *utilization;
   RpSeries *dirty_threshold, *dirty_background_threshold, *allocstall, *compact_stall;
-} DiskSeries;
+} VmSeries;
+
+/* A series the device has (the loads' device has fewer). */
+static void
+append (RpSeries *series,
+        double    t,
+        double    value)
+{
+  if (series != NULL)
+    rp_series_append (series, t, value);
+}
 
 static double
 per_second (guint64 after,
@@ -129,23 +177,23 @@ append_disk (DiskSeries           *s,
   guint64 ms = (b->read_ms - a->read_ms) + (b->write_ms - a->write_ms) +
                (b->discard_ms - a->discard_ms) + (b->flush_ms - a->flush_ms);
 
-  rp_series_append (s->reads, now, per_second (b->reads, a->reads, dt));
-  rp_series_append (s->writes, now, per_second (b->writes, a->writes, dt));
-  rp_series_append (s->discards, now, per_second (b->discards, a->discards, dt));
-  rp_series_append (s->flushes, now, per_second (b->flushes, a->flushes, dt));
+  append (s->reads, now, per_second (b->reads, a->reads, dt));
+  append (s->writes, now, per_second (b->writes, a->writes, dt));
+  append (s->discards, now, per_second (b->discards, a->discards, dt));
+  append (s->flushes, now, per_second (b->flushes, a->flushes, dt));
   /* Sectors of /proc/diskstats are 512 bytes whatever the device's. */
-  rp_series_append (s->read_bytes, now, per_second (b->read_sectors, a->read_sectors, dt) * 512);
-  rp_series_append (s->write_bytes, now, per_second (b->write_sectors, a->write_sectors, dt) * 512);
-  rp_series_append (s->in_flight, now, (double) b->in_flight);
+  append (s->read_bytes, now, per_second (b->read_sectors, a->read_sectors, dt) * 512);
+  append (s->write_bytes, now, per_second (b->write_sectors, a->write_sectors, dt) * 512);
+  append (s->in_flight, now, (double) b->in_flight);
   /* iostat's await: time per completed request, queueing included. */
   if (requests > 0)
-    rp_series_append (s->await, now, (double) ms / 1000.0 / requests);
-  rp_series_append (s->utilization, now, MIN (1.0, per_second (b->io_ticks_ms, a->io_ticks_ms, dt) / 1000.0));
+    append (s->await, now, (double) ms / 1000.0 / requests);
+  append (s->utilization, now, MIN (1.0, per_second (b->io_ticks_ms, a->io_ticks_ms, dt) / 1000.0));
 }
 
 static void
 append_vmstat (DiskSampler *sampler,
-               DiskSeries  *s,
+               VmSeries    *s,
                double       now,
                double       dt)
 {
@@ -178,18 +226,29 @@ append_vmstat (DiskSampler *sampler,
 }
 
 static void
+note_total (RpPartHost *host,
+            const Disk *disk,
+            const char *name,
+            double      value)
+{
+  g_autofree char *key = g_strconcat (disk->prefix, name, NULL);
+
+  rp_part_host_set_number_note (host, key, "%.0f", value);
+}
+
+static void
 note_totals (RpPartHost           *host,
-             const RpDiskCounters *a,
+             const Disk           *disk,
              const RpDiskCounters *b)
 {
-  rp_part_host_set_number_note (host, "disk_reads_total", "%.0f", (double) (b->reads - a->reads));
-  rp_part_host_set_number_note (host, "disk_writes_total", "%.0f", (double) (b->writes - a->writes));
-  rp_part_host_set_number_note (host, "disk_discards_total", "%.0f", (double) (b->discards - a->discards));
-  rp_part_host_set_number_note (host, "disk_flushes_total", "%.0f", (double) (b->flushes - a->flushes));
-  rp_part_host_set_number_note (host, "disk_read_bytes_total", "%.0f",
-                                (double) (b->read_sectors - a->read_sectors) * 512);
-  rp_part_host_set_number_note (host, "disk_write_bytes_total", "%.0f",
-                                (double) (b->write_sectors - a->write_sectors) * 512);
+  const RpDiskCounters *a = &disk->first;
+
+  note_total (host, disk, "disk_reads_total", (double) (b->reads - a->reads));
+  note_total (host, disk, "disk_writes_total", (double) (b->writes - a->writes));
+  note_total (host, disk, "disk_discards_total", (double) (b->discards - a->discards));
+  note_total (host, disk, "disk_flushes_total", (double) (b->flushes - a->flushes));
+  note_total (host, disk, "disk_read_bytes_total", (double) (b->read_sectors - a->read_sectors) * 512);
+  note_total (host, disk, "disk_write_bytes_total", (double) (b->write_sectors - a->write_sectors) * 512);
 }
 
 #define SERIES(field, name) s.field = rp_part_host_ensure_series (host, name, series_unit (name), _(series_title (name)))
@@ -208,13 +267,56 @@ series_title (const char *name)
   return find_info (name)->title;
 }
 
+/* The series of @disk that the table has (the loads' device: no request
+ * rates by kind). */
+static void
+ensure_disk_series (RpPartHost *host,
+                    Disk       *disk)
+{
+  static const char *const names[] = {
+    "disk_reads", "disk_writes", "disk_discards", "disk_flushes", "disk_read_throughput",
+    "disk_write_throughput", "disk_in_flight", "disk_await", "disk_utilization",
+  };
+  RpSeries **fields[] = {
+    &disk->series.reads, &disk->series.writes, &disk->series.discards, &disk->series.flushes,
+    &disk->series.read_bytes, &disk->series.write_bytes, &disk->series.in_flight,
+    &disk->series.await, &disk->series.utilization,
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == G_N_ELEMENTS (fields));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_strconcat (disk->prefix, names[i], NULL);
+      const RpSeriesInfo *info = find_info (name);
+
+      if (info != NULL)
+        *fields[i] = rp_part_host_ensure_series (host, name, info->unit, _(info->title));
+    }
+}
+
+/* One look at @disk's counters: rates since the last, totals since the first. */
+static void
+sample_disk (DiskSampler *sampler,
+             Disk        *disk,
+             double       now,
+             double       last)
+{
+  RpDiskCounters current;
+
+  if (disk->device == NULL || !read_counters (sampler, disk, &current))
+    return;
+  if (last >= 0 && now > last)
+    append_disk (&disk->series, &disk->previous, &current, now, now - last);
+  disk->previous = current;
+  note_totals (sampler->host, disk, &current);
+}
+
 static void
 disk_sampler_run (RpPartHost *host,
                   gpointer    state)
 {
   DiskSampler *sampler = state;
-  DiskSeries s = { 0 };
-  RpDiskCounters previous = sampler->first;
+  VmSeries s = { 0 };
   double last = -1;
 
   sampler->ran = TRUE;
@@ -223,18 +325,10 @@ disk_sampler_run (RpPartHost *host,
   SERIES (dirty_background_threshold, "dirty_background_threshold_bytes");
   SERIES (allocstall, "allocstall");
   SERIES (compact_stall, "compact_stall");
-  if (sampler->device != NULL)
-    {
-      SERIES (reads, "disk_reads");
-      SERIES (writes, "disk_writes");
-      SERIES (discards, "disk_discards");
-      SERIES (flushes, "disk_flushes");
-      SERIES (read_bytes, "disk_read_throughput");
-      SERIES (write_bytes, "disk_write_throughput");
-      SERIES (in_flight, "disk_in_flight");
-      SERIES (await, "disk_await");
-      SERIES (utilization, "disk_utilization");
-    }
+  if (sampler->target.device != NULL)
+    ensure_disk_series (host, &sampler->target);
+  if (sampler->load.device != NULL)
+    ensure_disk_series (host, &sampler->load);
 
   /* Rates need two reads: the first look gives none. The totals count from
    * prepare, before any load started, to a last look after the stop, so
@@ -242,7 +336,6 @@ disk_sampler_run (RpPartHost *host,
   for (gboolean running = TRUE; ; running = rp_part_host_sleep (host, sampler->period))
     {
       double now;
-      RpDiskCounters current;
 
       /* The last look waits for the calls still in flight at the stop (an
        * fsync() that flushes the writer's dirty pages can take seconds):
@@ -255,13 +348,8 @@ disk_sampler_run (RpPartHost *host,
       now = rp_part_host_now (host);
 
       append_vmstat (sampler, &s, now, last >= 0 ? now - last : 0);
-      if (sampler->device != NULL && read_counters (sampler, &current))
-        {
-          if (last >= 0 && now > last)
-            append_disk (&s, &previous, &current, now, now - last);
-          previous = current;
-          note_totals (host, &sampler->first, &current);
-        }
+      sample_disk (sampler, &sampler->target, now, last);
+      sample_disk (sampler, &sampler->load, now, last);
       last = now;
       rp_part_host_changed (host);
       if (!running)
@@ -311,6 +399,19 @@ static const RpSeriesInfo series[] = {
     82, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
   { "dirty_background_threshold_bytes", "B", N_("Background writeback limit"), "memory",
     N_("background limit"), NULL, NULL, 83, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  /* The loads' device when it is another (R6's USB stick): how busy it is
+   * and how long its requests wait say whether it is the bottleneck. */
+  { "load_disk_write_throughput", "B/s", N_("Load device write rate"), "throughput", N_("load device writes"),
+    N_("Load device write rate"), N_("Bytes per second the device of the loads’ folder wrote, when it is not the target’s (/proc/diskstats, system-wide)"),
+    101, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
+  { "load_disk_read_throughput", "B/s", N_("Load device read rate"), NULL, NULL, NULL, NULL,
+    102, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
+  { "load_disk_await", "s", N_("Load device time per request"), "disk-latency", N_("load device, per request"),
+    N_("Load device time per request"), NULL, 103, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_NONE },
+  { "load_disk_in_flight", "requests", N_("Load device requests in flight"), NULL, NULL, NULL, NULL,
+    104, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
+  { "load_disk_utilization", "ratio", N_("Load device utilisation"), NULL, NULL, NULL, NULL,
+    105, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
   { "allocstall", "ops/s", N_("Direct reclaim stalls"), NULL, NULL, NULL, NULL,
     99, RP_SUMMARY_LEVEL, RP_SERIES_FLAG_NONE },
   { "compact_stall", "ops/s", N_("Compaction stalls"), NULL, NULL, NULL, NULL,
@@ -325,7 +426,7 @@ find_info (const char *name)
   for (guint i = 0; i < G_N_ELEMENTS (series); i++)
     if (g_str_equal (series[i].name, name))
       return &series[i];
-  g_assert_not_reached ();
+  return NULL;
 }
 
 static char *

@@ -39,6 +39,25 @@ rp_part_host_get_directory (RpPartHost *self)
 }
 
 /**
+ * rp_part_host_get_load_directory:
+ *
+ * Where the run's loads write: a folder of their own (RpScenario's
+ * load_directory: R6's USB stick) or, without one or for a host that has
+ * no such method, rp_part_host_get_directory(). A probe that watches the
+ * devices (the disk sampler) watches that folder's device too.
+ *
+ * Returns: (transfer none): the resolved directory
+ */
+const char *
+rp_part_host_get_load_directory (RpPartHost *self)
+{
+  g_return_val_if_fail (RP_IS_PART_HOST (self), NULL);
+  if (IFACE (self)->get_load_directory == NULL)
+    return IFACE (self)->get_directory (self);
+  return IFACE (self)->get_load_directory (self);
+}
+
+/**
  * rp_part_host_now:
  *
  * Returns: run time, seconds since the start (the time axis of every series)

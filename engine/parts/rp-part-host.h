@@ -50,10 +50,12 @@ struct _RpPartHostInterface
                                           const char  *key,
                                           const char  *value);
   RpCallRegistry *(*get_calls)           (RpPartHost  *self);
+  const char     *(*get_load_directory)  (RpPartHost  *self);
 };
 
 const RpParams *rp_part_host_get_params          (RpPartHost  *self);
 const char     *rp_part_host_get_directory       (RpPartHost  *self);
+const char     *rp_part_host_get_load_directory  (RpPartHost  *self);
 double          rp_part_host_now                 (RpPartHost  *self);
 double          rp_part_host_time_from_monotonic (RpPartHost  *self,
                                                   double       monotonic_seconds);

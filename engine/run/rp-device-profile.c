@@ -161,6 +161,7 @@ parse_custom (const char  *parameters,
 {
   g_autoptr(RpDeviceChoice) choice = g_new0 (RpDeviceChoice, 1);
   g_auto(GStrv) pairs = g_strsplit (parameters, ",", -1);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   choice->profile.write_latency = -1;
   for (guint i = 0; pairs[i] != NULL; i++)
@@ -173,6 +174,15 @@ parse_custom (const char  *parameters,
           g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                        _("--device custom: “%s” is not KEY=VALUE (e.g. custom:write=8M,read=30M,latency=2ms,flush=50ms)"),
                        pairs[i]);
+          return NULL;
+        }
+      /* write=5M,write=6M: which one was meant? The last would win silently. */
+      if (!g_hash_table_add (seen, g_strdup (key)))
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       /* TRANSLATORS: the parameter, then the custom profile as given */
+                       _("--device custom: “%s” is given twice in “%s”; give each parameter once"),
+                       key, parameters);
           return NULL;
         }
       if (!parse_custom_pair (&choice->profile, key, equals + 1, error))

@@ -19,6 +19,7 @@
 #include "rp-emulated-device.h"
 #include "rp-error.h"
 #include "rp-loop-mount.h"
+#include "rp-queue-state.h"
 
 /* This kernel has neither device-mapper (dm-delay) nor modules (null_blk),
  * but it has FUSE and loop devices. So a slow device is: an image file,
@@ -35,6 +36,9 @@
 
 #define RUN_DIRECTORY_PREFIX "resprobe-device-"
 #define FUSE_FILE_NAME "device"
+/* Once it exists, the filter stops slowing the device down
+ * (rp_emulated_device_drain()). */
+#define DRAIN_FILE_NAME "drain"
 /* How long a helper may take to say it is ready or to exit: nbdkit and
  * nbdfuse are ready in milliseconds; seconds mean something is wrong. */
 #define HELPER_WAIT_SECONDS 20
@@ -220,6 +224,8 @@ start_nbdkit (RpEmulatedDevice       *self,
   g_autofree char *pid_path = g_build_filename (self->directory, "nbdkit.pid", NULL);
   g_autofree char *log_path = g_build_filename (self->directory, "nbdkit.log", NULL);
   g_autofree char *file_argument = g_strdup_printf ("file=%s", self->image_path);
+  g_autofree char *drain_path = g_build_filename (self->directory, DRAIN_FILE_NAME, NULL);
+  g_autofree char *drain_argument = g_strdup_printf ("rp-drain-file=%s", drain_path);
   g_autoptr(GPtrArray) filter_arguments = rp_device_profile_filter_arguments (profile);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
 
@@ -232,6 +238,7 @@ start_nbdkit (RpEmulatedDevice       *self,
     g_ptr_array_add (argv, (gpointer) fixed[i]);
   for (guint i = 0; i < filter_arguments->len; i++)
     g_ptr_array_add (argv, g_ptr_array_index (filter_arguments, i));
+  g_ptr_array_add (argv, drain_argument);
   g_ptr_array_add (argv, NULL);
   if (filter == NULL)
     return rp_emulated_device_check_tools (profile, error);
@@ -393,6 +400,32 @@ rp_emulated_device_get_directory (RpEmulatedDevice *self)
   return self->directory;
 }
 
+/**
+ * rp_emulated_device_drain:
+ * @self: a device
+ * @error: %G_FILE_ERROR when the drain file cannot be made
+ *
+ * From now on the device runs at the speed of the disk under its image:
+ * the filter (app/nbdkit/rp-nbdkit-disk-filter.c, rp-drain-file) forgets
+ * its backlog and adds no service time. For the end of a cell whose
+ * measurement is over, when closing a file waits for the writeback of its
+ * dirty pages (ext3/ext4 data=ordered) at the emulated speed. Cannot be
+ * undone; the device is meant to be destroyed next.
+ *
+ * Returns: %TRUE when the filter will see it (within 50 ms)
+ */
+gboolean
+rp_emulated_device_drain (RpEmulatedDevice  *self,
+                          GError           **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  path = g_build_filename (self->directory, DRAIN_FILE_NAME, NULL);
+  return g_file_set_contents (path, "", 0, error);
+}
+
 /* Mount points at or below @directory, deepest first. */
 static GPtrArray *
 mounts_below (const char *directory)
@@ -463,7 +496,8 @@ remove_run_directory (const char  *directory,
                       GError     **error)
 {
   const char *const files[] = { "image", "nbdkit.sock", "nbdkit.pid", "nbdkit.log",
-                                "nbdfuse.pid", "nbdfuse.log" };
+                                "nbdfuse.pid", "nbdfuse.log", "queue-state",
+                                DRAIN_FILE_NAME };
   g_autoptr(GDir) dir = NULL;
   const char *name;
 
@@ -622,12 +656,70 @@ detach_loops_below (const char *directory)
     }
 }
 
+/* Whether loop device @disk is bound to a file inside @directory (TRUE),
+ * free (*@out_free), or another's. */
+static gboolean
+loop_backed_below (const char *disk,
+                   const char *directory,
+                   gboolean   *out_free)
+{
+  g_autofree char *path = g_strdup_printf ("/sys/block/%s/loop/backing_file", disk);
+  g_autofree char *prefix = g_strconcat (directory, "/", NULL);
+  g_autofree char *backing = NULL;
+  g_autofree char *device_directory = g_strdup_printf ("/sys/block/%s", disk);
+
+  *out_free = FALSE;
+  if (!g_file_get_contents (path, &backing, NULL, NULL))
+    {
+      /* No backing_file: unbound (the file exists only while bound). */
+      *out_free = g_file_test (device_directory, G_FILE_TEST_IS_DIR);
+      return FALSE;
+    }
+  return g_str_has_prefix (g_strstrip (backing), prefix);
+}
+
+/* The queue settings the dead run's loop device had before it changed them
+ * (the scheduler, wbt_lat_usec, read_ahead_kb, direct I/O: they outlive
+ * the detach), from the run directory's queue-state file
+ * (rp-loop-mount.c), put back while the device is still ours or free;
+ * never on a loop device somebody else has attached since. */
+static void
+restore_queue (const char     *directory,
+               RpQueueState  **state,
+               GError        **first)
+{
+  g_autofree char *path = g_build_filename (directory, "queue-state", NULL);
+  GError *error = NULL;
+  gboolean is_free;
+
+  if (*state == NULL)
+    {
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        return;
+      *state = rp_queue_state_read (path, &error);
+      if (*state == NULL)
+        {
+          g_prefix_error (&error, _("The saved queue settings of a dead run are unreadable: "));
+          g_propagate_error (first, error);
+          return;
+        }
+    }
+  if ((loop_backed_below (rp_queue_state_get_disk (*state), directory, &is_free) || is_free) &&
+      !rp_queue_state_restore (*state, &error))
+    g_propagate_error (first, error);
+}
+
 static gboolean
 remove_leftover (const char  *directory,
                  GError     **error)
 {
   g_autoptr(GPtrArray) mounts = mounts_below (directory);
+  g_autoptr(RpQueueState) queue = NULL;
   GError *first = NULL;
+
+  /* While the loop device is still bound (detaching forgets direct I/O),
+   * and once more after the detach, which sets read_ahead_kb again. */
+  restore_queue (directory, &queue, &first);
 
   /* The cell's file system first (it holds the loop device, which holds
    * the FUSE file), then the FUSE mount; deepest first does that. */
@@ -639,6 +731,7 @@ remove_leftover (const char  *directory,
         unmount (target, first == NULL ? &first : NULL);
     }
   detach_loops_below (directory);
+  restore_queue (directory, &queue, first == NULL ? &first : NULL);
   for (guint i = 0; i < mounts->len; i++)
     {
       const char *target = g_ptr_array_index (mounts, i);
@@ -666,8 +759,10 @@ remove_leftover (const char  *directory,
  * processes that are gone (killed with SIGKILL) and removes what each holds:
  * the file systems mounted inside it, loop devices on its FUSE file, the FUSE
  * mount, nbdfuse and nbdkit (by their pid files, when their command lines
- * name the directory), the image and the directory. Run directories of live
- * runs are left alone.
+ * name the directory), the image and the directory; the loop device's queue
+ * settings, saved in the directory's queue-state file before the dead run
+ * changed them, are put back (unless another has attached the device
+ * since). Run directories of live runs are left alone.
  *
  * Returns: how many run directories were removed
  */

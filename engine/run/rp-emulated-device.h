@@ -19,6 +19,8 @@ RpEmulatedDevice *rp_emulated_device_create            (const char             *
                                                         GError                **error);
 const char       *rp_emulated_device_get_path          (RpEmulatedDevice       *self);
 const char       *rp_emulated_device_get_directory     (RpEmulatedDevice       *self);
+gboolean          rp_emulated_device_drain             (RpEmulatedDevice       *self,
+                                                        GError                **error);
 gboolean          rp_emulated_device_destroy           (RpEmulatedDevice       *self,
                                                         GError                **error);
 guint             rp_emulated_device_remove_leftovers  (const char             *work_directory,

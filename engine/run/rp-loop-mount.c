@@ -29,7 +29,13 @@ struct _RpLoopMount
   char         *device;
   RpQueueState *saved_queue;   /* the loop device's settings before we changed them */
   gboolean      owns_image;    /* FALSE: the caller's file (an emulated device) */
+  char         *state_file;    /* saved_queue on disk, or NULL (see create()) */
 };
+
+/* Beside an emulated device's files, in its run directory: what the next
+ * matrix reads to put the queue settings back after a SIGKILL
+ * (rp-emulated-device.c removes that directory's leftovers). */
+#define QUEUE_STATE_FILE_NAME "queue-state"
 
 static RpLoopMount *create (const char *work_directory, const char *backing_file,
                             const char *fs_type, const char *journal_mode, guint64 image_size,
@@ -244,7 +250,11 @@ rp_loop_mount_create (const char              *work_directory,
  * @error: as for rp_loop_mount_create()
  *
  * rp_loop_mount_create() on a file of the caller's: the loop device, the
- * mount with the journal mode, the queue settings saved and applied.
+ * mount with the journal mode, the queue settings saved and applied. The
+ * saved settings are also written to @work_directory/queue-state
+ * (rp_queue_state_write()) before anything changes, and removed by
+ * rp_loop_mount_destroy(): a run killed with SIGKILL leaves them for
+ * rp_emulated_device_remove_leftovers().
  *
  * Returns: (transfer full) (nullable): the mounted file system; undo it with
  *   rp_loop_mount_destroy(), which leaves @backing_file alone
@@ -302,6 +312,7 @@ create (const char              *work_directory,
   if (backing_file != NULL)
     {
       self->image_path = g_strdup (backing_file);
+      self->state_file = g_build_filename (work_directory, QUEUE_STATE_FILE_NAME, NULL);
       return mount_and_apply (self, fs_type, journal_mode, loop_device, queue, error);
     }
   self->owns_image = TRUE;
@@ -356,8 +367,10 @@ mount_and_apply (RpLoopMount              *self,
       rp_loop_mount_destroy (self, NULL);
       return NULL;
     }
+  /* Nothing is changed before the way back is on disk. */
   if ((self->saved_queue == NULL &&
        (self->saved_queue = rp_queue_state_save (self->device + strlen ("/dev/"), error)) == NULL) ||
+      (self->state_file != NULL && !rp_queue_state_write (self->saved_queue, self->state_file, error)) ||
       !apply_queue (self, queue, error))
     {
       rp_loop_mount_destroy (self, NULL);
@@ -468,6 +481,8 @@ rp_loop_mount_destroy (RpLoopMount  *self,
   if (self->saved_queue != NULL)
     rp_queue_state_restore (self->saved_queue, first == NULL ? &first : NULL);
   g_clear_pointer (&self->saved_queue, rp_queue_state_free);
+  if (self->state_file != NULL && g_unlink (self->state_file) != 0 && errno != ENOENT && first == NULL)
+    rp_error_set_from_errno (&first, errno, _("Removing"), self->state_file);
   if (self->mount_point != NULL && g_rmdir (self->mount_point) != 0 && errno != ENOENT && first == NULL)
     rp_error_set_from_errno (&first, errno, _("Removing"), self->mount_point);
   if (self->image_path != NULL && self->owns_image && g_unlink (self->image_path) != 0 && errno != ENOENT && first == NULL)
@@ -476,6 +491,7 @@ rp_loop_mount_destroy (RpLoopMount  *self,
   g_free (self->image_path);
   g_free (self->mount_point);
   g_free (self->device);
+  g_free (self->state_file);
   g_free (self);
 
   if (first != NULL)

@@ -250,6 +250,78 @@ rp_queue_state_restore (RpQueueState  *self,
   return TRUE;
 }
 
+#define STATE_GROUP "queue"
+
+/**
+ * rp_queue_state_write:
+ * @self: settings saved by rp_queue_state_save()
+ * @path: a file to create or replace (a key file, group "queue")
+ * @error: %G_FILE_ERROR when it cannot be written
+ *
+ * Keeps @self on disk beside what a run leaves after SIGKILL, so that the
+ * next run, which removes those leftovers, can put the settings back too
+ * (rp_queue_state_read()): they outlive the loop device's detach.
+ *
+ * Returns: %TRUE when written
+ */
+gboolean
+rp_queue_state_write (RpQueueState  *self,
+                      const char    *path,
+                      GError       **error)
+{
+  g_autoptr(GKeyFile) file = g_key_file_new ();
+
+  g_return_val_if_fail (self != NULL && path != NULL, FALSE);
+
+  g_key_file_set_string (file, STATE_GROUP, "disk", self->disk);
+  if (self->scheduler != NULL)
+    g_key_file_set_string (file, STATE_GROUP, "scheduler", self->scheduler);
+  if (self->wbt_lat_usec != NULL)
+    g_key_file_set_string (file, STATE_GROUP, "wbt_lat_usec", self->wbt_lat_usec);
+  g_key_file_set_string (file, STATE_GROUP, "read_ahead_kb", self->read_ahead_kb);
+  g_key_file_set_integer (file, STATE_GROUP, "direct_io", self->direct_io);
+  return g_key_file_save_to_file (file, path, error);
+}
+
+/**
+ * rp_queue_state_read:
+ * @path: a file written by rp_queue_state_write()
+ * @error: %G_FILE_ERROR or %G_KEY_FILE_ERROR when it cannot be read or
+ *   lacks the disk or its read_ahead_kb
+ *
+ * Returns: (transfer full) (nullable): the settings, for
+ *   rp_queue_state_restore()
+ */
+RpQueueState *
+rp_queue_state_read (const char  *path,
+                     GError     **error)
+{
+  g_autoptr(GKeyFile) file = g_key_file_new ();
+  g_autoptr(RpQueueState) self = g_new0 (RpQueueState, 1);
+  g_autoptr(GError) ignored = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, error) ||
+      (self->disk = g_key_file_get_string (file, STATE_GROUP, "disk", error)) == NULL ||
+      (self->read_ahead_kb = g_key_file_get_string (file, STATE_GROUP, "read_ahead_kb", error)) == NULL)
+    return NULL;
+  /* A name to put under /sys/block: nothing but "loopN" and the like. */
+  for (const char *c = self->disk; *c != '\0'; c++)
+    if (!g_ascii_isalnum (*c))
+      {
+        g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                     "%s: not a disk name: %s", path, self->disk);
+        return NULL;
+      }
+  self->scheduler = g_key_file_get_string (file, STATE_GROUP, "scheduler", NULL);
+  self->wbt_lat_usec = g_key_file_get_string (file, STATE_GROUP, "wbt_lat_usec", NULL);
+  self->direct_io = g_key_file_get_integer (file, STATE_GROUP, "direct_io", &ignored);
+  if (ignored != NULL)
+    self->direct_io = -1;
+  return g_steal_pointer (&self);
+}
+
 /**
  * rp_queue_state_get_disk:
  *

@@ -13,6 +13,11 @@ RpQueueState *rp_queue_state_save          (const char    *disk,
 gboolean      rp_queue_state_restore       (RpQueueState  *self,
                                             GError       **error);
 void          rp_queue_state_free          (RpQueueState  *self);
+gboolean      rp_queue_state_write         (RpQueueState  *self,
+                                            const char    *path,
+                                            GError       **error);
+RpQueueState *rp_queue_state_read          (const char    *path,
+                                            GError       **error);
 const char   *rp_queue_state_get_disk      (RpQueueState  *self);
 
 gboolean      rp_queue_set                 (const char    *disk,

@@ -124,6 +124,14 @@ host_get_directory (RpPartHost *host)
   return RP_SESSION (host)->live->directory;
 }
 
+static const char *
+host_get_load_directory (RpPartHost *host)
+{
+  RpScenario *live = RP_SESSION (host)->live;
+
+  return live->load_directory != NULL ? live->load_directory : live->directory;
+}
+
 static double
 host_now (RpPartHost *host)
 {
@@ -223,4 +231,5 @@ rp_session_part_host_init (RpPartHostInterface *iface)
   iface->ensure_series = host_ensure_series;
   iface->set_note = host_set_note;
   iface->get_calls = host_get_calls;
+  iface->get_load_directory = host_get_load_directory;
 }

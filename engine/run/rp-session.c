@@ -985,6 +985,8 @@ join_in_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   RpSession *self = source_object;
+  char closing[G_ASCII_DTOSTR_BUF_SIZE];
+  double closing_started;
 
   /* A worker blocked in fsync() cannot be interrupted: the join waits until the
    * call returns. This is why stopping is asynchronous. */
@@ -1008,8 +1010,13 @@ join_in_thread (GTask        *task,
    * journaling file system, which is why it happens here, off the owner.
    * In the reverse order of the start, so that a part started first (the
    * kernel-events probe) still sees what the others' closing does. */
+  closing_started = rp_clock_now ();
   while (self->workers->len > 0)
     g_ptr_array_remove_index (self->workers, self->workers->len - 1);
+  /* On ext3/ext4 data=ordered a closed file may wait for the writeback of
+   * its dirty pages first: minutes on a slow device (issue 20, R6). */
+  rp_session_set_note (self, RP_NOTE_CLOSE_SECONDS,
+                       g_ascii_formatd (closing, sizeof closing, "%.3f", rp_clock_now () - closing_started));
   note_target_removed (self);
   g_task_return_boolean (task, TRUE);
 }

@@ -44,6 +44,14 @@ typedef enum {
  * removed (a translated sentence). */
 #define RP_NOTE_LEFTOVERS_REMOVED "leftovers_removed"
 #define RP_NOTE_LEFTOVERS_FAILED  "leftovers_not_removed"
+/* Notes of the end, seconds as "%.3f": closing the parts' files once every
+ * thread was joined (a closed file may first wait for the writeback of its
+ * dirty pages); and, set by the matrix, the whole ending from the stop to
+ * "finished", with "true" in ending_drained when the emulated device was
+ * switched to full speed at --drain-limit to end it. */
+#define RP_NOTE_CLOSE_SECONDS   "close_seconds"
+#define RP_NOTE_ENDING_SECONDS  "ending_seconds"
+#define RP_NOTE_ENDING_DRAINED  "ending_drained"
 
 #define RP_TYPE_SESSION (rp_session_get_type ())
 G_DECLARE_FINAL_TYPE (RpSession, rp_session, RP, SESSION, GObject)

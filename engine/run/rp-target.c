@@ -88,6 +88,41 @@ rp_target_resolve (const char  *directory,
   return g_steal_pointer (&resolved);
 }
 
+static guint64 fixed_write_budget (const RpScenario *scenario);
+
+/**
+ * rp_target_get_reserve:
+ * @file_system_bytes: the file system's size in bytes (statvfs f_blocks × f_frsize)
+ *
+ * What every run leaves free on a file system: 5 % of it or 1 GiB,
+ * whichever is more (this file's policy, so that a run never fills a disk).
+ *
+ * Returns: bytes
+ */
+guint64
+rp_target_get_reserve (guint64 file_system_bytes)
+{
+  return MAX ((guint64) (RESERVE_FRACTION * (double) file_system_bytes), RESERVE_MIN);
+}
+
+/**
+ * rp_target_get_write_budget:
+ * @scenario: a scenario
+ *
+ * Bytes the parts that run write at most, not counting the writer, whose
+ * size the free-space check chooses: the sum of each part's write_budget()
+ * (engine/parts). All of them are checked in a load folder of its own too.
+ *
+ * Returns: bytes
+ */
+guint64
+rp_target_get_write_budget (const RpScenario *scenario)
+{
+  g_return_val_if_fail (scenario != NULL, 0);
+
+  return fixed_write_budget (scenario);
+}
+
 /* Bytes the parts that run write at most, not counting the writer, whose
  * size the free-space check chooses: each part's write_budget(). */
 static guint64
@@ -168,7 +203,7 @@ rp_target_check_free_space (RpScenario  *scenario,
     }
 
   free_bytes = (guint64) vfs.f_bavail * vfs.f_frsize;
-  reserve = MAX ((guint64) (RESERVE_FRACTION * (double) vfs.f_blocks * vfs.f_frsize), RESERVE_MIN);
+  reserve = rp_target_get_reserve ((guint64) vfs.f_blocks * vfs.f_frsize);
   fixed = fixed_write_budget (scenario);
 
   if (writer && rp_params_get_size (scenario->params, "writer_total_size") == 0)

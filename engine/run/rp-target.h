@@ -15,6 +15,8 @@ char     *rp_target_resolve          (const char  *directory,
 gboolean  rp_target_check_free_space (RpScenario  *scenario,
                                       guint64     *out_spare_bytes,
                                       GError     **error);
+guint64   rp_target_get_reserve      (guint64            file_system_bytes);
+guint64   rp_target_get_write_budget (const RpScenario  *scenario);
 int       rp_target_open_tmpfile     (const char  *directory,
                                       int          extra_flags,
                                       GError     **error);
