@@ -164,6 +164,10 @@ void        rp_plot_set_spans          (RpPlot           *self,
 guint       rp_plot_get_n_spans        (RpPlot      *self);
 const char *rp_plot_span_at            (RpPlot      *self,
                                         double       x);
+const char *rp_plot_get_span_x         (RpPlot      *self,
+                                        guint        index,
+                                        double      *x0,
+                                        double      *x1);
 void        rp_plot_add_threshold      (RpPlot      *self,
                                         double       value,
                                         const char  *label);
