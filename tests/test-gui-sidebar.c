@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "rp-application.h"
+#include "rp-chart-view.h"
+#include "rp-gui-util.h"
 #include "rp-recent-runs.h"
 #include "rp-report.h"
 #include "rp-scenario.h"
@@ -372,6 +374,143 @@ test_load_folder_row (void)
   g_rmdir (folder);
 }
 
+/* ------------------------------------------------------------------------- */
+/* Screenshots for a reviewer (not a test: registered only when
+ * RP_SHOTS_DIR names a folder): the window at each size the issue names,
+ * with every sidebar section open, and a chart's stall popover reached by
+ * the keys. */
+
+typedef struct {
+  GtkWidget *widget;
+  int        width;
+} SizeWait;
+
+static gboolean
+laid_out (gpointer data)
+{
+  SizeWait *wait = data;
+
+  /* Mapped, and folded as its width says (a window's width may count the
+   * shadow of its client-side decoration). */
+  return gtk_widget_get_mapped (wait->widget) && gtk_widget_get_width (wait->widget) > 0 &&
+         RP_WINDOW (wait->widget)->fold_idle_id == 0 &&
+         rp_window_get_folded (RP_WINDOW (wait->widget)) == (wait->width < 900);
+}
+
+static gboolean
+flap_shown (gpointer data)
+{
+  return adw_flap_get_reveal_progress (data) >= 1.0;
+}
+
+static void
+save_widget (GtkWidget  *widget,
+             const char *name)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("RP_SHOTS_DIR"), name, NULL);
+
+  /* A few frames: the rows just expanded animate. */
+  for (guint i = 0; i < 200; i++)
+    g_main_context_iteration (NULL, FALSE), g_usleep (2000);
+  g_test_message ("%s: %d x %d", name, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  texture = rp_gui_render_widget (widget);
+  g_assert_nonnull (texture);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("saved %s", path);
+}
+
+static void
+take_screenshots (void)
+{
+  static const int sizes[][2] = { { 360, 720 }, { 800, 600 }, { 1280, 800 }, { 1920, 1080 } };
+  const char *language = g_getenv ("LANGUAGE");
+  g_autofree char *path = write_report_with_stalls ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  fill_reports_folder (N_REPORTS);
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      RpWindow *window = rp_window_new (application);
+      g_autoptr(GPtrArray) expanders = g_ptr_array_new ();
+      g_autofree char *name = g_strdup_printf ("main-%s-%dx%d.png", language, sizes[s][0], sizes[s][1]);
+      SizeWait wait = { GTK_WIDGET (window), sizes[s][0] };
+
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+      gtk_window_present (GTK_WINDOW (window));
+      spin_until (laid_out, &wait, "the window at its size");
+      rp_window_set_load_directory (window, "/media/usb-stick/resprobe");
+      rp_window_open_files (window, &file, 1);
+      spin_until (why_listed, window, "the Why section");
+      spin_until (recent_complete, window, "the recent runs");
+      if (rp_window_get_folded (window))
+        {
+          gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
+          spin_until (flap_shown, window->flap, "the sidebar over the charts");
+        }
+      collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, expanders);
+      for (guint i = 0; i < expanders->len; i++)
+        adw_expander_row_set_expanded (expanders->pdata[i], TRUE);
+      save_widget (GTK_WIDGET (window), name);
+      /* The sidebar scrolled down to the Why section and the recent runs. */
+      {
+        GtkWidget *page = adw_flap_get_flap (window->flap);
+        g_autoptr(GPtrArray) scrolled = g_ptr_array_new ();
+        g_autofree char *lower = g_strdup_printf ("sidebar-end-%s-%dx%d.png", language, sizes[s][0], sizes[s][1]);
+
+        collect (page, GTK_TYPE_SCROLLED_WINDOW, scrolled);
+        if (scrolled->len > 0)
+          {
+            GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (scrolled->pdata[0]);
+            g_autofree char *middle = g_strdup_printf ("sidebar-why-%s-%dx%d.png", language, sizes[s][0], sizes[s][1]);
+            graphene_point_t top = GRAPHENE_POINT_INIT (0, 0);
+            graphene_point_t at;
+
+            /* The results and the Why section at the top. */
+            if (gtk_widget_compute_point (GTK_WIDGET (window->summary_view),
+                                          gtk_scrolled_window_get_child (scrolled->pdata[0]), &top, &at))
+              {
+                gtk_adjustment_set_value (adjustment, at.y - 12);
+                save_widget (GTK_WIDGET (window), middle);
+              }
+
+            gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+            save_widget (GTK_WIDGET (window), lower);
+          }
+      }
+      if (s == 2)
+        {
+          g_autoptr(GPtrArray) charts = g_ptr_array_new ();
+          g_autofree char *popover_name = g_strdup_printf ("chart-stall-popover-%s.png", language);
+
+          collect (GTK_WIDGET (window), RP_TYPE_CHART_VIEW, charts);
+          for (guint i = 0; i < charts->len; i++)
+            {
+              GtkWidget *chart = charts->pdata[i];
+              g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (chart);
+              gboolean handled = FALSE;
+
+              for (guint k = 0; k < g_list_model_get_n_items (controllers) && !handled; k++)
+                {
+                  g_autoptr(GObject) controller = g_list_model_get_item (controllers, k);
+
+                  if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+                    g_signal_emit_by_name (controller, "key-pressed", GDK_KEY_Right, 0, 0, &handled);
+                }
+              if (!handled)
+                continue;
+              for (GtkWidget *child = gtk_widget_get_first_child (chart); child; child = gtk_widget_get_next_sibling (child))
+                if (GTK_IS_POPOVER (child))
+                  save_widget (child, popover_name);
+              g_test_message ("%s: %s", popover_name, rp_chart_view_get_description (RP_CHART_VIEW (chart)));
+              break;
+            }
+        }
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  g_unlink (path);
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -407,8 +546,9 @@ main (int   argc,
   g_assert_no_error (error);
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   /* German from the build's catalogues (po/ beside tests/ in the build). */
-  g_setenv ("LANGUAGE", "de", TRUE);
-  g_setenv ("LC_ALL", "de_DE.UTF-8", TRUE);
+  /* Screenshots may be taken in another language (RP_SHOTS_LANGUAGE). */
+  g_setenv ("LANGUAGE", g_getenv ("RP_SHOTS_LANGUAGE") ? g_getenv ("RP_SHOTS_LANGUAGE") : "de", TRUE);
+  g_setenv ("LC_ALL", g_str_has_prefix (g_getenv ("LANGUAGE"), "de") ? "de_DE.UTF-8" : "C.UTF-8", TRUE);
   setlocale (LC_ALL, "");
   localedir = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", "..", "po", NULL);
   bindtextdomain (GETTEXT_PACKAGE, localedir);
@@ -434,6 +574,8 @@ main (int   argc,
   g_test_add_func ("/sidebar/german-fits-phone", test_german_fits_phone);
   g_test_add_func ("/sidebar/recent-capped", test_recent_capped);
   g_test_add_func ("/sidebar/load-folder-row", test_load_folder_row);
+  if (g_getenv ("RP_SHOTS_DIR") != NULL)
+    g_test_add_func ("/sidebar/screenshots", take_screenshots);
 
   status = g_test_run ();
   g_application_release (G_APPLICATION (application));

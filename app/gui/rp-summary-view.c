@@ -601,8 +601,9 @@ rp_summary_view_get_why (RpSummaryView *self)
 
 /* The column headers give way before the figures: "Schlimmster" (Worst)
  * and "Messung" (Probe) widened the German sidebar of a 360 px window to
- * 375 px. Ellipsized, a header is as narrow as its column's figures; its
- * tooltip has the whole word. */
+ * 375 px (German now says "Max."). Ellipsized, a header of a longer
+ * translation is as narrow as its column's figures; its tooltip has the
+ * whole word. */
 static void
 let_headers_shrink (RpSummaryView *self)
 {
@@ -639,7 +640,9 @@ build_rows (RpSummaryView *self)
             /* Between words only, with no hyphen of Pango's ("Schreibe-n"). */
             gtk_label_set_wrap (GTK_LABEL (label), TRUE);
             gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
-            gtk_label_set_max_width_chars (GTK_LABEL (label), 16);
+            /* Its natural width too: a wide first column left the
+             * headers too little room, ellipsizing "Werte" in German. */
+            gtk_label_set_max_width_chars (GTK_LABEL (label), 10);
             pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
             gtk_label_set_attributes (GTK_LABEL (label), attrs);
             pango_attr_list_unref (attrs);
