@@ -12,6 +12,8 @@
 #include "rp-params.h"
 #include "rp-report.h"
 #include "rp-scenario.h"
+#include "rp-session-private.h"
+#include "rp-timed-call.h"
 #include "rp-window.h"
 #include "rp-window-private.h"
 #include "rp-why-view.h"
@@ -279,6 +281,204 @@ test_marker_click_popover (void)
   g_unlink (path);
 }
 
+static GtkEventControllerKey *
+key_controller (GtkWidget *widget)
+{
+  g_autoptr(GListModel) list = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (list, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        return GTK_EVENT_CONTROLLER_KEY (controller);
+    }
+  return NULL;
+}
+
+static gboolean
+press (GtkEventControllerKey *keys,
+       guint                  keyval)
+{
+  gboolean handled = FALSE;
+
+  g_signal_emit_by_name (keys, "key-pressed", keyval, 0, 0, &handled);
+  return handled;
+}
+
+/* Issue 21: with the chart focused, Right/Left (or n/p) step through its
+ * stall markers, left to right: the popover shows the stall's breakdown
+ * and stays without taking the focus; the accessible description begins
+ * with "Stall i of n". Escape hides the popover. */
+static void
+test_keys_step_through_stalls (void)
+{
+  g_autofree char *path = write_report (stalls_json);
+  Marker marker = { .window = open_report (path) };
+  RpPlot *plot;
+  GtkEventControllerKey *keys;
+  GtkPopover *popover;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  GtkLabel *label;
+  const char *first, *second;
+
+  g_assert_true (spin_until (find_marker, &marker, 60));
+  plot = rp_chart_view_get_plot (marker.chart);
+  g_assert_cmpuint (rp_plot_get_n_spans (plot), ==, 2);
+  /* The spans this chart draws, left to right: 2.0 s, then 14.0 s. */
+  first = rp_plot_get_span_x (plot, 0, NULL, NULL);
+  second = rp_plot_get_span_x (plot, 1, NULL, NULL);
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  g_assert_cmpint (rp_chart_view_get_stall_index (marker.chart), ==, -1);
+  keys = key_controller (GTK_WIDGET (marker.chart));
+  g_assert_nonnull (keys);
+  gtk_widget_grab_focus (GTK_WIDGET (marker.chart));
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (marker.window)) == GTK_WIDGET (marker.chart));
+
+  g_assert_true (press (keys, GDK_KEY_Right));
+  g_assert_cmpint (rp_chart_view_get_stall_index (marker.chart), ==, 0);
+  popover = chart_popover (marker.chart);
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
+  collect (GTK_WIDGET (popover), GTK_TYPE_LABEL, labels);
+  label = labels->pdata[0];
+  g_assert_cmpstr (gtk_label_get_text (label), ==, first);
+  g_assert_true (g_str_has_prefix (rp_chart_view_get_description (marker.chart), "Stall 1 of 2: "));
+  /* The focus stays on the chart: the next key steps on. */
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (marker.window)) == GTK_WIDGET (marker.chart));
+
+  g_assert_true (press (keys, GDK_KEY_n));
+  g_assert_cmpint (rp_chart_view_get_stall_index (marker.chart), ==, 1);
+  g_assert_cmpstr (gtk_label_get_text (label), ==, second);
+  g_test_message ("description: %s", rp_chart_view_get_description (marker.chart));
+  g_assert_true (g_str_has_prefix (rp_chart_view_get_description (marker.chart), "Stall 2 of 2: "));
+  /* The last stays the last. */
+  g_assert_true (press (keys, GDK_KEY_Right));
+  g_assert_cmpint (rp_chart_view_get_stall_index (marker.chart), ==, 1);
+  g_assert_true (press (keys, GDK_KEY_Left));
+  g_assert_cmpint (rp_chart_view_get_stall_index (marker.chart), ==, 0);
+  g_assert_cmpstr (gtk_label_get_text (label), ==, first);
+  g_assert_true (press (keys, GDK_KEY_p));
+  g_assert_cmpint (rp_chart_view_get_stall_index (marker.chart), ==, 0);
+
+  g_assert_true (press (keys, GDK_KEY_Escape));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (popover)));
+  /* Escape again is the window's. */
+  g_assert_false (press (keys, GDK_KEY_Escape));
+  gtk_window_destroy (GTK_WINDOW (marker.window));
+  g_unlink (path);
+}
+
+/* A chart without stalls leaves Left and Right to focus navigation. */
+static void
+test_keys_without_stalls (void)
+{
+  g_autofree char *path = write_report ("[]");
+  RpWindow *window = open_report (path);
+  g_autoptr(GPtrArray) charts = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (window), RP_TYPE_CHART_VIEW, charts);
+  g_assert_cmpuint (charts->len, >, 0);
+  g_assert_false (press (key_controller (charts->pdata[0]), GDK_KEY_Right));
+  g_assert_cmpint (rp_chart_view_get_stall_index (charts->pdata[0]), ==, -1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
+typedef struct {
+  RpWindow   *window;
+  const char *prefix;    /* of the first row's title */
+  const char *detail;    /* a detail row's title it must have, or NULL */
+} LiveWait;
+
+static gboolean
+live_row_shows (gpointer data)
+{
+  LiveWait *wait = data;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  g_autoptr(GPtrArray) details = g_ptr_array_new ();
+
+  collect (GTK_WIDGET (wait->window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
+  if (rows->len == 0 || !g_str_has_prefix (adw_preferences_row_get_title (rows->pdata[0]), wait->prefix))
+    return FALSE;
+  if (wait->detail == NULL)
+    return TRUE;
+  collect (rows->pdata[0], ADW_TYPE_ACTION_ROW, details);
+  for (guint i = 0; i < details->len; i++)
+    if (g_strcmp0 (adw_preferences_row_get_title (details->pdata[i]), wait->detail) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+run_measuring (gpointer data)
+{
+  RpWindow *window = data;
+
+  return window->session != NULL && rp_session_get_state (window->session) == RP_SESSION_RUNNING &&
+         window->status_id != 0;
+}
+
+static gboolean
+window_idle (gpointer data)
+{
+  return !rp_window_get_busy (data);
+}
+
+/* Issue 18 item 4, live: while the run goes on, a call in flight past
+ * 0.1 s gets a row at once ("in flight for"), and once it returned the
+ * same row says what it took and what ran meanwhile so far (a journal
+ * commit the run recorded), before the run ends. */
+static void
+test_why_rows_live (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *target = g_dir_make_tmp ("test-gui-why-live-XXXXXX", &error);
+  RpWindow *window = rp_window_new (application);
+  RpSeries *commits;
+  RpTimedCall *call;
+  double begun;
+  LiveWait wait = { .window = window };
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  GtkWidget *in_flight_row;
+
+  g_assert_no_error (error);
+  g_assert_true (rp_window_set_scenario (window, "passive"));
+  rp_window_set_directory (window, target);
+  rp_window_set_duration_text (window, "");
+  gtk_window_present (GTK_WINDOW (window));
+  rp_window_start (window);
+  g_assert_true (spin_until (run_measuring, window, 60));
+
+  /* A timed call of our own in the run's registry, as a probe makes one. */
+  commits = rp_session_ensure_series (window->session, "journal_commit", "s", NULL);
+  call = rp_call_registry_open (window->session->calls);
+  begun = rp_session_time_from_monotonic (window->session, rp_timed_call_begin (call, "fsync_latency"));
+  rp_series_append (commits, begun + 0.01, 0.08);
+  wait.prefix = "fsync in flight for";
+  g_assert_true (spin_until (live_row_shows, &wait, 60));
+  collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
+  in_flight_row = rows->pdata[0];
+  /* What ran meanwhile so far, already while in flight. */
+  wait.detail = "journal commits";
+  g_assert_true (spin_until (live_row_shows, &wait, 60));
+
+  rp_timed_call_end (call);
+  wait.prefix = "fsync took";
+  g_assert_true (spin_until (live_row_shows, &wait, 60));
+  g_assert_true (rp_window_get_busy (window));
+  g_ptr_array_set_size (rows, 0);
+  collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
+  /* Updated in place, not rebuilt. */
+  g_assert_true (rows->pdata[0] == in_flight_row);
+
+  rp_window_stop (window);
+  g_assert_true (spin_until (window_idle, window, 60));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_cmpint (g_rmdir (target), ==, 0);
+}
+
 /* The run form's Baseline row edits the system sampler's "baseline"
  * parameter: typed text reaches the scenario a run starts with, a stored
  * form comes back in the next window, an opened report's baseline shows,
@@ -374,6 +574,9 @@ main (int   argc,
   g_test_add_func ("/gui-why/hidden-without-stalls", test_why_hidden_without_stalls);
   g_test_add_func ("/gui-why/marker-click-popover", test_marker_click_popover);
   g_test_add_func ("/gui-why/baseline-row", test_baseline_row);
+  g_test_add_func ("/gui-why/keys-step-through-stalls", test_keys_step_through_stalls);
+  g_test_add_func ("/gui-why/keys-without-stalls", test_keys_without_stalls);
+  g_test_add_func ("/gui-why/rows-live", test_why_rows_live);
   status = g_test_run ();
 
   g_application_release (G_APPLICATION (application));

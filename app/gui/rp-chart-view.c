@@ -30,6 +30,11 @@ struct _RpChartView
   double         pointer_y;
   GtkPopover    *stall_popover; /* a clicked stall's breakdown; NULL until the first */
   GtkLabel      *stall_label;
+  /* The stall the keyboard stepped to (Left/Right, p/n), left to right
+   * among those this chart shows; -1: none yet. Its words lead the
+   * accessible description. */
+  int            stall_index;
+  char          *stall_text;
   guint          redraw_id;
 
   /* The frame layer (texts, axes, grid), rendered once and reused while the
@@ -237,8 +242,13 @@ rp_chart_view_snapshot (GtkWidget   *widget,
 static void
 update_description (RpChartView *self)
 {
+  g_autofree char *values = self->plot != NULL ? rp_plot_describe (self->plot) : NULL;
+
   g_free (self->description);
-  self->description = self->plot != NULL ? rp_plot_describe (self->plot) : NULL;
+  if (self->stall_text != NULL && values != NULL)
+    self->description = g_strconcat (self->stall_text, "\n", values, NULL);
+  else
+    self->description = g_strdup (values);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                   self->description != NULL ? self->description : "",
@@ -417,18 +427,17 @@ rp_chart_view_query_tooltip (GtkWidget  *widget,
   return TRUE;
 }
 
-/* The breakdown of the stall at @x in a popover pointing at it, for a
- * click or Enter: a tooltip vanishes as the pointer moves, a popover stays
- * while the user reads it. Returns FALSE without a stall there. */
-static gboolean
-popup_stall_at (RpChartView *self,
-                double       x,
-                double       y)
+/* A stall's breakdown in a popover pointing at (@x, @y). From a click it
+ * hides when the user clicks elsewhere (autohide, which takes the focus);
+ * stepped to with the keys it leaves the focus on the chart, so that the
+ * next key steps on, and hides with Escape or when the chart loses focus. */
+static void
+show_stall_popover (RpChartView *self,
+                    const char  *text,
+                    double       x,
+                    double       y,
+                    gboolean     autohide)
 {
-  const char *span;
-
-  if (self->plot == NULL || x < 0 || (span = rp_plot_span_at (self->plot, x)) == NULL)
-    return FALSE;
   if (self->stall_popover == NULL)
     {
       GtkWidget *label = gtk_label_new (NULL);
@@ -443,10 +452,26 @@ popup_stall_at (RpChartView *self,
       gtk_popover_set_child (self->stall_popover, label);
       gtk_widget_set_parent (GTK_WIDGET (self->stall_popover), GTK_WIDGET (self));
     }
-  gtk_label_set_text (self->stall_label, span);
+  gtk_label_set_text (self->stall_label, text);
+  gtk_popover_set_autohide (self->stall_popover, autohide);
   gtk_popover_set_pointing_to (self->stall_popover,
                                &(GdkRectangle) { (int) x, (int) CLAMP (y, 0, gtk_widget_get_height (GTK_WIDGET (self))), 1, 1 });
   gtk_popover_popup (self->stall_popover);
+}
+
+/* The breakdown of the stall at @x in a popover pointing at it, for a
+ * click or Enter: a tooltip vanishes as the pointer moves, a popover stays
+ * while the user reads it. Returns FALSE without a stall there. */
+static gboolean
+popup_stall_at (RpChartView *self,
+                double       x,
+                double       y)
+{
+  const char *span;
+
+  if (self->plot == NULL || x < 0 || (span = rp_plot_span_at (self->plot, x)) == NULL)
+    return FALSE;
+  show_stall_popover (self, span, x, y, TRUE);
   return TRUE;
 }
 
@@ -461,7 +486,74 @@ on_pressed (GtkGestureClick *gesture,
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 }
 
-/* Enter on the focused chart: the stall under the pointer's last place. */
+typedef struct {
+  double      x0;
+  double      x1;
+  const char *label;
+} ShownStall;
+
+static int
+compare_left_edge (gconstpointer a,
+                   gconstpointer b)
+{
+  const ShownStall *x = a, *y = b;
+
+  return (x->x0 > y->x0) - (x->x0 < y->x0);
+}
+
+/* The stalls this chart draws, left to right (the plot's spans of other
+ * charts' series are not). */
+static GArray *
+list_shown_stalls (RpChartView *self)
+{
+  GArray *stalls = g_array_new (FALSE, FALSE, sizeof (ShownStall));
+  guint n = self->plot != NULL ? rp_plot_get_n_spans (self->plot) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      ShownStall stall;
+
+      stall.label = rp_plot_get_span_x (self->plot, i, &stall.x0, &stall.x1);
+      if (stall.label != NULL)
+        g_array_append_val (stalls, stall);
+    }
+  g_array_sort (stalls, compare_left_edge);
+  return stalls;
+}
+
+/* Left/Right (or p/n) on the focused chart: the previous or next stall,
+ * its breakdown in the popover and in the accessible description. The
+ * first press goes to the first (Right) or the last (Left). Returns FALSE
+ * when the chart shows no stall: the key moves the focus as usual. */
+static gboolean
+step_stall (RpChartView *self,
+            int          direction)
+{
+  g_autoptr(GArray) stalls = list_shown_stalls (self);
+  const ShownStall *stall;
+  int index;
+
+  if (stalls->len == 0)
+    return FALSE;
+  if (self->stall_index < 0)
+    index = direction > 0 ? 0 : (int) stalls->len - 1;
+  else
+    index = CLAMP (self->stall_index + direction, 0, (int) stalls->len - 1);
+  self->stall_index = index;
+  stall = &g_array_index (stalls, ShownStall, index);
+  g_free (self->stall_text);
+  /* TRANSLATORS: a chart's accessible description after Left/Right moved to
+   * a stall: "Stall 2 of 5: fsync stalled 9.85 s: waiting for …" */
+  self->stall_text = g_strdup_printf (_("Stall %d of %u: %s"), index + 1, stalls->len, stall->label);
+  update_description (self);
+  show_stall_popover (self, stall->label, (stall->x0 + stall->x1) / 2,
+                      gtk_widget_get_height (GTK_WIDGET (self)) / 3.0, FALSE);
+  return TRUE;
+}
+
+/* Enter on the focused chart: the stall under the pointer's last place, or
+ * the one the keys stepped to. Left/Right, p/n: the previous or next
+ * stall; Escape hides its popover. */
 static gboolean
 on_key_pressed (GtkEventControllerKey *controller,
                 guint                  keyval,
@@ -469,9 +561,56 @@ on_key_pressed (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 RpChartView           *self)
 {
-  if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
-    return FALSE;
-  return popup_stall_at (self, self->pointer_x, self->pointer_y);
+  if ((state & gtk_accelerator_get_default_mod_mask ()) != 0)
+    return GDK_EVENT_PROPAGATE;
+  switch (keyval)
+    {
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+    case GDK_KEY_n:
+      return step_stall (self, +1);
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+    case GDK_KEY_p:
+      return step_stall (self, -1);
+    case GDK_KEY_Escape:
+      if (self->stall_popover == NULL || !gtk_widget_get_visible (GTK_WIDGET (self->stall_popover)))
+        return GDK_EVENT_PROPAGATE;
+      gtk_popover_popdown (self->stall_popover);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_ISO_Enter:
+      if (self->stall_index >= 0 && self->pointer_x < 0)
+        {
+          self->stall_index--;
+          return step_stall (self, +1);
+        }
+      return popup_stall_at (self, self->pointer_x, self->pointer_y);
+    default:
+      return GDK_EVENT_PROPAGATE;
+    }
+}
+
+/* A popover the keys opened does not hold the focus: it goes with it. */
+static void
+on_focus_leave (RpChartView *self)
+{
+  if (self->stall_popover != NULL && !gtk_popover_get_autohide (self->stall_popover))
+    gtk_popover_popdown (self->stall_popover);
+}
+
+/**
+ * rp_chart_view_get_stall_index:
+ *
+ * Returns: the stall the keyboard stepped to, counted from 0 left to right
+ *   among those the chart shows; -1 for none
+ */
+int
+rp_chart_view_get_stall_index (RpChartView *self)
+{
+  g_return_val_if_fail (RP_IS_CHART_VIEW (self), -1);
+  return self->stall_index;
 }
 
 static void
@@ -527,6 +666,7 @@ rp_chart_view_dispose (GObject *object)
   g_clear_pointer (&self->frame_node, gsk_render_node_unref);
   g_clear_pointer (&self->strips, g_array_unref);
   g_clear_pointer (&self->description, g_free);
+  g_clear_pointer (&self->stall_text, g_free);
   if (self->stall_popover != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->stall_popover));
@@ -607,6 +747,7 @@ rp_chart_view_init (RpChartView *self)
   GtkEventController *key = gtk_event_controller_key_new ();
 
   self->pointer_x = -1;
+  self->stall_index = -1;
   self->strips = g_array_new (FALSE, TRUE, sizeof (Strip));
   g_array_set_clear_func (self->strips, strip_clear);
 
@@ -623,6 +764,7 @@ rp_chart_view_init (RpChartView *self)
   /* Reachable by Tab, so that a screen reader reads its values. */
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   g_signal_connect_swapped (focus, "enter", G_CALLBACK (update_description), self);
+  g_signal_connect_swapped (focus, "leave", G_CALLBACK (on_focus_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), focus);
 
   /* Redraw when the theme flips between light and dark: the palette differs. */
@@ -675,6 +817,9 @@ rp_chart_view_set_plot (RpChartView *self,
   if (self->plot != NULL)
     g_clear_signal_handler (&self->changed_id, self->plot);
   g_set_object (&self->plot, plot);
+  /* Another plot, other stalls: the keys start again from the edge. */
+  self->stall_index = -1;
+  g_clear_pointer (&self->stall_text, g_free);
   g_clear_pointer (&self->frame_node, gsk_render_node_unref);
   if (self->strips != NULL)
     g_array_set_size (self->strips, 0);

@@ -17,6 +17,7 @@ void       rp_chart_view_set_plot   (RpChartView *self,
                                      RpPlot      *plot);
 void       rp_chart_view_refresh    (RpChartView *self);
 const char *rp_chart_view_get_description (RpChartView *self);
+int        rp_chart_view_get_stall_index (RpChartView *self);
 void       rp_chart_view_get_style  (RpChartView *self,
                                      RpPlotStyle *out_style,
                                      char       **out_font);

@@ -170,14 +170,27 @@ newest_first (gconstpointer a,
   return -g_strcmp0 (g_file_info_get_name (info_a), g_file_info_get_name (info_b));
 }
 
+/* Keeps the newest @max_runs of @runs. */
+static void
+keep_newest (GPtrArray *runs,
+             guint      max_runs)
+{
+  g_ptr_array_sort (runs, newest_first);
+  if (runs->len > max_runs)
+    g_ptr_array_set_size (runs, max_runs);
+}
+
 /**
  * rp_recent_runs_list:
  * @max_runs: at most this many
+ * @n_found: (out) (optional): how many reports the folder holds in all
  * @error: why the folder could not be read (a missing folder is no error:
  *   no runs yet)
  *
- * The reports (`*.json`) of the reports folder, newest first by modification
- * time. Blocking: call it on a worker thread.
+ * The newest @max_runs reports (`*.json`) of the reports folder, newest first
+ * by modification time. A folder of thousands costs the memory of about
+ * 2 × @max_runs entries: the older ones are dropped while it is read.
+ * Blocking: call it on a worker thread.
  *
  * Returns: (transfer full) (element-type GFileInfo) (nullable): the runs,
  *   each with its name, size and modification time, and its #GFile as the
@@ -185,6 +198,7 @@ newest_first (gconstpointer a,
  */
 GPtrArray *
 rp_recent_runs_list (guint          max_runs,
+                     guint         *n_found,
                      GCancellable  *cancellable,
                      GError       **error)
 {
@@ -193,7 +207,10 @@ rp_recent_runs_list (guint          max_runs,
   g_autoptr(GFileEnumerator) enumerator = NULL;
   g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GError) local_error = NULL;
+  guint found = 0;
 
+  if (n_found != NULL)
+    *n_found = 0;
   enumerator = g_file_enumerate_children (directory,
                                           G_FILE_ATTRIBUTE_STANDARD_NAME ","
                                           G_FILE_ATTRIBUTE_STANDARD_TYPE ","
@@ -222,13 +239,29 @@ rp_recent_runs_list (guint          max_runs,
           g_str_equal (g_file_info_get_name (info), "comparison.json") ||
           g_file_info_get_size (info) == 0)
         continue;
+      found++;
       g_file_info_set_attribute_object (info, "rp::file", G_OBJECT (child));
       g_ptr_array_add (runs, g_object_ref (info));
+      /* Bounded whatever the folder holds: a sort per @max_runs entries. */
+      if (runs->len >= 2 * MAX (max_runs, 1))
+        keep_newest (runs, max_runs);
     }
-  g_ptr_array_sort (runs, newest_first);
-  if (runs->len > max_runs)
-    g_ptr_array_set_size (runs, max_runs);
+  keep_newest (runs, max_runs);
+  if (n_found != NULL)
+    *n_found = found;
   return g_steal_pointer (&runs);
+}
+
+typedef struct {
+  GPtrArray *runs;
+  guint      n_found;
+} Listing;
+
+static void
+listing_free (Listing *listing)
+{
+  g_clear_pointer (&listing->runs, g_ptr_array_unref);
+  g_free (listing);
 }
 
 static void
@@ -238,12 +271,16 @@ list_in_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   GError *error = NULL;
-  GPtrArray *runs = rp_recent_runs_list (GPOINTER_TO_UINT (task_data), cancellable, &error);
+  Listing *listing = g_new0 (Listing, 1);
 
-  if (runs == NULL)
-    g_task_return_error (task, error);
+  listing->runs = rp_recent_runs_list (GPOINTER_TO_UINT (task_data), &listing->n_found, cancellable, &error);
+  if (listing->runs == NULL)
+    {
+      listing_free (listing);
+      g_task_return_error (task, error);
+    }
   else
-    g_task_return_pointer (task, runs, (GDestroyNotify) g_ptr_array_unref);
+    g_task_return_pointer (task, listing, (GDestroyNotify) listing_free);
 }
 
 /**
@@ -267,14 +304,29 @@ rp_recent_runs_list_async (guint                max_runs,
 
 /**
  * rp_recent_runs_list_finish:
+ * @n_found: (out) (optional): how many reports the folder holds in all
  *
  * Returns: (transfer full) (element-type GFileInfo) (nullable): see
  *   rp_recent_runs_list()
  */
 GPtrArray *
 rp_recent_runs_list_finish (GAsyncResult  *result,
+                            guint         *n_found,
                             GError       **error)
 {
+  Listing *listing;
+  GPtrArray *runs;
+
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
+
+  if (n_found != NULL)
+    *n_found = 0;
+  listing = g_task_propagate_pointer (G_TASK (result), error);
+  if (listing == NULL)
+    return NULL;
+  if (n_found != NULL)
+    *n_found = listing->n_found;
+  runs = g_steal_pointer (&listing->runs);
+  listing_free (listing);
+  return runs;
 }

@@ -8,7 +8,8 @@
 
 G_BEGIN_DECLS
 
-/* How many reports the window's list shows, newest first. */
+/* How many reports the window's list shows, newest first; a last row
+ * opens the reports folder for the rest (rp-window-recent.c). */
 #define RP_RECENT_RUNS_MAX 12
 
 char      *rp_recent_runs_get_directory  (void);
@@ -23,6 +24,7 @@ GFile     *rp_recent_runs_save_finish    (GAsyncResult        *result,
                                           GError             **error);
 
 GPtrArray *rp_recent_runs_list           (guint                max_runs,
+                                          guint               *n_found,
                                           GCancellable        *cancellable,
                                           GError             **error);
 void       rp_recent_runs_list_async     (guint                max_runs,
@@ -30,6 +32,7 @@ void       rp_recent_runs_list_async     (guint                max_runs,
                                           GAsyncReadyCallback  callback,
                                           gpointer             user_data);
 GPtrArray *rp_recent_runs_list_finish    (GAsyncResult        *result,
+                                          guint               *n_found,
                                           GError             **error);
 
 G_END_DECLS

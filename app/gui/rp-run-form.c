@@ -255,9 +255,10 @@ on_folder_chosen (GtkNativeDialog *dialog,
       g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
       RpRunFormToastFunc toast = g_object_get_data (G_OBJECT (dialog), "rp-toast-func");
+      const char *property = g_object_get_data (G_OBJECT (dialog), "rp-property");
 
       if (path != NULL)
-        rp_run_settings_set_directory (settings, path);
+        g_object_set (settings, property, path, NULL);
       else
         toast (gtk_native_dialog_get_transient_for (dialog),
                _("Choose a local folder: the probe needs a file system path"));
@@ -266,36 +267,80 @@ on_folder_chosen (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
+static void
+choose (GtkWindow          *parent,
+        RpRunSettings      *settings,
+        const char         *property,
+        const char         *title,
+        const char         *current_path,
+        RpRunFormToastFunc  toast)
+{
+  GtkFileChooserNative *dialog;
+  g_autoptr(GFile) current = g_file_new_for_path (current_path);
+
+  dialog = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                        _("_Select"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  /* The default folder may not exist yet; then the chooser opens elsewhere. */
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), current, NULL);
+  g_object_set_data (G_OBJECT (dialog), "rp-toast-func", toast);
+  g_object_set_data (G_OBJECT (dialog), "rp-property", (gpointer) property);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_folder_chosen), settings, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 /**
  * rp_run_form_choose_folder:
  * @parent: the window of the form
  * @settings: the settings whose folder the user chooses
  * @toast: how @parent shows a short message (a folder without a local path)
  *
- * Opens a folder chooser at the current folder and sets the chosen one.
+ * Opens a folder chooser at the current folder to test and sets the chosen
+ * one (#RpRunSettings:directory).
  */
 void
 rp_run_form_choose_folder (GtkWindow          *parent,
                            RpRunSettings      *settings,
                            RpRunFormToastFunc  toast)
 {
-  GtkFileChooserNative *dialog;
-  const char *directory = rp_run_settings_get_directory (settings);
+  const char *directory;
   g_autofree char *fallback = rp_scenario_default_directory ();
-  g_autoptr(GFile) current = g_file_new_for_path (directory != NULL ? directory : fallback);
 
   g_return_if_fail (GTK_IS_WINDOW (parent));
   g_return_if_fail (RP_IS_RUN_SETTINGS (settings));
 
-  dialog = gtk_file_chooser_native_new (_("Choose the Folder to Test"), parent,
-                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                        _("_Select"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  /* The default folder may not exist yet; then the chooser opens elsewhere. */
-  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), current, NULL);
-  g_object_set_data (G_OBJECT (dialog), "rp-toast-func", toast);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_folder_chosen), settings, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  directory = rp_run_settings_get_directory (settings);
+  choose (parent, settings, "directory", _("Choose the Folder to Test"),
+          directory != NULL ? directory : fallback, toast);
+}
+
+/**
+ * rp_run_form_choose_load_folder:
+ * @parent: the window of the form
+ * @settings: the settings whose load folder the user chooses
+ * @toast: how @parent shows a short message (a folder without a local path)
+ *
+ * Opens a folder chooser for the folder the load writes to
+ * (#RpRunSettings:load-directory, scenario R6: the copy on a USB stick while
+ * the probes stay on the disk to test), at that folder, or at the folder to
+ * test while there is none, and sets the chosen one.
+ */
+void
+rp_run_form_choose_load_folder (GtkWindow          *parent,
+                                RpRunSettings      *settings,
+                                RpRunFormToastFunc  toast)
+{
+  const char *load_directory;
+  const char *directory;
+  g_autofree char *fallback = rp_scenario_default_directory ();
+
+  g_return_if_fail (GTK_IS_WINDOW (parent));
+  g_return_if_fail (RP_IS_RUN_SETTINGS (settings));
+
+  load_directory = rp_run_settings_get_load_directory (settings);
+  directory = rp_run_settings_get_directory (settings);
+  choose (parent, settings, "load-directory", _("Choose the Folder for the Load"),
+          load_directory != NULL ? load_directory : directory != NULL ? directory : fallback, toast);
 }
 
 /**

@@ -36,6 +36,9 @@ const char *rp_run_form_get_entry_error   (GtkEditable    *editable);
 void        rp_run_form_choose_folder     (GtkWindow          *parent,
                                            RpRunSettings      *settings,
                                            RpRunFormToastFunc  toast);
+void        rp_run_form_choose_load_folder (GtkWindow          *parent,
+                                            RpRunSettings      *settings,
+                                            RpRunFormToastFunc  toast);
 char       *rp_run_form_display_path      (const char     *path);
 
 G_END_DECLS

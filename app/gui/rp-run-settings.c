@@ -16,9 +16,9 @@ struct _RpRunSettings
 
   char     *scenario;       /* a preset id, as rp_scenario_list_presets() spells it */
   char     *directory;      /* NULL: rp_scenario_default_directory() */
-  /* NULL: the loads in @directory. Not stored in GSettings: a USB stick is
-   * there for the run it was plugged in for, and a stored folder that is
-   * gone would fail the next start. */
+  /* NULL: the loads in @directory; else another file system (a USB stick,
+   * scenario R6). Stored like @directory: a folder that is gone by the next
+   * start fails that start with an error naming it, as any folder does. */
   char     *load_directory;
   guint64   size;           /* bytes; 0: the preset's own size */
   double    duration;       /* seconds; 0: until the loads are done */
@@ -276,7 +276,8 @@ rp_run_settings_format_duration (double seconds)
 /* ------------------------------------------------------------------------- */
 /* GSettings */
 
-/* The "directory" key holds "" for the default folder; the property NULL. */
+/* The "directory" and "load-directory" keys hold "" for the default folder;
+ * the property NULL. */
 static gboolean
 directory_from_key (GValue   *value,
                     GVariant *variant,
@@ -316,6 +317,8 @@ follow_key (RpRunSettings *self,
     rp_run_settings_set_scenario (self, g_variant_get_string (value, NULL));
   else if (g_str_equal (key, "directory"))
     rp_run_settings_set_directory (self, g_variant_get_string (value, NULL));
+  else if (g_str_equal (key, "load-directory"))
+    rp_run_settings_set_load_directory (self, g_variant_get_string (value, NULL));
   else if (g_str_equal (key, "size-bytes"))
     rp_run_settings_set_size (self, g_variant_get_uint64 (value));
   else if (g_str_equal (key, "duration-seconds"))
@@ -327,7 +330,8 @@ follow_key (RpRunSettings *self,
 }
 
 static const char *const followed_keys[] = {
-  "scenario", "directory", "size-bytes", "duration-seconds", "baseline-seconds", "simulate-save",
+  "scenario", "directory", "load-directory", "size-bytes", "duration-seconds", "baseline-seconds",
+  "simulate-save",
 };
 
 static void
@@ -384,6 +388,8 @@ rp_run_settings_bind (RpRunSettings      *self,
   g_settings_bind (settings, "scenario", self, "scenario", flags);
   g_settings_bind_with_mapping (settings, "directory", self, "directory", flags,
                                 directory_from_key, directory_to_key, NULL, NULL);
+  g_settings_bind_with_mapping (settings, "load-directory", self, "load-directory", flags,
+                                directory_from_key, directory_to_key, NULL, NULL);
   g_settings_bind (settings, "size-bytes", self, "size", flags);
   g_settings_bind (settings, "duration-seconds", self, "duration", flags);
   g_settings_bind (settings, "baseline-seconds", self, "baseline", flags);
@@ -412,7 +418,7 @@ store_key (RpRunSettings *self,
  * rp_run_settings_store_form:
  * @settings: io.github.resprobe.Resprobe
  *
- * Stores the form (scenario, folder, size, duration, baseline) as a run starts, so that
+ * Stores the form (scenario, folders, size, duration, baseline) as a run starts, so that
  * the next window starts where this run left off. The simulation toggle is
  * not stored: its default is a preference.
  */
@@ -425,6 +431,8 @@ rp_run_settings_store_form (RpRunSettings *self,
 
   store_key (self, settings, "scenario", g_variant_new_string (self->scenario));
   store_key (self, settings, "directory", g_variant_new_string (self->directory ? self->directory : ""));
+  store_key (self, settings, "load-directory",
+             g_variant_new_string (self->load_directory ? self->load_directory : ""));
   store_key (self, settings, "size-bytes", g_variant_new_uint64 (self->size));
   store_key (self, settings, "duration-seconds", g_variant_new_double (self->duration));
   store_key (self, settings, "baseline-seconds", g_variant_new_double (self->baseline));

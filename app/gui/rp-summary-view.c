@@ -26,6 +26,11 @@ typedef GtkLabel *RowCells[1 + N_VALUE_COLUMNS];
 typedef struct {
   RpSession      *session;
   RpStreamStats **stats;         /* one per row */
+  /* What ran meanwhile for stalls that are over (rp_why_items_collect_live()):
+   * "series@start" → label/value pairs. Refreshes overlap at the run's end
+   * (the final one does not wait): under @lock. */
+  GMutex          lock;
+  GHashTable     *settled;
 } Live;
 
 /* What one refresh works from: a report, a finished session (its report,
@@ -82,6 +87,8 @@ live_clear (gpointer data)
   Live *live = data;
 
   g_clear_object (&live->session);
+  g_clear_pointer (&live->settled, g_hash_table_unref);
+  g_mutex_clear (&live->lock);
   for (guint i = 0; i < N_ROWS; i++)
     g_clear_pointer (&live->stats[i], rp_stream_stats_free);
   g_free (live->stats);
@@ -93,6 +100,8 @@ live_new (RpSession *session)
   Live *live = g_atomic_rc_box_new0 (Live);
 
   live->session = g_object_ref (session);
+  g_mutex_init (&live->lock);
+  live->settled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   live->stats = g_new0 (RpStreamStats *, N_ROWS);
   for (guint i = 0; i < N_ROWS; i++)
     live->stats[i] = rp_stream_stats_new ();
@@ -237,11 +246,12 @@ refresh_in_thread (GTask        *task,
 
   if (request->live != NULL)
     {
-      g_autoptr(GPtrArray) stalls = rp_session_get_stalls (request->live->session);
-
       summary->rows = rp_run_summary_new ();
       summarize_live (summary, request->live);
-      summary->why = rp_why_items_collect (NULL, stalls, RP_WHY_MAX_STALLS);
+      g_mutex_lock (&request->live->lock);
+      summary->why = rp_why_items_collect_live (request->live->session, request->live->settled,
+                                                RP_WHY_MAX_STALLS);
+      g_mutex_unlock (&request->live->lock);
     }
   else
     {
@@ -589,9 +599,27 @@ rp_summary_view_get_why (RpSummaryView *self)
   return self->why;
 }
 
+/* The column headers give way before the figures: "Schlimmster" (Worst)
+ * and "Messung" (Probe) widened the German sidebar of a 360 px window to
+ * 375 px (German now says "Max."). Ellipsized, a header of a longer
+ * translation is as narrow as its column's figures; its tooltip has the
+ * whole word. */
+static void
+let_headers_shrink (RpSummaryView *self)
+{
+  for (guint c = 0; c <= N_VALUE_COLUMNS; c++)
+    {
+      GtkLabel *header = GTK_LABEL (gtk_grid_get_child_at (self->grid, c, 0));
+
+      gtk_label_set_ellipsize (header, PANGO_ELLIPSIZE_END);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (header), gtk_label_get_text (header));
+    }
+}
+
 static void
 build_rows (RpSummaryView *self)
 {
+  let_headers_shrink (self);
   self->cells = g_new0 (RowCells, N_ROWS);
   for (guint i = 0; i < N_ROWS; i++)
     for (guint c = 0; c <= N_VALUE_COLUMNS; c++)
@@ -612,7 +640,9 @@ build_rows (RpSummaryView *self)
             /* Between words only, with no hyphen of Pango's ("Schreibe-n"). */
             gtk_label_set_wrap (GTK_LABEL (label), TRUE);
             gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
-            gtk_label_set_max_width_chars (GTK_LABEL (label), 16);
+            /* Its natural width too: a wide first column left the
+             * headers too little room, ellipsizing "Werte" in German. */
+            gtk_label_set_max_width_chars (GTK_LABEL (label), 10);
             pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
             gtk_label_set_attributes (GTK_LABEL (label), attrs);
             pango_attr_list_unref (attrs);

@@ -1,4 +1,4 @@
-/* rp-window-form.c: the window's run form: scenario, folder, size, duration, baseline, bound to an RpRunSettings. */
+/* rp-window-form.c: the window's run form: scenario, folders, size, duration, baseline, bound to an RpRunSettings. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -28,6 +28,32 @@ update_folder_row (RpWindow *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->folder_row), directory ? directory : fallback);
 }
 
+/* The load's folder: the folder to test unless the user chose another file
+ * system (scenario R6). */
+static void
+update_load_folder_row (RpWindow *self)
+{
+  const char *load_directory = rp_run_settings_get_load_directory (self->run_settings);
+  g_autofree char *shown = load_directory ? rp_run_form_display_path (load_directory) : NULL;
+
+  adw_action_row_set_subtitle (self->load_folder_row,
+                               /* TRANSLATORS: the subtitle of "Folder for the Load" when none was chosen */
+                               shown ? shown : _("The folder to test"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->load_folder_row),
+                               load_directory ? load_directory
+                                              /* TRANSLATORS: tooltip of "Folder for the Load" */
+                                              : _("Choose another file system, e.g. a USB stick, for the load to write to while the probes stay in the folder to test"));
+  gtk_widget_set_visible (GTK_WIDGET (self->load_folder_clear_button), load_directory != NULL);
+}
+
+static void
+on_load_folder_changed (RpWindow *self)
+{
+  update_load_folder_row (self);
+  /* win.clear-load-folder follows. */
+  rp_window_update_ui (self);
+}
+
 /* The size row says what the size means for the selected scenario. */
 static void
 update_size_row (RpWindow *self)
@@ -37,6 +63,7 @@ update_size_row (RpWindow *self)
   /* A scenario that writes nothing (passive) has no size: the row goes,
    * and a run without a duration lasts until stopped. */
   gtk_widget_set_visible (GTK_WIDGET (self->size_row), meaning != RP_SIZE_MEANING_NONE);
+  gtk_widget_set_visible (GTK_WIDGET (self->load_folder_row), meaning != RP_SIZE_MEANING_NONE);
   adw_action_row_set_subtitle (self->duration_row,
                                meaning == RP_SIZE_MEANING_NONE
                                ? _("Seconds, or e.g. 2m; empty: until stopped")
@@ -135,17 +162,52 @@ choose_folder_action (GtkWidget  *widget,
   rp_run_form_choose_folder (GTK_WINDOW (widget), RP_WINDOW (widget)->run_settings, show_toast);
 }
 
+static void
+choose_load_folder_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  rp_run_form_choose_load_folder (GTK_WINDOW (widget), RP_WINDOW (widget)->run_settings, show_toast);
+}
+
+static void
+clear_load_folder_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  rp_run_settings_set_load_directory (RP_WINDOW (widget)->run_settings, NULL);
+}
+
+/* The row is the one Tab stop: Delete or BackSpace there clears it. */
+static gboolean
+on_load_folder_key (GtkEventControllerKey *controller,
+                    guint                  keyval,
+                    guint                  keycode,
+                    GdkModifierType        state,
+                    RpWindow              *self)
+{
+  if ((keyval != GDK_KEY_Delete && keyval != GDK_KEY_KP_Delete && keyval != GDK_KEY_BackSpace) ||
+      (state & gtk_accelerator_get_default_mod_mask ()) != 0 ||
+      rp_run_settings_get_load_directory (self->run_settings) == NULL)
+    return GDK_EVENT_PROPAGATE;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.clear-load-folder", NULL);
+  return GDK_EVENT_STOP;
+}
+
 /* ------------------------------------------------------------------------- */
 
 /**
  * rp_window_form_class_init:
  *
- * Installs win.choose-folder (Shift+Ctrl+O).
+ * Installs win.choose-folder (Shift+Ctrl+O), win.choose-load-folder and
+ * win.clear-load-folder.
  */
 void
 rp_window_form_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, choose_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.choose-load-folder", NULL, choose_load_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-load-folder", NULL, clear_load_folder_action);
   /* Ctrl+O is Open, as everywhere; the folder is one Shift away. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.choose-folder", NULL);
@@ -166,12 +228,21 @@ rp_window_form_init (RpWindow *self)
   rp_run_form_bind_entry (GTK_EDITABLE (self->duration_entry), self->run_settings, RP_RUN_FORM_DURATION, "changed");
   rp_run_form_bind_entry (GTK_EDITABLE (self->baseline_entry), self->run_settings, RP_RUN_FORM_BASELINE, "changed");
   update_folder_row (self);
+  update_load_folder_row (self);
   update_size_row (self);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_load_folder_key), self, 0);
+    gtk_widget_add_controller (GTK_WIDGET (self->load_folder_row), keys);
+  }
 
   g_signal_connect_object (self->run_settings, "notify::scenario",
                            G_CALLBACK (on_scenario_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->run_settings, "notify::directory",
                            G_CALLBACK (update_folder_row), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run_settings, "notify::load-directory",
+                           G_CALLBACK (on_load_folder_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->size_entry, "changed", G_CALLBACK (on_entry_edited), self, 0);
   g_signal_connect_object (self->duration_entry, "changed", G_CALLBACK (on_entry_edited), self, 0);
   g_signal_connect_object (self->baseline_entry, "changed", G_CALLBACK (on_entry_edited), self, 0);

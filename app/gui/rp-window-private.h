@@ -33,6 +33,8 @@ struct _RpWindow
   AdwPreferencesGroup  *run_group;
   AdwComboRow          *scenario_row;
   AdwActionRow         *folder_row;
+  AdwActionRow         *load_folder_row;
+  GtkButton            *load_folder_clear_button;
   AdwActionRow         *size_row;
   AdwActionRow         *duration_row;
   GtkEntry             *size_entry;
@@ -82,6 +84,11 @@ struct _RpWindow
   GFile                *exit_report;
   GFile                *exit_screenshot;
   guint                 screenshot_tries;
+  /* The exit outputs are being written (rp_window_save_exit_outputs()):
+   * the timeout that waits for the last frame, then a worker. Closing the
+   * window meanwhile hides it; they destroy it when written. */
+  guint                 exit_outputs_id;
+  gboolean              exit_outputs_pending;
 
   /* A report opened from a file (rp-window-reports.c), shown as a finished
    * run while there is no session: rp_window_show_report(). */

@@ -177,7 +177,6 @@ new_run_row (RpWindow  *self,
 {
   GFile *file = G_FILE (g_file_info_get_attribute_object (info, "rp::file"));
   g_autofree char *title = describe_time (info);
-  g_autofree char *uri = g_file_get_uri (file);
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *tick = gtk_check_button_new ();
   GtkWidget *menu_button = new_run_menu_button (file);
@@ -191,10 +190,12 @@ new_run_row (RpWindow  *self,
    * tooltip has the path. */
   adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
   gtk_widget_set_tooltip_text (row, g_file_peek_path (file));
-  /* Activating the row opens the run. */
+  /* Activating the row opens the run (the list's "row-activated"). Not
+   * through gtk_actionable_set_action_name(): an actionable row keeps a
+   * helper that observes the window's action muxer, and the list is
+   * rebuilt whenever a run is saved, also while a closed window finishes
+   * its run (issue: a crash in a cast to GtkActionObservable at teardown). */
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-recent");
-  gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", uri);
 
   gtk_widget_set_valign (tick, GTK_ALIGN_CENTER);
   /* TRANSLATORS: accessible name of the tick box of a recent run */
@@ -220,6 +221,29 @@ new_run_row (RpWindow  *self,
   return row;
 }
 
+/* The list stops at RP_RECENT_RUNS_MAX rows (a folder of a year of runs
+ * would be a sidebar of hundreds); the last row says how many there are
+ * and opens the folder, where the file manager lists, sorts and searches
+ * them all. */
+static GtkWidget *
+new_more_row (guint n_found)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *icon = gtk_image_new_from_icon_name ("folder-open-symbolic");
+  g_autofree char *title = g_strdup_printf (/* TRANSLATORS: the last row of the recent runs when there are more than it shows */
+                                            ngettext ("Show All %u Runs", "Show All %u Runs", n_found), n_found);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  /* TRANSLATORS: subtitle of "Show All 40 Runs" */
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("In the reports folder"));
+  adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), icon);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  g_object_set_data (G_OBJECT (row), "rp-more", GUINT_TO_POINTER (n_found));
+  return row;
+}
+
 static void
 on_recent_listed (GObject      *source,
                   GAsyncResult *result,
@@ -227,7 +251,8 @@ on_recent_listed (GObject      *source,
 {
   g_autoptr(RpWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) runs = rp_recent_runs_list_finish (result, &error);
+  guint n_found = 0;
+  g_autoptr(GPtrArray) runs = rp_recent_runs_list_finish (result, &n_found, &error);
   GtkListBoxRow *row;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || rp_window_is_gone (self))
@@ -247,6 +272,8 @@ on_recent_listed (GObject      *source,
                                          _("Every finished run is saved in the reports folder"));
   for (guint i = 0; i < runs->len; i++)
     gtk_list_box_append (self->recent_list, new_run_row (self, g_ptr_array_index (runs, i)));
+  if (n_found > runs->len)
+    gtk_list_box_append (self->recent_list, new_more_row (n_found));
   rp_window_recent_update (self);
 }
 
@@ -493,6 +520,28 @@ rp_window_recent_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.trash-recent", "s", trash_recent_action);
 }
 
+/* Enter or a click on a row: a run opens; the last row ("Show All …")
+ * opens the reports folder. */
+static void
+on_row_activated (RpWindow      *self,
+                  GtkListBoxRow *row)
+{
+  GFile *file = g_object_get_data (G_OBJECT (row), "rp-file");
+  g_autofree char *uri = NULL;
+
+  if (rp_window_is_gone (self))
+    return;
+  if (g_object_get_data (G_OBJECT (row), "rp-more") != NULL)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (self), "win.open-reports-folder", NULL);
+      return;
+    }
+  if (file == NULL)
+    return;
+  uri = g_file_get_uri (file);
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.open-recent", "s", uri);
+}
+
 /**
  * rp_window_recent_init:
  *
@@ -503,6 +552,8 @@ rp_window_recent_init (RpWindow *self)
 {
   GtkWidget *placeholder = gtk_label_new (_("No runs yet"));
 
+  g_signal_connect_object (self->recent_list, "row-activated", G_CALLBACK (on_row_activated), self,
+                           G_CONNECT_SWAPPED);
   gtk_widget_add_css_class (placeholder, "dim-label");
   gtk_widget_set_margin_top (placeholder, 12);
   gtk_widget_set_margin_bottom (placeholder, 12);

@@ -160,20 +160,33 @@ on_outputs_saved (GObject      *object,
         return;
       rp_gui_printerr (error->message);
     }
-  gtk_window_destroy (GTK_WINDOW (self));
+  self->exit_outputs_pending = FALSE;
+  /* A disposed window is not destroyed twice: that would tear down its
+   * widgets (and their action muxers) again. */
+  if (!rp_window_is_gone (self))
+    gtk_window_destroy (GTK_WINDOW (self));
 }
 
 static gboolean
 on_screenshot_due (gpointer user_data)
 {
   RpWindow *self = user_data;
-  RpReport *report = rp_summary_view_get_report (self->summary_view);
+  RpReport *report;
   GdkTexture *texture = NULL;
   GTask *task;
 
+  /* Disposed (it cancels this source; a dispatch already under way ends
+   * here): its widgets are gone. */
+  if (rp_window_is_gone (self))
+    {
+      self->exit_outputs_id = 0;
+      return G_SOURCE_REMOVE;
+    }
   if (self->exit_screenshot != NULL &&
       !rp_gui_screenshot_ready (GTK_WIDGET (self), &self->screenshot_tries, &texture))
     return G_SOURCE_CONTINUE;
+  self->exit_outputs_id = 0;
+  report = rp_summary_view_get_report (self->summary_view);
   task = g_task_new (self, self->cancellable, on_outputs_saved, NULL);
   if (report != NULL)
     g_object_set_data_full (G_OBJECT (task), "report", g_object_ref (report), g_object_unref);
@@ -190,12 +203,18 @@ on_screenshot_due (gpointer user_data)
  *
  * Once the last frame has painted, writes the report and the screenshot a
  * script asked for (rp_window_set_exit_outputs()), then closes the window.
+ * Once: a second call while they are being written does nothing. Closing
+ * the window meanwhile hides it (rp_window_close_request()), so that the
+ * report is written whole and the window is destroyed once.
  */
 void
 rp_window_save_exit_outputs (RpWindow *self)
 {
-  g_timeout_add_full (G_PRIORITY_DEFAULT, SCREENSHOT_DELAY_MS, on_screenshot_due,
-                      g_object_ref (self), g_object_unref);
+  if (self->exit_outputs_pending || rp_window_is_gone (self))
+    return;
+  self->exit_outputs_pending = TRUE;
+  self->exit_outputs_id = g_timeout_add_full (G_PRIORITY_DEFAULT, SCREENSHOT_DELAY_MS, on_screenshot_due,
+                                              g_object_ref (self), g_object_unref);
 }
 
 /* ------------------------------------------------------------------------- */

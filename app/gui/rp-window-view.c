@@ -414,6 +414,11 @@ rp_window_update_ui (RpWindow *self)
   gboolean busy = rp_window_get_busy (self);
   g_autofree char *subtitle = NULL;
 
+  /* Disposed: its template children are gone, and an actionable's helper
+   * must not be pointed at another action of a muxer being torn down. */
+  if (rp_window_is_gone (self))
+    return;
+
   switch (state)
     {
     case RP_SESSION_STARTING:
@@ -476,18 +481,31 @@ rp_window_update_ui (RpWindow *self)
                                  (state == RP_SESSION_STARTING || state == RP_SESSION_RUNNING) &&
                                  !self->stop_requested);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-folder", !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.choose-load-folder", !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-load-folder",
+                                 !busy && rp_run_settings_get_load_directory (self->run_settings) != NULL);
   rp_window_reports_update (self, busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->run_group), !busy);
   update_progress (self);
 }
 
+static void show_verdict (RpWindow *self);
+
 /**
  * rp_window_show_verdict:
  *
- * The verdict card: the summary's headline and verdict, or the failure.
+ * The verdict card: the summary's headline and verdict, or the failure;
+ * nothing once the window is disposed (a refresh that ends late).
  */
 void
 rp_window_show_verdict (RpWindow *self)
+{
+  if (!rp_window_is_gone (self))
+    show_verdict (self);
+}
+
+static void
+show_verdict (RpWindow *self)
 {
   const char *headline = rp_summary_view_get_headline (self->summary_view);
   const char *verdict = rp_summary_view_get_verdict (self->summary_view);

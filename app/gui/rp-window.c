@@ -266,6 +266,15 @@ rp_window_close_request (GtkWindow *window)
 {
   RpWindow *self = RP_WINDOW (window);
 
+  /* A script's report being written (--report-on-exit): the window goes
+   * from the screen now and is destroyed once, when it is written
+   * (rp-window-run.c); destroyed now, the pending write would find it
+   * disposed. */
+  if (self->exit_outputs_pending)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+      return TRUE;
+    }
   /* A run being saved: the window goes, the save ends first. */
   if (!rp_window_get_busy (self) && self->n_autosaves > 0)
     {
@@ -295,6 +304,7 @@ rp_window_dispose (GObject *object)
   g_cancellable_cancel (self->recent_cancellable);
   g_clear_object (&self->recent_cancellable);
   g_clear_handle_id (&self->fold_idle_id, g_source_remove);
+  g_clear_handle_id (&self->exit_outputs_id, g_source_remove);
   rp_window_reset_session (self);
   rp_window_release_application (self);
   g_clear_object (&self->session_signals);
@@ -473,6 +483,8 @@ rp_window_class_init (RpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RpWindow, run_group);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, scenario_row);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, folder_row);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, load_folder_row);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, load_folder_clear_button);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, size_row);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, duration_row);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, size_entry);

@@ -235,6 +235,44 @@ rp_plot_span_at (RpPlot *self,
   return best != NULL ? best->label : NULL;
 }
 
+/**
+ * rp_plot_get_span_x:
+ * @index: a span, below rp_plot_get_n_spans()
+ * @x0: (out) (optional): its left edge, pixels from the chart's left edge
+ *   (as rp_plot_span_at() takes them), where the last draw put it
+ * @x1: (out) (optional): its right edge, likewise
+ *
+ * Where a stall is drawn, for stepping through a chart's stalls with the
+ * keyboard (RpChartView: Left and Right on a focused chart).
+ *
+ * Returns: (transfer none) (nullable): its label (as rp_plot_span_at()
+ *   gives it), %NULL when this chart does not show it: a series of another
+ *   chart, no label, nothing drawn yet, or a distribution
+ */
+const char *
+rp_plot_get_span_x (RpPlot *self,
+                    guint   index,
+                    double *x0,
+                    double *x1)
+{
+  const RpPlotSpan *span;
+
+  g_return_val_if_fail (RP_IS_PLOT (self), NULL);
+
+  if (self->spans == NULL || index >= self->spans->len || !self->prepared ||
+      self->mode != RP_PLOT_TIMELINE || self->drawn_t1 <= self->drawn_t0)
+    return NULL;
+  span = &g_array_index (self->spans, RpPlotSpan, index);
+  if (span->label == NULL || find_entry (self, span->series) < 0)
+    return NULL;
+  /* As drawn (rp_plot_draw_spans()) and as rp_plot_span_at() finds it. */
+  if (x0 != NULL)
+    *x0 = floor (time_to_x (self, span->start));
+  if (x1 != NULL)
+    *x1 = MAX (ceil (time_to_x (self, span->end)), floor (time_to_x (self, span->start)) + 2);
+  return span->label;
+}
+
 /* For rp_plot_get_data_hash(): a change of the spans redraws the strip. */
 guint
 rp_plot_hash_spans (RpPlot *self,

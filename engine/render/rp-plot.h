@@ -171,6 +171,10 @@ void        rp_plot_add_series_colored (RpPlot      *self,
                                         guint        color);
 int         rp_plot_get_series_color   (RpPlot      *self,
                                         const char  *name);
+const char *rp_plot_get_span_x         (RpPlot      *self,
+                                        guint        index,
+                                        double      *x0,
+                                        double      *x1);
 void        rp_plot_add_threshold      (RpPlot      *self,
                                         double       value,
                                         const char  *label);

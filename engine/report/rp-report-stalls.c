@@ -154,12 +154,13 @@ describe_source (guint     index,
 }
 
 static char *
-describe_dirty (RpReport *self,
-                double    from,
-                double    to)
+describe_dirty (RpSeriesLookupFunc  lookup,
+                gpointer            owner,
+                double              from,
+                double              to)
 {
-  RpSeries *dirty = rp_report_lookup_series (self, "dirty_bytes");
-  RpSeries *limit = rp_report_lookup_series (self, "dirty_threshold_bytes");
+  RpSeries *dirty = lookup (owner, "dirty_bytes");
+  RpSeries *limit = lookup (owner, "dirty_threshold_bytes");
   g_autofree double *dirty_values = NULL, *limit_values = NULL;
   g_autofree char *peak_text = NULL, *limit_text = NULL;
   guint n_dirty = 0, n_limit = 0;
@@ -184,13 +185,69 @@ describe_dirty (RpReport *self,
 }
 
 /**
+ * rp_stall_meanwhile_from:
+ * @lookup: finds a series by name in @owner (%NULL when it has none):
+ *   rp_report_lookup_series() for a report, rp_session_lookup_series() for a
+ *   run that goes on (the window's live Why section)
+ * @owner: the report or the session
+ * @stall: a stall; one in flight counts up to its duration so far
+ *
+ * What the system did while @stall lasted, from whichever series @owner has:
+ * journal commits and writer pauses overlapping it (kernel events), device
+ * latency percentiles and write rate in its window, dirty memory against
+ * its limit. Reads the whole of each series it uses: a caller that asks
+ * again and again (a live view) keeps the answer for a stall that is over.
+ *
+ * Returns: (transfer full) (element-type utf8): pairs of strings, label then
+ *   value, translated, e.g. "journal commits", "3, 9.20 s in all, longest
+ *   6.10 s"; empty when @owner has none of the series
+ */
+GPtrArray *
+rp_stall_meanwhile_from (RpSeriesLookupFunc  lookup,
+                         gpointer            owner,
+                         const RpStall      *stall)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  double from, to;
+  char *dirty;
+
+  g_return_val_if_fail (lookup != NULL, lines);
+  g_return_val_if_fail (stall != NULL, lines);
+
+  from = stall->start;
+  to = stall->start + stall->duration;
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      RpSeries *series = lookup (owner, sources[i].series);
+      double slack = sources[i].kind == EVENTS ? 0 : PERIOD_SLACK;
+      char *text = series != NULL ? describe_source (i, series, from, to + slack) : NULL;
+
+      if (text == NULL)
+        continue;
+      g_ptr_array_add (lines, g_strdup (_(sources[i].label)));
+      g_ptr_array_add (lines, text);
+    }
+  dirty = describe_dirty (lookup, owner, from, to);
+  if (dirty != NULL)
+    {
+      g_ptr_array_add (lines, g_strdup (_("dirty memory")));
+      g_ptr_array_add (lines, dirty);
+    }
+  return lines;
+}
+
+static RpSeries *
+lookup_in_report (gpointer    owner,
+                  const char *name)
+{
+  return rp_report_lookup_series (owner, name);
+}
+
+/**
  * rp_report_stall_meanwhile:
  * @stall: one of rp_report_get_stalls()
  *
- * What the system did while @stall lasted, from whichever series the report
- * has: journal commits and writer pauses overlapping it (kernel events),
- * device latency percentiles and write rate in its window, dirty memory
- * against its limit.
+ * rp_stall_meanwhile_from() with the report's series.
  *
  * Returns: (transfer full) (element-type utf8): pairs of strings, label then
  *   value, translated, e.g. "journal commits", "3, 9.20 s in all, longest
@@ -200,33 +257,8 @@ GPtrArray *
 rp_report_stall_meanwhile (RpReport      *self,
                            const RpStall *stall)
 {
-  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  double from, to;
-  char *dirty;
-
-  g_return_val_if_fail (RP_IS_REPORT (self), lines);
-  g_return_val_if_fail (stall != NULL, lines);
-
-  from = stall->start;
-  to = stall->start + stall->duration;
-  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
-    {
-      RpSeries *series = rp_report_lookup_series (self, sources[i].series);
-      double slack = sources[i].kind == EVENTS ? 0 : PERIOD_SLACK;
-      char *text = series != NULL ? describe_source (i, series, from, to + slack) : NULL;
-
-      if (text == NULL)
-        continue;
-      g_ptr_array_add (lines, g_strdup (_(sources[i].label)));
-      g_ptr_array_add (lines, text);
-    }
-  dirty = describe_dirty (self, from, to);
-  if (dirty != NULL)
-    {
-      g_ptr_array_add (lines, g_strdup (_("dirty memory")));
-      g_ptr_array_add (lines, dirty);
-    }
-  return lines;
+  g_return_val_if_fail (RP_IS_REPORT (self), g_ptr_array_new_with_free_func (g_free));
+  return rp_stall_meanwhile_from (lookup_in_report, self, stall);
 }
 
 /* ------------------------------------------------------------------------ */

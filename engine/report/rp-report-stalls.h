@@ -7,6 +7,19 @@
 
 G_BEGIN_DECLS
 
+/**
+ * RpSeriesLookupFunc:
+ * @owner: what holds the series: a report or a session
+ * @name: a series name, e.g. "journal_commit"
+ *
+ * Returns: (transfer none) (nullable): the series, %NULL when @owner has none
+ */
+typedef RpSeries *(*RpSeriesLookupFunc) (gpointer    owner,
+                                         const char *name);
+
+GPtrArray *rp_stall_meanwhile_from       (RpSeriesLookupFunc  lookup,
+                                          gpointer            owner,
+                                          const RpStall      *stall);
 GPtrArray *rp_report_get_stalls          (RpReport      *self);
 char      *rp_report_get_stall_cause     (RpReport      *self);
 char      *rp_report_get_cause_cell      (RpReport      *self);
