@@ -191,8 +191,9 @@ else fail "no figures"; fi
 # The ≥3× goal is a timed figure: a busy CI machine's CPU can decide it as much
 # as the scheduler (on the fast virtio disk the cells were CPU-bound, 1.32×), so
 # CI does not assert it; with RESPROBE_TIMING_CHECKS=1 it is a check. On the
-# emulated laptop disk, 2026-12-02 at load average 20-30, bfq's cold starts were
-# 6.6× faster than mq-deadline's (README, Performance).
+# emulated laptop disk, 2026-12-02 at load average 16-24, bfq's cold starts were
+# 6.2-9.8× faster than mq-deadline's in four runs, time(1)'s 3.2-8.1× (README,
+# Performance).
 case $verdict in
   0) ok "cold start ≥3× apart between the schedulers, in the direction of time(1) after drop_caches" ;;
   2|3) if [ "${RESPROBE_TIMING_CHECKS:-0}" = 1 ]; then

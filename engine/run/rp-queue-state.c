@@ -18,7 +18,7 @@
  * whatever the matrix changes on one stays for whoever attaches it next
  * unless it is put back. This saves what can be changed (Documentation/ABI/
  * stable/sysfs-block: queue/scheduler, queue/wbt_lat_usec,
- * queue/read_ahead_kb, queue/rotational (writable since Linux 6.11); a bound
+ * queue/read_ahead_kb, queue/rotational; a bound
  * loop device's direct I/O, loop/dio, which the LOOP_SET_DIRECT_IO ioctl
  * changes) and writes back what differs. */
 
