@@ -195,7 +195,7 @@ static const RpWorkerClass worker = {
 
 static const RpParamInfo params[] = {
   { "command_argv", "command", "command", RP_PARAM_ARGV, 0, 0, 0, NULL,
-    N_("Command load: program and arguments, split like a shell but run without one (or give them after “--”)"),
+    N_("Command load: program and arguments, split like a shell but run without one (or give them after “--”); give it again for more commands, run side by side"),
     N_("COMMAND") },
   /* No option of its own: `--command` given again fills it (app/cli). */
   { "more_commands", "more-commands", NULL, RP_PARAM_ARGV, 0, 0, 0, NULL,
