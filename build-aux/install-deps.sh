@@ -24,8 +24,9 @@ packages=(
   # root-only loop-mount tests
   e2fsprogs xfsprogs util-linux
   # emulated slow devices of the matrix (--device; tests/test-device-matrix.sh,
-  # bench row 15): nbdkit and its plugin headers for our filter, nbdfuse
-  nbdkit nbdkit-plugin-dev libnbd-bin
+  # bench row 15): nbdkit and its plugin headers for our filter, nbdfuse; the cold
+  # start of the S suite's xterm on the emulated laptop disk (tests/test-app-start-matrix.sh)
+  nbdkit nbdkit-plugin-dev libnbd-bin xterm
   # report checks
   poppler-utils
   # test scripts

@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test-app-start-matrix.sh (root only; issue 19, acceptance 1): six sequential readers on
-# a loop-mounted ext4 (direct I/O), bfq against mq-deadline in one matrix. The cold
-# app-start probe (a copy of resprobe-first-frame on the cell's file system) must differ
-# between the two schedulers by at least 3× in its median (asserted with
-# RESPROBE_TIMING_CHECKS=1 only: a timed figure), in the same direction as a
-# `time` of the same program after drop_caches measured beside it in the same cell (a
-# command load). Afterwards no mount, loop device or image is left, and the loop
-# devices have the scheduler they had before.
+# a loop-mounted ext4 (direct I/O) on an emulated 5400 rpm laptop disk (`--device
+# hdd-laptop`: nbdkit with our disk filter, nbdfuse, a loop device marked rotational),
+# bfq against mq-deadline in one matrix. The cold app-start probe (`xterm -e /bin/true`,
+# one of the commands of Valente's comm_startup_lat, copied with its libraries onto the
+# cell's file system) runs beside a reference in the same cell: a command load that
+# drops the page cache and times a start of the same copy with bash's clock, as
+# `time` does. Always asserted: both cells ran, each cell's loop device had the
+# scheduler and was rotational, the probe and the reference have samples in both, the
+# figures are printed ("bfq X s, mq-deadline Y s, ratio R; time(1) …"), nothing is
+# left (mount, loop device, image, nbdkit) and every loop device has the scheduler it had. With RESPROBE_TIMING_CHECKS=1 only (a timed figure): the
+# probe's medians at least 3× apart, in the direction of the reference's.
+# RESPROBE_APP_START_PROGRAM (a command line), RESPROBE_APP_START_DEVICE (a --device
+# profile) and RESPROBE_APP_START_SECONDS (per cell) change the trial; with
+# RESPROBE_KEEP_REPORTS=DIR the reports and the matrix's output are copied there.
 set -u
 cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
-first_frame=${RESPROBE_FIRST_FRAME:?RESPROBE_FIRST_FRAME must point at resprobe-first-frame}
 if [ "$(id -u)" -ne 0 ]; then
   echo "1..0 # SKIP needs root to create loop devices, mount file systems and drop caches"
   exit 0
 fi
-for tool in mkfs.ext4 Xvfb ldd python3; do
+for tool in mkfs.ext4 Xvfb xterm nbdkit nbdfuse ldd python3; do
   if ! command -v "$tool" >/dev/null; then
     echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs it)"
     echo "1..1"
@@ -30,28 +36,39 @@ tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
 ok()   { n=$((n + 1)); tap "ok $n - $*"; }
 fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
-# The scheduler of every loop device before the run: the matrix must put
-# back what it changed, and so does this script if the matrix could not.
-declare -A before
-for q in /sys/block/loop*/queue/scheduler; do
+# The scheduler and rotational flag of every loop device before the run: the
+# matrix must put back what it changed, and so does this script if the matrix
+# could not (the scheduler is checked below).
+declare -A before before_rotational
+for q in /sys/block/loop*/queue; do
   d=${q#/sys/block/}; d=${d%%/*}
-  before[$d]=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q")
+  before[$d]=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")
+  before_rotational[$d]=$(cat "$q/rotational")
 done
 
 xvfb_pid=
 cleanup() {
+  [ -n "${RESPROBE_KEEP_REPORTS:-}" ] && cp -r "$work/reports" "$work/out" "$RESPROBE_KEEP_REPORTS/" 2>/dev/null
   [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
-  findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
+  # Only if the matrix could not: the cell's file system, its loop device
+  # (settings put back), then the FUSE file under it, whose nbdfuse then exits.
+  findmnt -rn -o TARGET,FSTYPE | grep -F "$work/" | grep -v fuse | cut -d' ' -f1 | sort -r |
+    while read -r m; do umount "$m"; done
   losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r dev; do
     d=${dev#/dev/}
+    [ -n "${before_rotational[$d]:-}" ] && echo "${before_rotational[$d]}" >"/sys/block/$d/queue/rotational"
     [ -n "${before[$d]:-}" ] && echo "${before[$d]}" >"/sys/block/$d/queue/scheduler"
     losetup -d "$dev"
+  done
+  findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
+  for pid_file in "$work"/images/*/nbdkit.pid; do
+    [ -f "$pid_file" ] && kill "$(cat "$pid_file")" 2>/dev/null
   done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-# A display of its own for the GTK program.
+# A display of its own for the program.
 exec 3>"$work/display"
 Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
@@ -64,103 +81,144 @@ fi
 export DISPLAY=":$(head -n1 "$work/display")" GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1
 
 # The reference, in the cell's folder (the command load's working directory):
-# the same program and libraries copied there as the probe copies them, and
-# every 1.5 s the page cache dropped and the start timed with bash's `time`.
+# every 1.5 s the page cache dropped and a start of the probe's own copy of
+# the program (resprobe-app-*/, made before the loads start: copying it here
+# under six readers took longer than the cell) timed with bash's clock, as
+# Valente's comm_startup_lat times it.
 cat >"$work/reference.sh" <<'REFERENCE'
-set -e
 program=$1 seconds=$2
-mkdir -p reference/lib
-cp "$program" reference/
-for lib in $(ldd "$program" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-/ { print $1 }'); do
-  cp "$lib" reference/lib/
+shift 2
+end=$((SECONDS + seconds))
+copy=
+while [ -z "$copy" ] && [ "$SECONDS" -lt "$end" ]; do
+  for dir in resprobe-app-*/; do [ -e "$dir$program" ] && copy=$dir; done
+  [ -n "$copy" ] || sleep 0.2
 done
-loader=$(ls reference/lib/ld-linux* reference/lib/ld64.so* 2>/dev/null | head -n1)
-sync -f reference
-sleep 2
+loader=$(ls "$copy"lib/ld-linux* "$copy"lib/ld64.so* 2>/dev/null | head -n1)
+[ -n "$loader" ] || { echo "reference: no copy of $program with its loader here"; exit 1; }
 # A start that the end of the cell interrupts is said too, as a lower bound: on
 # a busy machine one cold start under six readers can outlast the cell, and
 # "no figure" would hide the slowest case.
 started=
 elapsed() { awk -v now="${EPOCHREALTIME/,/.}" -v then="${started/,/.}" 'BEGIN { printf "%.3f", now - then }'; }
 trap '[ -n "$started" ] && echo "reference start: unfinished after $(elapsed) s"; exit 0' INT TERM
-end=$((SECONDS + seconds))
+sleep 1
 while [ "$SECONDS" -lt "$end" ]; do
   echo 1 >/proc/sys/vm/drop_caches
   started=$EPOCHREALTIME
-  "$loader" --library-path reference/lib "reference/$(basename "$program")" >/dev/null 2>&1
+  "$loader" --library-path "${copy}lib" "$copy$program" "$@" >/dev/null 2>&1
   echo "reference start: $(elapsed) s"
   started=
   sleep 1.5
 done
 REFERENCE
 
-"$cli" matrix --fs ext4 --journal ordered --scheduler bfq,mq-deadline \
-  --image-size 3G --duration 30 --dir "$work/images" --reports "$work/reports" \
-  --load seq-readers,command --readers 6 --reader-file-size 128M \
-  --probe app-start --app-start-on-target --app-start-interval 0.5 \
-  --command "bash $work/reference.sh $first_frame 24" >"$work/out" 2>&1
+# The S suite's xterm (comm_startup_lat starts `xterm /bin/true`): under six
+# readers on the emulated laptop disk a GTK window's cold start takes 20 s
+# and more, longer than a cell of a test that must end in 2 minutes.
+program=(${RESPROBE_APP_START_PROGRAM:-$(command -v xterm) -e /bin/true})
+device=${RESPROBE_APP_START_DEVICE:-hdd-laptop}
+seconds=${RESPROBE_APP_START_SECONDS:-30}
+"$cli" matrix --fs ext4 --journal ordered --scheduler bfq,mq-deadline --device "$device" \
+  --image-size 2G --duration "$seconds" --dir "$work/images" --reports "$work/reports" \
+  --load seq-readers,command --readers 6 --reader-file-size ${RESPROBE_APP_START_READER_SIZE:-32M} \
+  --probe app-start --app-start-on-target --app-start-interval ${RESPROBE_APP_START_INTERVAL:-0.5} \
+  --app-start-program "${program[*]}" \
+  --command "bash $work/reference.sh $(basename "${program[0]}") $((seconds - 2)) ${program[*]:1}" >"$work/out" 2>&1
 status=$?
 if [ "$status" -eq 0 ]; then ok "matrix of bfq and mq-deadline ran"
 else fail "matrix exited with $status: $(tail -n 5 "$work/out")"; fi
 
-# Medians of the probe and of the reference per scheduler, and the verdict.
-python3 - "$work/reports" >"$work/verdict" 2>&1 <<'PYTHON'
-import json, re, statistics, sys
+# Per cell: the device the scheduler was set on, the samples; then the medians.
+# Writes the structure problems (one a line) to problems, the figures to
+# figures, the cells' loop devices to devices; exits 2 or 3 when the timed
+# figures miss the goal (ratio, direction).
+python3 - "$work" 2>"$work/python.err" <<'PYTHON'
+import glob, json, re, statistics, sys
 from resprobe_report import samples
-reports = sys.argv[1]
-medians = {}
+work = sys.argv[1]
+problems, medians, devices = [], {}, []
 for scheduler in ("bfq", "mq-deadline"):
-    r = json.load(open(f"{reports}/ext4-ordered-{scheduler}.json"))
-    probe = [v for _, v in samples(r["series"]["app_start_latency"])]
+    found = glob.glob(f"{work}/reports/*ext4-ordered-{scheduler}.json")
+    if not found:
+        problems.append(f"no report of the {scheduler} cell")
+        continue
+    r = json.load(open(found[0]))
+    system = r["system"]
+    devices.append(system.get("whole_disk") or "")
+    # The loop device is the one that orders the requests: below it are the
+    # FUSE file and nbdkit's single device clock, which serve them in order.
+    if system.get("scheduler") != scheduler or not (system.get("whole_disk") or "").startswith("loop"):
+        problems.append(f"the {scheduler} cell ran on {system.get('whole_disk')} with {system.get('scheduler')}")
+    if system.get("rotational") != 1:
+        problems.append(f"the {scheduler} cell's loop device was not rotational ({system.get('rotational')})")
+    if system.get("loop_direct_io") != 1 or system.get("backing_fs_type", "fuse") != "fuse":
+        problems.append(f"the {scheduler} cell's loop device: direct I/O {system.get('loop_direct_io')}, "
+                        f"backing file system {system.get('backing_fs_type')}")
+    probe = [v for _, v in samples(r["series"].get("app_start_latency", {}))]
     tail = r["notes"].get("command_output_tail", "")
     reference = [float(x) for x in re.findall(r"reference start: ([0-9.]+) s", tail)]
     if not reference:
         # Only a start the cell's end interrupted: its duration so far is a
         # lower bound, which still gives the direction.
         reference = [float(x) for x in re.findall(r"reference start: unfinished after ([0-9.]+) s", tail)]
-    if len(probe) < 1 or len(reference) < 1:
-        print(f"too few samples under {scheduler}: probe {len(probe)}, reference {len(reference)}; "
-              f"the reference's last output: {tail[-300:]!r}")
-        sys.exit(1)
-    if r["system"].get("scheduler") != scheduler:
-        print(f"the report of {scheduler} says {r['system'].get('scheduler')}")
-        sys.exit(1)
-    with open(f"{reports}/../devices", "a") as devices:
-        print(r["system"].get("whole_disk", ""), file=devices)
-    medians[scheduler] = (statistics.median(probe), statistics.median(reference), len(probe), len(reference))
-(pb, rb, npb, nrb), (pd, rd, npd, nrd) = medians["bfq"], medians["mq-deadline"]
-ratio = max(pb, pd) / min(pb, pd)
-print(f"cold start median: bfq {pb:.3f} s (n {npb}), mq-deadline {pd:.3f} s (n {npd}), ratio {ratio:.2f}; "
-      f"time after drop_caches median: bfq {rb:.3f} s (n {nrb}), mq-deadline {rd:.3f} s (n {nrd})")
-if ratio < 3:
+    if not probe or not reference:
+        problems.append(f"too few samples under {scheduler}: probe {len(probe)}, reference {len(reference)}; "
+                        f"the reference's last output: {tail[-300:]!r}")
+        continue
+    medians[scheduler] = (statistics.median(probe), len(probe), statistics.median(reference), len(reference))
+open(f"{work}/devices", "w").write("\n".join(devices) + "\n")
+open(f"{work}/problems", "w").write("".join(p + "\n" for p in problems))
+if len(medians) < 2:
+    sys.exit(1)
+(pb, npb, rb, nrb), (pd, npd, rd, nrd) = medians["bfq"], medians["mq-deadline"]
+ratio, reference_ratio = pd / pb, rd / rb
+open(f"{work}/figures", "w").write(
+    f"cold start median bfq {pb:.3f} s (n {npb}), mq-deadline {pd:.3f} s (n {npd}), ratio {ratio:.2f}; "
+    f"time(1) after drop_caches median bfq {rb:.3f} s (n {nrb}), mq-deadline {rd:.3f} s (n {nrd}), "
+    f"ratio {reference_ratio:.2f}")
+if max(ratio, 1 / ratio) < 3:
     sys.exit(2)
-if (pb < pd) != (rb < rd):
+if (ratio > 1) != (reference_ratio > 1):
     sys.exit(3)
 PYTHON
-# The ≥3× goal is a timed figure: on a fast virtual disk with two busy cores the
-# cells are CPU-bound (ratio 1.32 seen), so CI does not assert it; with
-# RESPROBE_TIMING_CHECKS=1 (a real disk, a quiet machine) it is a check. On a slow
-# device (bench/app-start-slow-device.sh: nbdkit at 70 MB/s and 12 ms a read under
-# the loop device) the scheduler decides: 11.3 s under bfq against 33.6 s under
-# mq-deadline for the probe, 6.6 s against 25.9 s for `time` after drop_caches.
-# That both schedulers produced cold starts and references is always one.
-case $? in
-  0) ok "cold start differs ≥3× between the schedulers, in the direction of time after drop_caches: $(cat "$work/verdict")" ;;
+verdict=$?
+if [ -s "$work/problems" ] || [ -s "$work/python.err" ]; then
+  fail "cells: $(cat "$work/problems" "$work/python.err")"
+else ok "both cells on their rotational loop device with its scheduler, with probe and reference samples"; fi
+if [ -s "$work/figures" ]; then ok "figures: $(cat "$work/figures")"
+else fail "no figures"; fi
+# The ≥3× goal is a timed figure: a busy CI machine's CPU can decide it as much
+# as the scheduler (on the fast virtio disk the cells were CPU-bound, 1.32×), so
+# CI does not assert it; with RESPROBE_TIMING_CHECKS=1 it is a check. On the
+# emulated laptop disk, 2026-12-02 at load average 16-24, bfq's cold starts were
+# 6.0-9.8× faster than mq-deadline's in four runs, time(1)'s 3.2-8.1×; inside the
+# whole suite with an ASan build beside it 2.57× (bfq's start then waits for a
+# CPU, not for the disk; README, Performance).
+case $verdict in
+  0) ok "cold start ≥3× apart between the schedulers, in the direction of time(1) after drop_caches" ;;
   2|3) if [ "${RESPROBE_TIMING_CHECKS:-0}" = 1 ]; then
-         fail "cold start: not ≥3× apart in the direction of time after drop_caches: $(cat "$work/verdict")"
+         fail "cold start: not ≥3× apart in the direction of time(1) after drop_caches: $(cat "$work/figures")"
        else
-         ok "both schedulers gave cold starts and references (timing not asserted: $(cat "$work/verdict"))"
+         n=$((n + 1)); echo "ok $n # SKIP the ≥3× goal is a timed figure: RESPROBE_TIMING_CHECKS=1 asserts it"
        fi ;;
-  *) fail "reports: $(cat "$work/verdict")" ;;
+  *) fail "the timing goal could not be judged (no figures)" ;;
 esac
 
-# Nothing left, every scheduler as it was.
+# Nothing left, every queue setting as it was.
 left=""
 findmnt -rn -o TARGET | grep -qF "$work/" && left="$left mounts"
 losetup -a | grep -qF "$work/" && left="$left loop-devices"
 ls -A "$work/images" | grep -q . && left="$left $(ls -A "$work/images")"
 if [ -z "$left" ]; then ok "no mount, loop device, image or copy left"; else fail "left behind:$left"; fi
+left=$(pgrep -f "$work/" | grep -v "^$$\$")
+if [ -z "$left" ]; then ok "no nbdkit, nbdfuse or program left running"; else fail "left running: $(ps -o pid,args -p "${left//$'\n'/,}")"; fi
 # Only the matrix's own loop devices: other tests may change theirs meanwhile.
+# Not the rotational flag: the kernel sets it anew at every attach, from the
+# backing file's disk (seen on 6.18: 0 written, detached, attached again: 1),
+# so the matrix's value cannot reach the next user of the device; the matrix
+# puts it back all the same, and another test attaching one of these devices
+# meanwhile changes it legitimately.
 changed=""
 for d in $(sort -u "$work/devices" 2>/dev/null); do
   d=${d#/dev/}
@@ -169,7 +227,7 @@ for d in $(sort -u "$work/devices" 2>/dev/null); do
   [ -n "$now" ] && [ "$now" != "${before[$d]}" ] && changed="$changed $d:${before[$d]}→$now"
 done
 if [ -z "$changed" ]; then ok "every loop device has the scheduler it had before"
-else fail "schedulers not restored:$changed"; fi
+else fail "queue settings not restored:$changed"; fi
 
 echo "1..$n"
 [ "$failures" -eq 0 ]

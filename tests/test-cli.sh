@@ -190,6 +190,46 @@ if ! pgrep -f "sleep $marker" >/dev/null; then ok "command load: no sleep left r
 else fail "command load left: $(pgrep -af "sleep $marker")"; fi
 expect_empty "command load"
 
+# --- several --commands side by side: each its own status, times and output ------
+# The first ends by itself with 3, after using some CPU; the second runs past the
+# end of the run and is stopped, keeping what it printed before.
+out=$("$cli" run --dir "$target" --probe none --duration 3 --report "$work/cmds.json" \
+      --command "sh -c 'i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done; echo first done; exit 3'" \
+      --command "sh -c 'echo second started; exec sleep $marker'" 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && grep -q "Command 1: exit 3" <<<"$out" &&
+   grep -q "Command 2: signal 2 (stopped with the run)" <<<"$out" &&
+   grep -q "Command 2: ran " <<<"$out"; then ok "two commands: each its own exit status in the summary"
+else fail "two commands: exit $rc: $out"; fi
+if python3 - "$work/cmds.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+n = r["notes"]
+assert n["command_count"] == "2", n.get("command_count")
+assert n["command_exit_status"] == "exit 3" and n["command_stopped"] == "false", n
+assert "first done" in n["command_output_tail"], n["command_output_tail"]
+assert n["command_2_exit_status"] == "signal 2" and n["command_2_stopped"] == "true", n
+assert "second started" in n["command_2_output_tail"], n["command_2_output_tail"]
+for prefix in ("command_", "command_2_"):
+    for name in ("user_seconds", "system_seconds", "wall_seconds"):
+        assert float(n[prefix + name]) >= 0, (prefix, name)
+# The loop of the first used CPU; the stopped second ran until the end.
+assert float(n["command_user_seconds"]) + float(n["command_system_seconds"]) > 0, n
+assert float(n["command_2_wall_seconds"]) >= float(n["command_wall_seconds"]), n
+more = r["scenario"]["more_commands"]
+assert len(more) == 1 and more[0].startswith("sh -c 'echo second started;"), more
+PY
+then ok "two commands: each its own notes (status, output tail, user, system and wall time) in the report"
+else fail "two commands: report notes"; fi
+if ! pgrep -f "sleep $marker" >/dev/null; then ok "two commands: the stopped one left nothing running"
+else fail "two commands left: $(pgrep -af "sleep $marker")"; fi
+out=$("$cli" run --dir "$target" --probe none --duration 1 --command true --command "sh -c 'unbalanced" 2>&1); rc=$?
+if [ "$rc" -ne 0 ] && grep -q "command 2" <<<"$out"; then ok "a bad second command is refused, naming it"
+else fail "bad second command: exit $rc: $out"; fi
+out=$("$cli" run --dir "$target" --probe none --duration 1 --command true --command "/nonexistent/prog" 2>&1); rc=$?
+if [ "$rc" -ne 0 ] && grep -q "/nonexistent/prog" <<<"$out"; then ok "a missing second program is refused, naming it"
+else fail "missing second program: exit $rc: $out"; fi
+expect_empty "two commands"
+
 # --- a real short run -------------------------------------------------------------
 out=$("$cli" run --dir "$target" --size 256M --duration 4 --report "$work/r.json" 2>"$work/err")
 rc=$?

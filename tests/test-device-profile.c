@@ -72,6 +72,31 @@ test_mean_seek (void)
                                   0.0056 + 0.008 + 4096 / 70e6, 1e-9);
 }
 
+/* The disks (a seek time) are rotational, the flash devices and the plain
+ * image are not: the matrix marks the cell's loop device by it. */
+static void
+test_rotational (void)
+{
+  static const struct {
+    const char *text;
+    gboolean    rotational;
+  } cases[] = {
+    { "hdd-laptop", TRUE }, { "raid5-4x7200", TRUE }, { "custom:read=30M,seek=15ms", TRUE },
+    { "usb2-stick", FALSE }, { "sd-card", FALSE }, { "native", FALSE },
+    { "custom:read=30M,latency=2ms", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RpDeviceChoice) choice = rp_device_choice_parse (cases[i].text, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (rp_device_profile_is_rotational (rp_device_choice_get_profile (choice)), ==,
+                       cases[i].rotational);
+    }
+}
+
 static void
 test_invalid (void)
 {
@@ -128,6 +153,7 @@ main (int argc, char **argv)
   g_test_add_func ("/device-profile/custom", test_custom);
   g_test_add_func ("/device-profile/mean-seek", test_mean_seek);
   g_test_add_func ("/device-profile/invalid", test_invalid);
+  g_test_add_func ("/device-profile/rotational", test_rotational);
   g_test_add_func ("/device-profile/leftovers-leave-live-runs", test_leftovers_leave_live_runs);
   return g_test_run ();
 }

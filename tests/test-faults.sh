@@ -719,13 +719,18 @@ row_long_report_name() {
   rm -f "$report"
 }
 
-# Two --command options: refused, not the first one silently dropped.
+# Two --command options: both run side by side (issue 19), neither silently
+# dropped, each with its own exit status; a second one that does not split
+# (an open quote) is refused before anything runs, naming it.
 row_second_command() {
   local d=$work/target-commands
   mkdir "$d"
   run_cli run --dir "$d" --command "true" --command "false" --duration 2
-  expect "two --command options" 2 "--command" "one command"
+  expect "two --command options" 0 "Command 1: exit 0" "Command 2: exit 1"
   unchanged "two --command options" "$d" ""
+  run_cli run --dir "$d" --command "true" --command "sh -c 'open" --duration 2
+  expect "a second --command with an open quote" 2 "command 2"
+  unchanged "a second --command with an open quote" "$d" ""
 }
 
 # Issue 16, item 3: a day of the default probes (3.8 million samples, over

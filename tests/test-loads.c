@@ -386,6 +386,65 @@ test_command_setsid_child (Fixture       *f,
   g_assert_cmpuint (wait_for_no_sleepers (arg), ==, 0);
 }
 
+/* Two commands side by side: the first ends by itself after some CPU work,
+ * the second (and the sleep it leaves behind) runs until the run ends and is
+ * stopped. Each has its own notes; the run ends by its duration, not when
+ * the first command ends. */
+static void
+test_commands_side_by_side (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *arg = sleeper_arg ();
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "command", NULL, 2);
+  g_autofree char *second = g_strdup_printf ("sh -c 'echo second; sleep %s & sleep %s'", arg, arg);
+  const char *more[] = { second, NULL };
+  g_autoptr(RpSession) session = NULL;
+  double user, system;
+
+  rp_params_set_argv (scenario->params, "command_argv", (const char * const[]) {
+      "sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo first; exit 3", NULL });
+  rp_params_set_argv (scenario->params, "more_commands", more);
+  scenario->stop_when_loads_finish = TRUE;
+  session = rp_test_run_session (f, scenario);
+
+  g_assert_cmpstr (rp_test_get_note (session, "command_count"), ==, "2");
+  g_assert_cmpstr (rp_test_get_note (session, "command_exit_status"), ==, "exit 3");
+  g_assert_cmpstr (rp_test_get_note (session, "command_stopped"), ==, "false");
+  g_assert_nonnull (strstr (rp_test_get_note (session, "command_output_tail"), "first"));
+  g_assert_cmpstr (rp_test_get_note (session, "command_2_exit_status"), ==, "signal 2");
+  g_assert_cmpstr (rp_test_get_note (session, "command_2_stopped"), ==, "true");
+  g_assert_nonnull (strstr (rp_test_get_note (session, "command_2_output_tail"), "second"));
+  g_assert_cmpstr (rp_test_get_note (session, "ended_by"), ==, RP_ENDED_BY_DURATION);
+  /* The counting loop used CPU (rusage of wait4), the stopped one ran as
+   * long as the run, longer than the first. */
+  user = g_ascii_strtod (rp_test_get_note (session, "command_user_seconds"), NULL);
+  system = g_ascii_strtod (rp_test_get_note (session, "command_system_seconds"), NULL);
+  g_assert_cmpfloat (user + system, >, 0);
+  g_assert_cmpfloat (g_ascii_strtod (rp_test_get_note (session, "command_2_wall_seconds"), NULL), >=,
+                     g_ascii_strtod (rp_test_get_note (session, "command_wall_seconds"), NULL));
+  g_assert_nonnull (rp_test_get_note (session, "command_2_user_seconds"));
+  g_assert_nonnull (rp_test_get_note (session, "command_2_system_seconds"));
+  g_assert_cmpint (atoi (rp_test_get_note (session, "command_2_pid")), !=,
+                   atoi (rp_test_get_note (session, "command_pid")));
+  g_assert_cmpuint (wait_for_no_sleepers (arg), ==, 0);
+}
+
+/* A second command that cannot run is refused before anything starts,
+ * naming it; one that does not parse, naming its number. */
+static void
+test_commands_bad_second (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "command", NULL, 5);
+  g_autoptr(GError) error = NULL;
+
+  rp_params_set_argv (scenario->params, "command_argv", (const char * const[]) { "true", NULL });
+  rp_params_set_argv (scenario->params, "more_commands", (const char * const[]) { "sh -c 'open", NULL });
+  g_assert_false (rp_scenario_validate (scenario, &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "command 2"));
+}
+
 static void
 test_command_not_found (Fixture       *f,
                         gconstpointer  data)
@@ -615,6 +674,8 @@ main (int argc, char **argv)
   g_test_add ("/loads/command-killed", Fixture, NULL, rp_test_fixture_set_up, test_command_killed, rp_test_fixture_tear_down);
   g_test_add ("/loads/command-ignoring-sigterm", Fixture, NULL, rp_test_fixture_set_up, test_command_ignoring_sigterm, rp_test_fixture_tear_down);
   g_test_add ("/loads/command-leaves-child", Fixture, NULL, rp_test_fixture_set_up, test_command_leaves_child, rp_test_fixture_tear_down);
+  g_test_add ("/loads/commands-side-by-side", Fixture, NULL, rp_test_fixture_set_up, test_commands_side_by_side, rp_test_fixture_tear_down);
+  g_test_add ("/loads/commands-bad-second", Fixture, NULL, rp_test_fixture_set_up, test_commands_bad_second, rp_test_fixture_tear_down);
   g_test_add ("/loads/command-setsid-child", Fixture, NULL, rp_test_fixture_set_up, test_command_setsid_child, rp_test_fixture_tear_down);
   g_test_add ("/loads/command-not-found", Fixture, NULL, rp_test_fixture_set_up, test_command_not_found, rp_test_fixture_tear_down);
   g_test_add ("/probes/cold-read", Fixture, NULL, rp_test_fixture_set_up, test_cold_read, rp_test_fixture_tear_down);

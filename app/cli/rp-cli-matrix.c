@@ -439,8 +439,11 @@ run_cell (MatrixState       *state,
   g_autoptr(RpScenario) scenario = rp_scenario_copy (base);
   g_autoptr(GError) cleanup_error = NULL;
   g_autofree char *name = cell_name (cell);
-  RpLoopMountQueue queue = { cell->scheduler, cell->wbt_lat_usec, NULL, cell->direct_io };
   const RpDeviceProfile *profile = cell->device ? rp_device_choice_get_profile (cell->device) : NULL;
+  /* An emulated disk is marked rotational as the kernel marks a real one
+   * (the loop device on its FUSE file is not): bfq's heuristics read it. */
+  RpLoopMountQueue queue = { cell->scheduler, cell->wbt_lat_usec, NULL, cell->direct_io,
+                             profile != NULL && rp_device_profile_is_rotational (profile) ? "1" : NULL };
   RpEmulatedDevice *device = NULL;
   RpLoopMount *scratch;
   RpReport *report = NULL;

@@ -243,7 +243,8 @@ select_parts (RpScenario         *scenario,
 
 /* --command 'dd if=/dev/zero of=x' is split as a shell would split it, but
  * no shell runs it; arguments after "--" are taken as they are. Giving a
- * command is asking for it to run. */
+ * command is asking for it to run. --command given again adds a command
+ * that runs beside the first (the command load's more_commands). */
 static gboolean
 apply_command (const RpRunOptions  *options,
                char * const        *command_texts,
@@ -253,12 +254,6 @@ apply_command (const RpRunOptions  *options,
   const RpParamInfo *param = rp_params_lookup ("command_argv", NULL);
   const char *command_text = command_texts != NULL ? command_texts[0] : NULL;
 
-  if (command_text != NULL && command_texts[1] != NULL)
-    {
-      g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                           _("--command: give one command; a run has one command load"));
-      return FALSE;
-    }
   if (command_text != NULL && options->command_args != NULL)
     {
       g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
@@ -271,6 +266,10 @@ apply_command (const RpRunOptions  *options,
     return TRUE;
   else if (!rp_params_parse (scenario->params, param, command_text, "--command", error))
     return FALSE;
+  /* Split and checked by the command load's validation, which names the
+   * command ("command 2 …"). */
+  if (command_text != NULL && command_texts[1] != NULL)
+    rp_params_set_argv (scenario->params, "more_commands", (const char * const *) command_texts + 1);
   rp_scenario_set_part (scenario, "command", TRUE);
   return TRUE;
 }

@@ -390,6 +390,7 @@ append_cpu_bench_line (GString    *out,
  * characters. */
 static void
 append_command_output (GString    *out,
+                       const char *label,
                        const char *tail,
                        guint       max_lines)
 {
@@ -403,7 +404,8 @@ append_command_output (GString    *out,
   while (n > 0 && *g_strstrip (lines[n - 1]) == '\0')
     n--;
   first = n > max_lines ? n - max_lines : 0;
-  append_line (out, g_strdup (_("Command output (last lines):\n")));
+  /* TRANSLATORS: %s is "Command" or "Command 2" */
+  append_line (out, g_strdup_printf (_("%s output (last lines):\n"), label));
   for (guint i = first; i < n; i++)
     {
       g_autofree char *clean = rp_text_clean (lines[i], FALSE);
@@ -412,26 +414,72 @@ append_command_output (GString    *out,
     }
 }
 
-static void
-append_command_line (GString    *out,
-                     GHashTable *notes)
+/* A note of one command: "command_NAME" for the first, "command_K_NAME"
+ * for command K ≥ 2 (rp-command-process.c). */
+static const char *
+command_note (GHashTable *notes,
+              guint       number,
+              const char *name)
 {
-  const char *status = g_hash_table_lookup (notes, "command_exit_status");
-  const char *stopped = g_hash_table_lookup (notes, "command_stopped");
-  double escaped = note_double (notes, "command_escaped_processes");
+  g_autofree char *key = number == 1 ? g_strconcat ("command_", name, NULL)
+                                     : g_strdup_printf ("command_%u_%s", number, name);
+
+  return g_hash_table_lookup (notes, key);
+}
+
+/* How a command ended, its times and its last output lines. */
+static void
+append_one_command (GString    *out,
+                    GHashTable *notes,
+                    guint       number,
+                    guint       count)
+{
+  const char *status = command_note (notes, number, "exit_status");
+  const char *stopped = command_note (notes, number, "stopped");
+  const char *escaped_text = command_note (notes, number, "escaped_processes");
+  const char *wall = command_note (notes, number, "wall_seconds");
+  const char *user = command_note (notes, number, "user_seconds");
+  const char *system = command_note (notes, number, "system_seconds");
+  double escaped = escaped_text ? g_ascii_strtod (escaped_text, NULL) : 0;
+  /* TRANSLATORS: a run's Nth command, e.g. "Command 2" */
+  g_autofree char *label = count > 1 ? g_strdup_printf (_("Command %u"), number) : g_strdup (_("Command"));
 
   if (status == NULL)
     return;
   if (g_strcmp0 (stopped, "true") == 0)
-    append_line (out, g_strdup_printf (_("Command: %s (stopped with the run)\n"), status));
+    /* TRANSLATORS: "Command 2: exit 0 (stopped with the run)"; the status is not translated */
+    append_line (out, g_strdup_printf (_("%s: %s (stopped with the run)\n"), label, status));
   else
-    append_line (out, g_strdup_printf (_("Command: %s\n"), status));
+    /* TRANSLATORS: "Command 2: exit 0"; the status is not translated */
+    append_line (out, g_strdup_printf (_("%s: %s\n"), label, status));
+  if (wall != NULL && user != NULL && system != NULL)
+    {
+      g_autofree char *wall_text = rp_format_latency (g_ascii_strtod (wall, NULL));
+      g_autofree char *user_text = rp_format_latency (g_ascii_strtod (user, NULL));
+      g_autofree char *system_text = rp_format_latency (g_ascii_strtod (system, NULL));
+
+      /* TRANSLATORS: "Command 2: ran 12.3 s, CPU 1.20 s user, 0.40 s system" (rusage) */
+      append_line (out, g_strdup_printf (_("%s: ran %s, CPU %s user, %s system\n"),
+                                         label, wall_text, user_text, system_text));
+    }
   if (escaped >= 1)
     append_line (out, g_strdup_printf (ngettext ("Command: %.0f process had left its process group (setsid, a daemon); it was stopped too\n",
                                                  "Command: %.0f processes had left its process group (setsid, a daemon); they were stopped too\n",
                                                  (unsigned long) escaped),
                                        escaped));
-  append_command_output (out, g_hash_table_lookup (notes, "command_output_tail"), 3);
+  append_command_output (out, label, command_note (notes, number, "output_tail"), 3);
+}
+
+/* Each command of the command load, in the order they were given. */
+static void
+append_command_line (GString    *out,
+                     GHashTable *notes)
+{
+  const char *count_text = g_hash_table_lookup (notes, "command_count");
+  guint count = count_text != NULL ? (guint) g_ascii_strtoull (count_text, NULL, 10) : 1;
+
+  for (guint number = 1; number <= MAX (count, 1); number++)
+    append_one_command (out, notes, number, count);
 }
 
 static void

@@ -98,6 +98,28 @@ rp_device_profile_is_native (const RpDeviceProfile *profile)
          profile->stripe == 0;
 }
 
+/**
+ * rp_device_profile_is_rotational:
+ *
+ * Whether the profile is a spinning disk: one with a seek time (a disk
+ * arm), as `hdd-laptop` and `raid5-4x7200`, or a custom profile with
+ * `seek=`. Its loop device is then marked rotational (queue/rotational 1),
+ * as the kernel marks a real one: bfq idles on a rotational disk's sync
+ * queues and raises an interactive program's weight against sequential
+ * readers by that flag (block/bfq-iosched.c), and writeback throttling's
+ * default target follows it. A loop device on the emulated device's FUSE
+ * file is not rotational by itself (seen: queue/rotational 0 on Linux 6.18).
+ *
+ * Returns: %TRUE for a disk with a seek time
+ */
+gboolean
+rp_device_profile_is_rotational (const RpDeviceProfile *profile)
+{
+  g_return_val_if_fail (profile != NULL, FALSE);
+
+  return profile->seek > 0;
+}
+
 static gboolean
 parse_custom_pair (RpDeviceProfile  *profile,
                    const char       *key,

@@ -57,6 +57,7 @@ RpDeviceChoice        *rp_device_choice_parse             (const char           
 const RpDeviceProfile *rp_device_choice_get_profile       (RpDeviceChoice         *self);
 void                   rp_device_choice_free              (RpDeviceChoice         *self);
 gboolean               rp_device_profile_is_native        (const RpDeviceProfile  *profile);
+gboolean               rp_device_profile_is_rotational    (const RpDeviceProfile  *profile);
 char                  *rp_device_profile_describe         (const RpDeviceProfile  *profile);
 GPtrArray             *rp_device_profile_filter_arguments (const RpDeviceProfile  *profile);
 double                 rp_device_profile_random_read_latency  (const RpDeviceProfile *profile);

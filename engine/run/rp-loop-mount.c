@@ -172,8 +172,9 @@ rp_loop_mount_set_scheduler (const char  *disk,
   return TRUE;
 }
 
-/* Applies what the cell asks for, the scheduler first: selecting one resets
- * wbt_lat_usec (bfq turns it off). */
+/* Applies what the cell asks for: the rotational flag first (bfq reads it
+ * when it is selected and on every decision to idle), then the scheduler
+ * (selecting one resets wbt_lat_usec: bfq turns it off). */
 static gboolean
 apply_queue (RpLoopMount              *self,
              const RpLoopMountQueue   *queue,
@@ -183,6 +184,8 @@ apply_queue (RpLoopMount              *self,
 
   if (queue == NULL)
     return TRUE;
+  if (queue->rotational != NULL && !rp_queue_set (disk, "queue/rotational", queue->rotational, error))
+    return FALSE;
   if (queue->scheduler != NULL && !rp_loop_mount_set_scheduler (disk, queue->scheduler, error))
     return FALSE;
   if (queue->wbt_lat_usec != NULL && !rp_queue_set (disk, "queue/wbt_lat_usec", queue->wbt_lat_usec, error))

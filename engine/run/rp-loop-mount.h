@@ -15,6 +15,8 @@ typedef struct _RpLoopMount RpLoopMount;
  * @read_ahead_kb: (nullable): read-ahead in KiB
  * @direct_io: 1 on, 0 off, -1 on where the image's file system allows it
  *   (the matrix's default: see rp_loop_mount_create())
+ * @rotational: (nullable): queue/rotational, "1" a spinning disk, "0" not;
+ *   set before the scheduler, whose heuristics read it
  *
  * The loop device's queue settings for a run; %NULL (or -1) leaves one as
  * it is. Values are written to sysfs as given.
@@ -24,6 +26,7 @@ typedef struct {
   const char *wbt_lat_usec;
   const char *read_ahead_kb;
   int         direct_io;
+  const char *rotational;
 } RpLoopMountQueue;
 
 RpLoopMount *rp_loop_mount_create           (const char              *work_directory,

@@ -18,8 +18,9 @@
  * whatever the matrix changes on one stays for whoever attaches it next
  * unless it is put back. This saves what can be changed (Documentation/ABI/
  * stable/sysfs-block: queue/scheduler, queue/wbt_lat_usec,
- * queue/read_ahead_kb; a bound loop device's direct I/O, loop/dio, which the
- * LOOP_SET_DIRECT_IO ioctl changes) and writes back what differs. */
+ * queue/read_ahead_kb, queue/rotational; a bound
+ * loop device's direct I/O, loop/dio, which the LOOP_SET_DIRECT_IO ioctl
+ * changes) and writes back what differs. */
 
 struct _RpQueueState
 {
@@ -27,6 +28,7 @@ struct _RpQueueState
   char *scheduler;      /* the selected one; NULL: the queue has none to choose */
   char *wbt_lat_usec;   /* NULL: no writeback throttling on this queue */
   char *read_ahead_kb;
+  char *rotational;     /* "1", "0" */
   int   direct_io;      /* loop/dio: 1, 0; -1 not a bound loop device */
 };
 
@@ -142,7 +144,7 @@ rp_loop_set_direct_io (const char  *disk,
  * @disk: kernel name of the disk, e.g. "loop3", "sda"
  * @error: %RP_ERROR_INVALID_ARGUMENT when /sys/block/DISK/queue cannot be read
  *
- * Reads the I/O scheduler, wbt_lat_usec, read_ahead_kb and, for a bound
+ * Reads the I/O scheduler, wbt_lat_usec, read_ahead_kb, rotational and, for a bound
  * loop device, its direct I/O, so that rp_queue_state_restore() can put them
  * back.
  *
@@ -170,6 +172,7 @@ rp_queue_state_save (const char  *disk,
   if (scheduler != NULL)
     self->scheduler = selected_scheduler (scheduler);
   self->wbt_lat_usec = read_attribute (disk, "queue/wbt_lat_usec");
+  self->rotational = read_attribute (disk, "queue/rotational");
   dio = read_attribute (disk, "loop/dio");
   self->direct_io = dio != NULL ? g_str_equal (dio, "1") : -1;
   return g_steal_pointer (&self);
@@ -215,9 +218,10 @@ put_back (const char  *disk,
  * @error: the first setting that could not be put back; every other one is
  *   still tried
  *
- * Puts back what differs from @self: the scheduler first (leaving bfq sets
- * wbt_lat_usec to the kernel's default, so wbt must come after it), then
- * wbt_lat_usec, read_ahead_kb and a loop device's direct I/O (while it is
+ * Puts back what differs from @self: the rotational flag and the scheduler
+ * first (leaving bfq sets wbt_lat_usec to the kernel's default, so wbt must
+ * come after it), then wbt_lat_usec, read_ahead_kb and a loop device's
+ * direct I/O (while it is
  * still bound: detaching forgets it). Call it before the device is released.
  *
  * Returns: %TRUE when everything is as saved
@@ -231,6 +235,7 @@ rp_queue_state_restore (RpQueueState  *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
 
+  put_back (self->disk, "queue/rotational", self->rotational, &first);
   put_back (self->disk, "queue/scheduler", self->scheduler, &first);
   put_back (self->disk, "queue/wbt_lat_usec", self->wbt_lat_usec, &first);
   put_back (self->disk, "queue/read_ahead_kb", self->read_ahead_kb, &first);
@@ -348,5 +353,6 @@ rp_queue_state_free (RpQueueState *self)
   g_free (self->scheduler);
   g_free (self->wbt_lat_usec);
   g_free (self->read_ahead_kb);
+  g_free (self->rotational);
   g_free (self);
 }
