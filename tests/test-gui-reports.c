@@ -1075,6 +1075,55 @@ test_labels (void)
   g_assert_cmpstr (twice[0], !=, twice[1]);
 }
 
+/* A report of a matrix cell on an emulated device (note device_profile),
+ * whose loop device rotates where the profile is a disk. */
+static RpReport *
+make_device_report (const char *profile,
+                    gboolean    rotational)
+{
+  g_autoptr(GHashTable) notes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr(RpSysinfo) sysinfo = make_sysinfo ("ordered");
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  RpSeries *fsync = rp_series_new (RP_SERIES_FSYNC_LATENCY, "s", NULL);
+
+  sysinfo->rotational = rotational;
+  for (guint i = 0; i < 10; i++)
+    rp_series_append (fsync, i + 0.5, 0.01);
+  g_ptr_array_add (series, fsync);
+  g_hash_table_insert (notes, (char *) "device_profile", g_strdup (profile));
+  return rp_report_new (sysinfo, scenario, series, notes);
+}
+
+/* Issue 20/21 trial: runs of `matrix --device native,hdd-laptop` are named
+ * by the profile, not by "Rotational disk yes/no", which only follows from
+ * it; other differences still follow the profile. */
+static void
+test_labels_device_profile (void)
+{
+  g_autoptr(RpReport) native = make_device_report ("native", FALSE);
+  g_autoptr(RpReport) disk = make_device_report ("hdd-laptop", TRUE);
+  g_autoptr(RpReport) writeback = make_report ("writeback", 0.02);
+  g_autoptr(GPtrArray) reports = g_ptr_array_new ();
+  g_auto(GStrv) labels = NULL;
+  g_auto(GStrv) plain = NULL;
+
+  g_ptr_array_add (reports, native);
+  g_ptr_array_add (reports, disk);
+  labels = rp_compare_make_labels (reports, NULL);
+  g_assert_cmpstr (labels[0], ==, "native");
+  g_assert_cmpstr (labels[1], ==, "hdd-laptop");
+
+  /* Without profiles to tell them apart, the journal mode names them. */
+  g_ptr_array_set_size (reports, 0);
+  g_ptr_array_add (reports, make_report ("ordered", 0.5));
+  g_ptr_array_add (reports, writeback);
+  plain = rp_compare_make_labels (reports, NULL);
+  g_assert_null (strstr (plain[1], "hdd-laptop"));
+  g_assert_nonnull (strstr (plain[1], "writeback"));
+  g_object_unref (g_ptr_array_index (reports, 0));
+}
+
 /* Issue 21: a matrix's comparison.json (as `resprobe-cli matrix` writes it
  * beside its reports) opens as a comparison of its runs, in its order; the
  * charts take focus and read their values out; a comparison that points
@@ -1218,6 +1267,7 @@ main (int   argc,
   g_test_add_func ("/gui-reports/resolve-format", test_resolve_format);
   g_test_add_func ("/gui-reports/load-errors", test_load_errors);
   g_test_add_func ("/gui-reports/labels", test_labels);
+  g_test_add_func ("/gui-reports/labels-device-profile", test_labels_device_profile);
   g_test_add_func ("/gui-reports/window-shows-report", test_window_shows_report);
   g_test_add_func ("/gui-reports/window-bad-file", test_window_bad_file);
   g_test_add_func ("/gui-reports/window-hostile-file-name", test_window_hostile_file_name);

@@ -11,6 +11,7 @@
 #include "rp-chart-view.h"
 #include "rp-compare-rows.h"
 #include "rp-compare-view.h"
+#include "rp-device-profile.h"
 #include "rp-report-io.h"
 #include "rp-report-stalls.h"
 #include "rp-stats.h"
@@ -154,13 +155,33 @@ describe_setting (const char *key,
 /* At most this many settings in a run's name; the table shows them all. */
 #define MAX_LABEL_SETTINGS 3
 
+/* The emulated device a matrix cell ran on (`matrix --device`), or NULL. */
+static const char *
+device_profile (RpReport *report)
+{
+  GHashTable *notes = rp_report_get_notes (report);
+
+  return notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_DEVICE_PROFILE) : NULL;
+}
+
+static gboolean
+device_profiles_differ (GPtrArray *reports)
+{
+  for (guint i = 1; i < reports->len; i++)
+    if (g_strcmp0 (device_profile (g_ptr_array_index (reports, i)),
+                   device_profile (g_ptr_array_index (reports, 0))) != 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* A run named by what differs from the baseline (run 0), the baseline by
  * its own values of those settings: "data=ordered" against
  * "data=writeback". NULL for a run that differs from the baseline in none of
  * the compared settings. */
 static char *
 label_from_differences (GPtrArray *fields,
-                        guint      index)
+                        guint      index,
+                        gboolean   by_device)
 {
   GPtrArray *baseline = g_ptr_array_index (fields, 0);
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
@@ -171,8 +192,11 @@ label_from_differences (GPtrArray *fields,
       const char *base = field_value (baseline, key);
       gboolean any_differs = FALSE;
 
-      /* mount_options repeats the journal mode: the mode says it. */
-      if (g_str_equal (key, "mount_options") || g_str_equal (key, "whole_disk"))
+      /* mount_options repeats the journal mode: the mode says it. Runs on
+       * different emulated devices (@by_device) are named by the profile:
+       * that their disks differ, and whether they rotate, follows from it. */
+      if (g_str_equal (key, "mount_options") || g_str_equal (key, "whole_disk") ||
+          (by_device && g_str_equal (key, "rotational")))
         continue;
       for (guint r = 1; r < fields->len; r++)
         any_differs |= g_strcmp0 (field_value (g_ptr_array_index (fields, r), key), base) != 0;
@@ -198,8 +222,9 @@ label_from_differences (GPtrArray *fields,
  * first run) among the settings the reporters compared ("data=writeback",
  * "scheduler bfq", "dirty_bytes 268435456"), the baseline by its own values
  * of them ("data=ordered"); runs of one configuration by file system,
- * journal mode and I/O scheduler ("ext3 ordered mq-deadline"). Where two
- * runs share a name, the file name (or the run number) tells them apart.
+ * journal mode and I/O scheduler ("ext3 ordered mq-deadline"); runs on
+ * different emulated devices (`matrix --device`) first by the device
+ * profile ("usb2-stick"). Where two runs share a name, the file name (or the run number) tells them apart.
  *
  * Returns: (transfer full): a %NULL-terminated array, one label per report
  */
@@ -209,6 +234,7 @@ rp_compare_make_labels (GPtrArray    *reports,
 {
   guint n;
   char **labels, **unique;
+  gboolean by_device;
   g_autoptr(GPtrArray) fields = NULL;
 
   g_return_val_if_fail (reports != NULL, NULL);
@@ -218,9 +244,21 @@ rp_compare_make_labels (GPtrArray    *reports,
   fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (fields, rp_sysinfo_get_fields (rp_report_get_sysinfo (g_ptr_array_index (reports, i))));
+  by_device = n > 1 && device_profiles_differ (reports);
   for (guint i = 0; i < n; i++)
     {
-      labels[i] = n > 1 ? label_from_differences (fields, i) : NULL;
+      const char *profile;
+
+      labels[i] = n > 1 ? label_from_differences (fields, i, by_device) : NULL;
+      /* Profile names are what one types after --device: not translated. */
+      profile = by_device ? device_profile (g_ptr_array_index (reports, i)) : NULL;
+      if (profile != NULL)
+        {
+          char *named = labels[i] != NULL ? g_strdup_printf ("%s, %s", profile, labels[i]) : g_strdup (profile);
+
+          g_free (labels[i]);
+          labels[i] = named;
+        }
       if (labels[i] == NULL)
         labels[i] = label_from_sysinfo (rp_report_get_sysinfo (g_ptr_array_index (reports, i)));
       if (*labels[i] == '\0')
