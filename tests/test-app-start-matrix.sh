@@ -52,15 +52,15 @@ cleanup() {
   [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
   # Only if the matrix could not: the cell's file system, its loop device
   # (settings put back), then the FUSE file under it, whose nbdfuse then exits.
-  findmnt -rn -o TARGET,FSTYPE | grep -F "$work/" | grep -v fuse | cut -d' ' -f1 | sort -r |
+  findmnt -rn -o TARGET,FSTYPE | grep -F "${work:?}/" | grep -v fuse | cut -d' ' -f1 | sort -r |
     while read -r m; do umount "$m"; done
-  losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r dev; do
+  losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r dev; do
     d=${dev#/dev/}
     [ -n "${before_rotational[$d]:-}" ] && echo "${before_rotational[$d]}" >"/sys/block/$d/queue/rotational"
     [ -n "${before[$d]:-}" ] && echo "${before[$d]}" >"/sys/block/$d/queue/scheduler"
     losetup -d "$dev"
   done
-  findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
+  findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m"; done
   for pid_file in "$work"/images/*/nbdkit.pid; do
     [ -f "$pid_file" ] && kill "$(cat "$pid_file")" 2>/dev/null
   done
@@ -207,8 +207,8 @@ esac
 
 # Nothing left, every queue setting as it was.
 left=""
-findmnt -rn -o TARGET | grep -qF "$work/" && left="$left mounts"
-losetup -a | grep -qF "$work/" && left="$left loop-devices"
+findmnt -rn -o TARGET | grep -qF "${work:?}/" && left="$left mounts"
+losetup -a | grep -qF "${work:?}/" && left="$left loop-devices"
 ls -A "$work/images" | grep -q . && left="$left $(ls -A "$work/images")"
 if [ -z "$left" ]; then ok "no mount, loop device, image or copy left"; else fail "left behind:$left"; fi
 left=$(pgrep -f "$work/" | grep -v "^$$\$")

@@ -42,9 +42,9 @@ own_loop=""
 queue_before=""
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-  findmnt -rn -o TARGET | grep -F "$work/" | grep -v '/disk$' | sort -r | while read -r m; do umount "$m"; done
-  losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
-  findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
+  findmnt -rn -o TARGET | grep -F "${work:?}/" | grep -v '/disk$' | sort -r | while read -r m; do umount "$m"; done
+  losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
+  findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m"; done
   for p in $(our_processes); do kill -KILL "$p" 2>/dev/null; done
   # Our own loop device: detached above; its settings as found, then gone.
   if [ -n "$own_loop" ]; then

@@ -45,8 +45,8 @@ cleanup() {
   # Each is a timeout(1) whose child is the CLI: end both.
   for pid in "${bg_pids[@]}"; do pkill -9 -P "$pid" 2>/dev/null; kill -9 "$pid" 2>/dev/null; done
   if [ "$is_root" -eq 1 ]; then
-    findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m" || umount -l "$m"; done
-    losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
+    findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m" || umount -l "$m"; done
+    losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   fi
   # Loop devices the matrix rows created for themselves (loop_control add).
   for index in "${own_loops[@]}"; do losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; done
@@ -61,8 +61,8 @@ trap 'exit 1' INT TERM
 # Mounts and loop devices of ours that are still there.
 leftover_mounts() {
   local what=""
-  findmnt -rn -o TARGET | grep -qF "$work/" && what="$what mounts:$(findmnt -rn -o TARGET | grep -F "$work/" | tr '\n' ' ')"
-  losetup -a 2>/dev/null | grep -qF "$work/" && what="$what loop-devices"
+  findmnt -rn -o TARGET | grep -qF "${work:?}/" && what="$what mounts:$(findmnt -rn -o TARGET | grep -F "${work:?}/" | tr '\n' ' ')"
+  losetup -a 2>/dev/null | grep -qF "${work:?}/" && what="$what loop-devices"
   echo "$what"
 }
 

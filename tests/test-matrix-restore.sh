@@ -35,8 +35,8 @@ index=""
 pid=""
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-  findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
-  losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
+  findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m"; done
+  losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   [ -n "$index" ] && { losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; }
   rm -rf "$work"
 }
@@ -131,7 +131,7 @@ wait "$pid"; rc=$?
 pid=""
 loop_after=$(queue_settings "$loop")
 disk_after=$(queue_settings "$disk")
-left=$(findmnt -rn -o TARGET | grep -F "$work/"; losetup -a | grep -F "$work/")
+left=$(findmnt -rn -o TARGET | grep -F "${work:?}/"; losetup -a | grep -F "${work:?}/")
 if [ "$rc" -eq 3 ] && [ -z "$left" ] && [ "$loop_after" = "$loop_before" ] && [ "$disk_after" = "$disk_before" ]; then
   ok "SIGTERM mid-cell ($loop was $mid): exit 3 (stopped), nothing mounted, $loop and $disk as before"
 else

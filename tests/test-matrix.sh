@@ -28,16 +28,16 @@ fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
 # Whatever happens, leave the machine as it was.
 cleanup() {
-  findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
-  losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
+  findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m"; done
+  losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 leftovers() {
   local what=""
-  findmnt -rn -o TARGET | grep -qF "$work/" && what="$what mounts"
-  losetup -a | grep -qF "$work/" && what="$what loop-devices"
+  findmnt -rn -o TARGET | grep -qF "${work:?}/" && what="$what mounts"
+  losetup -a | grep -qF "${work:?}/" && what="$what loop-devices"
   ls "$work"/images/*.img >/dev/null 2>&1 && what="$what images"
   ls -d "$work"/images/resprobe-* >/dev/null 2>&1 && what="$what mount-points"
   echo "$what"

@@ -36,8 +36,8 @@ index=""
 pid=""
 cleanup() {
   [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-  findmnt -rn -o TARGET | grep -F "$work/" | sort -r | while read -r m; do umount "$m"; done
-  losetup -a | grep -F "$work/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
+  findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m"; done
+  losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   # Removing the device removes its bdi, and with it what this test set there.
   [ -n "$index" ] && { losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; }
   rm -rf "$work"
@@ -127,7 +127,7 @@ then ok "the report: R6's load on the cell's ext4 ($loop), its probes in --probe
 else fail "report"; fi
 
 after=$(bdi_limits "$bdi")
-left=$(findmnt -rn -o TARGET | grep -F "$work/"; losetup -a | grep -F "$work/")
+left=$(findmnt -rn -o TARGET | grep -F "${work:?}/"; losetup -a | grep -F "${work:?}/")
 if [ "$after" = "$before" ] && [ -z "$left" ]; then ok "after the matrix: $bdi $after, as before; nothing mounted"
 else fail "after the matrix: $bdi $after (before: $before); left: $left"; fi
 
@@ -143,7 +143,7 @@ if wait_cell "$pid"; then
   wait "$pid"; rc=$?
   pid=""
   after=$(bdi_limits "$bdi")
-  left=$(findmnt -rn -o TARGET | grep -F "$work/"; losetup -a | grep -F "$work/")
+  left=$(findmnt -rn -o TARGET | grep -F "${work:?}/"; losetup -a | grep -F "${work:?}/")
   case "$mid" in *"strict_limit=1") strict=1 ;; *) strict=0 ;; esac
   if [ "$rc" -eq 3 ] && [ "$strict" -eq 1 ] && [ "$mid" != "$before" ] && [ "$after" = "$before" ] && [ -z "$left" ]; then
     ok "SIGTERM mid-cell ($bdi was $mid): exit 3 (stopped), nothing mounted, $bdi as before"
