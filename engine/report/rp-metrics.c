@@ -269,6 +269,19 @@ rp_metrics_add_period (RpMetrics *self)
   self->periods++;
 }
 
+/**
+ * rp_metrics_get_periods:
+ *
+ * Returns: the periods counted by rp_metrics_add_period()
+ *   (`resprobe_monitor_periods_total`)
+ */
+guint64
+rp_metrics_get_periods (RpMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->periods;
+}
+
 static Latency *
 ensure_latency (Folder     *f,
                 const char *series)
