@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <glib-unix.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,9 +52,12 @@ static const struct {
 
 /* One monitored folder and its session of the current period. */
 typedef struct {
-  char      *folder;
+  char      *folder;      /* absolute, canonical: the `folder` label */
   RpSession *session;     /* NULL while none runs */
   gboolean   begun;       /* its session started: rp_metrics_begin_session() */
+  dev_t      device;      /* the folder's identity when its session started, */
+  ino_t      inode;       /*   to notice it removed (and made again) */
+  gboolean   gone;        /* noticed removed: its session is stopping */
   gpointer   monitor;
 } Watch;
 
@@ -88,6 +92,47 @@ watch_free (Watch *watch)
   g_free (watch);
 }
 
+/* Whether the folder a session measures is still there. The probes write
+ * files they unlinked at once, whose writes and fsyncs go on after the
+ * folder is removed: they never fail with ENOENT, so the folder itself is
+ * looked at. */
+static gboolean
+check_folder (const Watch  *watch,
+              GError      **error)
+{
+  struct stat st;
+
+  if (!rp_cli_check_directory (watch->folder, error))
+    return FALSE;
+  if (stat (watch->folder, &st) == 0 && (st.st_dev != watch->device || st.st_ino != watch->inode))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                   /* TRANSLATORS: %s is a monitored folder, removed and created again while measured */
+                   _("Directory “%s” was removed and made again"), watch->folder);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A folder gone while its session ran: said once, `up` 0, its session
+ * stops now (its report saved with what it measured until then); the next
+ * period tries it again. */
+static void
+stop_if_folder_gone (Monitor *monitor,
+                     Watch   *watch)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (watch->session == NULL || !watch->begun || watch->gone || check_folder (watch, &error))
+    return;
+  watch->gone = TRUE;
+  rp_cli_printerr (_("Monitoring “%s” stopped until the next period: %s\n"), watch->folder, error->message);
+  rp_metrics_set_up (monitor->metrics, watch->folder, FALSE);
+  rp_session_stop (watch->session);
+}
+
+/* Called every HARVEST_SECONDS and on each scrape: a removed folder is
+ * noticed at the latest by the next harvest, not a period later. */
 static void
 harvest (Monitor *monitor)
 {
@@ -96,7 +141,10 @@ harvest (Monitor *monitor)
       Watch *watch = g_ptr_array_index (monitor->watches, i);
 
       if (watch->session != NULL && watch->begun)
-        rp_metrics_harvest (monitor->metrics, watch->folder, watch->session);
+        {
+          rp_metrics_harvest (monitor->metrics, watch->folder, watch->session);
+          stop_if_folder_gone (monitor, watch);
+        }
     }
 }
 
@@ -315,6 +363,13 @@ on_started (GObject      *object,
 
   if (rp_session_start_finish (session, result, &error))
     {
+      struct stat st;
+
+      if (stat (watch->folder, &st) == 0)
+        {
+          watch->device = st.st_dev;
+          watch->inode = st.st_ino;
+        }
       rp_metrics_begin_session (monitor->metrics, watch->folder, rp_session_get_sysinfo (session));
       watch->begun = TRUE;
       return;
@@ -385,6 +440,7 @@ start_period (Monitor *monitor)
           continue;
         }
       watch->session = rp_session_new (scenario);
+      watch->gone = FALSE;
       monitor->running++;
       g_signal_connect (watch->session, "finished", G_CALLBACK (on_finished), watch);
       rp_session_start_async (watch->session, NULL, on_started, watch);
@@ -396,8 +452,9 @@ on_stop_signal (gpointer data)
 {
   Monitor *monitor = data;
 
+  /* Without --report-every no report is saved: the message says so much. */
   if (!monitor->quitting)
-    g_printerr ("%s\n", _("Stopping: saving the last reports…"));
+    g_printerr ("%s\n", monitor->save_reports ? _("Stopping: saving the last reports…") : _("Stopping…"));
   monitor->quitting = TRUE;
   if (!monitor->ending)
     end_period (monitor);
@@ -572,6 +629,54 @@ monitor_options_clear (MonitorOptions *mine)
   g_free (mine->reports);
 }
 
+/* A folder to monitor, unless it is one already given ("X" and "X/",
+ * "X/../X", a symbolic link to X): a folder measured twice would have two
+ * series under the same labels. */
+static gboolean
+add_folder (Monitor     *monitor,
+            const char  *given,
+            GError     **error)
+{
+  g_autofree char *folder = g_canonicalize_filename (given, NULL);
+  g_autofree char *real = realpath (folder, NULL);
+  Watch *watch;
+
+  for (guint i = 0; i < monitor->watches->len; i++)
+    {
+      Watch *other = g_ptr_array_index (monitor->watches, i);
+      g_autofree char *other_real = realpath (other->folder, NULL);
+
+      if (g_str_equal (other->folder, folder) || (real != NULL && g_strcmp0 (real, other_real) == 0))
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       /* TRANSLATORS: two --dir values that name the same folder */
+                       _("--dir: “%s” and “%s” are the same folder"), other->folder, given);
+          return FALSE;
+        }
+    }
+  watch = g_new0 (Watch, 1);
+  watch->folder = g_steal_pointer (&folder);
+  g_ptr_array_add (monitor->watches, watch);
+  return TRUE;
+}
+
+/* No --dir: ~/.cache/resprobe, created if missing (0700), so that the user
+ * unit runs for a user who never ran the program (a fresh home). A folder
+ * given with --dir is never created: a typo must not become a new folder. */
+static gboolean
+add_default_folder (Monitor  *monitor,
+                    GError  **error)
+{
+  g_autofree char *folder = rp_scenario_default_directory ();
+
+  if (g_mkdir_with_parents (folder, 0700) != 0)
+    {
+      rp_error_set_from_errno (error, errno, _("Directory"), folder);
+      return FALSE;
+    }
+  return add_folder (monitor, folder, error);
+}
+
 /* Everything given, checked before anything runs. */
 static gboolean
 setup (Monitor         *monitor,
@@ -600,20 +705,11 @@ setup (Monitor         *monitor,
     }
   monitor->reports_dir = mine->reports ? g_strdup (mine->reports)
                                        : g_build_filename (g_get_user_data_dir (), "resprobe", "reports", NULL);
-  if (mine->folders == NULL)
-    {
-      g_autofree char *folder = rp_scenario_default_directory ();
-
-      g_ptr_array_add (monitor->watches, g_new0 (Watch, 1));
-      ((Watch *) monitor->watches->pdata[0])->folder = g_steal_pointer (&folder);
-    }
+  if (mine->folders == NULL && !add_default_folder (monitor, error))
+    return FALSE;
   for (guint i = 0; mine->folders != NULL && mine->folders[i] != NULL; i++)
-    {
-      Watch *watch = g_new0 (Watch, 1);
-
-      watch->folder = g_strdup (mine->folders[i]);
-      g_ptr_array_add (monitor->watches, watch);
-    }
+    if (!add_folder (monitor, mine->folders[i], error))
+      return FALSE;
   for (guint i = 0; i < monitor->watches->len; i++)
     {
       Watch *watch = g_ptr_array_index (monitor->watches, i);
