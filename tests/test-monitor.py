@@ -303,13 +303,28 @@ def bad_input(work):
     tap(out.returncode == 2 and f"“{kept}” and “{kept}/” are the same folder" in out.stderr,
         f"the same folder given twice: exit 2 naming it ({out.stderr.strip()})")
 
-    # Without --report-every, SIGTERM saves no report and says none.
+    # Without --report-every, SIGTERM saves no report and says none. On the
+    # way: a textfile folder removed while running is named at the next
+    # write (SIGHUP's; said once until it works again or the next SIGHUP),
+    # and /metrics goes on serving.
     port = free_port()
-    monitor = start([CLI, "monitor", "--dir", kept, "--listen", str(port), "--reports", reports + "-none"])
+    textfile = os.path.join(work, "textfile-later")
+    os.mkdir(textfile)
+    monitor = start([CLI, "monitor", "--dir", kept, "--listen", str(port), "--reports", reports + "-none",
+                     "--textfile", textfile])
     wait_for(lambda: f'resprobe_monitor_up{{folder="{kept}"}} 1' in http_get(f"http://127.0.0.1:{port}/metrics"),
              "the monitor without --report-every running")
+    shutil.rmtree(textfile)
+    monitor.send_signal(signal.SIGHUP)
+    # The period's end counts it, then writes the textfile, in one go.
+    served = wait_for(lambda: "resprobe_monitor_periods_total 1" in http_get(f"http://127.0.0.1:{port}/metrics"),
+                      "the period SIGHUP ended")
+    served = served and f'resprobe_monitor_up{{folder="{kept}"}} 1' in http_get(f"http://127.0.0.1:{port}/metrics")
     code, out, err = stop(monitor)
-    tap(code == 0 and "Stopping" in err and "report" not in (out + err).lower() and not os.path.exists(reports + "-none"),
+    print("# " + err.strip().replace("\n", "\n# "), flush=True)
+    tap(bool(served) and "--textfile" in err and textfile in err and "No such file or directory" in err,
+        "a textfile folder removed while running: a message naming it, /metrics still served")
+    tap(code == 0 and "Stopping…" in err and "report" not in (out + err).lower() and not os.path.exists(reports + "-none"),
         f"without --report-every SIGTERM says nothing of reports and saves none ({err.strip()})")
 
 
