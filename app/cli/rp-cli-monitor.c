@@ -742,7 +742,8 @@ setup (Monitor         *monitor,
  * period and begins a new one.
  *
  * Returns: 0; 1 when a report or the textfile could not be written; 2 for
- *   bad options, a port in use, a folder that cannot be written
+ *   bad options, a port in use, a folder that cannot be written or is
+ *   given twice
  */
 int
 rp_cli_monitor (int    argc,
