@@ -314,6 +314,26 @@ def bad_input(work):
                      "--textfile", textfile])
     wait_for(lambda: f'resprobe_monitor_up{{folder="{kept}"}} 1' in http_get(f"http://127.0.0.1:{port}/metrics"),
              "the monitor without --report-every running")
+    # Clients that keep the connection alive and then drop it (curl does,
+    # one a scrape): the server closes each after its response, so none is
+    # left open (libsoup 3.2 kept them in CLOSE-WAIT, an fd each, for ever).
+    fds_before = len(os.listdir(f"/proc/{monitor.pid}/fd"))
+    closed = 0
+    for _ in range(20):
+        # The timeout only guards against a connection never closed (the
+        # defect): the first such ends the loop.
+        with socket.create_connection(("127.0.0.1", port), timeout=HANG_GUARD / 3) as c:
+            c.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            data = b""
+            try:
+                while chunk := c.recv(65536):
+                    data += chunk
+            except socket.timeout:
+                break
+            closed += data.startswith(b"HTTP/1.1 200")
+    fds_after = len(os.listdir(f"/proc/{monitor.pid}/fd"))
+    tap(closed == 20 and fds_after <= fds_before + 1,
+        f"kept-alive requests: the server closes each connection ({closed} of 20), fds {fds_before} then {fds_after}")
     shutil.rmtree(textfile)
     monitor.send_signal(signal.SIGHUP)
     # The period's end counts it, then writes the textfile, in one go.

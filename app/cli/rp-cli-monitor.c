@@ -501,6 +501,12 @@ on_metrics_request (SoupServer        *server,
     }
   harvest (monitor);
   text = rp_metrics_to_text (monitor->metrics);
+  /* One request a connection: libsoup 3.2 kept a kept-alive connection
+   * open after its client had closed it (CLOSE-WAIT), an fd and ~2 KB of
+   * heap each, so that a client like curl, one connection a scrape, grew
+   * the RSS of the 30-minute soak and would in the end exhaust the fds.
+   * Prometheus reconnects each scrape, on loopback a fraction of a ms. */
+  soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
   soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
   soup_server_message_set_response (message, "text/plain; version=0.0.4; charset=utf-8",
                                     SOUP_MEMORY_TAKE, text, strlen (text));
