@@ -4,8 +4,9 @@
 # defaults (fsync every 10 s, stalls, disk and system samplers) with /metrics
 # and a textfile, scraped every 15 s as Prometheus would, for MINUTES. Prints
 # every minute the CPU it used (user + system, % of one core, over the run so
-# far) and its RSS; at the end the whole run's CPU % and the RSS of minute 2
-# and of the last minute. Not part of CI (it lasts half an hour).
+# far) and its RSS; at the end the whole run's CPU % and the RSS of minutes 1
+# and 2, of the last minute and the largest seen. Not part of CI (it lasts
+# half an hour).
 # Usage: bench/monitor-soak.sh [BUILD_DIR] [MINUTES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,13 +31,15 @@ hz=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$mon/stat"; }
 rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$mon/status"; }
 t0=$(date +%s.%N); c0=$(cpu_ticks)
-rss2=
+rss1= rss2= rssmax=0
 for m in $(seq 1 "$minutes"); do
   for s in 1 2 3 4; do sleep 15; curl -s "http://127.0.0.1:$port/metrics" > /dev/null || true; done
   now=$(date +%s.%N); c=$(cpu_ticks); rss=$(rss_kib)
+  [ "$m" = 1 ] && rss1=$rss
   [ "$m" = 2 ] && rss2=$rss
+  [ "$rss" -gt "$rssmax" ] && rssmax=$rss
   awk -v m="$m" -v c="$c" -v c0="$c0" -v hz="$hz" -v t="$now" -v t0="$t0" -v rss="$rss" \
     'BEGIN { printf "minute %d: cpu %.3f %% of a core, rss %d KiB\n", m, 100 * (c - c0) / hz / (t - t0), rss }'
 done
-awk -v c="$c" -v c0="$c0" -v hz="$hz" -v t="$now" -v t0="$t0" -v rss="$rss" -v rss2="${rss2:-0}" \
-  'BEGIN { printf "total: cpu %.3f %% of a core over %.0f s; rss minute 2 %d KiB, last %d KiB\n", 100 * (c - c0) / hz / (t - t0), t - t0, rss2, rss }'
+awk -v c="$c" -v c0="$c0" -v hz="$hz" -v t="$now" -v t0="$t0" -v rss="$rss" -v rss1="${rss1:-0}" -v rss2="${rss2:-0}" \
+  -v rssmax="$rssmax" 'BEGIN { printf "total: cpu %.3f %% of a core over %.0f s; rss minute 1 %d KiB, minute 2 %d KiB, last %d KiB, max %d KiB\n", 100 * (c - c0) / hz / (t - t0), t - t0, rss1, rss2, rss, rssmax }'

@@ -59,7 +59,7 @@ test_labels (void)
 
 /* A real session's fsync samples, harvested twice and across a new
  * session: each counted once, the counts cumulative, the labels the
- * snapshot's. */
+ * snapshot's, the journal mode one spelling. */
 static void
 test_harvest (Fixture       *f,
               gconstpointer  data)
@@ -84,6 +84,7 @@ test_harvest (Fixture       *f,
       g_autofree char *count_line = NULL;
       g_autofree char *inf_line = NULL;
       const RpSysinfo *sysinfo;
+      RpSysinfo labelled;
       RpSeries *series;
 
       g_assert_no_error (error);
@@ -91,7 +92,11 @@ test_harvest (Fixture       *f,
       while (rp_session_get_sysinfo (session) == NULL)
         g_main_context_iteration (NULL, TRUE);
       sysinfo = rp_session_get_sysinfo (session);
-      rp_metrics_begin_session (metrics, f->directory, sysinfo);
+      /* The mode the kernel chose by default, then the same mode named in
+       * the mount options: one label value for both. */
+      labelled = *sysinfo;
+      labelled.journal_mode = (char *) (run == 0 ? "ordered (default)" : "ordered");
+      rp_metrics_begin_session (metrics, f->directory, &labelled);
       while (rp_session_get_state (session) != RP_SESSION_FINISHED)
         {
           g_main_context_iteration (NULL, TRUE);
@@ -114,6 +119,8 @@ test_harvest (Fixture       *f,
       g_assert_nonnull (strstr (text, "# TYPE resprobe_fsync_latency_seconds histogram\n"));
       g_assert_nonnull (strstr (text, "threshold_seconds=\"0.1\""));
       g_assert_nonnull (strstr (text, ",le=\"1e-05\"} "));
+      g_assert_nonnull (strstr (text, ",journal_mode=\"ordered\","));
+      g_assert_null (strstr (text, "(default)"));
     }
   g_assert_cmpuint (rp_test_count_entries (f->directory), ==, 0);
 }

@@ -2,15 +2,20 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """test-monitor-data.py SRCDIR BUILDDIR: the monitor's Grafana dashboard is
 valid JSON whose every query names a metric that `resprobe-cli monitor`
-exports (read from engine/report/rp-metrics.c), and its systemd units pass
-`systemd-analyze verify` (issue 22). Speaks TAP."""
+exports (read from engine/report/rp-metrics.c), its systemd units pass
+`systemd-analyze verify`, and the user unit's command runs for a user who
+never ran the program (issue 22). Speaks TAP."""
 import json
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 
 src, build = sys.argv[1], sys.argv[2]
 count = failures = 0
@@ -72,5 +77,68 @@ for unit, name in (("resprobe-monitor.service", "resprobe-monitor.service"),
         for l in problems:
             print(f"# {l}")
         tap(out.returncode == 0 and not problems, f"systemd-analyze verify {unit}")
+
+
+def fresh_user_run():
+    """The user unit's ExecStart line, run as a user who never ran the
+    program: a new, empty home (as `nobody` when root, as CI is), no XDG
+    folders, another port. It must measure its default folder, which it
+    creates, and save its report on SIGTERM."""
+    path = os.path.join(build, "data", "resprobe-monitor-user.service")
+    with open(path) as f:
+        line = next(l for l in f.read().splitlines() if l.startswith("ExecStart="))
+    argv = line[len("ExecStart="):].split()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    argv = [cli] + [re.sub(r"^127\.0\.0\.1:\d+$", f"127.0.0.1:{port}", a) for a in argv[1:]]
+    home = tempfile.mkdtemp(prefix="resprobe-test-fresh-home-")
+    prefix = []
+    if os.geteuid() == 0:
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        if subprocess.run(nobody + ["test", "-x", cli]).returncode == 0:
+            os.chown(home, 65534, 65534)
+            prefix = nobody
+    os.chmod(home, 0o700)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+    env["HOME"] = home
+    folder = os.path.join(home, ".cache", "resprobe")
+    print(f"# {' '.join(prefix + argv)} with HOME={home}", flush=True)
+    proc = subprocess.Popen(prefix + argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    up = None
+    try:
+        deadline = time.monotonic() + 90  # only against a hang
+        while up is None and proc.poll() is None and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+                    text = r.read().decode()
+                if f'resprobe_monitor_up{{folder="{folder}"}} 1' in text:
+                    up = text
+            except OSError:
+                pass
+            time.sleep(0.2)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        try:
+            out, err = proc.communicate(timeout=90)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        reports = os.path.join(home, ".local", "share", "resprobe", "reports")
+        saved = os.listdir(reports) if os.path.isdir(reports) else []
+        shutil.rmtree(home, ignore_errors=True)
+    for l in err.splitlines():
+        print(f"# {l}")
+    tap(up is not None, f"the user unit's command runs for a fresh user{' (nobody)' if prefix else ''}: "
+        "its default folder made and measured")
+    tap(proc.returncode == 0 and len(saved) == 1,
+        f"SIGTERM stops it cleanly with its report (exit {proc.returncode}, {len(saved)} report)")
+
+
+if cli is not None:
+    fresh_user_run()
+else:
+    tap(False, "RESPROBE_CLI points at resprobe-cli")
 print(f"1..{count}")
 sys.exit(1 if failures else 0)

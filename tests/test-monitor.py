@@ -12,8 +12,10 @@ node_exporter (issue 22, acceptance 1, 2 and 4). Speaks TAP.
 2. `promtool check metrics` passes on /metrics and on the textfile, which a
    real prometheus-node-exporter (textfile collector only) serves unchanged.
 4. A port in use, an unwritable textfile folder, a folder removed while
-   monitoring, SIGHUP (a new period, its report saved) and SIGTERM (a clean
-   stop, the last report saved): a clear message, nothing lost.
+   monitoring (down within the period, its session's report saved), SIGHUP
+   (a new period, its report saved) and SIGTERM (a clean stop, the last
+   report saved; without --report-every none, and no word of one), the
+   same folder given twice: a clear message, nothing lost.
 
 No timed assertion: every wait is for a condition, with a generous guard
 against a hang. Everything started is stopped on every exit path.
@@ -269,21 +271,81 @@ def bad_input(work):
                   "both folders measured")
     tap(bool(up), "two folders monitored, a histogram each")
     shutil.rmtree(gone)
-    monitor.send_signal(signal.SIGHUP)
+    # Noticed by the next harvest or scrape, within the period (of an hour):
+    # the probe's unlinked file never fails, the monitor looks at the folder.
     down = wait_for(lambda: f'resprobe_monitor_up{{folder="{gone}"}} 0' in http_get(f"http://127.0.0.1:{port}/metrics"),
-                    "the removed folder marked down after SIGHUP")
-    tap(bool(down), "after SIGHUP the removed folder is down, the monitor goes on")
+                    "the removed folder marked down within the period")
+    tap(bool(down), "a removed folder is down within the period, without a SIGHUP")
+    # Its session stopped: its report holds what it measured until then.
+    tap(bool(wait_for(lambda: len(reports_in(reports)) == 1, "the removed folder's report")),
+        "the removed folder's session ended with its report")
     text = http_get(f"http://127.0.0.1:{port}/metrics")
     tap(f'resprobe_monitor_up{{folder="{kept}"}} 1' in text, "the other folder is still measured")
     tap(monitor.poll() is None, "the monitor still runs")
+    monitor.send_signal(signal.SIGHUP)
+    # The new period tries the folder again: still gone, still down.
+    wait_for(lambda: len(reports_in(reports)) == 2, "SIGHUP's report of the kept folder")
+    tap(f'resprobe_monitor_up{{folder="{gone}"}} 0' in http_get(f"http://127.0.0.1:{port}/metrics"),
+        "after SIGHUP the removed folder is still down")
     code, out, err = stop(monitor)
     saved = reports_in(reports)
     print("# " + err.strip().replace("\n", "\n# "), flush=True)
     tap(code == 0 and gone in err and "does not exist" in err, f"the removed folder is named in a message (exit {code})")
-    # SIGHUP ended the first period: a report per folder; SIGTERM the second: one (kept).
+    # The removed folder's session: a report; SIGHUP ended the kept one's
+    # first period: a report; SIGTERM its second: one.
     tap(len(saved) == 3 and out.count("Report saved to") == 3,
-        f"SIGHUP and SIGTERM each saved their period's reports ({len(saved)})")
+        f"the removal, SIGHUP and SIGTERM each saved their reports ({len(saved)})")
     tap(os.listdir(kept) == [], "nothing left in the monitored folder")
+
+    # The same folder twice (X and X/): refused, naming it.
+    out = subprocess.run([CLI, "monitor", "--dir", kept, "--dir", kept + "/"], capture_output=True, text=True,
+                         timeout=HANG_GUARD)
+    tap(out.returncode == 2 and f"“{kept}” and “{kept}/” are the same folder" in out.stderr,
+        f"the same folder given twice: exit 2 naming it ({out.stderr.strip()})")
+
+    # Without --report-every, SIGTERM saves no report and says none. On the
+    # way: a textfile folder removed while running is named at the next
+    # write (SIGHUP's; said once until it works again or the next SIGHUP),
+    # and /metrics goes on serving.
+    port = free_port()
+    textfile = os.path.join(work, "textfile-later")
+    os.mkdir(textfile)
+    monitor = start([CLI, "monitor", "--dir", kept, "--listen", str(port), "--reports", reports + "-none",
+                     "--textfile", textfile])
+    wait_for(lambda: f'resprobe_monitor_up{{folder="{kept}"}} 1' in http_get(f"http://127.0.0.1:{port}/metrics"),
+             "the monitor without --report-every running")
+    # Clients that keep the connection alive and then drop it (curl does,
+    # one a scrape): the server closes each after its response, so none is
+    # left open (libsoup 3.2 kept them in CLOSE-WAIT, an fd each, for ever).
+    fds_before = len(os.listdir(f"/proc/{monitor.pid}/fd"))
+    closed = 0
+    for _ in range(20):
+        # The timeout only guards against a connection never closed (the
+        # defect): the first such ends the loop.
+        with socket.create_connection(("127.0.0.1", port), timeout=HANG_GUARD / 3) as c:
+            c.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            data = b""
+            try:
+                while chunk := c.recv(65536):
+                    data += chunk
+            except socket.timeout:
+                break
+            closed += data.startswith(b"HTTP/1.1 200")
+    fds_after = len(os.listdir(f"/proc/{monitor.pid}/fd"))
+    tap(closed == 20 and fds_after <= fds_before + 1,
+        f"kept-alive requests: the server closes each connection ({closed} of 20), fds {fds_before} then {fds_after}")
+    shutil.rmtree(textfile)
+    monitor.send_signal(signal.SIGHUP)
+    # The period's end counts it, then writes the textfile, in one go.
+    served = wait_for(lambda: "resprobe_monitor_periods_total 1" in http_get(f"http://127.0.0.1:{port}/metrics"),
+                      "the period SIGHUP ended")
+    served = served and f'resprobe_monitor_up{{folder="{kept}"}} 1' in http_get(f"http://127.0.0.1:{port}/metrics")
+    code, out, err = stop(monitor)
+    print("# " + err.strip().replace("\n", "\n# "), flush=True)
+    tap(bool(served) and "--textfile" in err and textfile in err and "No such file or directory" in err,
+        "a textfile folder removed while running: a message naming it, /metrics still served")
+    tap(code == 0 and "Stopping…" in err and "report" not in (out + err).lower() and not os.path.exists(reports + "-none"),
+        f"without --report-every SIGTERM says nothing of reports and saves none ({err.strip()})")
 
 
 def main():

@@ -10,6 +10,8 @@
 #include <glib/gstdio.h>
 #include <glib-unix.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -50,9 +52,12 @@ static const struct {
 
 /* One monitored folder and its session of the current period. */
 typedef struct {
-  char      *folder;
+  char      *folder;      /* absolute, canonical: the `folder` label */
   RpSession *session;     /* NULL while none runs */
   gboolean   begun;       /* its session started: rp_metrics_begin_session() */
+  dev_t      device;      /* the folder's identity when its session started, */
+  ino_t      inode;       /*   to notice it removed (and made again) */
+  gboolean   gone;        /* noticed removed: its session is stopping */
   gpointer   monitor;
 } Watch;
 
@@ -87,6 +92,47 @@ watch_free (Watch *watch)
   g_free (watch);
 }
 
+/* Whether the folder a session measures is still there. The probes write
+ * files they unlinked at once, whose writes and fsyncs go on after the
+ * folder is removed: they never fail with ENOENT, so the folder itself is
+ * looked at. */
+static gboolean
+check_folder (const Watch  *watch,
+              GError      **error)
+{
+  struct stat st;
+
+  if (!rp_cli_check_directory (watch->folder, error))
+    return FALSE;
+  if (stat (watch->folder, &st) == 0 && (st.st_dev != watch->device || st.st_ino != watch->inode))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_TARGET,
+                   /* TRANSLATORS: %s is a monitored folder, removed and created again while measured */
+                   _("Directory “%s” was removed and made again"), watch->folder);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A folder gone while its session ran: said once, `up` 0, its session
+ * stops now (its report saved with what it measured until then); the next
+ * period tries it again. */
+static void
+stop_if_folder_gone (Monitor *monitor,
+                     Watch   *watch)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (watch->session == NULL || !watch->begun || watch->gone || check_folder (watch, &error))
+    return;
+  watch->gone = TRUE;
+  rp_cli_printerr (_("Monitoring “%s” stopped until the next period: %s\n"), watch->folder, error->message);
+  rp_metrics_set_up (monitor->metrics, watch->folder, FALSE);
+  rp_session_stop (watch->session);
+}
+
+/* Called every HARVEST_SECONDS and on each scrape: a removed folder is
+ * noticed at the latest by the next harvest, not a period later. */
 static void
 harvest (Monitor *monitor)
 {
@@ -95,7 +141,10 @@ harvest (Monitor *monitor)
       Watch *watch = g_ptr_array_index (monitor->watches, i);
 
       if (watch->session != NULL && watch->begun)
-        rp_metrics_harvest (monitor->metrics, watch->folder, watch->session);
+        {
+          rp_metrics_harvest (monitor->metrics, watch->folder, watch->session);
+          stop_if_folder_gone (monitor, watch);
+        }
     }
 }
 
@@ -191,19 +240,54 @@ save_report (Monitor   *monitor,
   monitor->exit_code = RP_CLI_EXIT_FAILURE;
 }
 
+/* The process's resident set, bytes (/proc/self/statm); 0 if unreadable. */
+static guint64
+resident_bytes (void)
+{
+  g_autofree char *statm = NULL;
+  const char *resident;
+
+  /* "size resident shared text lib data dt", in pages */
+  if (!g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL) || (resident = strchr (statm, ' ')) == NULL)
+    return 0;
+  return g_ascii_strtoull (resident, NULL, 10) * (guint64) sysconf (_SC_PAGESIZE);
+}
+
+/* The memory between two periods, when no session holds samples: with
+ * G_MESSAGES_DEBUG=all a line per period, "memory after period N: heap in
+ * use H bytes, resident R bytes (…)". The heap in use is glibc's
+ * mallinfo2(), the chunks in use in every arena plus the mmapped ones: a
+ * figure that climbs period after period is memory kept (a leak), while
+ * the arenas' free bytes are what the allocator keeps (fragmentation).
+ * tests/test-monitor-memory.py reads the line. */
+static void
+debug_memory (Monitor *monitor)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  struct mallinfo2 info;
+
+  if (g_log_writer_default_would_drop (G_LOG_LEVEL_DEBUG, G_LOG_DOMAIN))
+    return;
+  info = mallinfo2 ();
+  g_debug ("memory after period %" G_GUINT64_FORMAT ": heap in use %zu bytes, resident %" G_GUINT64_FORMAT
+           " bytes (%zu mmapped; arenas %zu bytes, %zu of them free)",
+           rp_metrics_get_periods (monitor->metrics), info.uordblks + info.hblkhd, resident_bytes (),
+           info.hblkhd, info.arena, info.fordblks);
+#endif
+}
+
 /* Every session of the period has finished: the next begins, or the
  * monitor ends. */
 static void
 period_ended (Monitor *monitor)
 {
 #ifdef __GLIBC__
-  /* The period's sessions are freed: give their series' chunks back. The
-   * workers of each session are new threads, and glibc kept what they
-   * freed in their arenas, so the RSS rose a step each period (soak: +0.4
-   * and +1.3 MiB at minutes 10 and 20) although nothing leaked. */
+  /* The period's sessions are freed: give the pages of their series back
+   * (one arena, see rp_cli_monitor(), so this reaches all of them). */
   malloc_trim (0);
 #endif
   rp_metrics_add_period (monitor->metrics);
+  debug_memory (monitor);
   update_textfile (monitor);
   monitor->ending = FALSE;
   if (monitor->quitting)
@@ -279,6 +363,13 @@ on_started (GObject      *object,
 
   if (rp_session_start_finish (session, result, &error))
     {
+      struct stat st;
+
+      if (stat (watch->folder, &st) == 0)
+        {
+          watch->device = st.st_dev;
+          watch->inode = st.st_ino;
+        }
       rp_metrics_begin_session (monitor->metrics, watch->folder, rp_session_get_sysinfo (session));
       watch->begun = TRUE;
       return;
@@ -349,6 +440,7 @@ start_period (Monitor *monitor)
           continue;
         }
       watch->session = rp_session_new (scenario);
+      watch->gone = FALSE;
       monitor->running++;
       g_signal_connect (watch->session, "finished", G_CALLBACK (on_finished), watch);
       rp_session_start_async (watch->session, NULL, on_started, watch);
@@ -360,8 +452,9 @@ on_stop_signal (gpointer data)
 {
   Monitor *monitor = data;
 
+  /* Without --report-every no report is saved: the message says so much. */
   if (!monitor->quitting)
-    g_printerr ("%s\n", _("Stopping: saving the last reports…"));
+    g_printerr ("%s\n", monitor->save_reports ? _("Stopping: saving the last reports…") : _("Stopping…"));
   monitor->quitting = TRUE;
   if (!monitor->ending)
     end_period (monitor);
@@ -408,6 +501,12 @@ on_metrics_request (SoupServer        *server,
     }
   harvest (monitor);
   text = rp_metrics_to_text (monitor->metrics);
+  /* One request a connection: libsoup 3.2 kept a kept-alive connection
+   * open after its client had closed it (CLOSE-WAIT), an fd and ~2 KB of
+   * heap each, so that a client like curl, one connection a scrape, grew
+   * the RSS of the 30-minute soak and would in the end exhaust the fds.
+   * Prometheus reconnects each scrape, on loopback a fraction of a ms. */
+  soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
   soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
   soup_server_message_set_response (message, "text/plain; version=0.0.4; charset=utf-8",
                                     SOUP_MEMORY_TAKE, text, strlen (text));
@@ -536,6 +635,54 @@ monitor_options_clear (MonitorOptions *mine)
   g_free (mine->reports);
 }
 
+/* A folder to monitor, unless it is one already given ("X" and "X/",
+ * "X/../X", a symbolic link to X): a folder measured twice would have two
+ * series under the same labels. */
+static gboolean
+add_folder (Monitor     *monitor,
+            const char  *given,
+            GError     **error)
+{
+  g_autofree char *folder = g_canonicalize_filename (given, NULL);
+  g_autofree char *real = realpath (folder, NULL);
+  Watch *watch;
+
+  for (guint i = 0; i < monitor->watches->len; i++)
+    {
+      Watch *other = g_ptr_array_index (monitor->watches, i);
+      g_autofree char *other_real = realpath (other->folder, NULL);
+
+      if (g_str_equal (other->folder, folder) || (real != NULL && g_strcmp0 (real, other_real) == 0))
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       /* TRANSLATORS: two --dir values that name the same folder */
+                       _("--dir: “%s” and “%s” are the same folder"), other->folder, given);
+          return FALSE;
+        }
+    }
+  watch = g_new0 (Watch, 1);
+  watch->folder = g_steal_pointer (&folder);
+  g_ptr_array_add (monitor->watches, watch);
+  return TRUE;
+}
+
+/* No --dir: ~/.cache/resprobe, created if missing (0700), so that the user
+ * unit runs for a user who never ran the program (a fresh home). A folder
+ * given with --dir is never created: a typo must not become a new folder. */
+static gboolean
+add_default_folder (Monitor  *monitor,
+                    GError  **error)
+{
+  g_autofree char *folder = rp_scenario_default_directory ();
+
+  if (g_mkdir_with_parents (folder, 0700) != 0)
+    {
+      rp_error_set_from_errno (error, errno, _("Directory"), folder);
+      return FALSE;
+    }
+  return add_folder (monitor, folder, error);
+}
+
 /* Everything given, checked before anything runs. */
 static gboolean
 setup (Monitor         *monitor,
@@ -564,20 +711,11 @@ setup (Monitor         *monitor,
     }
   monitor->reports_dir = mine->reports ? g_strdup (mine->reports)
                                        : g_build_filename (g_get_user_data_dir (), "resprobe", "reports", NULL);
-  if (mine->folders == NULL)
-    {
-      g_autofree char *folder = rp_scenario_default_directory ();
-
-      g_ptr_array_add (monitor->watches, g_new0 (Watch, 1));
-      ((Watch *) monitor->watches->pdata[0])->folder = g_steal_pointer (&folder);
-    }
+  if (mine->folders == NULL && !add_default_folder (monitor, error))
+    return FALSE;
   for (guint i = 0; mine->folders != NULL && mine->folders[i] != NULL; i++)
-    {
-      Watch *watch = g_new0 (Watch, 1);
-
-      watch->folder = g_strdup (mine->folders[i]);
-      g_ptr_array_add (monitor->watches, watch);
-    }
+    if (!add_folder (monitor, mine->folders[i], error))
+      return FALSE;
   for (guint i = 0; i < monitor->watches->len; i++)
     {
       Watch *watch = g_ptr_array_index (monitor->watches, i);
@@ -610,7 +748,8 @@ setup (Monitor         *monitor,
  * period and begins a new one.
  *
  * Returns: 0; 1 when a report or the textfile could not be written; 2 for
- *   bad options, a port in use, a folder that cannot be written
+ *   bad options, a port in use, a folder that cannot be written or is
+ *   given twice
  */
 int
 rp_cli_monitor (int    argc,
@@ -626,6 +765,18 @@ rp_cli_monitor (int    argc,
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   Monitor monitor = { .loop = loop, .metrics = metrics, .watches = watches, .options = &options };
   guint signal_ids[3];
+
+#ifdef __GLIBC__
+  /* One malloc arena for every thread, set before any thread allocates.
+   * Each period's sessions run on new worker threads, which glibc spread
+   * over up to 8 arenas a core; each arena kept what its threads had
+   * freed, so the RSS rose a step at the end of a period although the heap
+   * in use did not (issue 22: 3.4 to 9.5 MB of arenas, 7.9 MB of it free,
+   * and RSS 15.4 to 18.4 MB over 90 periods of 1 s; with one arena 2.8 to
+   * 3.2 MB and RSS 12.9 MB throughout; README, Monitor soak). A monitor's
+   * few threads allocate a few times a second: no contention to spread. */
+  mallopt (M_ARENA_MAX, 1);
+#endif
 
   rp_run_options_init (&options);
   context = make_context (&mine, &options, entries);

@@ -223,14 +223,22 @@ rp_metrics_begin_session (RpMetrics       *self,
   Folder *f;
   g_autoptr(GString) labels = g_string_new (NULL);
   g_autofree char *model = NULL;
+  g_autofree char *journal_mode = NULL;
 
   g_return_if_fail (self != NULL && folder != NULL && sysinfo != NULL);
+
+  /* The snapshot says "ordered (default)" when the mount options do not
+   * name the mode (rp-sysinfo-collect.c): the same mode as "ordered", so
+   * one label value, which a PromQL selector can rely on. */
+  journal_mode = g_strdup (sysinfo->journal_mode ? sysinfo->journal_mode : "none");
+  if (g_str_has_suffix (journal_mode, " (default)"))
+    journal_mode[strlen (journal_mode) - strlen (" (default)")] = '\0';
 
   f = ensure_folder (self, folder);
   model = read_device_model (sysinfo->whole_disk);
   append_label (labels, "folder", folder);
   append_label (labels, "fs", sysinfo->fs_type);
-  append_label (labels, "journal_mode", sysinfo->journal_mode ? sysinfo->journal_mode : "none");
+  append_label (labels, "journal_mode", journal_mode);
   append_label (labels, "scheduler", sysinfo->scheduler);
   append_label (labels, "device_model", model);
   append_label (labels, "kernel_release", sysinfo->kernel_release);
@@ -267,6 +275,19 @@ rp_metrics_add_period (RpMetrics *self)
 {
   g_return_if_fail (self != NULL);
   self->periods++;
+}
+
+/**
+ * rp_metrics_get_periods:
+ *
+ * Returns: the periods counted by rp_metrics_add_period()
+ *   (`resprobe_monitor_periods_total`)
+ */
+guint64
+rp_metrics_get_periods (RpMetrics *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->periods;
 }
 
 static Latency *
@@ -498,7 +519,7 @@ rp_metrics_to_text (RpMetrics *self)
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  g_string_append (out, "# HELP resprobe_monitor_up Whether the folder is being measured (1) or its session could not start (0).\n"
+  g_string_append (out, "# HELP resprobe_monitor_up Whether the folder is being measured (1), or its session could not start or the folder is gone (0).\n"
                         "# TYPE resprobe_monitor_up gauge\n");
   for (guint i = 0; i < self->folders->len; i++)
     {

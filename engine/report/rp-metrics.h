@@ -35,6 +35,7 @@ void        rp_metrics_harvest        (RpMetrics       *self,
                                        const char      *folder,
                                        RpSession       *session);
 void        rp_metrics_add_period     (RpMetrics       *self);
+guint64     rp_metrics_get_periods    (RpMetrics       *self);
 char       *rp_metrics_to_text        (RpMetrics       *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpMetrics, rp_metrics_free)
