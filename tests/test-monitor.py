@@ -46,6 +46,8 @@ procs = []
 def tap(ok, what, skip=None):
     global count, failures
     count += 1
+    # A message quoted in a description may have lines of its own: one TAP line.
+    what = " | ".join(line for line in str(what).splitlines() if line.strip())
     if skip is not None:
         print(f"ok {count} - {what} # SKIP {skip}", flush=True)
         return
