@@ -319,6 +319,36 @@ test_json_round_trip (void)
   g_assert_cmpuint (back->parts, ==, s->parts);
 }
 
+/* Zero seconds where a parameter says what zero means (--baseline 0: no
+ * baseline, as --help and the README say; the trial's "0" was refused as
+ * "not a duration"); zero stays refused where it means nothing. */
+static void
+test_zero_seconds (void)
+{
+  g_autoptr(RpScenario) s = rp_scenario_new_preset ("R1", NULL);
+  const RpParamInfo *baseline = rp_params_lookup ("baseline", NULL);
+  const RpParamInfo *period = rp_params_lookup ("sample_period", NULL);
+  const char *zeros[] = { "0", "0s", "0.0", "0,0" };
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (zeros); i++)
+    {
+      g_autofree char *text = NULL;
+
+      rp_params_set_seconds (s->params, "baseline", 3.0);
+      g_assert_true (rp_params_parse (s->params, baseline, zeros[i], "--baseline", &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (rp_params_get_seconds (s->params, "baseline"), ==, 0.0);
+      g_assert_true (rp_params_validate (s->params, baseline, NULL));
+      text = rp_params_format (s->params, baseline);
+      g_assert_cmpstr (text, ==, "no baseline");
+    }
+  g_assert_false (rp_params_parse (s->params, baseline, "0x", "--baseline", &error));
+  g_clear_error (&error);
+  g_assert_false (rp_params_parse (s->params, period, "0", "--sample-period", &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+}
+
 /* A choice (--kernel-events auto|on|off): every preset records kernel
  * events where allowed; a word is typed, stored and shown as it is; any
  * other word is refused naming the option and the choices, from the
@@ -394,5 +424,6 @@ main (int argc, char **argv)
   g_test_add_func ("/scenario/json-round-trip", test_json_round_trip);
   g_test_add_func ("/scenario/json-wrong-types", test_json_wrong_types);
   g_test_add_func ("/scenario/choice", test_choice);
+  g_test_add_func ("/scenario/zero-seconds", test_zero_seconds);
   return g_test_run ();
 }

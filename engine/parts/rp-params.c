@@ -305,6 +305,16 @@ slot_of (const RpParams    *self,
   return slot (self, param->key, param->kind == RP_PARAM_COUNT ? RP_PARAM_SIZE : param->kind);
 }
 
+/* "0", "0s", "0.0", "0,0" (a German zero): zero seconds as one types them. */
+static gboolean
+is_zero_seconds (const char *text)
+{
+  for (const char *c = text; *c != '\0'; c++)
+    if (*c != '0' && *c != '.' && *c != ',' && !(*c == 's' && c[1] == '\0'))
+      return FALSE;
+  return text[0] == '0';
+}
+
 /**
  * rp_params_parse:
  * @param: one of the table's parameters
@@ -339,6 +349,13 @@ rp_params_parse (RpParams           *self,
     case RP_PARAM_SIZE:
       return rp_parse_size (text, name, &v->u, error);
     case RP_PARAM_SECONDS:
+      /* Zero is no duration, but where the parameter says what it means
+       * (--baseline 0: none) it is a value of its own. */
+      if (param->zero_means != NULL && is_zero_seconds (text))
+        {
+          v->d = 0;
+          return TRUE;
+        }
       return rp_parse_duration (text, name, &v->d, error);
     case RP_PARAM_COUNT:
       if (!rp_parse_count (text, name, (guint) MIN (param->max, G_MAXUINT), &count, error))
