@@ -101,6 +101,9 @@ check_usage "matrix --device \"\" names no profile" "names no profile" matrix --
 check_usage "matrix --device native,native" "“native” is listed twice" matrix --device native,native --dir "$target"
 check_usage "matrix --device custom key twice" "“write” is given twice" matrix --device custom:write=5M,write=6M --dir "$target"
 check_usage "matrix --fs ext3,ext3" "“ext3” is listed twice" matrix --fs ext3,ext3 --dir "$target"
+check_usage "matrix --memory 16G,16G" "“16G” is listed twice" matrix --memory 16G,16G --dir "$target"
+check_usage "matrix --memory 4G,4096M (one size twice)" "“4096M” is listed twice" matrix --memory 4G,4096M --dir "$target"
+check_usage "matrix --memory \"\" is no size" "--memory" matrix --memory "" --dir "$target"
 # Room in each cell, up front: 256M + 1 GiB "fitted" 1400M, but ext3 keeps
 # about 130 MiB of it, and every cell then failed for space.
 check_usage "matrix image without room for the cell's run" "give at least" matrix --fs ext3 --size 256M --image-size 1400M --dir "$target"

@@ -60,13 +60,25 @@ rp_cli_parse_memory_list (const char  *text,
                           GError     **error)
 {
   g_auto(GStrv) items = g_strsplit (text, ",", -1);
+  guint64 bytes;
 
+  /* "" splits into no item at all: refused as the size it is not, rather
+   * than a matrix without the dimension the user asked for. */
+  if (items[0] == NULL)
+    return rp_parse_size (text, "--memory", &bytes, error);
   for (guint i = 0; items[i] != NULL; i++)
     {
-      guint64 bytes;
-
       if (!rp_parse_size (g_strstrip (items[i]), "--memory", &bytes, error))
         return FALSE;
+      /* Two cells of one name ("4G,4096M" too): the second's report would
+       * replace the first's. */
+      for (guint j = 0; j < out->len; j++)
+        if (g_array_index (out, guint64, j) == bytes)
+          {
+            g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                         _("%s: “%s” is listed twice in “%s”"), "--memory", items[i], text);
+            return FALSE;
+          }
       g_array_append_val (out, bytes);
     }
   return TRUE;
