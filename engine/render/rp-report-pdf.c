@@ -509,10 +509,14 @@ add_summary_row (DocTable      *table,
     doc_table_add (table, name, n, p50, p90, p99, max, NULL);
 }
 
-/* The text report's summary: latencies with their stall counts, then the
- * other series in their units. */
+/* The text report's summary: latencies with their stall counts
+ * (@latency_part), or the other series in their units. The latencies come
+ * before the charts, the others (CPU, PSI, dirty memory, the device: as
+ * many rows as a page) after them, so that the charts are on the first
+ * pages (issue 21: a page of series tables came before the first chart). */
 static void
-doc_summary (Doc *doc)
+doc_summary (Doc      *doc,
+             gboolean  latency_part)
 {
   GPtrArray *series = rp_report_get_series (doc->report);
   g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
@@ -547,15 +551,19 @@ doc_summary (Doc *doc)
         add_summary_row (latency ? &latencies : &others, s, &stats, latency);
     }
 
-  doc_heading (doc, _("Summary"), 40);
-  if (latencies.rows->len == 0 && others.rows->len == 0)
-    doc_paragraph (doc, _("No samples were recorded."), 1.0, FALSE, &doc->pen.style->foreground, 1);
-  if (latencies.rows->len > 0)
-    doc_table (doc, &latencies, FALSE);
-  if (latencies.rows->len > 0 && others.rows->len > 0)
-    doc->y += GAP;
-  if (others.rows->len > 0)
-    doc_table (doc, &others, FALSE);
+  if (latency_part)
+    {
+      doc_heading (doc, _("Summary"), 40);
+      if (latencies.rows->len == 0 && others.rows->len == 0)
+        doc_paragraph (doc, _("No samples were recorded."), 1.0, FALSE, &doc->pen.style->foreground, 1);
+      if (latencies.rows->len > 0)
+        doc_table (doc, &latencies, FALSE);
+    }
+  else if (others.rows->len > 0)
+    {
+      doc->y += GAP;
+      doc_table (doc, &others, FALSE);
+    }
   doc_table_clear (&latencies);
   doc_table_clear (&others);
 }
@@ -673,13 +681,14 @@ draw_pdf (RpReport        *self,
   /* TRANSLATORS: page footer, %s is when the run started */
   doc.footer = g_strdup_printf (_("Responsiveness Probe report · %s"), created);
 
-  /* What a reader came for first: the verdict, the figures and the
-   * charts; why the stalls happened; then, as an appendix, the system and
+  /* What a reader came for first: the verdict, the latencies and the
+   * charts, the other series' figures; why the stalls happened; then, as an appendix, the system and
    * the scenario's settings. */
   doc_new_page (&doc);
   doc_title (&doc);
-  doc_summary (&doc);
+  doc_summary (&doc, TRUE);
   doc_charts (&doc);
+  doc_summary (&doc, FALSE);
   doc_stalls (&doc);
   doc_system (&doc);
   doc_scenario (&doc);
