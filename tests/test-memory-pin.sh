@@ -7,8 +7,8 @@
 # child holds the memory locked during the run, that the report has the
 # kernel's dirty thresholds with and without the emulation and that the
 # emulated ones (right after pinning, and every sample during the run) are
-# below the machine's own, and that the memory is released — the child gone,
-# MemAvailable back within half the pin and Mlocked within a quarter —
+# below the machine's own, and that the memory is released — the child gone
+# and Mlocked back within a quarter of the pin —
 # after a normal end, after SIGTERM
 # and after SIGKILL of the run (the kernel ends the child then:
 # PR_SET_PDEATHSIG). Bad requests are refused with a message naming
@@ -73,14 +73,16 @@ gone() {
   while [ -e /proc/"$1" ] && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.2; done
   [ ! -e /proc/"$1" ]
 }
-# released BEFORE_AVAILABLE BEFORE_MLOCKED: MemAvailable came back to within
-# half the pin of what it was before the run, and the machine's locked memory
-# (Mlocked, which others' work seldom changes by gigabytes) to within a
-# quarter of it.
+# released BEFORE_AVAILABLE BEFORE_MLOCKED: the machine's locked memory
+# (Mlocked: only mlock() changes it, so others' work moves it by kilobytes)
+# came back to within a quarter of the pin of what it was before the run.
+# MemAvailable is shown, not judged: other programs on the machine (a CI
+# run beside a build, a test suite's other tests) moved it by 1.3 GB within
+# one run here, more than half a 2 GiB pin.
 released() {
   local now locked; now=$(meminfo MemAvailable); locked=$(meminfo Mlocked)
   echo "MemAvailable $now, before $1; Mlocked $locked, before $2"
-  [ "$now" -ge $(( $1 - pin / 2 )) ] && [ "$locked" -le $(( $2 + pin / 4 )) ]
+  [ "$locked" -le $(( $2 + pin / 4 )) ]
 }
 # A run's started when its probe has its file open in the target.
 started() {
