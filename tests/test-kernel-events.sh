@@ -245,7 +245,15 @@ else
 fi
 
 # --- 3. Without permission -----------------------------------------------------
-runuser -u nobody -- env HOME="$work" "$cli" run -d "$mnt" -l none -p fsync,kernel-events -t 3 \
+# A build in a folder only root may enter (a clone in `mktemp -d`, mode 0700)
+# is out of nobody's reach: nobody runs a copy of the program from $work then
+# (it links no library of the build).
+nobody_cli=$cli
+if ! runuser -u nobody -- test -x "$cli"; then
+  nobody_cli="$work/resprobe-cli"
+  cp "$cli" "$nobody_cli" && chmod 755 "$nobody_cli"
+fi
+runuser -u nobody -- env HOME="$work" "$nobody_cli" run -d "$mnt" -l none -p fsync,kernel-events -t 3 \
   -o "$mnt/nobody.json" >"$work/nobody.out" 2>&1
 status=$?
 if [ "$status" -eq 0 ] && grep -q "Kernel events need root" "$work/nobody.out" &&
