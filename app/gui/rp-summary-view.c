@@ -599,33 +599,50 @@ rp_summary_view_get_why (RpSummaryView *self)
   return self->why;
 }
 
-/* The column headers give way before the figures: "Schlimmster" (Worst)
- * and "Messung" (Probe) widened the German sidebar of a 360 px window to
- * 375 px (German now says "Max."). Ellipsized, a header of a longer
- * translation is as narrow as its column's figures; its tooltip has the
- * whole word. */
+/* What each column header stands for in full: its tooltip and the name a
+ * screen reader says. The headers themselves are the field's short terms
+ * (p50, p99), so that whole words fit a 340 px sidebar in every language
+ * instead of ellipsizing ("Sampl…", "Schli…" at 1280 px, issue 21). */
+static const struct {
+  const char *name;
+  const char *description;
+} header_meanings[1 + N_VALUE_COLUMNS] = {
+  { N_("Probe"), N_("What was measured") },
+  { N_("Median"), N_("The median (50th percentile): half the samples took longer") },
+  { N_("99th percentile"), N_("The 99th percentile: one sample in a hundred took longer") },
+  { N_("Worst delay"), N_("The longest delay measured") },
+  { N_("Samples"), N_("How many samples the figures rest on") },
+};
+
+/* Headers are never ellipsized: one that does not fit wraps between its
+ * words (no hyphen of Pango's), so its minimum width is its longest word. */
 static void
-let_headers_shrink (RpSummaryView *self)
+set_up_headers (RpSummaryView *self)
 {
   for (guint c = 0; c <= N_VALUE_COLUMNS; c++)
     {
       GtkLabel *header = GTK_LABEL (gtk_grid_get_child_at (self->grid, c, 0));
+      PangoAttrList *attrs = pango_attr_list_new ();
 
-      gtk_label_set_ellipsize (header, PANGO_ELLIPSIZE_END);
-      /* Not below a short word: an ellipsized label's minimum is "…", and
-       * the grid gave "Samples" that ("Sa…") even in a wide window, its
-       * first column taking the room. At least seven average characters,
-       * as many as the German sidebar can spare at 360 px (tests/
-       * test-gui-sidebar.c): a bold header of more still gives way. */
-      gtk_label_set_width_chars (header, MIN ((int) g_utf8_strlen (gtk_label_get_text (header), -1), 7));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (header), gtk_label_get_text (header));
+      gtk_label_set_wrap (header, TRUE);
+      gtk_label_set_wrap_mode (header, PANGO_WRAP_WORD);
+      gtk_label_set_natural_wrap_mode (header, GTK_NATURAL_WRAP_WORD);
+      pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+      gtk_label_set_attributes (header, attrs);
+      pango_attr_list_unref (attrs);
+      gtk_widget_set_valign (GTK_WIDGET (header), GTK_ALIGN_END);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (header), _(header_meanings[c].description));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (header),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _(header_meanings[c].name),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _(header_meanings[c].description),
+                                      -1);
     }
 }
 
 static void
 build_rows (RpSummaryView *self)
 {
-  let_headers_shrink (self);
+  set_up_headers (self);
   self->cells = g_new0 (RowCells, N_ROWS);
   for (guint i = 0; i < N_ROWS; i++)
     for (guint c = 0; c <= N_VALUE_COLUMNS; c++)

@@ -99,6 +99,7 @@ struct _RpWindow
    * the change is made in an idle, outside the allocation. */
   gboolean              folded;
   guint                 n_columns;     /* of the chart grid: 2, or 1 when narrow */
+  gboolean              wide;          /* the sidebar at its wider width */
   guint                 fold_idle_id;
 
   /* Where the run shown was saved on its own (rp-window-recent.c), and the

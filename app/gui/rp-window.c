@@ -16,6 +16,13 @@ G_DEFINE_FINAL_TYPE (RpWindow, rp_window, ADW_TYPE_APPLICATION_WINDOW)
 /* Below this width the charts stand one under the other: two side by side
  * would be under 280 px each. */
 #define ONE_COLUMN_WIDTH 600
+/* From this width the sidebar grows from 340 to 400 px: the results' names
+ * ("Device write", "Journal-Commit") stay on one line beside whole header
+ * words, and the charts keep over 400 px each (issue 21: at 1280 px the
+ * headers were cut while the charts had room to spare). */
+#define WIDE_WIDTH 1200
+#define SIDEBAR_WIDTH 340
+#define WIDE_SIDEBAR_WIDTH 400
 
 enum {
   PROP_0,
@@ -195,6 +202,8 @@ apply_fold (gpointer user_data)
 
   self->fold_idle_id = 0;
   rp_window_view_set_columns (self, self->n_columns);
+  gtk_widget_set_size_request (adw_flap_get_flap (self->flap),
+                               self->wide ? WIDE_SIDEBAR_WIDTH : SIDEBAR_WIDTH, -1);
   gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button), self->folded);
   if ((adw_flap_get_fold_policy (self->flap) == ADW_FLAP_FOLD_POLICY_ALWAYS) == self->folded)
     return G_SOURCE_REMOVE;
@@ -221,12 +230,14 @@ rp_window_size_allocate (GtkWidget *widget,
   RpWindow *self = RP_WINDOW (widget);
   gboolean folded = width < FOLD_WIDTH;
   guint n_columns = width < ONE_COLUMN_WIDTH ? 1 : 2;
+  gboolean wide = width >= WIDE_WIDTH;
 
   GTK_WIDGET_CLASS (rp_window_parent_class)->size_allocate (widget, width, height, baseline);
-  if ((folded != self->folded || n_columns != self->n_columns) && self->flap != NULL)
+  if ((folded != self->folded || n_columns != self->n_columns || wide != self->wide) && self->flap != NULL)
     {
       self->folded = folded;
       self->n_columns = n_columns;
+      self->wide = wide;
       g_clear_handle_id (&self->fold_idle_id, g_source_remove);
       self->fold_idle_id = g_idle_add (apply_fold, self);
     }
