@@ -482,6 +482,12 @@ on_pressed (GtkGestureClick *gesture,
             double           y,
             RpChartView     *self)
 {
+  /* A click on a marker focuses its chart, as a click on a button does:
+   * the popover's autohide moves the keyboard focus into it and, closed,
+   * gives it back to the window's focus widget, which was the Start
+   * button while the chart was only clicked (issue 21). */
+  if (self->plot != NULL && x >= 0 && rp_plot_span_at (self->plot, x) != NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (self));
   if (popup_stall_at (self, x, y))
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 }
