@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 #include <locale.h>
 #include <string.h>
+#include <utime.h>
 
 #include "rp-application.h"
 #include "rp-chart-view.h"
@@ -473,6 +474,123 @@ test_headers_whole (void)
   g_unlink (path);
 }
 
+/* Issue 21: reports the CLI saves while the window is open. */
+
+typedef struct {
+  RpWindow   *window;
+  const char *name;       /* a report's file name */
+  gboolean    listed;     /* wanted: listed, or gone */
+} Listed;
+
+static gboolean
+listed_as_wanted (gpointer data)
+{
+  Listed *wait = data;
+  g_autoptr(GPtrArray) files = rp_window_list_recent_files (wait->window);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autofree char *name = g_file_get_basename (files->pdata[i]);
+
+      found = found || g_str_equal (name, wait->name);
+    }
+  return found == wait->listed;
+}
+
+static gboolean
+names_listed (RpWindow   *window,
+              const char *name)
+{
+  Listed wait = { window, name, TRUE };
+
+  return listed_as_wanted (&wait);
+}
+
+/* With the window open, a report written elsewhere and renamed into the
+ * reports folder (as a copy or the CLI's save ends) is listed; the empty
+ * file that reserves a name and a temporary file being written are not;
+ * deleted outside the window, the report leaves the list. The main loop
+ * runs until each change shows (the test's own timeout bounds it). */
+static void
+test_recent_follows_folder (void)
+{
+  g_autofree char *source = write_report_with_stalls ();
+  g_autofree char *directory = rp_recent_runs_get_directory ();
+  g_autofree char *target = NULL;
+  g_autofree char *reserved = NULL;
+  g_autofree char *partial = NULL;
+  g_autofree char *outside = NULL;
+  g_autoptr(GError) error = NULL;
+  struct utimbuf later;
+  RpWindow *window;
+  Listed wait;
+
+  fill_reports_folder (N_REPORTS);
+  window = rp_window_new (application);
+  gtk_window_present (GTK_WINDOW (window));
+  spin_until (recent_complete, window, "the recent runs");
+
+  /* Half-written: a name reserved (empty) and a temporary file. */
+  reserved = g_build_filename (directory, "2099-01-01-reserved.json", NULL);
+  partial = g_build_filename (directory, ".resprobe-Ab12Cd", NULL);
+  g_assert_true (g_file_set_contents (reserved, "", 0, &error));
+  g_assert_true (g_file_set_contents (partial, "{\"version\": 1, \"ser", -1, &error));
+  g_assert_no_error (error);
+
+  /* Copied beside the folder, then renamed in; its time the newest, so
+   * that it is among the runs the list shows. */
+  outside = g_build_filename (g_get_user_data_dir (), "copy-under-way.json", NULL);
+  {
+    g_autofree char *contents = NULL;
+    gsize length = 0;
+
+    g_assert_true (g_file_get_contents (source, &contents, &length, &error));
+    g_assert_true (g_file_set_contents (outside, contents, length, &error));
+  }
+  later.actime = later.modtime = time (NULL) + 3600;
+  g_assert_cmpint (utime (outside, &later), ==, 0);
+  target = g_build_filename (directory, "2099-01-01-from-the-cli.json", NULL);
+  g_assert_cmpint (g_rename (outside, target), ==, 0);
+
+  wait = (Listed) { window, "2099-01-01-from-the-cli.json", TRUE };
+  spin_until (listed_as_wanted, &wait, "the renamed report to be listed");
+  g_assert_false (names_listed (window, "2099-01-01-reserved.json"));
+  g_assert_false (names_listed (window, ".resprobe-Ab12Cd"));
+
+  /* Deleted outside the window. */
+  g_assert_cmpint (g_unlink (target), ==, 0);
+  wait.listed = FALSE;
+  spin_until (listed_as_wanted, &wait, "the deleted report to leave the list");
+
+  /* Saved in place (GLib's temporary name, then a rename), then moved to
+   * the trash by a file manager. */
+  {
+    g_autofree char *contents = NULL;
+    g_autoptr(GFile) file = g_file_new_for_path (target);
+    gsize length = 0;
+
+    g_assert_true (g_file_get_contents (source, &contents, &length, &error));
+    g_assert_true (g_file_set_contents (target, contents, length, &error));
+    g_assert_cmpint (utime (target, &later), ==, 0);
+    wait.listed = TRUE;
+    spin_until (listed_as_wanted, &wait, "the report saved in place to be listed");
+    if (!g_file_trash (file, NULL, &error))
+      {
+        g_test_message ("no trash here (%s): deleted instead", error->message);
+        g_clear_error (&error);
+        g_assert_cmpint (g_unlink (target), ==, 0);
+      }
+    wait.listed = FALSE;
+    spin_until (listed_as_wanted, &wait, "the trashed report to leave the list");
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (reserved);
+  g_unlink (partial);
+  g_unlink (source);
+}
+
 /* ------------------------------------------------------------------------- */
 /* Screenshots for a reviewer (not a test: registered only when
  * RP_SHOTS_DIR names a folder): the window at each size the issue names,
@@ -674,6 +792,7 @@ main (int   argc,
   g_test_add_func ("/sidebar/recent-capped", test_recent_capped);
   g_test_add_func ("/sidebar/load-folder-row", test_load_folder_row);
   g_test_add_func ("/sidebar/headers-whole", test_headers_whole);
+  g_test_add_func ("/sidebar/recent-follows-folder", test_recent_follows_folder);
   if (g_getenv ("RP_SHOTS_DIR") != NULL)
     g_test_add_func ("/sidebar/screenshots", take_screenshots);
 

@@ -108,6 +108,10 @@ struct _RpWindow
   GFile                *last_export;
   /* The recent runs' list: cancelled when a newer listing starts. */
   GCancellable         *recent_cancellable;
+  /* The reports folder watched for reports the CLI (or a file manager)
+   * adds, renames or removes; bursts of changes make one listing. */
+  GFileMonitor         *recent_monitor;
+  guint                 recent_reload_id;
   /* Autosaves under way: closing waits for them. */
   guint                 n_autosaves;
 };
@@ -138,6 +142,7 @@ void           rp_window_save_exit_outputs   (RpWindow       *self);
 void           rp_window_recent_class_init   (GtkWidgetClass *widget_class);
 void           rp_window_recent_init         (RpWindow       *self);
 void           rp_window_recent_refresh      (RpWindow       *self);
+void           rp_window_recent_dispose      (RpWindow       *self);
 void           rp_window_autosave            (RpWindow       *self,
                                               RpReport       *report);
 void           rp_window_recent_update       (RpWindow       *self);

@@ -542,10 +542,71 @@ on_row_activated (RpWindow      *self,
   gtk_widget_activate_action (GTK_WIDGET (self), "win.open-recent", "s", uri);
 }
 
+/* How long the folder must be quiet before it is listed again (ms): a
+ * matrix's runs, a copy of many reports or a trash emptied come as bursts
+ * of events, listed once. */
+#define RELOAD_DELAY_MS 300
+
+static gboolean
+reload_recent (gpointer user_data)
+{
+  RpWindow *self = user_data;
+
+  self->recent_reload_id = 0;
+  rp_window_recent_refresh (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+names_report (GFile *file)
+{
+  g_autofree char *name = file != NULL ? g_file_get_basename (file) : NULL;
+
+  return name != NULL && g_str_has_suffix (name, ".json");
+}
+
+/* A report written by the CLI, copied or moved in, deleted or trashed by a
+ * file manager. A report being written is not listed meanwhile: it is
+ * written under a temporary name (".resprobe-XXXXXX", rp-report-file.c)
+ * and renamed whole, and the empty file that reserves a name is skipped
+ * (rp_recent_runs_list()); a copy that takes longer is listed again when
+ * its last change arrives. */
+static void
+on_reports_folder_changed (GFileMonitor      *monitor,
+                           GFile             *file,
+                           GFile             *other,
+                           GFileMonitorEvent  event,
+                           RpWindow          *self)
+{
+  if (event == G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED || (!names_report (file) && !names_report (other)))
+    return;
+  g_clear_handle_id (&self->recent_reload_id, g_source_remove);
+  self->recent_reload_id = g_timeout_add (RELOAD_DELAY_MS, reload_recent, self);
+}
+
+/* GIO's monitor follows a folder that does not exist yet (no run saved so
+ * far) and notices when it is made. */
+static void
+watch_reports_folder (RpWindow *self)
+{
+  g_autofree char *directory = rp_recent_runs_get_directory ();
+  g_autoptr(GFile) folder = g_file_new_for_path (directory);
+  g_autoptr(GError) error = NULL;
+
+  self->recent_monitor = g_file_monitor_directory (folder, G_FILE_MONITOR_WATCH_MOVES, NULL, &error);
+  if (self->recent_monitor == NULL)
+    {
+      g_debug ("the reports folder %s is not watched: %s", directory, error->message);
+      return;
+    }
+  g_signal_connect (self->recent_monitor, "changed", G_CALLBACK (on_reports_folder_changed), self);
+}
+
 /**
  * rp_window_recent_init:
  *
- * Lists the recent runs.
+ * Lists the recent runs, and lists them again whenever reports are added
+ * to the reports folder, renamed or removed there, by this window or not.
  */
 void
 rp_window_recent_init (RpWindow *self)
@@ -558,5 +619,26 @@ rp_window_recent_init (RpWindow *self)
   gtk_widget_set_margin_top (placeholder, 12);
   gtk_widget_set_margin_bottom (placeholder, 12);
   gtk_list_box_set_placeholder (self->recent_list, placeholder);
+  watch_reports_folder (self);
   rp_window_recent_refresh (self);
+}
+
+/**
+ * rp_window_recent_dispose:
+ *
+ * Stops watching the reports folder and drops a listing under way; the
+ * window's dispose calls it before anything else goes.
+ */
+void
+rp_window_recent_dispose (RpWindow *self)
+{
+  g_clear_handle_id (&self->recent_reload_id, g_source_remove);
+  if (self->recent_monitor != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->recent_monitor, self);
+      g_file_monitor_cancel (self->recent_monitor);
+      g_clear_object (&self->recent_monitor);
+    }
+  g_cancellable_cancel (self->recent_cancellable);
+  g_clear_object (&self->recent_cancellable);
 }

@@ -312,8 +312,7 @@ rp_window_dispose (GObject *object)
   /* First: a result that arrives from now on finds the window gone. */
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_cancellable_cancel (self->recent_cancellable);
-  g_clear_object (&self->recent_cancellable);
+  rp_window_recent_dispose (self);
   g_clear_handle_id (&self->fold_idle_id, g_source_remove);
   g_clear_handle_id (&self->exit_outputs_id, g_source_remove);
   rp_window_reset_session (self);
