@@ -663,9 +663,11 @@ build_rows (RpSummaryView *self)
             /* Between words only, with no hyphen of Pango's ("Schreibe-n"). */
             gtk_label_set_wrap (GTK_LABEL (label), TRUE);
             gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
-            /* Its natural width too: a wide first column left the
-             * headers too little room, ellipsizing "Werte" in German. */
-            gtk_label_set_max_width_chars (GTK_LABEL (label), 10);
+            /* Its natural width: one line for "Device write" and
+             * "Gerät: Schreiben" where the sidebar has the room (400 px);
+             * narrower, the name wraps, and the headers, whole words
+             * that never ellipsize, keep theirs. */
+            gtk_label_set_max_width_chars (GTK_LABEL (label), 16);
             pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
             gtk_label_set_attributes (GTK_LABEL (label), attrs);
             pango_attr_list_unref (attrs);
