@@ -16,6 +16,7 @@
 #include "rp-report-private.h"
 #include "rp-sysinfo-private.h"
 #include "rp-text.h"
+#include "rp-units.h"
 
 /* The first fsync sample of make_report() as json-glib writes it in a
  * version 1 report (RP_REPORT_ENCODING_ARRAYS): one number a line, 17
@@ -672,6 +673,54 @@ test_text_wrap_translations (void)
 }
 
 /* The decimal point of the fsync lines, the JSON and the CSV stays a '.'. */
+/* Issue 21, item 1: the PDF's notes for people. Labels from the notes'
+ * table (this test binds no translation: the English ones), values in the
+ * locale (a decimal comma in German), kernel names as they are; the
+ * requests in flight counted with plurals. */
+static void
+test_notes_for_people (void)
+{
+  char *old = g_strdup (setlocale (LC_NUMERIC, NULL));
+  g_autofree char *seconds = NULL, *bytes = NULL, *decimal = NULL, *count = NULL, *kernel = NULL;
+  g_autofree char *word = NULL, *one = NULL, *none = NULL, *mean = NULL;
+  g_autofree char *known = NULL, *wbt = NULL, *unknown = NULL;
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      g_free (old);
+      g_test_skip ("de_DE.UTF-8 locale not available");
+      return;
+    }
+  seconds = rp_report_note_value ("close_seconds", "0.055");
+  bytes = rp_report_note_value ("memory_emulated_bytes", "4294967296");
+  decimal = rp_report_note_value ("cpu_bench_loss_percent", "12.5");
+  count = rp_report_note_value ("device_write_requests", "272");
+  kernel = rp_report_note_value ("stall_source", "stack");
+  word = rp_report_note_value ("ending_drained", "false");
+  one = rp_format_value ("requests", 1);
+  none = rp_format_value ("requests", 0);
+  mean = rp_format_value ("requests", 2.5);
+  setlocale (LC_NUMERIC, old);
+  g_free (old);
+
+  g_assert_cmpstr (seconds, ==, "55,0 ms");
+  g_assert_cmpstr (bytes, ==, "4,0 GiB");
+  g_assert_cmpstr (decimal, ==, "12,5");
+  g_assert_cmpstr (count, ==, "272");
+  g_assert_cmpstr (kernel, ==, "stack");
+  g_assert_cmpstr (word, ==, "no");
+  g_assert_cmpstr (one, ==, "1 request");
+  g_assert_cmpstr (none, ==, "0 requests");
+  g_assert_cmpstr (mean, ==, "2,5 requests");
+
+  known = rp_report_note_label ("writer_pauses");
+  wbt = rp_report_note_label ("wbt_lat_events");
+  unknown = rp_report_note_label ("copy_bytes_total");
+  g_assert_cmpstr (known, ==, "Dirty-page pauses (balance_dirty_pages)");
+  g_assert_cmpstr (wbt, ==, "Writeback throttling events (wbt_lat)");
+  g_assert_cmpstr (unknown, ==, "Copy bytes total");
+}
+
 static void
 test_text_locale (void)
 {
@@ -1857,6 +1906,7 @@ main (int   argc,
   g_test_add_func ("/report/json/unsorted-samples", test_json_unsorted_samples);
   g_test_add_func ("/report/text", test_text);
   g_test_add_func ("/report/text/locale", test_text_locale);
+  g_test_add_func ("/report/notes/for-people", test_notes_for_people);
   g_test_add_func ("/report/text/bytes", test_text_bytes);
   g_test_add_func ("/report/text/wrap", test_text_wrap);
   g_test_add_func ("/report/text/wide", test_text_wide);

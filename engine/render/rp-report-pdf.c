@@ -401,18 +401,6 @@ cut_note (const char *value)
   return g_strdup_printf ("%.*s…", (int) (end - value), value);
 }
 
-/* A note's key as a label: "copy_bytes_total" reads "Copy bytes total"
- * (the key itself stays in the JSON and text reports, for scripts). */
-static char *
-readable_key (const char *key)
-{
-  char *label = g_strdelimit (g_strdup (key), "_", ' ');
-
-  if (label[0] != '\0')
-    label[0] = g_ascii_toupper (label[0]);
-  return label;
-}
-
 static void
 doc_scenario (Doc *doc)
 {
@@ -432,9 +420,10 @@ doc_scenario (Doc *doc)
     {
       const char *key = g_ptr_array_index (keys, i);
       g_autofree char *valid = g_utf8_make_valid (g_hash_table_lookup (notes, key), -1);
-      g_autofree char *value = cut_note (valid);
-
-      g_autofree char *label = readable_key (key);
+      g_autofree char *shown = rp_report_note_value (key, valid);
+      g_autofree char *value = cut_note (shown);
+      /* The key itself stays in the JSON and text reports, for scripts. */
+      g_autofree char *label = rp_report_note_label (key);
 
       doc_table_add (&table, label, value, NULL);
     }

@@ -65,6 +65,11 @@ gboolean    rp_report_read_stalls       (JsonObject *root,
 void        rp_report_take_stalls       (RpReport   *self,
                                          GPtrArray  *stalls);
 
+/* rp-report-notes.c: a note's label and value for people (the PDF) */
+char       *rp_report_note_label        (const char *key);
+char       *rp_report_note_value        (const char *key,
+                                         const char *value);
+
 /* rp-report-text.c: units as the text shows them, also for the comparison and the PDF */
 char       *rp_text_format_duration     (double      seconds);
 char       *rp_text_format_created      (GDateTime  *created);
