@@ -1892,6 +1892,93 @@ test_from_session (void)
   g_assert_no_errno (g_rmdir (dir));
 }
 
+/* A matrix cell under --probe-dir as its JSON report has it: the probes on
+ * the same ext4 in every cell, the loads on the cell's file system with
+ * its scheduler, and the memory the cell emulated (NULL: none). */
+static RpReport *
+make_load_side_report (const char *load_fs,
+                       const char *load_scheduler,
+                       const char *memory)
+{
+  g_autoptr(RpReport) report = make_report_full ("ext4", "ordered", r1_ext4_writeback,
+                                                 G_N_ELEMENTS (r1_ext4_writeback));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = rp_report_to_json (report, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *edited = NULL;
+  JsonObject *root, *system;
+  RpReport *loaded;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  system = json_object_get_object_member (root, "system");
+  json_object_set_string_member (system, "load_directory", "/var/tmp/cell");
+  json_object_set_string_member (system, "load_fs_type", load_fs);
+  json_object_set_string_member (system, "load_journal_mode", "ordered");
+  json_object_set_string_member (system, "load_scheduler", load_scheduler);
+  if (memory != NULL)
+    json_object_set_string_member (json_object_get_object_member (root, "notes"), "memory_emulated_bytes", memory);
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  edited = json_generator_to_data (generator, NULL);
+  loaded = rp_report_load_from_data (edited, -1, &error);
+  g_assert_no_error (error);
+  return loaded;
+}
+
+/* Issue 21, item 3: a matrix under --probe-dir varies the loads' side; the
+ * probes' file system is the same in every cell. The comparison names the
+ * runs by the loads' file system, scheduler and emulated memory, and shows
+ * them as rows, marked where they differ. */
+static void
+test_compare_load_side (void)
+{
+  g_autoptr(RpReport) base = make_load_side_report ("ext4", "mq-deadline", NULL);
+  g_autoptr(RpReport) ext3 = make_load_side_report ("ext3", "mq-deadline", NULL);
+  g_autoptr(RpReport) bfq = make_load_side_report ("ext4", "bfq", NULL);
+  g_autoptr(RpReport) small = make_load_side_report ("ext4", "mq-deadline", "4294967296");
+  g_autoptr(GPtrArray) reports = g_ptr_array_new ();
+  g_autofree char *text = NULL;
+  g_auto(GStrv) names = NULL;
+
+  g_ptr_array_add (reports, base);
+  g_ptr_array_add (reports, ext3);
+  g_ptr_array_add (reports, bfq);
+  g_ptr_array_add (reports, small);
+  names = rp_compare_name_runs (reports);
+  g_assert_cmpstr (names[0], ==, "load on ext4, load scheduler mq-deadline, machine’s own memory");
+  g_assert_cmpstr (names[1], ==, "load on ext3");
+  g_assert_cmpstr (names[2], ==, "load scheduler bfq");
+  g_assert_cmpstr (names[3], ==, "memory 4.0 GiB");
+
+  text = rp_report_compare_text (reports);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_lines_fit (text, 80);
+  /* Columns named by what differs; the probes' file system is no name.
+   * Four runs are two blocks of two: Runs 3 and 4 are the second. */
+  g_assert_true (g_regex_match_simple ("^ +Run 1 +Run 2$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +load scheduler bfq +memory 4\\.0 GiB$", text, G_REGEX_MULTILINE, 0));
+  g_assert_nonnull (strstr (text, "load on ext3"));
+  g_assert_true (g_regex_match_simple ("^\\* Load file system +ext4 +ext3$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* Load disk’s I/O +bfq +mq-deadline$", text,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* Emulated memory +- +4\\.0 GiB$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  Load journal mode +ordered +ordered$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  File system +ext4 +ext4$", text, G_REGEX_MULTILINE, 0));
+
+  /* Runs whose loads wrote beside the probes have no such rows. */
+  g_ptr_array_set_size (reports, 0);
+  g_ptr_array_add (reports, make_report ());
+  g_ptr_array_add (reports, make_report_full ("ext4", "writeback", r1_ext4_writeback, G_N_ELEMENTS (r1_ext4_writeback)));
+  g_clear_pointer (&text, g_free);
+  text = rp_report_compare_text (reports);
+  g_assert_null (strstr (text, "Load file system"));
+  g_assert_null (strstr (text, "Emulated memory"));
+  g_object_unref (g_ptr_array_index (reports, 0));
+  g_object_unref (g_ptr_array_index (reports, 1));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1928,6 +2015,7 @@ main (int   argc,
   g_test_add_func ("/report/load/damaged-blocks", test_load_damaged_blocks);
   g_test_add_func ("/report/compare", test_compare);
   g_test_add_func ("/report/compare/scenarios", test_compare_scenarios);
+  g_test_add_func ("/report/compare/load-side", test_compare_load_side);
   g_test_add_func ("/report/session/idle", test_from_idle_session);
   g_test_add_func ("/report/session/run", test_from_session);
 

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "rp-report.h"
+#include "rp-comparison.h"
 #include "rp-report-stalls.h"
 #include "rp-stats.h"
 #include "rp-text.h"
@@ -74,15 +75,8 @@ char       *rp_report_note_value        (const char *key,
 char       *rp_text_format_duration     (double      seconds);
 char       *rp_text_format_created      (GDateTime  *created);
 
-/* rp-comparison.c: the system settings a comparison lists and a
- * configuration consists of, by rp_sysinfo_get_fields() key; @label is
- * N_() when @translate. */
-typedef struct {
-  const char *key;
-  const char *label;
-  gboolean    translate;
-} RpCompareSetting;
-
+/* rp-comparison.c: the settings a comparison lists and a configuration
+ * consists of (rp_compare_get_settings()). */
 extern const RpCompareSetting rp_compare_settings[];
 extern const guint            rp_n_compare_settings;
 
