@@ -37,7 +37,6 @@ const RpCompareSetting rp_compare_settings[] = {
   { "dirty_bytes", "dirty_bytes", FALSE },
   { "dirty_background_bytes", "dirty_background_bytes", FALSE },
   { "dirty_expire_centisecs", "dirty_expire_centisecs", FALSE },
-  { "dirty_writeback_centisecs", "dirty_writeback_centisecs", FALSE },
   { "wbt_lat_usec", "wbt_lat_usec", FALSE },
   { "read_ahead_kb", "read_ahead_kb", FALSE },
   /* The USB-stick remedies (issue 20): the load disk's per-device limits. */
