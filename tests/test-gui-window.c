@@ -308,6 +308,9 @@ test_form_survives_reverting_backend (void)
     {
       rp_window_start (window);
       rp_gui_fixture_wait (rp_gui_fixture_window_idle, window, "the run");
+      /* Its autosave too: one still writing its temporary file when the
+       * folder is emptied below fails the unlink. */
+      rp_gui_fixture_wait (run_saved, window, "the run to be saved");
       /* The backend's reverts have arrived. */
       rp_gui_fixture_wait (idle_drained, NULL, "the settings backend");
       /* The settings went back... */
