@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # lib-root-tap.sh: the start and the clean-up the root-only TAP tests share
 # (test-matrix.sh, test-matrix-restore.sh, test-loop-stack.sh,
-# test-usbstick.sh). Defines functions only: sourcing it changes nothing.
+# test-usbstick.sh, test-save-r1.sh, test-device-matrix.sh,
+# test-app-start-matrix.sh). Defines functions and the variables they use:
+# sourcing it changes nothing on the machine.
 
 # One TAP line each (meson runs these tests with protocol 'tap'): a message
 # that spans lines is joined, so that none of its lines reads as a TAP line.
