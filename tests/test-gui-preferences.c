@@ -9,7 +9,6 @@
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
 
-#include "rp-application.h"
 #include "rp-chart-view.h"
 #include "rp-error.h"
 #include "rp-gui-fixture.h"

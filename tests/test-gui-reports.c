@@ -7,7 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "rp-application.h"
 #include "rp-chart-view.h"
 #include "rp-compare-window.h"
 #include "rp-gui-fixture.h"

@@ -8,7 +8,6 @@
 #include <locale.h>
 #include <string.h>
 
-#include "rp-application.h"
 #include "rp-chart-view.h"
 #include "rp-gui-fixture.h"
 #include "rp-gui-util.h"

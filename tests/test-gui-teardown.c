@@ -6,7 +6,6 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 
-#include "rp-application.h"
 #include "rp-gui-fixture.h"
 #include "rp-recent-runs.h"
 #include "rp-report.h"

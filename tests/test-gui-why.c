@@ -6,7 +6,6 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "rp-application.h"
 #include "rp-chart-view.h"
 #include "rp-gui-fixture.h"
 #include "rp-params.h"

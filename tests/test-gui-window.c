@@ -7,11 +7,9 @@
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
 
-#include "rp-application.h"
 #include "rp-compare-view.h"
 #include "rp-compare-window.h"
 #include "rp-gui-fixture.h"
-#include "rp-gui-util.h"
 #include "rp-recent-runs.h"
 #include "rp-scenario.h"
 #include "rp-sysinfo-private.h"
