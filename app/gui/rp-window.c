@@ -18,7 +18,7 @@ G_DEFINE_FINAL_TYPE (RpWindow, rp_window, ADW_TYPE_APPLICATION_WINDOW)
 #define ONE_COLUMN_WIDTH 600
 /* From this width the sidebar grows from 340 to 400 px: the results' names
  * ("Device write", "Journal-Commit") stay on one line beside whole header
- * words, and the charts keep over 400 px each (issue 21: at 1280 px the
+ * words, and the charts keep about 400 px each (issue 21: at 1280 px the
  * headers were cut while the charts had room to spare). */
 #define WIDE_WIDTH 1200
 #define SIDEBAR_WIDTH 340
