@@ -343,7 +343,7 @@ row_absurd_parameters() {
 --probe cold-read|--cold-read-interval|-1|--cold-read-interval
 --probe app-start|--app-start-interval|1e20|--app-start-interval
 --scenario R1|--copy-size|1G|--copy-size
-|--dir||directory
+|--dir||--dir: an empty folder name
 |--report||--report
 |--report|$work/reports|is a directory
 |--report|$work/no-such-dir/r.json|$work/no-such-dir

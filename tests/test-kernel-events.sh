@@ -60,6 +60,16 @@ failures=0; n=0
 tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
 ok()   { n=$((n + 1)); tap "ok $n - $*"; }
 fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
+# tap_verdict TEXT: the "ok …" / "not ok …" lines a report check printed.
+tap_verdict() {
+  local line
+  while IFS= read -r line; do
+    case "$line" in
+      "ok "*) ok "${line#ok }" ;;
+      *) fail "${line#not ok }" ;;
+    esac
+  done <<<"$1"
+}
 
 bdi=""; bdi_saved=""
 cleanup() {
@@ -181,12 +191,7 @@ out.append(f"{'ok' if ok else 'not ok'} no event lost ({notes.get('kernel_events
 print("\n".join(out))
 EOF
 )
-while IFS= read -r line; do
-  case "$line" in
-    "ok "*) ok "${line#ok }" ;;
-    *) fail "${line#not ok }" ;;
-  esac
-done <<<"$verdict"
+tap_verdict "$verdict"
 if [ -z "$(instances_of "$run_pid")" ] && grep -q '"kernel_events_instance"' "$work/r1.json"; then
   ok "no instance left after a normal end"
 else
@@ -320,12 +325,7 @@ EOF
 if [ "$status" -ne 0 ]; then
   fail "the paused run failed ($status): $(tail -5 "$work/pauses.out")"
 fi
-while IFS= read -r line; do
-  case "$line" in
-    "ok "*) ok "${line#ok }" ;;
-    *) fail "${line#not ok }" ;;
-  esac
-done <<<"$verdict"
+tap_verdict "$verdict"
 
 # --- 5. A load command's own pauses are the load's, not other programs' ------
 # The trial: `run --command 'dd …'` counted the command's dd among "other
@@ -362,12 +362,7 @@ ok = len(other) == 0 and other_s == 0 and total > 0
 print(f"{'ok' if ok else 'not ok'} no other programs' pauses: {len(other)} samples, {other_s} s of {total:.3f} s")
 EOF
 )
-while IFS= read -r line; do
-  case "$line" in
-    "ok "*) ok "${line#ok }" ;;
-    *) fail "${line#not ok }" ;;
-  esac
-done <<<"$verdict"
+tap_verdict "$verdict"
 
 echo "1..$n"
 [ "$failures" -eq 0 ]
