@@ -16,6 +16,7 @@
 #include "rp-report-private.h"
 #include "rp-sysinfo-private.h"
 #include "rp-text.h"
+#include "rp-units.h"
 
 /* The first fsync sample of make_report() as json-glib writes it in a
  * version 1 report (RP_REPORT_ENCODING_ARRAYS): one number a line, 17
@@ -672,6 +673,54 @@ test_text_wrap_translations (void)
 }
 
 /* The decimal point of the fsync lines, the JSON and the CSV stays a '.'. */
+/* Issue 21, item 1: the PDF's notes for people. Labels from the notes'
+ * table (this test binds no translation: the English ones), values in the
+ * locale (a decimal comma in German), kernel names as they are; the
+ * requests in flight counted with plurals. */
+static void
+test_notes_for_people (void)
+{
+  char *old = g_strdup (setlocale (LC_NUMERIC, NULL));
+  g_autofree char *seconds = NULL, *bytes = NULL, *decimal = NULL, *count = NULL, *kernel = NULL;
+  g_autofree char *word = NULL, *one = NULL, *none = NULL, *mean = NULL;
+  g_autofree char *known = NULL, *wbt = NULL, *unknown = NULL;
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      g_free (old);
+      g_test_skip ("de_DE.UTF-8 locale not available");
+      return;
+    }
+  seconds = rp_report_note_value ("close_seconds", "0.055");
+  bytes = rp_report_note_value ("memory_emulated_bytes", "4294967296");
+  decimal = rp_report_note_value ("cpu_bench_loss_percent", "12.5");
+  count = rp_report_note_value ("device_write_requests", "272");
+  kernel = rp_report_note_value ("stall_source", "stack");
+  word = rp_report_note_value ("ending_drained", "false");
+  one = rp_format_value ("requests", 1);
+  none = rp_format_value ("requests", 0);
+  mean = rp_format_value ("requests", 2.5);
+  setlocale (LC_NUMERIC, old);
+  g_free (old);
+
+  g_assert_cmpstr (seconds, ==, "55,0 ms");
+  g_assert_cmpstr (bytes, ==, "4,0 GiB");
+  g_assert_cmpstr (decimal, ==, "12,5");
+  g_assert_cmpstr (count, ==, "272");
+  g_assert_cmpstr (kernel, ==, "stack");
+  g_assert_cmpstr (word, ==, "no");
+  g_assert_cmpstr (one, ==, "1 request");
+  g_assert_cmpstr (none, ==, "0 requests");
+  g_assert_cmpstr (mean, ==, "2,5 requests");
+
+  known = rp_report_note_label ("writer_pauses");
+  wbt = rp_report_note_label ("wbt_lat_events");
+  unknown = rp_report_note_label ("copy_bytes_total");
+  g_assert_cmpstr (known, ==, "Dirty-page pauses (balance_dirty_pages)");
+  g_assert_cmpstr (wbt, ==, "Writeback throttling events (wbt_lat)");
+  g_assert_cmpstr (unknown, ==, "Copy bytes total");
+}
+
 static void
 test_text_locale (void)
 {
@@ -1854,6 +1903,93 @@ test_from_session (void)
   g_assert_no_errno (g_rmdir (dir));
 }
 
+/* A matrix cell under --probe-dir as its JSON report has it: the probes on
+ * the same ext4 in every cell, the loads on the cell's file system with
+ * its scheduler, and the memory the cell emulated (NULL: none). */
+static RpReport *
+make_load_side_report (const char *load_fs,
+                       const char *load_scheduler,
+                       const char *memory)
+{
+  g_autoptr(RpReport) report = make_report_full ("ext4", "ordered", r1_ext4_writeback,
+                                                 G_N_ELEMENTS (r1_ext4_writeback));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = rp_report_to_json (report, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *edited = NULL;
+  JsonObject *root, *system;
+  RpReport *loaded;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  system = json_object_get_object_member (root, "system");
+  json_object_set_string_member (system, "load_directory", "/var/tmp/cell");
+  json_object_set_string_member (system, "load_fs_type", load_fs);
+  json_object_set_string_member (system, "load_journal_mode", "ordered");
+  json_object_set_string_member (system, "load_scheduler", load_scheduler);
+  if (memory != NULL)
+    json_object_set_string_member (json_object_get_object_member (root, "notes"), "memory_emulated_bytes", memory);
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  edited = json_generator_to_data (generator, NULL);
+  loaded = rp_report_load_from_data (edited, -1, &error);
+  g_assert_no_error (error);
+  return loaded;
+}
+
+/* Issue 21, item 3: a matrix under --probe-dir varies the loads' side; the
+ * probes' file system is the same in every cell. The comparison names the
+ * runs by the loads' file system, scheduler and emulated memory, and shows
+ * them as rows, marked where they differ. */
+static void
+test_compare_load_side (void)
+{
+  g_autoptr(RpReport) base = make_load_side_report ("ext4", "mq-deadline", NULL);
+  g_autoptr(RpReport) ext3 = make_load_side_report ("ext3", "mq-deadline", NULL);
+  g_autoptr(RpReport) bfq = make_load_side_report ("ext4", "bfq", NULL);
+  g_autoptr(RpReport) small = make_load_side_report ("ext4", "mq-deadline", "4294967296");
+  g_autoptr(GPtrArray) reports = g_ptr_array_new ();
+  g_autofree char *text = NULL;
+  g_auto(GStrv) names = NULL;
+
+  g_ptr_array_add (reports, base);
+  g_ptr_array_add (reports, ext3);
+  g_ptr_array_add (reports, bfq);
+  g_ptr_array_add (reports, small);
+  names = rp_compare_name_runs (reports);
+  g_assert_cmpstr (names[0], ==, "load on ext4, load scheduler mq-deadline, machine’s own memory");
+  g_assert_cmpstr (names[1], ==, "load on ext3");
+  g_assert_cmpstr (names[2], ==, "load scheduler bfq");
+  g_assert_cmpstr (names[3], ==, "memory 4.0 GiB");
+
+  text = rp_report_compare_text (reports);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_lines_fit (text, 80);
+  /* Columns named by what differs; the probes' file system is no name.
+   * Four runs are two blocks of two: Runs 3 and 4 are the second. */
+  g_assert_true (g_regex_match_simple ("^ +Run 1 +Run 2$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +load scheduler bfq +memory 4\\.0 GiB$", text, G_REGEX_MULTILINE, 0));
+  g_assert_nonnull (strstr (text, "load on ext3"));
+  g_assert_true (g_regex_match_simple ("^\\* Load file system +ext4 +ext3$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* Load disk’s I/O +bfq +mq-deadline$", text,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^\\* Emulated memory +- +4\\.0 GiB$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  Load journal mode +ordered +ordered$", text, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^  File system +ext4 +ext4$", text, G_REGEX_MULTILINE, 0));
+
+  /* Runs whose loads wrote beside the probes have no such rows. */
+  g_ptr_array_set_size (reports, 0);
+  g_ptr_array_add (reports, make_report ());
+  g_ptr_array_add (reports, make_report_full ("ext4", "writeback", r1_ext4_writeback, G_N_ELEMENTS (r1_ext4_writeback)));
+  g_clear_pointer (&text, g_free);
+  text = rp_report_compare_text (reports);
+  g_assert_null (strstr (text, "Load file system"));
+  g_assert_null (strstr (text, "Emulated memory"));
+  g_object_unref (g_ptr_array_index (reports, 0));
+  g_object_unref (g_ptr_array_index (reports, 1));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1868,6 +2004,7 @@ main (int   argc,
   g_test_add_func ("/report/json/unsorted-samples", test_json_unsorted_samples);
   g_test_add_func ("/report/text", test_text);
   g_test_add_func ("/report/text/locale", test_text_locale);
+  g_test_add_func ("/report/notes/for-people", test_notes_for_people);
   g_test_add_func ("/report/text/bytes", test_text_bytes);
   g_test_add_func ("/report/text/wrap", test_text_wrap);
   g_test_add_func ("/report/text/wide", test_text_wide);
@@ -1889,6 +2026,7 @@ main (int   argc,
   g_test_add_func ("/report/load/damaged-blocks", test_load_damaged_blocks);
   g_test_add_func ("/report/compare", test_compare);
   g_test_add_func ("/report/compare/scenarios", test_compare_scenarios);
+  g_test_add_func ("/report/compare/load-side", test_compare_load_side);
   g_test_add_func ("/report/session/idle", test_from_idle_session);
   g_test_add_func ("/report/session/run", test_from_session);
 

@@ -11,42 +11,11 @@
 #include "rp-chart-view.h"
 #include "rp-compare-rows.h"
 #include "rp-compare-view.h"
-#include "rp-device-profile.h"
 #include "rp-report-io.h"
 #include "rp-report-stalls.h"
 #include "rp-stats.h"
 #include "rp-text.h"
 #include "rp-units.h"
-
-/* The settings the reporters of docs/SCENARIOS.md compared by hand (ext3 against
- * ext4, ordered against writeback, CFQ against deadline, dirty_ratio …), by
- * their rp_sysinfo_get_fields() keys. The sysctl names stay untranslated:
- * they are what one types. */
-static const struct {
-  const char *key;
-  const char *label;
-  gboolean    translate;
-} settings[] = {
-  { "fs_type", N_("File system"), TRUE },
-  { "journal_mode", N_("Journal mode"), TRUE },
-  { "mount_options", N_("Mount options"), TRUE },
-  { "scheduler", N_("I/O scheduler"), TRUE },
-  { "whole_disk", N_("Disk"), TRUE },
-  { "rotational", N_("Rotational disk"), TRUE },
-  { "raid_level", N_("RAID level"), TRUE },
-  { "kernel_release", N_("Kernel"), TRUE },
-  { "machine", N_("Machine"), TRUE },
-  { "distribution", N_("Distribution"), TRUE },
-  { "cpu_count", N_("CPUs"), TRUE },
-  { "ram_bytes", N_("RAM"), TRUE },
-  { "dirty_ratio", "vm.dirty_ratio", FALSE },
-  { "dirty_background_ratio", "vm.dirty_background_ratio", FALSE },
-  { "dirty_bytes", "vm.dirty_bytes", FALSE },
-  { "dirty_background_bytes", "vm.dirty_background_bytes", FALSE },
-  { "dirty_expire_centisecs", "vm.dirty_expire_centisecs", FALSE },
-  { "dirty_writeback_centisecs", "vm.dirty_writeback_centisecs", FALSE },
-  { "wbt_lat_usec", "wbt_lat_usec", FALSE },
-};
 
 struct _RpCompareView
 {
@@ -75,20 +44,29 @@ static char *
 label_from_sysinfo (const RpSysinfo *sysinfo)
 {
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  /* Under matrix --probe-dir the cell is the loads' folder, not the probes'. */
+  gboolean load = sysinfo->load_fs_type != NULL;
+  const char *fs_type = load ? sysinfo->load_fs_type : sysinfo->fs_type;
+  const char *journal_mode = load ? sysinfo->load_journal_mode : sysinfo->journal_mode;
+  const char *scheduler = load ? sysinfo->load_scheduler : sysinfo->scheduler;
+  g_autofree char *joined = NULL;
 
-  if (sysinfo->fs_type != NULL)
-    g_ptr_array_add (parts, rp_text_shorten (sysinfo->fs_type));
+  if (fs_type != NULL)
+    g_ptr_array_add (parts, rp_text_shorten (fs_type));
   /* "ordered (default)": the label says what the mode is, the table how. */
-  if (sysinfo->journal_mode != NULL)
+  if (journal_mode != NULL)
     {
-      g_autofree char *mode = g_strndup (sysinfo->journal_mode, strcspn (sysinfo->journal_mode, " ("));
+      g_autofree char *mode = g_strndup (journal_mode, strcspn (journal_mode, " ("));
 
       g_ptr_array_add (parts, rp_text_shorten (mode));
     }
-  if (sysinfo->scheduler != NULL)
-    g_ptr_array_add (parts, rp_text_shorten (sysinfo->scheduler));
+  if (scheduler != NULL)
+    g_ptr_array_add (parts, rp_text_shorten (scheduler));
   g_ptr_array_add (parts, NULL);
-  return g_strjoinv (" ", (char **) parts->pdata);
+  joined = g_strjoinv (" ", (char **) parts->pdata);
+  if (!load || *joined == '\0')
+    return g_steal_pointer (&joined);
+  return g_strdup_printf (_("load on %s"), joined);
 }
 
 /* The file's name without ".json", for a label, as
@@ -118,113 +96,17 @@ label_is_shared (char  **labels,
   return FALSE;
 }
 
-static const char *field_value (GPtrArray  *fields,
-                                const char *key);
-
-/* One setting of a run as a label reads it: "data=writeback", "bfq",
- * "dirty_bytes 268435456", "ext4". The scheduler "none" alone would read
- * like "no writeback". */
-static char *
-describe_setting (const char *key,
-                  const char *value)
-{
-  g_autofree char *shortened = rp_text_shorten (value);
-
-  if (g_str_equal (key, "journal_mode"))
-    {
-      g_autofree char *mode = g_strndup (shortened, strcspn (shortened, " ("));
-
-      return g_strdup_printf ("data=%s", mode);
-    }
-  if (g_str_equal (key, "scheduler"))
-    /* TRANSLATORS: a run's name in a comparison: the I/O scheduler, e.g.
-     * "scheduler none", "scheduler mq-deadline" */
-    return g_strdup_printf (_("scheduler %s"), shortened);
-  if (g_str_equal (key, "fs_type") || g_str_equal (key, "kernel_release") ||
-      g_str_equal (key, "machine"))
-    return g_steal_pointer (&shortened);
-  if (g_str_has_prefix (key, "dirty_") || g_str_equal (key, "wbt_lat_usec"))
-    return g_strdup_printf ("%s %s", key, shortened);
-  for (guint s = 0; s < G_N_ELEMENTS (settings); s++)
-    if (g_str_equal (settings[s].key, key))
-      return g_strdup_printf ("%s %s", settings[s].translate ? _(settings[s].label) : settings[s].label,
-                              shortened);
-  return g_steal_pointer (&shortened);
-}
-
-/* At most this many settings in a run's name; the table shows them all. */
-#define MAX_LABEL_SETTINGS 3
-
-/* The emulated device a matrix cell ran on (`matrix --device`), or NULL. */
-static const char *
-device_profile (RpReport *report)
-{
-  GHashTable *notes = rp_report_get_notes (report);
-
-  return notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_DEVICE_PROFILE) : NULL;
-}
-
-static gboolean
-device_profiles_differ (GPtrArray *reports)
-{
-  for (guint i = 1; i < reports->len; i++)
-    if (g_strcmp0 (device_profile (g_ptr_array_index (reports, i)),
-                   device_profile (g_ptr_array_index (reports, 0))) != 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* A run named by what differs from the baseline (run 0), the baseline by
- * its own values of those settings: "data=ordered" against
- * "data=writeback". NULL for a run that differs from the baseline in none of
- * the compared settings. */
-static char *
-label_from_differences (GPtrArray *fields,
-                        guint      index,
-                        gboolean   by_device)
-{
-  GPtrArray *baseline = g_ptr_array_index (fields, 0);
-  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint s = 0; s < G_N_ELEMENTS (settings) && parts->len < MAX_LABEL_SETTINGS; s++)
-    {
-      const char *key = settings[s].key;
-      const char *base = field_value (baseline, key);
-      gboolean any_differs = FALSE;
-
-      /* mount_options repeats the journal mode: the mode says it. Runs on
-       * different emulated devices (@by_device) are named by the profile:
-       * that their disks differ, and whether they rotate, follows from it. */
-      if (g_str_equal (key, "mount_options") || g_str_equal (key, "whole_disk") ||
-          (by_device && g_str_equal (key, "rotational")))
-        continue;
-      for (guint r = 1; r < fields->len; r++)
-        any_differs |= g_strcmp0 (field_value (g_ptr_array_index (fields, r), key), base) != 0;
-      if (!any_differs)
-        continue;
-      if (index == 0)
-        g_ptr_array_add (parts, describe_setting (key, base));
-      else if (g_strcmp0 (field_value (g_ptr_array_index (fields, index), key), base) != 0)
-        g_ptr_array_add (parts, describe_setting (key, field_value (g_ptr_array_index (fields, index), key)));
-    }
-  if (parts->len == 0)
-    return NULL;
-  g_ptr_array_add (parts, NULL);
-  return g_strjoinv (", ", (char **) parts->pdata);
-}
-
 /**
  * rp_compare_make_labels:
  * @reports: (element-type RpReport): the runs
  * @files: (array) (nullable): the file of each report, or %NULL
  *
- * A short name per run for legends: what differs from the baseline (the
- * first run) among the settings the reporters compared ("data=writeback",
- * "scheduler bfq", "dirty_bytes 268435456"), the baseline by its own values
- * of them ("data=ordered"); runs of one configuration by file system,
- * journal mode and I/O scheduler ("ext3 ordered mq-deadline"); runs on
- * different emulated devices (`matrix --device`) first by the device
- * profile ("usb2-stick"). Where two runs share a name, the file name (or the run number) tells them apart.
+ * A short name per run for legends: what differs from the baseline
+ * (rp_compare_name_runs(): "data=writeback", "scheduler bfq", "load on
+ * ext3", "usb2-stick"); runs of one configuration by file system, journal
+ * mode and I/O scheduler ("ext3 ordered mq-deadline"), those of the loads'
+ * folder when the loads wrote to one of their own. Where two runs share a
+ * name, the file name (or the run number) tells them apart.
  *
  * Returns: (transfer full): a %NULL-terminated array, one label per report
  */
@@ -234,33 +116,19 @@ rp_compare_make_labels (GPtrArray    *reports,
 {
   guint n;
   char **labels, **unique;
-  gboolean by_device;
-  g_autoptr(GPtrArray) fields = NULL;
 
   g_return_val_if_fail (reports != NULL, NULL);
 
   n = reports->len;
-  labels = g_new0 (char *, n + 1);
-  fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (fields, rp_sysinfo_get_fields (rp_report_get_sysinfo (g_ptr_array_index (reports, i))));
-  by_device = n > 1 && device_profiles_differ (reports);
+  /* The engine names them, as the CLI's comparison heads its columns. */
+  labels = rp_compare_name_runs (reports);
   for (guint i = 0; i < n; i++)
     {
-      const char *profile;
-
-      labels[i] = n > 1 ? label_from_differences (fields, i, by_device) : NULL;
-      /* Profile names are what one types after --device: not translated. */
-      profile = by_device ? device_profile (g_ptr_array_index (reports, i)) : NULL;
-      if (profile != NULL)
+      if (*labels[i] == '\0')
         {
-          char *named = labels[i] != NULL ? g_strdup_printf ("%s, %s", profile, labels[i]) : g_strdup (profile);
-
           g_free (labels[i]);
-          labels[i] = named;
+          labels[i] = label_from_sysinfo (rp_report_get_sysinfo (g_ptr_array_index (reports, i)));
         }
-      if (labels[i] == NULL)
-        labels[i] = label_from_sysinfo (rp_report_get_sysinfo (g_ptr_array_index (reports, i)));
       if (*labels[i] == '\0')
         {
           g_free (labels[i]);
@@ -707,20 +575,6 @@ attach_header (RpCompareView *self,
     }
 }
 
-static const char *
-field_value (GPtrArray  *fields,
-             const char *key)
-{
-  for (guint i = 0; i < fields->len; i++)
-    {
-      const RpSysinfoField *field = g_ptr_array_index (fields, i);
-
-      if (g_strcmp0 (field->key, key) == 0)
-        return field->value;
-    }
-  return _("unknown");
-}
-
 static void
 highlight_row (GtkGrid *grid,
                int      row,
@@ -841,8 +695,8 @@ static void
 fill_config (RpCompareView *self,
              GFile *const  *files)
 {
-  g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  guint n = self->reports->len;
+  guint n = self->reports->len, n_settings;
+  const RpCompareSetting *settings = rp_compare_get_settings (&n_settings);
   int row = 1;
 
   clear_grid (self->config_grid);
@@ -850,28 +704,29 @@ fill_config (RpCompareView *self,
   self->n_differences = 0;
   fill_run_rows (self, &row);
 
-  for (guint r = 0; r < n; r++)
-    g_ptr_array_add (fields, rp_sysinfo_get_fields (rp_report_get_sysinfo (g_ptr_array_index (self->reports, r))));
-
-  for (guint s = 0; s < G_N_ELEMENTS (settings); s++, row++)
+  for (guint s = 0; s < n_settings; s++)
     {
-      const char *first = field_value (g_ptr_array_index (fields, 0), settings[s].key);
+      g_auto(GStrv) values = g_new0 (char *, n + 1);
       gboolean differs = FALSE;
-      GtkWidget *label = new_row_label (settings[s].translate ? _(settings[s].label) : settings[s].label);
 
-      gtk_grid_attach (self->config_grid, label, 0, row, 1, 1);
       for (guint r = 0; r < n; r++)
         {
-          const char *value = field_value (g_ptr_array_index (fields, r), settings[s].key);
-
-          gtk_grid_attach (self->config_grid, new_cell (value), r + 1, row, 1, 1);
-          differs |= g_strcmp0 (value, first) != 0;
+          values[r] = rp_compare_setting_value (g_ptr_array_index (self->reports, r), &settings[s]);
+          differs |= g_strcmp0 (values[r], values[0]) != 0;
         }
+      if (rp_compare_setting_is_unused (values))
+        continue;
+      gtk_grid_attach (self->config_grid,
+                       new_row_label (settings[s].translate ? _(settings[s].label) : settings[s].label),
+                       0, row, 1, 1);
+      for (guint r = 0; r < n; r++)
+        gtk_grid_attach (self->config_grid, new_cell (values[r]), r + 1, row, 1, 1);
       if (differs)
         {
           highlight_row (self->config_grid, row, n + 1);
           self->n_differences++;
         }
+      row++;
     }
 }
 

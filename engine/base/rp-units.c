@@ -365,7 +365,8 @@ unit_is (const char *unit,
  * @value: in that unit
  *
  * A value as a reader wants to see it: latencies in µs/ms/s, throughputs
- * and sizes in IEC units, ratios as percent; "-" for what is not finite.
+ * and sizes in IEC units, ratios as percent, requests counted in the
+ * user's language ("1 request"); "-" for what is not finite.
  *
  * Returns: (transfer full): the text, on one line
  */
@@ -391,6 +392,16 @@ rp_format_value (const char *unit,
     return rp_format_size ((guint64) MIN (round (value), (double) G_MAXINT64));
   if (unit_is (unit, "ratio"))
     return g_strdup_printf ("%.1f %%", value * 100);
+  if (unit_is (unit, "requests"))
+    {
+      g_autofree char *number = g_strdup_printf ("%.4g", value);
+      /* A fraction (a mean) takes the form of 2: "2.5 requests", and the
+       * few-form in Polish and Russian, as their grammars want. */
+      gulong n = value >= 0 && value == round (value) && value < 1e9 ? (gulong) value : 2;
+
+      /* TRANSLATORS: a count of a device's requests in flight, e.g. "3 requests" */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s request", "%s requests", n), number);
+    }
   if (unit == NULL || *unit == '\0')
     return g_strdup_printf ("%.4g", value);
   /* A unit from a stranger's report goes into a table cell: one line. */

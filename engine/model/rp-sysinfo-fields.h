@@ -25,6 +25,8 @@ typedef enum {
   SHOW_PER_DISK,    /* NULL with a known disk: the disk has no such layer */
   SHOW_PER_LOOP,    /* NULL with a known disk that is no loop device: not applicable */
   SHOW_PER_LOAD,    /* NULL when the loads wrote to the target directory: said so */
+  SHOW_BYTES,       /* a string of bytes ("4938858496"), shown in IEC units */
+  SHOW_FLAG,        /* a string "0" or "1", shown as "no" or "yes" */
 } FieldShow;
 
 typedef struct {

@@ -53,10 +53,13 @@ const FieldSpec rp_sysinfo_field_specs[] = {
   FIELD (load_whole_disk, N_("Load disk"), KIND_STRING, SHOW_PER_LOAD),
   FIELD (load_scheduler, N_("Load disk’s I/O scheduler"), KIND_STRING, SHOW_PER_LOAD),
   DISK_FIELD (bdi, N_("Load disk’s writeback device (bdi)"), KIND_STRING, SHOW_PLAIN),
-  DISK_FIELD (bdi_min_ratio, N_("Its min_ratio (%)"), KIND_STRING, SHOW_PLAIN),
-  DISK_FIELD (bdi_max_ratio, N_("Its max_ratio (%)"), KIND_STRING, SHOW_PLAIN),
-  DISK_FIELD (bdi_max_bytes, N_("Its max_bytes"), KIND_STRING, SHOW_PLAIN),
-  DISK_FIELD (bdi_strict_limit, N_("Its strict_limit"), KIND_STRING, SHOW_PLAIN),
+  /* The sysfs names stay: they are what one writes to change them. */
+  DISK_FIELD (bdi_min_ratio, N_("Load device’s minimum share of the dirty limit (min_ratio, %)"), KIND_STRING,
+              SHOW_PLAIN),
+  DISK_FIELD (bdi_max_ratio, N_("Load device’s maximum share of the dirty limit (max_ratio, %)"), KIND_STRING,
+              SHOW_PLAIN),
+  DISK_FIELD (bdi_max_bytes, N_("Load device’s dirty limit (max_bytes)"), KIND_STRING, SHOW_BYTES),
+  DISK_FIELD (bdi_strict_limit, N_("Load device held to its share (strict_limit)"), KIND_STRING, SHOW_FLAG),
   FIELD (dirty_ratio, N_("Dirty ratio (vm.dirty_ratio, %)"), KIND_STRING, SHOW_PLAIN),
   FIELD (dirty_background_ratio, N_("Dirty background ratio (vm.dirty_background_ratio, %)"), KIND_STRING, SHOW_PLAIN),
   FIELD (dirty_bytes, N_("Dirty bytes (vm.dirty_bytes)"), KIND_STRING, SHOW_PLAIN),
@@ -187,18 +190,64 @@ unknown_text (const RpSysinfo *self,
   return _("unknown");
 }
 
-/* The journal mode the kernel chose, "ordered (default)" in the data (stable
- * in reports), in the user's language; other values as they are. */
+/* The report keeps the kernel's defaults in English, stable for scripts:
+ * the journal mode the kernel chose, "ordered (default)", and the queue
+ * settings that differ from theirs, "loop0 scheduler bfq (default none)".
+ * Shown in the user's language; the sysfs names and values stay as they
+ * are (what one types). */
 static char *
 in_user_language (const char *value)
 {
-  if (value != NULL && g_str_has_suffix (value, " (default)"))
+  GString *text;
+  const char *rest;
+
+  if (value == NULL)
+    return NULL;
+  if (g_str_has_suffix (value, " (default)"))
     {
       g_autofree char *mode = g_strndup (value, strlen (value) - strlen (" (default)"));
 
       /* TRANSLATORS: a setting the kernel chose by default, e.g. "ordered (default)" */
       return g_strdup_printf (_("%s (default)"), mode);
     }
+  text = g_string_new (NULL);
+  for (rest = value; strstr (rest, "(default ") != NULL;)
+    {
+      const char *start = strstr (rest, "(default ") + strlen ("(default ");
+      const char *end = strchr (start, ')');
+      g_autofree char *setting = NULL;
+
+      if (end == NULL)
+        break;
+      g_string_append_len (text, rest, start - strlen ("default ") - rest);
+      setting = g_strndup (start, end - start);
+      /* TRANSLATORS: the kernel's default of a queue setting, in brackets
+       * after the run's: "loop0 scheduler bfq (default none)" */
+      g_string_append_printf (text, _("default %s"), setting);
+      rest = end;
+    }
+  g_string_append (text, rest);
+  return g_string_free (text, FALSE);
+}
+
+/* A size sysfs gives in bytes ("4938858496"), in IEC units; anything else
+ * (a stranger's report) as it is. */
+static char *
+format_bytes_text (const char *value)
+{
+  guint64 bytes;
+
+  if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT64, &bytes, NULL))
+    return g_strdup (value);
+  return rp_format_size (bytes);
+}
+
+/* A sysfs flag, "0" or "1", as "no" or "yes"; anything else as it is. */
+static char *
+format_flag_text (const char *value)
+{
+  if (g_str_equal (value, "0") || g_str_equal (value, "1"))
+    return g_strdup (g_str_equal (value, "1") ? _("yes") : _("no"));
   return g_strdup (value);
 }
 
@@ -220,6 +269,10 @@ field_value_text (const RpSysinfo *self,
       if (spec->kind == KIND_TRISTATE)
         return g_strdup (INT_MEMBER (self, spec) ? _("yes") : _("no"));
       return g_strdup (BOOLEAN_MEMBER (self, spec) ? _("yes") : _("no"));
+    case SHOW_BYTES:
+      return format_bytes_text (STRING_MEMBER (self, spec));
+    case SHOW_FLAG:
+      return format_flag_text (STRING_MEMBER (self, spec));
     case SHOW_PLAIN:
     case SHOW_PER_FS:
     case SHOW_PER_DISK:
@@ -303,6 +356,7 @@ char **
 rp_sysinfo_get_warnings (const RpSysinfo *self)
 {
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *changed = NULL;
   const char *target;
   const char *fs_type;
 
@@ -339,11 +393,13 @@ rp_sysinfo_get_warnings (const RpSysinfo *self)
                  target, fs_type);
 
   if (self->settings_not_default != NULL)
+    changed = in_user_language (self->settings_not_default);
+  if (changed != NULL)
     /* TRANSLATORS: %s lists sysfs settings, e.g. "loop3 scheduler bfq (default none)" */
     add_warning (warnings,
                  _("Queue settings differ from what the kernel gives these devices: %s. The run "
                    "measured that configuration, not the default one."),
-                 self->settings_not_default);
+                 changed);
 
   g_ptr_array_add (warnings, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&warnings), FALSE);

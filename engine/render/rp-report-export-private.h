@@ -88,6 +88,7 @@ gboolean        rp_export_check_status  (cairo_status_t       status,
 GBytes         *rp_report_render_pdf    (RpReport            *self,
                                          GError             **error);
 guint           rp_report_pdf_layout    (RpReport            *self,
-                                         double              *out_last_fill);
+                                         double              *out_last_fill,
+                                         double              *out_min_fill);
 
 G_END_DECLS

@@ -48,8 +48,16 @@ typedef struct {
   double    y;               /* where the next block goes */
   guint     page;            /* 1-based; 0 before the first */
   guint     n_pages;         /* 0 while counting */
+  double    min_fill;        /* the emptiest finished page's share of its content box */
   char     *footer;
 } Doc;
+
+/* How full the page being laid out is: a share of its content box. */
+static double
+doc_fill (Doc *doc)
+{
+  return (doc->y - doc->top) / (doc->full_bottom - doc->top);
+}
 
 static double
 doc_width (Doc *doc)
@@ -81,6 +89,7 @@ doc_new_page (Doc *doc)
 {
   if (doc->page > 0)
     {
+      doc->min_fill = MIN (doc->min_fill, doc_fill (doc));
       doc_draw_footer (doc);
       cairo_show_page (doc->pen.cr);
     }
@@ -401,18 +410,6 @@ cut_note (const char *value)
   return g_strdup_printf ("%.*s…", (int) (end - value), value);
 }
 
-/* A note's key as a label: "copy_bytes_total" reads "Copy bytes total"
- * (the key itself stays in the JSON and text reports, for scripts). */
-static char *
-readable_key (const char *key)
-{
-  char *label = g_strdelimit (g_strdup (key), "_", ' ');
-
-  if (label[0] != '\0')
-    label[0] = g_ascii_toupper (label[0]);
-  return label;
-}
-
 static void
 doc_scenario (Doc *doc)
 {
@@ -432,9 +429,10 @@ doc_scenario (Doc *doc)
     {
       const char *key = g_ptr_array_index (keys, i);
       g_autofree char *valid = g_utf8_make_valid (g_hash_table_lookup (notes, key), -1);
-      g_autofree char *value = cut_note (valid);
-
-      g_autofree char *label = readable_key (key);
+      g_autofree char *shown = rp_report_note_value (key, valid);
+      g_autofree char *value = cut_note (shown);
+      /* The key itself stays in the JSON and text reports, for scripts. */
+      g_autofree char *label = rp_report_note_label (key);
 
       doc_table_add (&table, label, value, NULL);
     }
@@ -652,13 +650,15 @@ typedef struct {
   double shorten;
 } PdfPass;
 
-/* Lays the whole document out onto @surface; returns the number of pages
- * and how full the last one is (@out_last_fill: share of its content box). */
+/* Lays the whole document out onto @surface; returns the number of pages,
+ * how full the last one is (@out_last_fill: share of its content box) and
+ * the emptiest of the others (@out_min_fill, 1 for a single page). */
 static guint
 draw_pdf (RpReport        *self,
           cairo_surface_t *surface,
           const PdfPass   *pass,
-          double          *out_last_fill)
+          double          *out_last_fill,
+          double          *out_min_fill)
 {
   g_autofree char *created = rp_text_format_created (rp_report_get_created (self));
   RpPlotStyle style;
@@ -670,6 +670,7 @@ draw_pdf (RpReport        *self,
   rp_export_pen_init (&doc.pen, cr, &style);
   doc.report = self;
   doc.n_pages = pass->n_pages;
+  doc.min_fill = 1;
   doc.short_page = pass->short_page;
   doc.page_width = A4_WIDTH_PT / PT_PER_PX;
   doc.page_height = A4_HEIGHT_PT / PT_PER_PX;
@@ -693,7 +694,9 @@ draw_pdf (RpReport        *self,
   doc_system (&doc);
   doc_scenario (&doc);
   doc_draw_footer (&doc);
-  *out_last_fill = (doc.y - doc.top) / (doc.full_bottom - doc.top);
+  *out_last_fill = doc_fill (&doc);
+  if (out_min_fill != NULL)
+    *out_min_fill = doc.min_fill;
 
   g_free (doc.footer);
   rp_export_pen_clear (&doc.pen);
@@ -721,7 +724,7 @@ count_pages (RpReport       *self,
                                                                   A4_WIDTH_PT, A4_HEIGHT_PT);
   cairo_status_t status;
 
-  *out_pages = draw_pdf (self, surface, pass, out_last_fill);
+  *out_pages = draw_pdf (self, surface, pass, out_last_fill, NULL);
   cairo_surface_finish (surface);
   status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
@@ -780,22 +783,36 @@ plan_pages (RpReport  *self,
  * rp_report_pdf_layout:
  * @out_last_fill: (out): how full the last page is, a share of its
  *   content box (0..1)
+ * @out_min_fill: (out) (optional): how full the emptiest of the other
+ *   pages is (1 when there is one page)
  *
- * How rp_report_render_pdf() pages @self, for tests.
+ * How rp_report_render_pdf() pages @self, for tests: the layout is
+ * deterministic (no time, no randomness), so a test may assert it.
  *
  * Returns: the number of pages, 0 on a cairo error
  */
 guint
 rp_report_pdf_layout (RpReport *self,
-                      double   *out_last_fill)
+                      double   *out_last_fill,
+                      double   *out_min_fill)
 {
   PdfPass pass;
+  cairo_surface_t *surface;
+  double last;
 
   g_return_val_if_fail (RP_IS_REPORT (self), 0);
   g_return_val_if_fail (out_last_fill != NULL, 0);
 
   if (!plan_pages (self, &pass, out_last_fill, NULL))
     return 0;
+  if (out_min_fill != NULL)
+    {
+      /* The planned pass once more, to measure its every page. */
+      surface = cairo_pdf_surface_create_for_stream (discard_bytes, NULL, A4_WIDTH_PT, A4_HEIGHT_PT);
+      draw_pdf (self, surface, &pass, &last, out_min_fill);
+      cairo_surface_finish (surface);
+      cairo_surface_destroy (surface);
+    }
   return pass.n_pages;
 }
 
@@ -821,7 +838,7 @@ rp_report_render_pdf (RpReport  *self,
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "resprobe " PACKAGE_VERSION);
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
-  draw_pdf (self, surface, &pass, &fill);
+  draw_pdf (self, surface, &pass, &fill, NULL);
   cairo_surface_finish (surface);
   status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);

@@ -28,7 +28,9 @@ const RpCompareSetting rp_compare_settings[] = {
   { "raid_level", N_("RAID level"), TRUE },
   { "kernel_release", N_("Kernel"), TRUE },
   { "machine", N_("Machine"), TRUE },
+  { "distribution", N_("Distribution"), TRUE },
   { "userspace_bits", N_("User space"), TRUE },
+  { "cpu_count", N_("CPUs"), TRUE },
   { "ram_bytes", N_("RAM"), TRUE },
   { "dirty_ratio", "dirty_ratio", FALSE },
   { "dirty_background_ratio", "dirty_background_ratio", FALSE },
@@ -45,9 +47,58 @@ const RpCompareSetting rp_compare_settings[] = {
   { "backing_disk", N_("Backing disk"), TRUE },
   { "backing_scheduler", N_("Backing scheduler"), TRUE },
   { "backing_wbt_lat_usec", N_("Backing wbt_lat_usec"), TRUE },
+  /* The loads' side of a matrix under --probe-dir (the copy on the cell's
+   * file system, the probes on another): what the matrix varied there. */
   { "load_fs_type", N_("Load file system"), TRUE },
+  { "load_journal_mode", N_("Load journal mode"), TRUE },
+  { "load_scheduler", N_("Load disk’s I/O scheduler"), TRUE },
+  { "bdi_max_bytes", "bdi max_bytes", FALSE },
+  /* A note, not a field: `--memory` (rp_compare_setting_value()). */
+  { "memory_emulated_bytes", N_("Emulated memory"), TRUE },
 };
 const guint rp_n_compare_settings = G_N_ELEMENTS (rp_compare_settings);
+
+/**
+ * rp_compare_get_settings:
+ * @out_n: (out): how many
+ *
+ * The settings a comparison lists, a row each, in order: those the
+ * reporters of docs/SCENARIOS.md compared (file system, journal mode,
+ * scheduler, disk, kernel, RAM, the dirty_* sysctls …), the loop device's
+ * backing, and the loads' side of a matrix under `--probe-dir` (their file
+ * system, journal mode and scheduler, the per-device dirty limits, the
+ * emulated memory). The CLI's and the window's comparisons show the same.
+ *
+ * Returns: (transfer none) (array length=out_n): static settings
+ */
+const RpCompareSetting *
+rp_compare_get_settings (guint *out_n)
+{
+  g_return_val_if_fail (out_n != NULL, NULL);
+
+  *out_n = rp_n_compare_settings;
+  return rp_compare_settings;
+}
+
+/**
+ * rp_compare_setting_is_unused:
+ * @values: (array zero-terminated=1): a setting's value in each run
+ *   (rp_compare_setting_value())
+ *
+ * Returns: whether the setting applies to none of the runs (every value
+ *   "not applicable" or "-": the loads' side of runs whose loads wrote
+ *   beside the probes), so that a comparison leaves its row out
+ */
+gboolean
+rp_compare_setting_is_unused (char **values)
+{
+  g_return_val_if_fail (values != NULL, FALSE);
+
+  for (guint r = 0; values[r] != NULL; r++)
+    if (!g_str_equal (values[r], "-") && !g_str_equal (values[r], _("not applicable")))
+      return FALSE;
+  return TRUE;
+}
 
 /* Pressure series have no title of their own (the charts show only I/O
  * "some"): their rows' labels. The avg10 ones repeat the totals smoothed,
@@ -79,8 +130,9 @@ static const struct {
  * each load and probe with its settings, duration) and every setting the
  * comparison lists (file system, journal mode, I/O scheduler, disk,
  * rotational, RAID level, kernel, machine, user space, RAM, the dirty_*
- * sysctls, wbt_lat_usec). Not the time of the run, its target directory
- * nor its results.
+ * sysctls, wbt_lat_usec, the loads' file system and scheduler, the
+ * emulated memory: rp_compare_get_settings()). Not the time of the run,
+ * its target directory nor its results.
  *
  * Returns: (transfer full): an opaque key; equal keys, same configuration
  */
@@ -89,7 +141,6 @@ rp_report_get_configuration_key (RpReport *report)
 {
   const char *named;
   g_autoptr(GPtrArray) scenario_fields = NULL;
-  g_autoptr(GPtrArray) system_fields = NULL;
   GString *key;
 
   g_return_val_if_fail (RP_IS_REPORT (report), NULL);
@@ -108,15 +159,12 @@ rp_report_get_configuration_key (RpReport *report)
 
       g_string_append_printf (key, "%s=%s\n", field->key, field->value);
     }
-  system_fields = rp_sysinfo_get_fields (report->sysinfo);
   for (guint s = 0; s < rp_n_compare_settings; s++)
-    for (guint i = 0; i < system_fields->len; i++)
-      {
-        const RpSysinfoField *field = g_ptr_array_index (system_fields, i);
+    {
+      g_autofree char *value = rp_compare_setting_value (report, &rp_compare_settings[s]);
 
-        if (g_strcmp0 (field->key, rp_compare_settings[s].key) == 0)
-          g_string_append_printf (key, "%s=%s\n", field->key, field->value);
-      }
+      g_string_append_printf (key, "%s=%s\n", rp_compare_settings[s].key, value);
+    }
   return g_string_free (key, FALSE);
 }
 

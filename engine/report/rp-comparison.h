@@ -33,6 +33,22 @@ typedef enum {
 } RpChange;
 
 /**
+ * RpCompareSetting:
+ * @key: a rp_sysinfo_get_fields() key ("fs_type", "load_scheduler"), or
+ *   the note "memory_emulated_bytes"
+ * @label: its row's label, N_() when @translate (the sysctl and sysfs
+ *   names stay untranslated: they are what one types)
+ * @translate: whether @label is translated
+ *
+ * A setting a comparison lists, one row each (rp_compare_setting_value()).
+ */
+typedef struct {
+  const char *key;
+  const char *label;
+  gboolean    translate;
+} RpCompareSetting;
+
+/**
  * RpCompareFlags:
  * @RP_COMPARE_NONE: one group per report
  * @RP_COMPARE_GROUP: reports of the same configuration
@@ -128,6 +144,13 @@ char         *rp_compare_row_format_change    (const RpCompareRow  *row,
 char         *rp_report_get_configuration_key (RpReport            *report);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpComparison, rp_comparison_free)
+
+const RpCompareSetting *rp_compare_get_settings           (guint                  *out_n);
+char                   *rp_compare_setting_value          (RpReport               *report,
+                                                           const RpCompareSetting *setting);
+gboolean                rp_compare_setting_is_unused      (char                  **values);
+gboolean                rp_compare_device_profiles_differ (GPtrArray              *reports);
+char                  **rp_compare_name_runs              (GPtrArray              *reports);
 
 char               *rp_pressure_series_label (const char *series);
 guint               rp_comparison_run_color  (GPtrArray  *reports,

@@ -14,22 +14,6 @@
 #include "rp-sysinfo.h"
 #include "rp-units.h"
 
-/* The display value of @key, as the system section shows it ("none",
- * "not applicable", "unknown" included). */
-static char *
-setting_text (GPtrArray  *fields,
-              const char *key)
-{
-  for (guint i = 0; i < fields->len; i++)
-    {
-      const RpSysinfoField *field = g_ptr_array_index (fields, i);
-
-      if (g_strcmp0 (field->key, key) == 0)
-        return g_strdup (field->value);
-    }
-  return g_strdup (_("unknown"));
-}
-
 typedef struct {
   char     *label;
   char    **cells;      /* one per report */
@@ -96,6 +80,17 @@ add_scenario_rows (GPtrArray          *rows,
     }
 }
 
+/* The first run of each group: a group shares its configuration. */
+static GPtrArray *
+group_firsts (const RpComparison *comparison)
+{
+  GPtrArray *firsts = g_ptr_array_new ();
+
+  for (guint g = 0; g < comparison->n_groups; g++)
+    g_ptr_array_add (firsts, rp_comparison_get_group_report (comparison, g, 0));
+  return firsts;
+}
+
 /* The device profile of a group's runs (a matrix cell's --device), or
  * NULL. */
 static const char *
@@ -107,22 +102,11 @@ group_device_profile (const RpComparison *comparison,
   return notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_DEVICE_PROFILE) : NULL;
 }
 
-/* Whether the groups were run on different device profiles: then the
- * profile names them, and has a row of its own, above the settings that
- * the emulated device changes only as a side effect (rotational, disk). */
-static gboolean
-device_profiles_differ (const RpComparison *comparison)
-{
-  for (guint g = 1; g < comparison->n_groups; g++)
-    if (g_strcmp0 (group_device_profile (comparison, g), group_device_profile (comparison, 0)) != 0)
-      return TRUE;
-  return FALSE;
-}
-
 static void
 add_device_row (GPtrArray          *rows,
                 const RpComparison *comparison)
 {
+  g_autoptr(GPtrArray) firsts = group_firsts (comparison);
   CompareRow *row;
   gboolean any = FALSE;
 
@@ -138,7 +122,7 @@ add_device_row (GPtrArray          *rows,
 
       row->cells[g] = profile != NULL ? rp_text_sanitize (profile) : g_strdup ("-");
     }
-  row->differs = device_profiles_differ (comparison);
+  row->differs = rp_compare_device_profiles_differ (firsts);
   g_ptr_array_add (rows, row);
 }
 
@@ -146,28 +130,25 @@ static void
 add_setting_rows (GPtrArray          *rows,
                   const RpComparison *comparison)
 {
-  g_autoptr(GPtrArray) fields = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GPtrArray) firsts = group_firsts (comparison);
+  guint n_settings;
+  const RpCompareSetting *settings = rp_compare_get_settings (&n_settings);
 
-  for (guint g = 0; g < comparison->n_groups; g++)
+  for (guint s = 0; s < n_settings; s++)
     {
-      RpReport *report = rp_comparison_get_group_report (comparison, g, 0);
-
-      g_ptr_array_add (fields, rp_sysinfo_get_fields (rp_report_get_sysinfo (report)));
-    }
-
-  for (guint s = 0; s < rp_n_compare_settings; s++)
-    {
-      const char *label = rp_compare_settings[s].label;
-      CompareRow *row = compare_row_new (rp_compare_settings[s].translate ? _(label) : label,
-                                         comparison->n_groups);
+      const char *label = settings[s].label;
+      CompareRow *row = compare_row_new (settings[s].translate ? _(label) : label, comparison->n_groups);
 
       for (guint g = 0; g < comparison->n_groups; g++)
         {
-          row->cells[g] = setting_text (g_ptr_array_index (fields, g), rp_compare_settings[s].key);
+          row->cells[g] = rp_compare_setting_value (g_ptr_array_index (firsts, g), &settings[s]);
           if (g > 0 && g_strcmp0 (row->cells[g], row->cells[0]) != 0)
             row->differs = TRUE;
         }
-      g_ptr_array_add (rows, row);
+      if (rp_compare_setting_is_unused (row->cells))
+        compare_row_free (row);
+      else
+        g_ptr_array_add (rows, row);
     }
 }
 
@@ -570,7 +551,10 @@ rp_report_compare_text (GPtrArray *reports)
   g_autoptr(GArray) blocks = NULL;
   g_autoptr(RpComparison) comparison = NULL;
   g_autofree char *title = NULL;
-  CompareRow *header;
+  g_autoptr(GPtrArray) firsts = NULL;
+  g_auto(GStrv) names = NULL;
+  gboolean any_name = FALSE;
+  CompareRow *header, *named;
   GString *out;
 
   g_return_val_if_fail (reports != NULL && reports->len > 0, NULL);
@@ -579,22 +563,22 @@ rp_report_compare_text (GPtrArray *reports)
 
   comparison = rp_comparison_new (reports, RP_COMPARE_GROUP);
   header = compare_row_new ("", comparison->n_groups);
+  named = compare_row_new ("", comparison->n_groups);
+  firsts = group_firsts (comparison);
+  names = rp_compare_name_runs (firsts);
   for (guint g = 0; g < comparison->n_groups; g++)
     {
-      g_autofree char *runs = rp_comparison_get_group_label (comparison, g);
-      const char *profile = group_device_profile (comparison, g);
-
-      if (profile != NULL && device_profiles_differ (comparison))
-        {
-          g_autofree char *clean = rp_text_sanitize (profile);
-
-          /* TRANSLATORS: a comparison's column named by its device profile, e.g. "usb2-stick (Run 2)" */
-          header->cells[g] = g_strdup_printf (_("%s (%s)"), clean, runs);
-        }
-      else
-        header->cells[g] = g_steal_pointer (&runs);
+      header->cells[g] = rp_comparison_get_group_label (comparison, g);
+      /* Under the runs' numbers, what differs, as the window names them:
+       * "data=writeback", "load on ext3, load scheduler bfq", "usb2-stick". */
+      named->cells[g] = g_strdup (names[g]);
+      any_name |= *names[g] != '\0';
     }
   g_ptr_array_add (settings, header);
+  if (any_name)
+    g_ptr_array_add (settings, named);
+  else
+    compare_row_free (named);
   add_device_row (settings, comparison);
   add_scenario_rows (settings, comparison);
   add_setting_rows (settings, comparison);

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "rp-report.h"
+#include "rp-comparison.h"
 #include "rp-report-stalls.h"
 #include "rp-stats.h"
 #include "rp-text.h"
@@ -65,19 +66,17 @@ gboolean    rp_report_read_stalls       (JsonObject *root,
 void        rp_report_take_stalls       (RpReport   *self,
                                          GPtrArray  *stalls);
 
+/* rp-report-notes.c: a note's label and value for people (the PDF) */
+char       *rp_report_note_label        (const char *key);
+char       *rp_report_note_value        (const char *key,
+                                         const char *value);
+
 /* rp-report-text.c: units as the text shows them, also for the comparison and the PDF */
 char       *rp_text_format_duration     (double      seconds);
 char       *rp_text_format_created      (GDateTime  *created);
 
-/* rp-comparison.c: the system settings a comparison lists and a
- * configuration consists of, by rp_sysinfo_get_fields() key; @label is
- * N_() when @translate. */
-typedef struct {
-  const char *key;
-  const char *label;
-  gboolean    translate;
-} RpCompareSetting;
-
+/* rp-comparison.c: the settings a comparison lists and a configuration
+ * consists of (rp_compare_get_settings()). */
 extern const RpCompareSetting rp_compare_settings[];
 extern const guint            rp_n_compare_settings;
 
