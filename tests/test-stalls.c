@@ -120,8 +120,9 @@ test_wait_sites (void)
   g_assert_cmpstr (rp_wait_site_get_cause ("jbd2_log_wait_commit"), ==, "journal commit");
   /* The data= mode names what the commit waited for: the file data first
    * (ordered, also the kernel's default), the data in the journal
-   * (journal), nothing more (writeback, or no mode known). */
-  g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("jbd2_log_wait_commit", "writeback"), ==, "journal commit");
+   * (journal), the metadata alone (writeback); no mode known, the commit. */
+  g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("jbd2_log_wait_commit", "writeback"), ==,
+                   "journal commit (data=writeback: metadata only)");
   g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("jbd2_log_wait_commit", NULL), ==, "journal commit");
   g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("jbd2_log_wait_commit", "ordered (default)"), ==,
                    "journal commit (data=ordered: the file data written first)");
@@ -574,7 +575,7 @@ static void
 test_report_journal_mode (void)
 {
   const char *modes[][2] = {
-    { "writeback", "journal commit, not a slow disk." },
+    { "writeback", "journal commit (data=writeback: metadata only), not a slow disk." },
     { "ordered (default)", "journal commit (data=ordered: the file data written first), not a slow disk." },
     { "journal", "journal commit (data=journal: the file data written to the journal too), not a slow disk." },
   };

@@ -311,8 +311,8 @@ rp_wait_site_get_cause (const char *site)
  * the data= mode decides what a journal commit waits for: under
  * data=ordered the commit first writes the data of the files it covers
  * (the coupling of kernel bug 12309), under data=journal it writes the
- * data into the journal. Under data=writeback, or with no mode known, it
- * is the commit alone.
+ * data into the journal, under data=writeback it writes the metadata
+ * alone. With no mode known it is "journal commit".
  *
  * Returns: (transfer none) (nullable): the translated cause; %NULL when unknown
  */
@@ -331,6 +331,10 @@ rp_wait_site_get_cause_in_mode (const char *site,
         return _("journal commit (data=ordered: the file data written first)");
       if (g_str_has_prefix (journal_mode, "journal"))
         return _("journal commit (data=journal: the file data written to the journal too)");
+      /* Nothing waits for file data: the commit's own writes (and the
+       * disk's cache flush) took the time. */
+      if (g_str_has_prefix (journal_mode, "writeback"))
+        return _("journal commit (data=writeback: metadata only)");
     }
   return _(known->cause);
 }
