@@ -16,25 +16,11 @@
 # profile) and RESPROBE_APP_START_SECONDS (per cell) change the trial; with
 # RESPROBE_KEEP_REPORTS=DIR the reports and the matrix's output are copied there.
 set -u
-cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
-if [ "$(id -u)" -ne 0 ]; then
-  echo "1..0 # SKIP needs root to create loop devices, mount file systems and drop caches"
-  exit 0
-fi
-for tool in mkfs.ext4 Xvfb xterm nbdkit nbdfuse ldd python3; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs it)"
-    echo "1..1"
-    exit 1
-  fi
-done
-
-work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/app-start-matrix-XXXXXX")
+# root_tap_begin, ok, fail
+. "$(dirname "$0")/lib-root-tap.sh"
+root_tap_begin app-start-matrix "create loop devices, mount file systems and drop caches" \
+  "it" mkfs.ext4 Xvfb xterm nbdkit nbdfuse ldd python3
 mkdir "$work/images"
-failures=0; n=0
-tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
-ok()   { n=$((n + 1)); tap "ok $n - $*"; }
-fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
 # The scheduler and rotational flag of every loop device before the run: the
 # matrix must put back what it changed, and so does this script if the matrix

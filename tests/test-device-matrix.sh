@@ -7,26 +7,11 @@
 # matrix stopped by SIGTERM in the middle of an emulated cell; what a matrix
 # killed with SIGKILL left, the next matrix in the same --dir removes.
 set -u
-cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
-if [ "$(id -u)" -ne 0 ]; then
-  echo "1..0 # SKIP needs root to create loop devices, FUSE mounts and file systems"
-  exit 0
-fi
-for tool in mkfs.ext3 losetup findmnt nbdkit nbdfuse python3; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs e2fsprogs, util-linux, nbdkit, libnbd-bin, python3)"
-    echo "1..1"
-    exit 1
-  fi
-done
-
-work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/device-matrix-XXXXXX")
-# shellcheck source=loop-queue.sh
+# root_tap_begin, ok, fail
+. "$(dirname "$0")/lib-root-tap.sh"
+root_tap_begin device-matrix "create loop devices, FUSE mounts and file systems" \
+  "e2fsprogs, util-linux, nbdkit, libnbd-bin, python3" mkfs.ext3 losetup findmnt nbdkit nbdfuse python3
 . "$(dirname "$0")/loop-queue.sh"
-failures=0; n=0
-tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
-ok()   { n=$((n + 1)); tap "ok $n - $*"; }
-fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
 
 # Processes whose command line names $work: nbdkit, nbdfuse (and a matrix).
 our_processes() {

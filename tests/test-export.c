@@ -17,6 +17,7 @@
 #include "rp-report-export.h"
 #include "rp-report-export-private.h"
 #include "rp-sysinfo-private.h"
+#include "rp-test-fixture.h"
 
 static const char png_signature[] = "\x89PNG\r\n\x1a\n";
 
@@ -133,18 +134,6 @@ make_report (void)
   g_autoptr(GPtrArray) series = make_all_series (4);
 
   return make_report_with (series);
-}
-
-static guint
-count_entries (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (handle);
-  while (g_dir_read_name (handle) != NULL)
-    n++;
-  return n;
 }
 
 static void
@@ -610,7 +599,7 @@ test_export_all (void)
       g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
     }
   /* Nothing but the six files: no temporary left. */
-  g_assert_cmpuint (count_entries (dir), ==, G_N_ELEMENTS (names));
+  g_assert_cmpuint (rp_test_count_entries (dir), ==, G_N_ELEMENTS (names));
 
   {
     g_autofree char *png = g_build_filename (dir, "run.png", NULL);
@@ -752,7 +741,7 @@ test_export_failures (void)
   g_assert_error (error, RP_ERROR, RP_ERROR_IO);
   g_assert_nonnull (strstr (error->message, "run.pdf"));
   g_clear_error (&error);
-  g_assert_cmpuint (count_entries (dir), ==, 0);
+  g_assert_cmpuint (rp_test_count_entries (dir), ==, 0);
 
   /* The target is a directory: the rename fails after the temporary file
    * was written, which must go. */
@@ -761,7 +750,7 @@ test_export_failures (void)
   g_assert_false (rp_report_export (report, blocked_file, "png", &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
-  g_assert_cmpuint (count_entries (dir), ==, 1);
+  g_assert_cmpuint (rp_test_count_entries (dir), ==, 1);
   g_assert_true (g_file_test (inside, G_FILE_TEST_IS_REGULAR));
 
   /* An unknown format leaves an existing file alone. */
@@ -771,7 +760,7 @@ test_export_failures (void)
   g_clear_error (&error);
   g_assert_true (g_file_get_contents (old, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "old");
-  g_assert_cmpuint (count_entries (dir), ==, 2);
+  g_assert_cmpuint (rp_test_count_entries (dir), ==, 2);
 
   remove_tree (dir);
 }
@@ -811,7 +800,7 @@ test_export_read_only (void)
   g_assert_cmpint (g_chmod (dir, 0500), ==, 0);
   g_assert_false (rp_report_export (report, file, "svg", &error));
   g_assert_error (error, RP_ERROR, RP_ERROR_PERMISSION);
-  g_assert_cmpuint (count_entries (dir), ==, 0);
+  g_assert_cmpuint (rp_test_count_entries (dir), ==, 0);
   g_chmod (dir, 0700);
   remove_tree (dir);
 }

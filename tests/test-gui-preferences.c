@@ -9,9 +9,9 @@
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
 
-#include "rp-application.h"
 #include "rp-chart-view.h"
 #include "rp-error.h"
+#include "rp-gui-fixture.h"
 #include "rp-gui-util.h"
 #include "rp-preferences-window.h"
 #include "rp-report.h"
@@ -23,25 +23,13 @@
 
 static GtkApplication *application;
 
-/* Every descendant of @widget of type @type, in tree order. */
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *out)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect (child, type, out);
-}
-
 static GPtrArray *
 find_all (gpointer widget,
           GType    type)
 {
   GPtrArray *out = g_ptr_array_new ();
 
-  collect (GTK_WIDGET (widget), type, out);
+  rp_gui_fixture_collect (GTK_WIDGET (widget), type, out);
   return out;
 }
 
@@ -254,17 +242,13 @@ static void
 test_form_without_writable_settings (void)
 {
   g_autoptr(GSettingsBackend) backend = g_null_settings_backend_new ();
-  g_autoptr(GSettings) settings = NULL;
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_autoptr(GSettings) probe = rp_gui_new_settings ();
+  g_autoptr(GSettings) settings = rp_gui_fixture_settings_with_backend (backend);
   g_autoptr(GError) error = NULL;
   g_autofree char *target = g_dir_make_tmp ("test-gui-preferences-XXXXXX", &error);
   g_autoptr(GPtrArray) entries = NULL;
   RpWindow *window;
 
   g_assert_no_error (error);
-  g_object_get (probe, "settings-schema", &schema, NULL);
-  settings = g_settings_new_full (schema, backend, NULL);
   g_assert_false (g_settings_is_writable (settings, "size-bytes"));
   window = g_object_new (RP_TYPE_WINDOW, "application", application, "settings", settings, NULL);
   entries = find_all (window, GTK_TYPE_ENTRY);
@@ -353,29 +337,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int status;
-
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  /* No session bus: never autolaunch one. */
-  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", FALSE);
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display; run under xvfb-run\n");
-      return 77;
-    }
-  adw_init ();
-
-  /* Windows need a registered application (its startup ran). */
-  application = GTK_APPLICATION (rp_application_new ());
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_COMMAND_LINE);
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
+  application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION, 0);
 
   g_test_add_func ("/preferences/edit-settings", test_preferences_edit_settings);
   g_test_add_func ("/preferences/window-follows-settings", test_window_follows_settings);
@@ -384,7 +346,5 @@ main (int   argc,
   g_test_add_func ("/preferences/form-decimal-comma", test_form_decimal_comma);
   g_test_add_func ("/summary/stopped-while-preparing-headline", test_stopped_while_preparing_headline);
 
-  status = g_test_run ();
-  g_object_unref (application);
-  return status;
+  return rp_gui_fixture_run ();
 }

@@ -8,6 +8,7 @@
 
 #include "rp-chart-view.h"
 #include "rp-clock.h"
+#include "rp-gui-fixture.h"
 #include "rp-scenario.h"
 #include "rp-session.h"
 #include "rp-timerfd-source.h"
@@ -59,22 +60,6 @@ on_timer (double   expiry,
   if (record->dispatches == 20)
     g_main_loop_quit (record->loop);
   return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-quit_loop (gpointer data)
-{
-  g_main_loop_quit (data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint milliseconds)
-{
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-
-  g_timeout_add (milliseconds, quit_loop, loop);
-  g_main_loop_run (loop);
 }
 
 static gboolean
@@ -165,7 +150,7 @@ test_probes_record (void)
          series_length (session, RP_SERIES_WAKEUP_LATENCY) < 1 ||
          series_length (session, RP_SERIES_FRAME_INTERVAL) < 1 ||
          series_length (session, RP_SERIES_MAIN_THREAD_SAVE) < 1)
-    spin (50);
+    rp_gui_fixture_spin (50);
   g_source_remove (guard);
   rp_ui_probes_stop (probes);
   g_assert_false (rp_ui_probes_get_running (probes));
@@ -198,7 +183,7 @@ test_probes_record (void)
   {
     guint before = series_length (session, RP_SERIES_MAINLOOP_LATENESS);
 
-    spin (100);
+    rp_gui_fixture_spin (100);
     g_assert_cmpuint (series_length (session, RP_SERIES_MAINLOOP_LATENESS), ==, before);
   }
 
@@ -236,9 +221,9 @@ wait_for_redraw_timer (void)
 {
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
 
-  g_timeout_add_seconds (1, quit_loop, loop);
+  g_timeout_add_seconds (1, rp_gui_fixture_quit_loop, loop);
   g_main_loop_run (loop);
-  spin (200);
+  rp_gui_fixture_spin (200);
 }
 
 /* The chart widget draws through the same renderer as the window and only
@@ -273,7 +258,7 @@ test_chart_view (void)
   hook = g_signal_add_emission_hook (signal_id, 0, count_render, &count, NULL);
   guard = g_timeout_add_seconds (30, hang_guard, (gpointer) "first draw");
   while (count.renders == 0 || gtk_widget_get_width (view) <= 0)
-    spin (20);
+    rp_gui_fixture_spin (20);
   g_source_remove (guard);
   wait_for_redraw_timer ();
 
@@ -297,7 +282,7 @@ test_chart_view (void)
   rp_chart_view_refresh (RP_CHART_VIEW (view));
   guard = g_timeout_add_seconds (30, hang_guard, (gpointer) "redraw after a new point");
   while (count.renders == 0)
-    spin (20);
+    rp_gui_fixture_spin (20);
   g_source_remove (guard);
 
   /* Drawn: the next refresh without new points draws nothing again. */
@@ -315,19 +300,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display; run under xvfb-run\n");
-      return 77;
-    }
+  rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_WIDGETS_ONLY, 0);
 
   g_test_add_func ("/gui/timerfd-lateness", test_timerfd_lateness);
   g_test_add_func ("/gui/probes-record", test_probes_record);
   g_test_add_func ("/gui/chart-view", test_chart_view);
 
-  return g_test_run ();
+  return rp_gui_fixture_run ();
 }

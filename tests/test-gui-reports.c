@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "rp-application.h"
 #include "rp-chart-view.h"
 #include "rp-compare-window.h"
+#include "rp-gui-fixture.h"
 #include "rp-report-export.h"
 #include "rp-report-io.h"
 #include "rp-sysinfo-private.h"
@@ -23,54 +23,9 @@ static char *work_dir;
 /* Helpers */
 
 static gboolean
-quit_loop (gpointer data)
-{
-  g_main_loop_quit (data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint milliseconds)
-{
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-
-  g_timeout_add (milliseconds, quit_loop, loop);
-  g_main_loop_run (loop);
-}
-
-/* Runs the main loop until @done says so, at most @seconds. */
-static gboolean
-spin_until (gboolean (*done) (gpointer),
-            gpointer  data,
-            double    seconds)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return TRUE;
-}
-
-static gboolean
 clipboard_has_content (gpointer widget)
 {
   return gdk_clipboard_get_content (gtk_widget_get_clipboard (widget)) != NULL;
-}
-
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *out)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect (child, type, out);
 }
 
 static GtkLabel *
@@ -79,7 +34,7 @@ find_label (gpointer    widget,
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
 
-  collect (GTK_WIDGET (widget), GTK_TYPE_LABEL, labels);
+  rp_gui_fixture_collect (GTK_WIDGET (widget), GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)
     if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), text) == 0)
       return g_ptr_array_index (labels, i);
@@ -245,7 +200,7 @@ save (RpReport   *report,
   gboolean ok;
 
   rp_report_io_save_async (report, file, format, replace, NULL, on_done, &wait);
-  g_assert_true (spin_until (wait_done, &wait, 30));
+  rp_gui_fixture_wait (wait_done, &wait, "the report's file to be saved");
   ok = rp_report_io_save_finish (wait.result, error);
   g_object_unref (wait.result);
   return ok;
@@ -260,7 +215,7 @@ load (GFile *const *files,
   RpReportIoLoaded *loaded;
 
   rp_report_io_load_async (files, n_files, NULL, on_done, &wait);
-  g_assert_true (spin_until (wait_done, &wait, 30));
+  rp_gui_fixture_wait (wait_done, &wait, "the files to be read");
   loaded = rp_report_io_load_finish (wait.result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (loaded);
@@ -475,7 +430,7 @@ wait_for_toplevel (GType      type,
 {
   Toplevel wanted = { type, before };
 
-  g_assert_true (spin_until (found_toplevel, &wanted, 30));
+  rp_gui_fixture_wait (found_toplevel, &wanted, "the new window");
   return find_new_toplevel (type, before);
 }
 
@@ -495,12 +450,12 @@ test_window_shows_report (void)
   g_assert_true (save (report, file, "json", TRUE, &error));
   gtk_window_present (GTK_WINDOW (window));
   rp_window_open_files (window, &file, 1);
-  g_assert_true (spin_until (window_has_report, window, 30));
+  rp_gui_fixture_wait (window_has_report, window, "the report in the window");
   shown = rp_window_get_report (window);
   assert_same_stats (report, shown);
   g_assert_false (rp_window_get_busy (window));
   /* Each row of the summary with how many samples it rests on. */
-  g_assert_true (spin_until (summary_shows_samples, window, 30));
+  rp_gui_fixture_wait (summary_shows_samples, window, "the samples column of the summary");
   {
     RpStats stats;
     g_autofree char *n = NULL;
@@ -511,7 +466,7 @@ test_window_shows_report (void)
     g_assert_true (gtk_widget_is_visible (GTK_WIDGET (find_label (window, n))));
   }
 
-  collect (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE, titles);
+  rp_gui_fixture_collect (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE, titles);
   g_assert_cmpuint (titles->len, >=, 1);
   g_test_message ("subtitle: %s", adw_window_title_get_subtitle (g_ptr_array_index (titles, 0)));
   g_assert_nonnull (strstr (adw_window_title_get_subtitle (g_ptr_array_index (titles, 0)), "one.json"));
@@ -524,7 +479,7 @@ test_window_shows_report (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-summary", NULL));
   /* The text is made on a worker thread: wait for it (a hang guard of 30 s),
    * not a fixed half second. */
-  g_assert_true (spin_until (clipboard_has_content, window, 30));
+  rp_gui_fixture_wait (clipboard_has_content, window, "the summary on the clipboard");
   {
     GdkContentProvider *content = gdk_clipboard_get_content (gtk_widget_get_clipboard (GTK_WIDGET (window)));
     GValue value = G_VALUE_INIT;
@@ -555,8 +510,8 @@ test_window_hostile_file_name (void)
   g_assert_true (save (report, file, "json", TRUE, &error));
   gtk_window_present (GTK_WINDOW (window));
   rp_window_open_files (window, &file, 1);
-  g_assert_true (spin_until (window_has_report, window, 30));
-  collect (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE, titles);
+  rp_gui_fixture_wait (window_has_report, window, "the report in the window");
+  rp_gui_fixture_collect (GTK_WIDGET (window), ADW_TYPE_WINDOW_TITLE, titles);
   subtitle = adw_window_title_get_subtitle (g_ptr_array_index (titles, 0));
   g_test_message ("subtitle: %s", subtitle);
   g_assert_nonnull (strstr (subtitle, "evil\\u202Enosj.exe\\x1B[31m.json"));
@@ -619,7 +574,7 @@ render (GtkWidget *widget)
   /* On a busy machine the first frame can come later than any fixed wait:
    * wait for it (a hang guard of 60 s); the renderer exists once it is
    * realized. */
-  g_assert_true (spin_until (drawn, widget, 60));
+  rp_gui_fixture_wait (drawn, widget, "the widget drawn");
   renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   node = snapshot_now (widget);
   g_assert_nonnull (node);
@@ -718,7 +673,7 @@ test_compare_view (void)
   g_assert_cmpuint (rp_plot_count_points (cdf), ==, 120);
   g_assert_cmpint (rp_plot_get_mode (rp_compare_view_get_plot (view, RP_PLOT_TIMELINE)), ==, RP_PLOT_TIMELINE);
 
-  spin (1000);
+  rp_gui_fixture_spin (1000);
   texture = render (GTK_WIDGET (window));
   g_assert_true (gdk_texture_save_to_png (texture, png));
   g_test_message ("the compare window: %s (%dx%d)", png,
@@ -784,7 +739,7 @@ test_compare_scenario_parts (void)
   g_assert_cmpfloat (rp_report_get_metric (twice_a_second, NULL, RP_METRIC_MEAN), ==, 50e6);
   g_assert_cmpfloat (rp_report_get_metric (every_second, NULL, RP_METRIC_MEAN), ==, 42e6);
 
-  spin (500);
+  rp_gui_fixture_spin (500);
   texture = render (GTK_WIDGET (window));
   g_assert_true (gdk_texture_save_to_png (texture, png));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -829,7 +784,7 @@ test_compare_open (void)
   g_ptr_array_add (before, window);
   rp_window_open_files (window, pair, 2);
   compare = RP_COMPARE_WINDOW (wait_for_toplevel (RP_TYPE_COMPARE_WINDOW, before));
-  g_assert_true (spin_until (compare_settled, compare, 30));
+  rp_gui_fixture_wait (compare_settled, compare, "the comparison");
   g_assert_null (rp_compare_window_get_error (compare));
   g_assert_cmpuint (rp_compare_view_get_n_differences (rp_compare_window_get_view (compare)), ==, 2);
   /* The main window keeps what it had: nothing. */
@@ -839,7 +794,7 @@ test_compare_open (void)
   /* Nothing to compare: both files named, with their reasons. */
   compare = rp_compare_window_new (application);
   rp_compare_window_open_files (compare, both_bad, 2);
-  g_assert_true (spin_until (compare_settled, compare, 30));
+  rp_gui_fixture_wait (compare_settled, compare, "the comparison");
   g_test_message ("%s", rp_compare_window_get_error (compare));
   g_assert_nonnull (strstr (rp_compare_window_get_error (compare), bad_path));
   g_assert_nonnull (strstr (rp_compare_window_get_error (compare), "not a Responsiveness Probe report"));
@@ -872,7 +827,7 @@ assert_failure_toast (GtkWindow  *window,
 
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_get_ancestor (GTK_WIDGET (label), ADW_TYPE_TOAST_OVERLAY) != NULL);
-  collect (GTK_WIDGET (window), GTK_TYPE_BUTTON, buttons);
+  rp_gui_fixture_collect (GTK_WIDGET (window), GTK_TYPE_BUTTON, buttons);
   for (guint i = 0; i < buttons->len; i++)
     if (g_strcmp0 (gtk_button_get_label (g_ptr_array_index (buttons, i)), "_Details") == 0)
       details = g_ptr_array_index (buttons, i);
@@ -927,7 +882,7 @@ test_open_partial (void)
   /* From the main window (Open, drop): a comparison of the two good ones. */
   rp_window_open_files (window, three, G_N_ELEMENTS (three));
   compare = RP_COMPARE_WINDOW (wait_for_toplevel (RP_TYPE_COMPARE_WINDOW, before));
-  g_assert_true (spin_until (compare_settled, compare, 30));
+  rp_gui_fixture_wait (compare_settled, compare, "the comparison");
   g_assert_null (rp_compare_window_get_error (compare));
   g_assert_cmpuint (rp_compare_view_get_reports (rp_compare_window_get_view (compare))->len, ==, 2);
   g_assert_null (rp_window_get_report (window));
@@ -939,10 +894,10 @@ test_open_partial (void)
   gtk_window_set_default_size (GTK_WINDOW (compare), 1200, 900);
   gtk_window_present (GTK_WINDOW (compare));
   rp_compare_window_open_files (compare, three, G_N_ELEMENTS (three));
-  g_assert_true (spin_until (compare_settled, compare, 30));
+  rp_gui_fixture_wait (compare_settled, compare, "the comparison");
   g_assert_null (rp_compare_window_get_error (compare));
   g_assert_cmpuint (rp_compare_view_get_reports (rp_compare_window_get_view (compare))->len, ==, 2);
-  spin (800);
+  rp_gui_fixture_spin (800);
   {
     g_autoptr(GdkTexture) texture = render (GTK_WIDGET (compare));
 
@@ -963,15 +918,15 @@ test_open_partial (void)
   gtk_window_present (GTK_WINDOW (compare));
   rp_compare_window_open_files (compare, two, G_N_ELEMENTS (two));
   single = RP_WINDOW (wait_for_toplevel (RP_TYPE_WINDOW, before));
-  g_assert_true (spin_until (window_has_report, single, 30));
-  g_assert_true (spin_until (is_gone, &compare_alive, 30));
+  rp_gui_fixture_wait (window_has_report, single, "the report in a window of its own");
+  rp_gui_fixture_wait (is_gone, &compare_alive, "the comparison window to go");
   assert_same_stats (writeback, rp_window_get_report (single));
   assert_failure_toast (GTK_WINDOW (single), "Could not open “partial & bad.json”", bad_path, "truncated");
   gtk_window_destroy (GTK_WINDOW (single));
 
   /* And from the main window: the good one shows there. */
   rp_window_open_files (window, two, G_N_ELEMENTS (two));
-  g_assert_true (spin_until (window_has_report, window, 30));
+  rp_gui_fixture_wait (window_has_report, window, "the report in the window");
   assert_same_stats (writeback, rp_window_get_report (window));
   assert_failure_toast (GTK_WINDOW (window), "Could not open “partial & bad.json”", bad_path, "truncated");
   gtk_window_destroy (GTK_WINDOW (window));
@@ -1018,7 +973,7 @@ test_window_drop (void)
   g_assert_true (accepted);
 
   compare = RP_COMPARE_WINDOW (wait_for_toplevel (RP_TYPE_COMPARE_WINDOW, before));
-  g_assert_true (spin_until (compare_settled, compare, 30));
+  rp_gui_fixture_wait (compare_settled, compare, "the comparison");
   g_assert_cmpstr (rp_compare_view_get_label (rp_compare_window_get_view (compare), 1), ==,
                    "data=writeback");
   gtk_window_destroy (GTK_WINDOW (compare));
@@ -1044,7 +999,7 @@ test_application_open (void)
   g_assert_true (g_application_get_flags (G_APPLICATION (application)) & G_APPLICATION_HANDLES_OPEN);
   g_application_open (G_APPLICATION (application), pair, G_N_ELEMENTS (pair), "");
   compare = RP_COMPARE_WINDOW (wait_for_toplevel (RP_TYPE_COMPARE_WINDOW, before));
-  g_assert_true (spin_until (compare_settled, compare, 30));
+  rp_gui_fixture_wait (compare_settled, compare, "the comparison");
   g_assert_null (rp_compare_window_get_error (compare));
   gtk_window_destroy (GTK_WINDOW (compare));
 }
@@ -1157,7 +1112,7 @@ test_open_matrix_comparison (void)
   g_ptr_array_add (before, window);
   rp_window_open_files (window, &comparison, 1);
   compare = RP_COMPARE_WINDOW (wait_for_toplevel (RP_TYPE_COMPARE_WINDOW, before));
-  g_assert_true (spin_until (compare_settled, compare, 30));
+  rp_gui_fixture_wait (compare_settled, compare, "the comparison");
   g_assert_null (rp_compare_window_get_error (compare));
   view = rp_compare_window_get_view (compare);
   g_assert_cmpuint (rp_compare_view_get_reports (view)->len, ==, 2);
@@ -1165,7 +1120,7 @@ test_open_matrix_comparison (void)
   g_assert_cmpstr (rp_compare_view_get_label (view, 0), ==, "data=writeback");
   g_assert_cmpstr (rp_compare_view_get_label (view, 1), ==, "data=ordered");
 
-  collect (GTK_WIDGET (compare), RP_TYPE_CHART_VIEW, charts);
+  rp_gui_fixture_collect (GTK_WIDGET (compare), RP_TYPE_CHART_VIEW, charts);
   g_assert_cmpuint (charts->len, >=, 2);
   for (guint i = 0; i < charts->len; i++)
     {
@@ -1234,29 +1189,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int status;
 
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  /* No session bus: never autolaunch one. */
-  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", FALSE);
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display; run under xvfb-run\n");
-      return 77;
-    }
-  adw_init ();
-
-  /* Windows need a registered application (its startup ran). */
-  application = GTK_APPLICATION (rp_application_new ());
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_COMMAND_LINE |
-                           G_APPLICATION_HANDLES_OPEN);
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
-  /* Windows closing must not quit anything: there is no main loop of its own. */
-  g_application_hold (G_APPLICATION (application));
+  application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION, 0);
 
   /* Files of the tests, removed at the end. */
   work_dir = g_dir_make_tmp ("test-gui-reports-XXXXXX", &error);
@@ -1278,22 +1211,8 @@ main (int   argc,
   g_test_add_func ("/gui-reports/open-partial", test_open_partial);
   g_test_add_func ("/gui-reports/window-drop", test_window_drop);
   g_test_add_func ("/gui-reports/application-open", test_application_open);
-  status = g_test_run ();
-
-  {
-    g_autoptr(GDir) dir = g_dir_open (work_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (work_dir, name, NULL);
-
-        g_unlink (path);
-      }
-    g_rmdir (work_dir);
-  }
+  status = rp_gui_fixture_run ();
+  rp_gui_fixture_remove_tree (work_dir);
   g_free (work_dir);
-  g_application_release (G_APPLICATION (application));
-  g_object_unref (application);
   return status;
 }

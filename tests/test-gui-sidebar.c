@@ -5,16 +5,16 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 #include <locale.h>
 #include <string.h>
 
-#include "rp-application.h"
 #include "rp-chart-view.h"
+#include "rp-gui-fixture.h"
 #include "rp-gui-util.h"
 #include "rp-recent-runs.h"
 #include "rp-report.h"
 #include "rp-scenario.h"
+#include "rp-stall-report.h"
 #include "rp-window.h"
 #include "rp-window-private.h"
 #include "rp-why-view.h"
@@ -24,67 +24,13 @@
 
 static GtkApplication *application;
 
-#define HANG_GUARD_S 60
 /* The narrowest window a phone gives (issue 21: "works at 360 px"). */
 #define PHONE_WIDTH 360
 /* Reports in the folder: more than the list shows. */
 #define N_REPORTS 30
 
-static gboolean
-on_hang (gpointer user_data)
-{
-  g_error ("waited %d s for: %s", HANG_GUARD_S, (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin_until (gboolean  (*done) (gpointer),
-            gpointer    data,
-            const char *what)
-{
-  guint guard = g_timeout_add_seconds (HANG_GUARD_S, on_hang, (gpointer) what);
-
-  while (!done (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (guard);
-}
-
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *out)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect (child, type, out);
-}
-
-/* Which widgets are wider than @limit at their minimum, for the log of a
- * failure. */
-static void
-name_widest (GtkWidget *widget,
-             int        limit,
-             guint      depth)
-{
-  int minimum = 0;
-
-  if (!gtk_widget_get_visible (widget))
-    return;
-  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
-  if (minimum <= limit)
-    return;
-  if (GTK_IS_LABEL (widget))
-    g_test_message ("%*s%s “%s”: minimum width %d", (int) depth, "", G_OBJECT_TYPE_NAME (widget),
-                    gtk_label_get_text (GTK_LABEL (widget)), minimum);
-  else
-    g_test_message ("%*s%s: minimum width %d", (int) depth, "", G_OBJECT_TYPE_NAME (widget), minimum);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    name_widest (child, limit, depth + 1);
-}
-
-/* Two long stalls of fsync with their breakdowns, as a finished run's
- * report has them (test-gui-why.c). */
+/* The stalls of rp_stall_report_two_stalls, the first with a wait for
+ * dirty pages too, and a third (RP_STALL_REPORT_BUSY's call at 16 s). */
 static const char *stalls_json =
   "[{\"series\": \"fsync_latency\", \"start\": 2.0, \"duration\": 9.85, \"source\": \"stack\","
   "  \"blkio_delay\": null, \"breakdown\": ["
@@ -101,62 +47,8 @@ static const char *stalls_json =
 static char *
 write_report_with_stalls (void)
 {
-  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
-  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
-  RpSeries *fsync = rp_series_new ("fsync_latency", "s", NULL);
-  RpSeries *await = rp_series_new ("disk_await", "s", NULL);
-  RpSeries *commit = rp_series_new ("journal_commit", "s", NULL);
-  RpSeries *dirty = rp_series_new ("dirty_bytes", "B", NULL);
-  g_autoptr(RpReport) report = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(JsonParser) inner = json_parser_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *json = NULL;
-  g_autofree char *out = NULL;
-  g_autoptr(GError) error = NULL;
-  char *path = NULL;
-  int fd;
-
-  for (double t = 0.5; t < 20; t += 0.5)
-    {
-      rp_series_append (fsync, t, 0.004);
-      rp_series_append (await, t, 0.003);
-      rp_series_append (dirty, t, 3.9e9);
-    }
-  rp_series_append (fsync, 2.0, 9.85);
-  rp_series_append (fsync, 14.0, 0.5);
-  rp_series_append (fsync, 16.0, 0.3);
-  rp_series_append (commit, 1.5, 9.0);
-  g_ptr_array_add (series, fsync);
-  g_ptr_array_add (series, await);
-  g_ptr_array_add (series, commit);
-  g_ptr_array_add (series, dirty);
-  report = rp_report_new (NULL, scenario, series, NULL);
-  json = rp_report_to_json (report, NULL);
-  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
-  g_assert_true (json_parser_load_from_data (inner, stalls_json, -1, NULL));
-  json_object_set_member (json_node_get_object (json_parser_get_root (parser)), "stalls",
-                          json_node_copy (json_parser_get_root (inner)));
-  json_generator_set_root (generator, json_parser_get_root (parser));
-  out = json_generator_to_data (generator, NULL);
-  fd = g_file_open_tmp ("test-gui-sidebar-XXXXXX.json", &path, &error);
-  g_assert_no_error (error);
-  close (fd);
-  g_file_set_contents (path, out, -1, &error);
-  g_assert_no_error (error);
-  return path;
-}
-
-static guint
-count_reports (void)
-{
-  g_autofree char *directory = rp_recent_runs_get_directory ();
-  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
-  guint n = 0;
-
-  while (dir != NULL && g_dir_read_name (dir) != NULL)
-    n++;
-  return n;
+  return rp_stall_report_write (stalls_json, RP_STALL_REPORT_CALM_CALLS | RP_STALL_REPORT_BUSY,
+                                "test-gui-sidebar-XXXXXX.json");
 }
 
 static void
@@ -168,7 +60,7 @@ fill_reports_folder (guint n)
   g_autoptr(RpReport) report = rp_report_load (file, &error);
 
   g_assert_no_error (error);
-  while (count_reports () < n)
+  while (rp_gui_fixture_count_reports () < n)
     {
       g_autoptr(GFile) saved = rp_recent_runs_save (report, &error);
 
@@ -221,13 +113,13 @@ test_german_fits_phone (void)
   window = rp_window_new (application);
   gtk_window_set_default_size (GTK_WINDOW (window), PHONE_WIDTH, 720);
   gtk_window_present (GTK_WINDOW (window));
-  spin_until (is_folded, window, "the sidebar to fold at 360 px");
+  rp_gui_fixture_wait (is_folded, window, "the sidebar to fold at 360 px");
   rp_window_open_files (window, &file, 1);
-  spin_until (why_listed, window, "the Why section");
-  spin_until (recent_complete, window, "the recent runs");
+  rp_gui_fixture_wait (why_listed, window, "the Why section");
+  rp_gui_fixture_wait (recent_complete, window, "the recent runs");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
   g_assert_true (adw_flap_get_reveal_flap (window->flap));
-  collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, expanders);
+  rp_gui_fixture_collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, expanders);
   g_assert_cmpuint (expanders->len, ==, 3);
   for (guint i = 0; i < expanders->len; i++)
     adw_expander_row_set_expanded (expanders->pdata[i], TRUE);
@@ -236,14 +128,14 @@ test_german_fits_phone (void)
 
   sidebar = adw_flap_get_flap (window->flap);
   /* The page has its margins: its groups have 24 px less. */
-  name_widest (sidebar, PHONE_WIDTH - 40, 0);
+  rp_gui_fixture_name_widest (sidebar, PHONE_WIDTH - 40, 0);
   gtk_widget_measure (sidebar, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
   g_test_message ("sidebar minimum width in German, every section open: %d px", minimum);
   if (g_getenv ("RP_DEBUG_WIDTHS"))
     {
       g_autoptr(GPtrArray) labels = g_ptr_array_new ();
 
-      collect (GTK_WIDGET (window->summary_view), GTK_TYPE_LABEL, labels);
+      rp_gui_fixture_collect (GTK_WIDGET (window->summary_view), GTK_TYPE_LABEL, labels);
       for (guint i = 0; i < labels->len; i++)
         {
           int m = 0;
@@ -278,16 +170,16 @@ test_recent_capped (void)
   g_autofree char *expected = NULL;
 
   fill_reports_folder (N_REPORTS);
-  g_assert_cmpuint (count_reports (), >=, N_REPORTS);
+  g_assert_cmpuint (rp_gui_fixture_count_reports (), >=, N_REPORTS);
 
   listed = rp_recent_runs_list (5, &n_found, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (listed->len, ==, 5);
-  g_assert_cmpuint (n_found, ==, count_reports ());
+  g_assert_cmpuint (n_found, ==, rp_gui_fixture_count_reports ());
 
   window = rp_window_new (application);
   gtk_window_present (GTK_WINDOW (window));
-  spin_until (recent_complete, window, "the recent runs");
+  rp_gui_fixture_wait (recent_complete, window, "the recent runs");
   files = rp_window_list_recent_files (window);
   g_assert_cmpuint (files->len, ==, RP_RECENT_RUNS_MAX);
   more = gtk_list_box_get_row_at_index (window->recent_list, RP_RECENT_RUNS_MAX);
@@ -299,12 +191,6 @@ test_recent_capped (void)
   /* The rows open through the list, not through action helpers of their own. */
   g_assert_null (gtk_actionable_get_action_name (GTK_ACTIONABLE (gtk_list_box_get_row_at_index (window->recent_list, 0))));
   gtk_window_destroy (GTK_WINDOW (window));
-}
-
-static gboolean
-pointer_cleared (gpointer data)
-{
-  return *(gpointer *) data == NULL;
 }
 
 /* Scenario R6: the loads on another file system. The row shows "the folder
@@ -346,7 +232,7 @@ test_load_folder_row (void)
   g_object_add_weak_pointer (G_OBJECT (next), (gpointer *) &next);
   g_assert_cmpstr (rp_run_settings_get_load_directory (next->run_settings), ==, folder);
   gtk_window_destroy (GTK_WINDOW (next));
-  spin_until (pointer_cleared, &next, "the second window to go");
+  rp_gui_fixture_wait (rp_gui_fixture_pointer_cleared, &next, "the second window to go");
 
   /* Delete on the row (its one Tab stop) clears it. */
   {
@@ -438,17 +324,17 @@ take_screenshots (void)
 
       gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
       gtk_window_present (GTK_WINDOW (window));
-      spin_until (laid_out, &wait, "the window at its size");
+      rp_gui_fixture_wait (laid_out, &wait, "the window at its size");
       rp_window_set_load_directory (window, "/media/usb-stick/resprobe");
       rp_window_open_files (window, &file, 1);
-      spin_until (why_listed, window, "the Why section");
-      spin_until (recent_complete, window, "the recent runs");
+      rp_gui_fixture_wait (why_listed, window, "the Why section");
+      rp_gui_fixture_wait (recent_complete, window, "the recent runs");
       if (rp_window_get_folded (window))
         {
           gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
-          spin_until (flap_shown, window->flap, "the sidebar over the charts");
+          rp_gui_fixture_wait (flap_shown, window->flap, "the sidebar over the charts");
         }
-      collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, expanders);
+      rp_gui_fixture_collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, expanders);
       for (guint i = 0; i < expanders->len; i++)
         adw_expander_row_set_expanded (expanders->pdata[i], TRUE);
       save_widget (GTK_WIDGET (window), name);
@@ -458,7 +344,7 @@ take_screenshots (void)
         g_autoptr(GPtrArray) scrolled = g_ptr_array_new ();
         g_autofree char *lower = g_strdup_printf ("sidebar-end-%s-%dx%d.png", language, sizes[s][0], sizes[s][1]);
 
-        collect (page, GTK_TYPE_SCROLLED_WINDOW, scrolled);
+        rp_gui_fixture_collect (page, GTK_TYPE_SCROLLED_WINDOW, scrolled);
         if (scrolled->len > 0)
           {
             GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (scrolled->pdata[0]);
@@ -483,7 +369,7 @@ take_screenshots (void)
           g_autoptr(GPtrArray) charts = g_ptr_array_new ();
           g_autofree char *popover_name = g_strdup_printf ("chart-stall-popover-%s.png", language);
 
-          collect (GTK_WIDGET (window), RP_TYPE_CHART_VIEW, charts);
+          rp_gui_fixture_collect (GTK_WIDGET (window), RP_TYPE_CHART_VIEW, charts);
           for (guint i = 0; i < charts->len; i++)
             {
               GtkWidget *chart = charts->pdata[i];
@@ -511,40 +397,12 @@ take_screenshots (void)
   g_unlink (path);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *data_home = NULL;
   g_autofree char *localedir = NULL;
-  int status;
 
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", FALSE);
-  data_home = g_dir_make_tmp ("test-gui-sidebar-data-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   /* German from the build's catalogues (po/ beside tests/ in the build). */
   /* Screenshots may be taken in another language (RP_SHOTS_LANGUAGE). */
   g_setenv ("LANGUAGE", g_getenv ("RP_SHOTS_LANGUAGE") ? g_getenv ("RP_SHOTS_LANGUAGE") : "de", TRUE);
@@ -554,22 +412,7 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display; run under xvfb-run\n");
-      return 77;
-    }
-  adw_init ();
-
-  application = GTK_APPLICATION (rp_application_new ());
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_COMMAND_LINE |
-                           G_APPLICATION_HANDLES_OPEN);
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (application));
+  application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION | RP_GUI_FIXTURE_DATA_HOME, 0);
 
   g_test_add_func ("/sidebar/german-fits-phone", test_german_fits_phone);
   g_test_add_func ("/sidebar/recent-capped", test_recent_capped);
@@ -577,9 +420,5 @@ main (int   argc,
   if (g_getenv ("RP_SHOTS_DIR") != NULL)
     g_test_add_func ("/sidebar/screenshots", take_screenshots);
 
-  status = g_test_run ();
-  g_application_release (G_APPLICATION (application));
-  g_object_unref (application);
-  remove_tree (data_home);
-  return status;
+  return rp_gui_fixture_run ();
 }

@@ -6,7 +6,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 
-#include "rp-application.h"
+#include "rp-gui-fixture.h"
 #include "rp-recent-runs.h"
 #include "rp-report.h"
 #include "rp-scenario.h"
@@ -24,45 +24,10 @@
 
 static GtkApplication *application;
 
-/* A hang guard only: every wait is for a condition. */
+/* R1 runs on a busy machine: the windows may take long to go. */
 #define HANG_GUARD_S 90
 /* More reports than the list shows: its rows, their menus and the last row. */
 #define N_OLD_REPORTS (RP_RECENT_RUNS_MAX + 3)
-
-static gboolean
-on_hang (gpointer user_data)
-{
-  g_error ("waited %d s for: %s", HANG_GUARD_S, (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin_until (gboolean  (*done) (gpointer),
-            gpointer    data,
-            const char *what)
-{
-  guint guard = g_timeout_add_seconds (HANG_GUARD_S, on_hang, (gpointer) what);
-
-  while (!done (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (guard);
-}
-
-static gboolean
-pointer_cleared (gpointer data)
-{
-  return *(gpointer *) data == NULL;
-}
-
-/* The probes run: the run is under way, its window probes too. */
-static gboolean
-run_measuring (gpointer data)
-{
-  RpWindow *window = data;
-
-  return window->session != NULL && rp_session_get_state (window->session) == RP_SESSION_RUNNING &&
-         window->status_id != 0;
-}
 
 static gboolean
 recent_listed (gpointer data)
@@ -76,18 +41,6 @@ static gboolean
 exit_outputs_pending (gpointer data)
 {
   return ((RpWindow *) data)->exit_outputs_pending;
-}
-
-static guint
-count_reports (void)
-{
-  g_autofree char *directory = rp_recent_runs_get_directory ();
-  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
-  guint n = 0;
-
-  while (dir != NULL && g_dir_read_name (dir) != NULL)
-    n++;
-  return n;
 }
 
 /* Old runs in the reports folder: a small passive run's report, saved
@@ -106,7 +59,7 @@ fill_reports_folder (const char *target)
     rp_series_append (fsync, t, 0.004);
   g_ptr_array_add (series, fsync);
   report = rp_report_new (NULL, scenario, series, NULL);
-  while (count_reports () < N_OLD_REPORTS)
+  while (rp_gui_fixture_count_reports () < N_OLD_REPORTS)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(GFile) file = rp_recent_runs_save (report, &error);
@@ -158,7 +111,7 @@ close_during_run (CloseHow     how,
 
   g_assert_no_error (error);
   fill_reports_folder (target);
-  before = count_reports ();
+  before = rp_gui_fixture_count_reports ();
   window = g_object_new (RP_TYPE_WINDOW, "application", application, NULL);
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   g_assert_true (rp_window_set_scenario (window, "R1"));
@@ -173,14 +126,14 @@ close_during_run (CloseHow     how,
       rp_window_set_exit_outputs (window, exit_file, NULL);
     }
   gtk_window_present (GTK_WINDOW (window));
-  spin_until (recent_listed, window, "the recent runs with their last row");
+  rp_gui_fixture_wait (recent_listed, window, "the recent runs with their last row");
   rp_window_start (window);
-  spin_until (run_measuring, window, "the run to measure");
+  rp_gui_fixture_wait (rp_gui_fixture_run_measuring, window, "the run to measure");
   for (guint i = 0; i < ticks; i++)
     g_main_context_iteration (NULL, TRUE);
 
   close_window (window, how);
-  spin_until (pointer_cleared, &window, "the window to go after the run stopped");
+  rp_gui_fixture_wait (rp_gui_fixture_pointer_cleared, &window, "the window to go after the run stopped");
 
   if (scripted)
     {
@@ -191,7 +144,7 @@ close_during_run (CloseHow     how,
       g_unlink (exit_path);
     }
   else
-    g_assert_cmpuint (count_reports (), ==, before + 1);
+    g_assert_cmpuint (rp_gui_fixture_count_reports (), ==, before + 1);
   /* The run's files are gone with it. */
   g_assert_cmpint (g_rmdir (target), ==, 0);
 }
@@ -236,17 +189,14 @@ test_close_while_script_writes (void)
   g_unlink (exit_path);
   for (guint how = CLOSE_BY_SIGTERM; how <= CLOSE_BY_CTRL_Q; how++)
     {
-      window = g_object_new (RP_TYPE_WINDOW, "application", application, NULL);
+      window = rp_gui_fixture_passive_window (target, NULL);
       g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
-      g_assert_true (rp_window_set_scenario (window, "passive"));
-      rp_window_set_directory (window, target);
-      rp_window_set_duration_text (window, "1");
       rp_window_set_exit_outputs (window, exit_file, NULL);
       gtk_window_present (GTK_WINDOW (window));
       rp_window_start (window);
-      spin_until (exit_outputs_pending, window, "the run to end and its report to be due");
+      rp_gui_fixture_wait (exit_outputs_pending, window, "the run to end and its report to be due");
       close_window (window, how);
-      spin_until (pointer_cleared, &window, "the window to go once its report is written");
+      rp_gui_fixture_wait (rp_gui_fixture_pointer_cleared, &window, "the window to go once its report is written");
       report = rp_report_load (exit_file, &error);
       g_assert_no_error (error);
       g_assert_cmpfloat (rp_report_get_duration (report), >, 0);
@@ -256,65 +206,17 @@ test_close_while_script_writes (void)
   g_assert_cmpint (g_rmdir (target), ==, 0);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *data_home = NULL;
-  int status;
-
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", FALSE);
-  /* The reports folder of this test alone, set before GLib reads it. */
-  data_home = g_dir_make_tmp ("test-gui-teardown-data-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display; run under xvfb-run\n");
-      return 77;
-    }
-  adw_init ();
-
-  application = GTK_APPLICATION (rp_application_new ());
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_COMMAND_LINE);
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
-  /* The test holds it: Ctrl+Q closes the windows, the process goes on. */
-  g_application_hold (G_APPLICATION (application));
+  application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION | RP_GUI_FIXTURE_DATA_HOME,
+                                     HANG_GUARD_S);
 
   g_test_add_func ("/teardown/sigterm-during-run", test_sigterm_during_run);
   g_test_add_func ("/teardown/ctrl-q-during-run", test_ctrl_q_during_run);
   g_test_add_func ("/teardown/sigterm-scripted", test_sigterm_scripted);
   g_test_add_func ("/teardown/close-while-script-writes", test_close_while_script_writes);
 
-  status = g_test_run ();
-  g_application_release (G_APPLICATION (application));
-  g_object_unref (application);
-  remove_tree (data_home);
-  return status;
+  return rp_gui_fixture_run ();
 }

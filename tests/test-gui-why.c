@@ -4,15 +4,15 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "rp-application.h"
 #include "rp-chart-view.h"
+#include "rp-gui-fixture.h"
 #include "rp-params.h"
 #include "rp-report.h"
 #include "rp-scenario.h"
 #include "rp-session-private.h"
+#include "rp-stall-report.h"
 #include "rp-timed-call.h"
 #include "rp-window.h"
 #include "rp-window-private.h"
@@ -20,96 +20,12 @@
 
 static GtkApplication *application;
 
-/* Two stalls of fsync: one waiting for the ext3 journal commit, one for
- * writeback, as the stall sampler records them (test-stalls.c). */
-static const char *stalls_json =
-  "[{\"series\": \"fsync_latency\", \"start\": 2.0, \"duration\": 9.85, \"source\": \"stack\","
-  "  \"blkio_delay\": null, \"breakdown\": ["
-  "    {\"site\": \"jbd2_log_wait_commit\", \"seconds\": 9.7},"
-  "    {\"site\": \"running\", \"seconds\": 0.1}]},"
-  " {\"series\": \"fsync_latency\", \"start\": 14.0, \"duration\": 0.5, \"source\": \"stack\","
-  "  \"blkio_delay\": 0.25, \"breakdown\": [{\"site\": \"folio_wait_writeback\", \"seconds\": 0.5}]}]";
-
-/* A report file of our own with @stalls put in (NULL: none), as a file of
- * another run has them. Returns its path. */
+/* A report file with @stalls (JSON) and fsync's calm calls, as a chart
+ * draws them. Returns its path. */
 static char *
 write_report (const char *stalls)
 {
-  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
-  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
-  RpSeries *fsync = rp_series_new ("fsync_latency", "s", NULL);
-  RpSeries *await = rp_series_new ("disk_await", "s", NULL);
-  RpSeries *commit = rp_series_new ("journal_commit", "s", NULL);
-  g_autoptr(RpReport) report = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *json = NULL;
-  g_autoptr(GError) error = NULL;
-  char *path = NULL;
-  int fd;
-  JsonObject *root;
-
-  for (double t = 0.5; t < 20; t += 0.5)
-    {
-      rp_series_append (fsync, t, 0.004);
-      rp_series_append (await, t, 0.003);
-    }
-  rp_series_append (fsync, 2.0, 9.85);
-  rp_series_append (fsync, 14.0, 0.5);
-  rp_series_append (commit, 1.5, 9.0);
-  g_ptr_array_add (series, fsync);
-  g_ptr_array_add (series, await);
-  g_ptr_array_add (series, commit);
-  report = rp_report_new (NULL, scenario, series, NULL);
-  json = rp_report_to_json (report, NULL);
-  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
-  root = json_node_get_object (json_parser_get_root (parser));
-  json_object_remove_member (root, "stalls");
-  if (stalls != NULL)
-    {
-      g_autoptr(JsonParser) inner = json_parser_new ();
-
-      g_assert_true (json_parser_load_from_data (inner, stalls, -1, NULL));
-      json_object_set_member (root, "stalls", json_node_copy (json_parser_get_root (inner)));
-    }
-  json_generator_set_root (generator, json_parser_get_root (parser));
-  g_free (json);
-  json = json_generator_to_data (generator, NULL);
-  fd = g_file_open_tmp ("test-gui-why-XXXXXX.json", &path, &error);
-  g_assert_no_error (error);
-  close (fd);
-  g_file_set_contents (path, json, -1, &error);
-  g_assert_no_error (error);
-  return path;
-}
-
-static void
-collect (GtkWidget *widget,
-         GType      type,
-         GPtrArray *out)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect (child, type, out);
-}
-
-/* Runs the main loop until @done says so; @seconds only guards a hang. */
-static gboolean
-spin_until (gboolean (*done) (gpointer),
-            gpointer  data,
-            double    seconds)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return TRUE;
+  return rp_stall_report_write (stalls, RP_STALL_REPORT_CALM_CALLS, "test-gui-why-XXXXXX.json");
 }
 
 static gboolean
@@ -120,40 +36,21 @@ why_has_rows (gpointer data)
   return rp_why_view_get_n_rows (window->why_view) > 0;
 }
 
-static gboolean
-window_has_report (gpointer data)
-{
-  return rp_window_get_report (data) != NULL && !rp_window_get_busy (data);
-}
-
-static RpWindow *
-open_report (const char *path)
-{
-  RpWindow *window = rp_window_new (application);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  rp_window_open_files (window, &file, 1);
-  g_assert_true (spin_until (window_has_report, window, 60));
-  return window;
-}
-
 /* The section lists each stall, longest first, with its call, duration,
  * start and wait sites in words; the cause is its description. */
 static void
 test_why_lists_stalls (void)
 {
-  g_autofree char *path = write_report (stalls_json);
-  RpWindow *window = open_report (path);
+  g_autofree char *path = write_report (rp_stall_report_two_stalls);
+  RpWindow *window = rp_gui_fixture_open_report (path);
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
   g_autoptr(GPtrArray) details = g_ptr_array_new ();
   const char *description;
 
-  g_assert_true (spin_until (why_has_rows, window, 60));
+  rp_gui_fixture_wait (why_has_rows, window, "the Why section's rows");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->why_view)));
   g_assert_cmpuint (rp_why_view_get_n_rows (window->why_view), ==, 2);
-  collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
+  rp_gui_fixture_collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
   g_assert_cmpuint (rows->len, ==, 2);
   g_assert_cmpstr (adw_preferences_row_get_title (rows->pdata[0]), ==, "fsync took 9.85 s at 2.0 s");
   g_assert_cmpstr (adw_expander_row_get_subtitle (rows->pdata[0]), ==,
@@ -165,7 +62,7 @@ test_why_lists_stalls (void)
   g_assert_nonnull (strstr (description, "journal commit"));
 
   /* Expanded: what ran meanwhile, from the report's series. */
-  collect (rows->pdata[0], ADW_TYPE_ACTION_ROW, details);
+  rp_gui_fixture_collect (rows->pdata[0], ADW_TYPE_ACTION_ROW, details);
   g_assert_cmpuint (details->len, >=, 2);
   {
     gboolean commits = FALSE;
@@ -187,7 +84,7 @@ static void
 test_why_hidden_without_stalls (void)
 {
   g_autofree char *path = write_report ("[]");
-  RpWindow *window = open_report (path);
+  RpWindow *window = rp_gui_fixture_open_report (path);
 
   g_assert_cmpuint (rp_why_view_get_n_rows (window->why_view), ==, 0);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->why_view)));
@@ -208,7 +105,7 @@ find_marker (gpointer data)
   Marker *marker = data;
   g_autoptr(GPtrArray) charts = g_ptr_array_new ();
 
-  collect (GTK_WIDGET (marker->window), RP_TYPE_CHART_VIEW, charts);
+  rp_gui_fixture_collect (GTK_WIDGET (marker->window), RP_TYPE_CHART_VIEW, charts);
   for (guint i = 0; i < charts->len; i++)
     {
       RpPlot *plot = rp_chart_view_get_plot (charts->pdata[i]);
@@ -242,15 +139,15 @@ chart_popover (RpChartView *chart)
 static void
 test_marker_click_popover (void)
 {
-  g_autofree char *path = write_report (stalls_json);
-  Marker marker = { .window = open_report (path) };
+  g_autofree char *path = write_report (rp_stall_report_two_stalls);
+  Marker marker = { .window = rp_gui_fixture_open_report (path) };
   g_autoptr(GPtrArray) controllers = g_ptr_array_new ();
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
   GListModel *list;
   GtkGesture *click = NULL;
   GtkPopover *popover;
 
-  g_assert_true (spin_until (find_marker, &marker, 60));
+  rp_gui_fixture_wait (find_marker, &marker, "a chart with a stall marker");
   list = gtk_widget_observe_controllers (GTK_WIDGET (marker.chart));
   for (guint i = 0; i < g_list_model_get_n_items (list); i++)
     {
@@ -271,7 +168,7 @@ test_marker_click_popover (void)
   popover = chart_popover (marker.chart);
   g_assert_nonnull (popover);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
-  collect (GTK_WIDGET (popover), GTK_TYPE_LABEL, labels);
+  rp_gui_fixture_collect (GTK_WIDGET (popover), GTK_TYPE_LABEL, labels);
   g_assert_cmpuint (labels->len, ==, 1);
   g_test_message ("popover: %s", gtk_label_get_text (labels->pdata[0]));
   g_assert_cmpstr (gtk_label_get_text (labels->pdata[0]), ==, rp_plot_span_at (rp_chart_view_get_plot (marker.chart), marker.x));
@@ -313,8 +210,8 @@ press (GtkEventControllerKey *keys,
 static void
 test_keys_step_through_stalls (void)
 {
-  g_autofree char *path = write_report (stalls_json);
-  Marker marker = { .window = open_report (path) };
+  g_autofree char *path = write_report (rp_stall_report_two_stalls);
+  Marker marker = { .window = rp_gui_fixture_open_report (path) };
   RpPlot *plot;
   GtkEventControllerKey *keys;
   GtkPopover *popover;
@@ -322,7 +219,7 @@ test_keys_step_through_stalls (void)
   GtkLabel *label;
   const char *first, *second;
 
-  g_assert_true (spin_until (find_marker, &marker, 60));
+  rp_gui_fixture_wait (find_marker, &marker, "a chart with a stall marker");
   plot = rp_chart_view_get_plot (marker.chart);
   g_assert_cmpuint (rp_plot_get_n_spans (plot), ==, 2);
   /* The spans this chart draws, left to right: 2.0 s, then 14.0 s. */
@@ -341,7 +238,7 @@ test_keys_step_through_stalls (void)
   popover = chart_popover (marker.chart);
   g_assert_nonnull (popover);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
-  collect (GTK_WIDGET (popover), GTK_TYPE_LABEL, labels);
+  rp_gui_fixture_collect (GTK_WIDGET (popover), GTK_TYPE_LABEL, labels);
   label = labels->pdata[0];
   g_assert_cmpstr (gtk_label_get_text (label), ==, first);
   g_assert_true (g_str_has_prefix (rp_chart_view_get_description (marker.chart), "Stall 1 of 2: "));
@@ -375,10 +272,10 @@ static void
 test_keys_without_stalls (void)
 {
   g_autofree char *path = write_report ("[]");
-  RpWindow *window = open_report (path);
+  RpWindow *window = rp_gui_fixture_open_report (path);
   g_autoptr(GPtrArray) charts = g_ptr_array_new ();
 
-  collect (GTK_WIDGET (window), RP_TYPE_CHART_VIEW, charts);
+  rp_gui_fixture_collect (GTK_WIDGET (window), RP_TYPE_CHART_VIEW, charts);
   g_assert_cmpuint (charts->len, >, 0);
   g_assert_false (press (key_controller (charts->pdata[0]), GDK_KEY_Right));
   g_assert_cmpint (rp_chart_view_get_stall_index (charts->pdata[0]), ==, -1);
@@ -399,31 +296,16 @@ live_row_shows (gpointer data)
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
   g_autoptr(GPtrArray) details = g_ptr_array_new ();
 
-  collect (GTK_WIDGET (wait->window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
+  rp_gui_fixture_collect (GTK_WIDGET (wait->window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
   if (rows->len == 0 || !g_str_has_prefix (adw_preferences_row_get_title (rows->pdata[0]), wait->prefix))
     return FALSE;
   if (wait->detail == NULL)
     return TRUE;
-  collect (rows->pdata[0], ADW_TYPE_ACTION_ROW, details);
+  rp_gui_fixture_collect (rows->pdata[0], ADW_TYPE_ACTION_ROW, details);
   for (guint i = 0; i < details->len; i++)
     if (g_strcmp0 (adw_preferences_row_get_title (details->pdata[i]), wait->detail) == 0)
       return TRUE;
   return FALSE;
-}
-
-static gboolean
-run_measuring (gpointer data)
-{
-  RpWindow *window = data;
-
-  return window->session != NULL && rp_session_get_state (window->session) == RP_SESSION_RUNNING &&
-         window->status_id != 0;
-}
-
-static gboolean
-window_idle (gpointer data)
-{
-  return !rp_window_get_busy (data);
 }
 
 /* Issue 18 item 4, live: while the run goes on, a call in flight past
@@ -449,7 +331,7 @@ test_why_rows_live (void)
   rp_window_set_duration_text (window, "");
   gtk_window_present (GTK_WINDOW (window));
   rp_window_start (window);
-  g_assert_true (spin_until (run_measuring, window, 60));
+  rp_gui_fixture_wait (rp_gui_fixture_run_measuring, window, "the run to measure");
 
   /* A timed call of our own in the run's registry, as a probe makes one. */
   commits = rp_session_ensure_series (window->session, "journal_commit", "s", NULL);
@@ -457,24 +339,24 @@ test_why_rows_live (void)
   begun = rp_session_time_from_monotonic (window->session, rp_timed_call_begin (call, "fsync_latency"));
   rp_series_append (commits, begun + 0.01, 0.08);
   wait.prefix = "fsync in flight for";
-  g_assert_true (spin_until (live_row_shows, &wait, 60));
-  collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
+  rp_gui_fixture_wait (live_row_shows, &wait, wait.prefix);
+  rp_gui_fixture_collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
   in_flight_row = rows->pdata[0];
   /* What ran meanwhile so far, already while in flight. */
   wait.detail = "journal commits";
-  g_assert_true (spin_until (live_row_shows, &wait, 60));
+  rp_gui_fixture_wait (live_row_shows, &wait, "the journal commits in the row in flight");
 
   rp_timed_call_end (call);
   wait.prefix = "fsync took";
-  g_assert_true (spin_until (live_row_shows, &wait, 60));
+  rp_gui_fixture_wait (live_row_shows, &wait, wait.prefix);
   g_assert_true (rp_window_get_busy (window));
   g_ptr_array_set_size (rows, 0);
-  collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
+  rp_gui_fixture_collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, rows);
   /* Updated in place, not rebuilt. */
   g_assert_true (rows->pdata[0] == in_flight_row);
 
   rp_window_stop (window);
-  g_assert_true (spin_until (window_idle, window, 60));
+  rp_gui_fixture_wait (rp_gui_fixture_window_idle, window, "the run to stop");
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_cmpint (g_rmdir (target), ==, 0);
 }
@@ -545,30 +427,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int status;
-
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", FALSE);
+  /* The rows' words are compared as written. */
   g_setenv ("LANGUAGE", "C", TRUE);
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display; run under xvfb-run\n");
-      return 77;
-    }
-  adw_init ();
-
-  application = GTK_APPLICATION (rp_application_new ());
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_COMMAND_LINE |
-                           G_APPLICATION_HANDLES_OPEN);
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (application));
+  application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION, 0);
 
   g_test_add_func ("/gui-why/lists-stalls", test_why_lists_stalls);
   g_test_add_func ("/gui-why/hidden-without-stalls", test_why_hidden_without_stalls);
@@ -577,9 +438,5 @@ main (int   argc,
   g_test_add_func ("/gui-why/keys-step-through-stalls", test_keys_step_through_stalls);
   g_test_add_func ("/gui-why/keys-without-stalls", test_keys_without_stalls);
   g_test_add_func ("/gui-why/rows-live", test_why_rows_live);
-  status = g_test_run ();
-
-  g_application_release (G_APPLICATION (application));
-  g_object_unref (application);
-  return status;
+  return rp_gui_fixture_run ();
 }

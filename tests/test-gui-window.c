@@ -7,10 +7,9 @@
 #define G_SETTINGS_ENABLE_BACKEND
 #include <gio/gsettingsbackend.h>
 
-#include "rp-application.h"
 #include "rp-compare-view.h"
 #include "rp-compare-window.h"
-#include "rp-gui-util.h"
+#include "rp-gui-fixture.h"
 #include "rp-recent-runs.h"
 #include "rp-scenario.h"
 #include "rp-sysinfo-private.h"
@@ -18,36 +17,6 @@
 #include "rp-window-private.h"
 
 static GtkApplication *application;
-static char *data_home;
-
-/* A hang guard only: every wait below is for a condition, and a run of one
- * second ends in about that; a minute means something hangs. */
-#define HANG_GUARD_S 60
-
-static gboolean
-on_hang (gpointer user_data)
-{
-  g_error ("waited %d s for: %s", HANG_GUARD_S, (const char *) user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin_until (gboolean  (*done) (gpointer),
-            gpointer    data,
-            const char *what)
-{
-  guint guard = g_timeout_add_seconds (HANG_GUARD_S, on_hang, (gpointer) what);
-
-  while (!done (data))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (guard);
-}
-
-static gboolean
-window_idle (gpointer data)
-{
-  return !rp_window_get_busy (data);
-}
 
 static gboolean
 run_saved (gpointer data)
@@ -55,13 +24,7 @@ run_saved (gpointer data)
   return rp_window_get_saved_file (data) != NULL;
 }
 
-static gboolean
-pointer_cleared (gpointer data)
-{
-  return *(gpointer *) data == NULL;
-}
-
-/* The reports folder of this test (XDG_DATA_HOME set in main()). */
+/* The reports folder of this test (RP_GUI_FIXTURE_DATA_HOME). */
 static GPtrArray *
 list_reports (void)
 {
@@ -82,18 +45,6 @@ empty_reports_folder (void)
 
   for (guint i = 0; i < names->len; i++)
     g_assert_cmpint (g_unlink (names->pdata[i]), ==, 0);
-}
-
-static RpWindow *
-new_passive_window (const char *target,
-                    GSettings  *settings)
-{
-  RpWindow *window = g_object_new (RP_TYPE_WINDOW, "application", application, "settings", settings, NULL);
-
-  g_assert_true (rp_window_set_scenario (window, "passive"));
-  rp_window_set_directory (window, target);
-  rp_window_set_duration_text (window, "1");
-  return window;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -146,16 +97,16 @@ check_autosave_on_close (gboolean close_during)
 
   g_assert_no_error (error);
   empty_reports_folder ();
-  window = new_passive_window (target, NULL);
+  window = rp_gui_fixture_passive_window (target, NULL);
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_present (GTK_WINDOW (window));
   rp_window_start (window);
   g_assert_true (rp_window_get_busy (window));
   if (!close_during)
-    spin_until (window_idle, window, "the end of the run");
+    rp_gui_fixture_wait (rp_gui_fixture_window_idle, window, "the end of the run");
   /* Closed at once: no prompt, and the window goes when the run is saved. */
   gtk_window_close (GTK_WINDOW (window));
-  spin_until (pointer_cleared, &window, "the window to go");
+  rp_gui_fixture_wait (rp_gui_fixture_pointer_cleared, &window, "the window to go");
 
   saved = list_reports ();
   g_assert_cmpuint (saved->len, ==, 1);
@@ -170,7 +121,7 @@ check_autosave_on_close (gboolean close_during)
   window = rp_window_new (application);
   wait.window = window;
   wait.n = 1;
-  spin_until (recent_listed, &wait, "the recent runs");
+  rp_gui_fixture_wait (recent_listed, &wait, "the recent runs");
   listed = rp_window_list_recent_files (window);
   g_assert_cmpstr (g_file_peek_path (listed->pdata[0]), ==, saved->pdata[0]);
   /* One Tab stop per row: the row (its tick and menu take Space and the
@@ -210,11 +161,11 @@ test_autosave_names (void)
 
   g_assert_no_error (error);
   empty_reports_folder ();
-  window = new_passive_window (target, NULL);
+  window = rp_gui_fixture_passive_window (target, NULL);
   gtk_window_present (GTK_WINDOW (window));
   rp_window_start (window);
-  spin_until (window_idle, window, "the first run");
-  spin_until (run_saved, window, "the run to be saved");
+  rp_gui_fixture_wait (rp_gui_fixture_window_idle, window, "the first run");
+  rp_gui_fixture_wait (run_saved, window, "the run to be saved");
   first = g_object_ref (rp_window_get_saved_file (window));
   g_assert_true (g_file_query_exists (first, NULL));
   /* Saved again: the same report, a new name beside it. */
@@ -330,17 +281,6 @@ idle_drained (gpointer data)
   return !g_main_context_pending (NULL);
 }
 
-static GPtrArray *
-find_entries (GtkWidget *widget,
-              GPtrArray *out)
-{
-  if (GTK_IS_ENTRY (widget))
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    find_entries (child, out);
-  return out;
-}
-
 /* run.sh under xvfb-run without a session bus: starting a run wrote the
  * form to the settings, the backend undid it, and the form went back to the
  * defaults, so that the next Start ran R1 on the default folder. */
@@ -348,9 +288,7 @@ static void
 test_form_survives_reverting_backend (void)
 {
   g_autoptr(GSettingsBackend) backend = g_object_new (reverting_backend_get_type (), NULL);
-  g_autoptr(GSettings) probe = rp_gui_new_settings ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GSettings) settings = rp_gui_fixture_settings_with_backend (backend);
   g_autoptr(GError) error = NULL;
   g_autofree char *target = g_dir_make_tmp ("test-gui-window-XXXXXX", &error);
   g_autoptr(GPtrArray) entries = g_ptr_array_new ();
@@ -359,19 +297,20 @@ test_form_survives_reverting_backend (void)
   RpWindow *window;
 
   g_assert_no_error (error);
-  g_object_get (probe, "settings-schema", &schema, NULL);
-  settings = g_settings_new_full (schema, backend, NULL);
   g_assert_true (g_settings_is_writable (settings, "directory"));
-  window = new_passive_window (target, settings);
+  window = rp_gui_fixture_passive_window (target, settings);
   rp_window_set_size_text (window, "512 M");
   gtk_window_present (GTK_WINDOW (window));
 
   for (guint round = 0; round < 2; round++)
     {
       rp_window_start (window);
-      spin_until (window_idle, window, "the run");
+      rp_gui_fixture_wait (rp_gui_fixture_window_idle, window, "the run");
+      /* Its autosave too: one still writing its temporary file when the
+       * folder is emptied below fails the unlink. */
+      rp_gui_fixture_wait (run_saved, window, "the run to be saved");
       /* The backend's reverts have arrived. */
-      spin_until (idle_drained, NULL, "the settings backend");
+      rp_gui_fixture_wait (idle_drained, NULL, "the settings backend");
       /* The settings went back... */
       g_assert_cmpstr (g_settings_get_string (settings, "scenario"), ==, "R1");
       /* ...the form did not, so that the second run runs the same. */
@@ -382,7 +321,7 @@ test_form_survives_reverting_backend (void)
       g_assert_cmpstr (rp_report_get_scenario (rp_window_get_report (window))->name, ==, "passive");
       g_assert_cmpstr (rp_report_get_scenario (rp_window_get_report (window))->directory, ==, target);
     }
-  find_entries (GTK_WIDGET (window), entries);
+  rp_gui_fixture_collect (GTK_WIDGET (window), GTK_TYPE_ENTRY, entries);
   /* Size, duration, baseline. */
   g_assert_cmpuint (entries->len, ==, 3);
   g_assert_cmpstr (gtk_editable_get_text (entries->pdata[1]), ==, "1");
@@ -487,7 +426,7 @@ test_compare_baseline (void)
   view = rp_compare_window_get_view (window);
   gtk_window_present (GTK_WINDOW (window));
   rp_compare_window_open_files (window, files, G_N_ELEMENTS (files));
-  spin_until (compare_settled, window, "the comparison");
+  rp_gui_fixture_wait (compare_settled, window, "the comparison");
 
   /* The given order; names by what differs from the first. */
   g_assert_cmpstr (rp_compare_view_get_label (view, 0), ==, "data=ordered, scheduler mq-deadline");
@@ -561,11 +500,11 @@ test_report_folder (void)
   }
   rp_window_set_directory (window, "/var/tmp");
   rp_window_show_report (window, local, NULL);
-  spin_until (folder_is, &wait, "the report's folder in the form");
+  rp_gui_fixture_wait (folder_is, &wait, "the report's folder in the form");
 
   rp_window_show_report (window, foreign, NULL);
   /* The query of a missing folder answers at once; let it. */
-  spin_until (idle_drained, NULL, "the folder query");
+  rp_gui_fixture_wait (idle_drained, NULL, "the folder query");
   g_object_get (window, "directory", &directory, NULL);
   g_assert_cmpstr (directory, ==, here);
 
@@ -604,25 +543,6 @@ find_type (GtkWidget *widget,
   return NULL;
 }
 
-/* Names in the log the widgets whose minimum width is over @limit, the
- * innermost last: what to narrow when the window's minimum grows. */
-static void
-name_widest (GtkWidget *widget,
-             int        limit,
-             guint      depth)
-{
-  int minimum = 0;
-
-  if (!gtk_widget_get_visible (widget))
-    return;
-  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
-  if (minimum <= limit)
-    return;
-  g_test_message ("%*s%s: minimum width %d", (int) depth, "", G_OBJECT_TYPE_NAME (widget), minimum);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    name_widest (child, limit, depth + 1);
-}
-
 /* At 700 px the sidebar folds away: the charts get the width, F9 (the
  * sidebar button) shows the form over them; wide, it is beside them. */
 static void
@@ -634,14 +554,14 @@ test_narrow_layout (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 700, 600);
   gtk_window_present (GTK_WINDOW (window));
-  spin_until (is_folded, window, "the sidebar to fold at 700 px");
+  rp_gui_fixture_wait (is_folded, window, "the sidebar to fold at 700 px");
   flap = ADW_FLAP (find_type (GTK_WIDGET (window), ADW_TYPE_FLAP));
   g_assert_nonnull (flap);
   g_assert_false (adw_flap_get_reveal_flap (flap));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <, 900);
   /* A user can drag it down to a phone's 360 px (the flap's unfolded
    * policy once kept it at 755). */
-  name_widest (GTK_WIDGET (window), 360, 0);
+  rp_gui_fixture_name_widest (GTK_WIDGET (window), 360, 0);
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
   g_assert_cmpint (minimum, <=, 360);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
@@ -650,7 +570,7 @@ test_narrow_layout (void)
   g_assert_false (adw_flap_get_reveal_flap (flap));
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-  spin_until (is_unfolded, window, "the sidebar to unfold at 1280 px");
+  rp_gui_fixture_wait (is_unfolded, window, "the sidebar to unfold at 1280 px");
   g_assert_true (adw_flap_get_reveal_flap (flap));
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -659,32 +579,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int status;
-
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  /* No session bus: never autolaunch one. */
-  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", FALSE);
-  /* The reports folder of this test alone, set before GLib reads it. */
-  data_home = g_dir_make_tmp ("test-gui-window-data-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display; run under xvfb-run\n");
-      return 77;
-    }
-  adw_init ();
-
-  application = GTK_APPLICATION (rp_application_new ());
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_COMMAND_LINE);
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
+  application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION | RP_GUI_FIXTURE_DATA_HOME, 0);
 
   g_test_add_func ("/window/autosave-after-run", test_autosave_after_run);
   g_test_add_func ("/window/autosave-during-run", test_autosave_during_run);
@@ -694,17 +589,5 @@ main (int   argc,
   g_test_add_func ("/window/report-folder", test_report_folder);
   g_test_add_func ("/window/narrow-layout", test_narrow_layout);
 
-  status = g_test_run ();
-  g_object_unref (application);
-  {
-    g_autofree char *reports = rp_recent_runs_get_directory ();
-    g_autofree char *resprobe = g_path_get_dirname (reports);
-
-    /* Left by the tests: only the empty folders the saves made. */
-    g_rmdir (reports);
-    g_rmdir (resprobe);
-    g_rmdir (data_home);
-  }
-  g_free (data_home);
-  return status;
+  return rp_gui_fixture_run ();
 }

@@ -7,40 +7,23 @@
 # a changed scheduler or direct I/O is said. The loop device is one this test
 # creates (LOOP_CTL_ADD), removed on every exit path with its image and mount.
 set -u
-cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
-if [ "$(id -u)" -ne 0 ]; then
-  echo "1..0 # SKIP needs root to create loop devices and mount file systems"
-  exit 0
-fi
-for tool in mkfs.ext3 losetup python3 findmnt mountpoint; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs e2fsprogs, util-linux, python3)"
-    echo "1..1"
-    exit 1
-  fi
-done
-
-work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/loop-stack-XXXXXX")
-failures=0; n=0
-tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
-ok()   { n=$((n + 1)); tap "ok $n - $*"; }
-fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
+# root_tap_begin, root_tap_on_exit, root_tap_own_loop_device, ok, fail
+. "$(dirname "$0")/lib-root-tap.sh"
+root_tap_begin loop-stack "create loop devices and mount file systems" \
+  "e2fsprogs, util-linux, python3" mkfs.ext3 losetup python3 findmnt mountpoint
 
 # loop_control, queue_scheduler, backing_disk
 . "$(dirname "$0")/loop-queue.sh"
 
-index=""
+# One mount point of its own: a busy one is unmounted lazily, and $work
+# stays while it is still mounted.
 cleanup() {
   mountpoint -q "$work/mnt" 2>/dev/null && { umount "$work/mnt" || umount -l "$work/mnt"; }
   [ -n "$index" ] && { losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; }
-  mountpoint -q "$work/mnt" 2>/dev/null || rm -rf "$work"
+  mountpoint -q "$work/mnt" 2>/dev/null || rm -rf "${work:?}"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-index=$(loop_control add) || { echo "not ok 1 - cannot create a loop device"; echo "1..1"; exit 1; }
-loop=loop$index
+root_tap_on_exit cleanup
+root_tap_own_loop_device
 # A run leaves 1 GiB free: the sparse image has room for that and 16 MiB.
 truncate -s 1200M "$work/ext3.img"
 mkfs.ext3 -q -F "$work/ext3.img"

@@ -9,43 +9,16 @@
 # (LOOP_CTL_ADD) and gives settings no kernel default has, so that a matrix that
 # put back nothing, or the defaults, fails; it is removed on every exit path.
 set -u
-cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
-if [ "$(id -u)" -ne 0 ]; then
-  echo "1..0 # SKIP needs root to create loop devices and mount file systems"
-  exit 0
-fi
-for tool in mkfs.ext3 losetup python3 findmnt; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs e2fsprogs, util-linux, python3)"
-    echo "1..1"
-    exit 1
-  fi
-done
-
-work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/matrix-restore-XXXXXX")
-failures=0; n=0
-tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
-ok()   { n=$((n + 1)); tap "ok $n - $*"; }
-fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
+# root_tap_begin, root_tap_on_exit, root_tap_cleanup, root_tap_own_loop_device, ok, fail
+. "$(dirname "$0")/lib-root-tap.sh"
+root_tap_begin matrix-restore "create loop devices and mount file systems" \
+  "e2fsprogs, util-linux, python3" mkfs.ext3 losetup python3 findmnt
 
 # loop_control, queue_settings, queue_set_odd, backing_disk
 . "$(dirname "$0")/loop-queue.sh"
 
-index=""
-pid=""
-cleanup() {
-  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-  findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m"; done
-  losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
-  [ -n "$index" ] && { losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-index=$(loop_control add) || { echo "not ok 1 - cannot create a loop device"; echo "1..1"; exit 1; }
-loop=loop$index
+root_tap_on_exit root_tap_cleanup
+root_tap_own_loop_device
 queue_set_odd "$loop"
 # The disk under the images: the one of $work's file system.
 disk=$(backing_disk "$work")

@@ -3,36 +3,14 @@
 # resprobe-cli matrix (root only): a 2 × 2 matrix on loop-mounted ext3 leaves no
 # mount, loop device or image behind, also when interrupted; without root it refuses.
 set -u
-cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
+# root_tap_begin, root_tap_on_exit, root_tap_cleanup, ok, fail
+. "$(dirname "$0")/lib-root-tap.sh"
 # TAP (meson runs this with protocol 'tap'): without root the whole test is a
 # visible skip; as root (CI) nothing is skipped, a missing tool fails.
-if [ "$(id -u)" -ne 0 ]; then
-  echo "1..0 # SKIP needs root to create loop devices and mount file systems"
-  exit 0
-fi
-for tool in mkfs.ext3 setpriv; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs e2fsprogs and util-linux)"
-    echo "1..1"
-    exit 1
-  fi
-done
-
-work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/matrix-XXXXXX")
-failures=0; n=0
-# One TAP line each (meson runs this with protocol 'tap'): a message that
-# spans lines is joined, so that none of its lines reads as a TAP line.
-tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
-ok()   { n=$((n + 1)); tap "ok $n - $*"; }
-fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
+root_tap_begin matrix "create loop devices and mount file systems" "e2fsprogs and util-linux" mkfs.ext3 setpriv
 
 # Whatever happens, leave the machine as it was.
-cleanup() {
-  findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m"; done
-  losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+root_tap_on_exit root_tap_cleanup
 
 leftovers() {
   local what=""
@@ -108,6 +86,7 @@ until running_cell "$pid"; do
 done
 kill -INT "$pid"
 wait "$pid"; rc=$?
+pid=""
 left=$(leftovers)
 if [ "$rc" -eq 3 ] && [ -z "$left" ]; then ok "interrupted matrix cleaned up (exit 3, stopped, as run)"
 else fail "interrupted: exit $rc, left:$left $(tail -5 "$work/out-int")"; fi

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "rp-report.h"
+#include "rp-test-fixture.h"
 
 /* A report whose scenario asks for a command that would leave a marker, and
  * for the loads that write into a directory of the victim's. */
@@ -37,18 +38,6 @@ write_hostile_report (const char *report_dir,
   g_file_set_contents (path, json, -1, &error);
   g_assert_no_error (error);
   return path;
-}
-
-static guint
-count_entries (const char *directory)
-{
-  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (dir);
-  while (g_dir_read_name (dir) != NULL)
-    n++;
-  return n;
 }
 
 static void
@@ -90,8 +79,8 @@ test_hostile_report_runs_nothing (void)
   g_assert_nonnull (strstr (describe, marker));
 
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (count_entries (victim_dir), ==, 0);
-  g_assert_cmpuint (count_entries (report_dir), ==, 1);
+  g_assert_cmpuint (rp_test_count_entries (victim_dir), ==, 0);
+  g_assert_cmpuint (rp_test_count_entries (report_dir), ==, 1);
   /* No child was ever started, not even one that exited at once. */
   g_assert_cmpint (waitpid (-1, &status, WNOHANG), ==, -1);
   g_assert_cmpint (errno, ==, ECHILD);

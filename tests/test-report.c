@@ -15,6 +15,7 @@
 #include "rp-report.h"
 #include "rp-report-private.h"
 #include "rp-sysinfo-private.h"
+#include "rp-test-fixture.h"
 #include "rp-text.h"
 #include "rp-units.h"
 
@@ -895,18 +896,6 @@ test_csv (void)
     }
 }
 
-static guint
-count_directory (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (dir);
-  while (g_dir_read_name (dir) != NULL)
-    n++;
-  return n;
-}
-
 static void
 test_save (void)
 {
@@ -979,7 +968,7 @@ test_save (void)
   g_assert_error (error, RP_ERROR, RP_ERROR_IO);
   g_clear_error (&error);
   g_assert_false (g_file_test (missing_dir, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (count_directory (dir), ==, 3);
+  g_assert_cmpuint (rp_test_count_entries (dir), ==, 3);
 
   g_assert_no_errno (g_remove (json_path));
   g_assert_no_errno (g_remove (csv_path));
@@ -1899,7 +1888,7 @@ test_from_session (void)
   if (g_test_verbose ())
     g_printerr ("%s", text);
 
-  g_assert_cmpuint (count_directory (dir), ==, 0);
+  g_assert_cmpuint (rp_test_count_entries (dir), ==, 0);
   g_assert_no_errno (g_rmdir (dir));
 }
 

@@ -6,24 +6,10 @@
 # RESPROBE_TIMING_CHECKS=1 only: a timed figure) (dd conv=fsync of 64 KiB to a
 # temporary name, mv over the document, sync -f), side by side in the same folder.
 set -u
-cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
-if [ "$(id -u)" -ne 0 ]; then
-  echo "1..0 # SKIP needs root to create a loop device and mount ext3"
-  exit 0
-fi
-for tool in mkfs.ext3 losetup python3; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "not ok 1 - $tool missing (build-aux/install-deps.sh installs it)"
-    echo "1..1"
-    exit 1
-  fi
-done
-
-work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/save-r1-XXXXXX")
-failures=0; n=0
-tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
-ok()   { n=$((n + 1)); tap "ok $n - $*"; }
-fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
+# root_tap_begin, ok, fail
+. "$(dirname "$0")/lib-root-tap.sh"
+root_tap_begin save-r1 "create a loop device and mount ext3" \
+  "it" mkfs.ext3 losetup python3
 
 device=
 loop_pid=

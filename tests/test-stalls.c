@@ -1,6 +1,5 @@
 /* test-stalls.c: stall attribution: the /proc parsers, the wait-site table, a real blocked call, the report's stalls. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <json-glib/json-glib.h>
 #include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
@@ -13,6 +12,7 @@
 #include "rp-proc-wait.h"
 #include "rp-report-stalls.h"
 #include "rp-scenario.h"
+#include "rp-stall-report.h"
 #include "rp-timed-call.h"
 
 static void
@@ -453,60 +453,19 @@ test_sample_without_lock (void)
 /* ------------------------------------------------------------------------ */
 /* The report                                                                */
 
-static const char *stalls_json =
-  "[{\"series\": \"fsync_latency\", \"start\": 2.0, \"duration\": 9.85, \"source\": \"stack\","
-  "  \"blkio_delay\": null, \"breakdown\": ["
-  "    {\"site\": \"jbd2_log_wait_commit\", \"seconds\": 9.7},"
-  "    {\"site\": \"running\", \"seconds\": 0.1}]},"
-  " {\"series\": \"fsync_latency\", \"start\": 14.0, \"duration\": 0.5, \"source\": \"stack\","
-  "  \"blkio_delay\": 0.25, \"breakdown\": [{\"site\": \"folio_wait_writeback\", \"seconds\": 0.5}]}]";
-
-/* A report of our own with @stalls (JSON text, or NULL for none) put in,
- * as a file of another run would have it. */
+/* A report with @stalls (JSON text, or NULL for none) put in, fsync's
+ * stalls its only calls. */
 static char *
 report_json (const char *stalls,
              int         version)
 {
-  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
-  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
-  RpSeries *fsync = rp_series_new ("fsync_latency", "s", NULL);
-  RpSeries *await = rp_series_new ("disk_await", "s", NULL);
-  RpSeries *commit = rp_series_new ("journal_commit", "s", NULL);
-  g_autoptr(RpReport) report = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *json = NULL;
-  JsonObject *root;
-
-  rp_series_append (fsync, 2.0, 9.85);
-  rp_series_append (fsync, 14.0, 0.5);
-  for (double t = 0.5; t < 20; t += 0.5)
-    rp_series_append (await, t, 0.003);
-  rp_series_append (commit, 1.5, 9.0);
-  g_ptr_array_add (series, fsync);
-  g_ptr_array_add (series, await);
-  g_ptr_array_add (series, commit);
-  report = rp_report_new (NULL, scenario, series, NULL);
-  json = rp_report_to_json (report, NULL);
-  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
-  root = json_node_get_object (json_parser_get_root (parser));
-  json_object_set_int_member (root, "version", version);
-  json_object_remove_member (root, "stalls");
-  if (stalls != NULL)
-    {
-      g_autoptr(JsonParser) inner = json_parser_new ();
-
-      g_assert_true (json_parser_load_from_data (inner, stalls, -1, NULL));
-      json_object_set_member (root, "stalls", json_node_copy (json_parser_get_root (inner)));
-    }
-  json_generator_set_root (generator, json_parser_get_root (parser));
-  return json_generator_to_data (generator, NULL);
+  return rp_stall_report_json (stalls, version, RP_STALL_REPORT_PLAIN);
 }
 
 static void
 test_report_stalls (void)
 {
-  g_autofree char *json = report_json (stalls_json, RP_REPORT_VERSION);
+  g_autofree char *json = report_json (rp_stall_report_two_stalls, RP_REPORT_VERSION);
   g_autoptr(GError) error = NULL;
   g_autoptr(RpReport) report = rp_report_load_from_data (json, -1, &error);
   g_autoptr(RpReport) again = NULL;
@@ -582,7 +541,7 @@ test_report_journal_mode (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
     {
-      g_autofree char *json = report_json (stalls_json, RP_REPORT_VERSION);
+      g_autofree char *json = report_json (rp_stall_report_two_stalls, RP_REPORT_VERSION);
       g_autoptr(JsonParser) parser = json_parser_new ();
       g_autoptr(JsonGenerator) generator = json_generator_new ();
       g_autofree char *edited = NULL;

@@ -13,6 +13,21 @@ rp_part_host_default_init (RpPartHostInterface *iface)
 
 #define IFACE(self) (RP_PART_HOST_GET_IFACE (self))
 
+/* The host whose method at @offset of the interface serves @self: @self,
+ * or, where a host that stands in for another (get_run: RpLoadHost) leaves
+ * the method NULL, that other one. Forwarding lives here once instead of
+ * in a wrapper per method in each such host. */
+static RpPartHost *
+serving (RpPartHost *self,
+         gsize       offset)
+{
+  while (G_STRUCT_MEMBER (gpointer, IFACE (self), offset) == NULL && IFACE (self)->get_run != NULL)
+    self = IFACE (self)->get_run (self);
+  return self;
+}
+
+#define SERVING(self, method) (serving ((self), G_STRUCT_OFFSET (RpPartHostInterface, method)))
+
 /**
  * rp_part_host_get_params:
  *
@@ -22,8 +37,11 @@ rp_part_host_default_init (RpPartHostInterface *iface)
 const RpParams *
 rp_part_host_get_params (RpPartHost *self)
 {
+  RpPartHost *host;
+
   g_return_val_if_fail (RP_IS_PART_HOST (self), NULL);
-  return IFACE (self)->get_params (self);
+  host = SERVING (self, get_params);
+  return IFACE (host)->get_params (host);
 }
 
 /**
@@ -34,8 +52,11 @@ rp_part_host_get_params (RpPartHost *self)
 const char *
 rp_part_host_get_directory (RpPartHost *self)
 {
+  RpPartHost *host;
+
   g_return_val_if_fail (RP_IS_PART_HOST (self), NULL);
-  return IFACE (self)->get_directory (self);
+  host = SERVING (self, get_directory);
+  return IFACE (host)->get_directory (host);
 }
 
 /**
@@ -52,8 +73,9 @@ const char *
 rp_part_host_get_load_directory (RpPartHost *self)
 {
   g_return_val_if_fail (RP_IS_PART_HOST (self), NULL);
+  /* Not forwarded: a stand-in host's load folder is its own directory. */
   if (IFACE (self)->get_load_directory == NULL)
-    return IFACE (self)->get_directory (self);
+    return rp_part_host_get_directory (self);
   return IFACE (self)->get_load_directory (self);
 }
 
@@ -65,7 +87,9 @@ rp_part_host_get_load_directory (RpPartHost *self)
 double
 rp_part_host_now (RpPartHost *self)
 {
-  return IFACE (self)->now (self);
+  RpPartHost *host = SERVING (self, now);
+
+  return IFACE (host)->now (host);
 }
 
 /**
@@ -78,7 +102,9 @@ double
 rp_part_host_time_from_monotonic (RpPartHost *self,
                                   double      monotonic_seconds)
 {
-  return IFACE (self)->time_from_monotonic (self, monotonic_seconds);
+  RpPartHost *host = SERVING (self, time_from_monotonic);
+
+  return IFACE (host)->time_from_monotonic (host, monotonic_seconds);
 }
 
 /**
@@ -89,7 +115,9 @@ rp_part_host_time_from_monotonic (RpPartHost *self,
 gboolean
 rp_part_host_should_stop (RpPartHost *self)
 {
-  return IFACE (self)->should_stop (self);
+  RpPartHost *host = SERVING (self, should_stop);
+
+  return IFACE (host)->should_stop (host);
 }
 
 /**
@@ -104,7 +132,9 @@ gboolean
 rp_part_host_sleep (RpPartHost *self,
                     double      seconds)
 {
-  return IFACE (self)->sleep (self, seconds);
+  RpPartHost *host = SERVING (self, sleep);
+
+  return IFACE (host)->sleep (host, seconds);
 }
 
 /**
@@ -117,7 +147,9 @@ void
 rp_part_host_fail (RpPartHost *self,
                    GError     *error)
 {
-  IFACE (self)->fail (self, error);
+  RpPartHost *host = SERVING (self, fail);
+
+  IFACE (host)->fail (host, error);
 }
 
 /**
@@ -128,7 +160,9 @@ rp_part_host_fail (RpPartHost *self,
 void
 rp_part_host_load_done (RpPartHost *self)
 {
-  IFACE (self)->load_done (self);
+  RpPartHost *host = SERVING (self, load_done);
+
+  IFACE (host)->load_done (host);
 }
 
 /**
@@ -139,7 +173,9 @@ rp_part_host_load_done (RpPartHost *self)
 void
 rp_part_host_changed (RpPartHost *self)
 {
-  IFACE (self)->changed (self);
+  RpPartHost *host = SERVING (self, changed);
+
+  IFACE (host)->changed (host);
 }
 
 /**
@@ -151,7 +187,9 @@ rp_part_host_changed (RpPartHost *self)
 guint64
 rp_part_host_get_spare_bytes (RpPartHost *self)
 {
-  return IFACE (self)->get_spare_bytes (self);
+  RpPartHost *host = SERVING (self, get_spare_bytes);
+
+  return IFACE (host)->get_spare_bytes (host);
 }
 
 /**
@@ -168,7 +206,9 @@ rp_part_host_open_tmpfile (RpPartHost  *self,
                            int          extra_flags,
                            GError     **error)
 {
-  return IFACE (self)->open_tmpfile (self, extra_flags, error);
+  RpPartHost *host = SERVING (self, open_tmpfile);
+
+  return IFACE (host)->open_tmpfile (host, extra_flags, error);
 }
 
 /**
@@ -186,7 +226,9 @@ rp_part_host_ensure_series (RpPartHost *self,
                             const char *unit,
                             const char *title)
 {
-  return IFACE (self)->ensure_series (self, name, unit, title);
+  RpPartHost *host = SERVING (self, ensure_series);
+
+  return IFACE (host)->ensure_series (host, name, unit, title);
 }
 
 /**
@@ -201,7 +243,9 @@ rp_part_host_set_note (RpPartHost *self,
                        const char *key,
                        const char *value)
 {
-  IFACE (self)->set_note (self, key, value);
+  RpPartHost *host = SERVING (self, set_note);
+
+  IFACE (host)->set_note (host, key, value);
 }
 
 /**
@@ -234,8 +278,11 @@ rp_part_host_set_number_note (RpPartHost *self,
 RpCallRegistry *
 rp_part_host_get_calls (RpPartHost *self)
 {
+  RpPartHost *host;
+
   g_return_val_if_fail (RP_IS_PART_HOST (self), NULL);
-  return IFACE (self)->get_calls (self);
+  host = SERVING (self, get_calls);
+  return IFACE (host)->get_calls (host);
 }
 
 /**

@@ -21,6 +21,11 @@ G_DECLARE_INTERFACE (RpPartHost, rp_part_host, RP, PART_HOST, GObject)
  * this interface and not on the session: the parts library sits below the
  * run library. Every method may be called from a worker thread unless it
  * says otherwise. Times are seconds.
+ *
+ * A host that stands in for another in a few respects (RpLoadHost: the run
+ * with the loads' folder) implements get_run, which returns that other host
+ * (transfer none); every method it leaves %NULL is then that host's, except
+ * get_load_directory, which is always the stand-in's own get_directory.
  */
 struct _RpPartHostInterface
 {
@@ -51,6 +56,7 @@ struct _RpPartHostInterface
                                           const char  *value);
   RpCallRegistry *(*get_calls)           (RpPartHost  *self);
   const char     *(*get_load_directory)  (RpPartHost  *self);
+  RpPartHost     *(*get_run)             (RpPartHost  *self);
 };
 
 const RpParams *rp_part_host_get_params          (RpPartHost  *self);

@@ -46,63 +46,17 @@ rp_load_host_init (RpLoadHost *self)
 {
 }
 
-#define RUN(host) (RP_LOAD_HOST (host)->run)
-
-static const RpParams *
-host_get_params (RpPartHost *host)
+/* The methods it leaves out are the run's (rp-part-host.c forwards them). */
+static RpPartHost *
+host_get_run (RpPartHost *host)
 {
-  return rp_part_host_get_params (RUN (host));
+  return RP_LOAD_HOST (host)->run;
 }
 
 static const char *
 host_get_directory (RpPartHost *host)
 {
   return RP_LOAD_HOST (host)->directory;
-}
-
-static double
-host_now (RpPartHost *host)
-{
-  return rp_part_host_now (RUN (host));
-}
-
-static double
-host_time_from_monotonic (RpPartHost *host,
-                          double      monotonic_seconds)
-{
-  return rp_part_host_time_from_monotonic (RUN (host), monotonic_seconds);
-}
-
-static gboolean
-host_should_stop (RpPartHost *host)
-{
-  return rp_part_host_should_stop (RUN (host));
-}
-
-static gboolean
-host_sleep (RpPartHost *host,
-            double      seconds)
-{
-  return rp_part_host_sleep (RUN (host), seconds);
-}
-
-static void
-host_fail (RpPartHost *host,
-           GError     *error)
-{
-  rp_part_host_fail (RUN (host), error);
-}
-
-static void
-host_load_done (RpPartHost *host)
-{
-  rp_part_host_load_done (RUN (host));
-}
-
-static void
-host_changed (RpPartHost *host)
-{
-  rp_part_host_changed (RUN (host));
 }
 
 static guint64
@@ -119,46 +73,13 @@ host_open_tmpfile (RpPartHost  *host,
   return rp_target_open_tmpfile (RP_LOAD_HOST (host)->directory, extra_flags, error);
 }
 
-static RpSeries *
-host_ensure_series (RpPartHost *host,
-                    const char *name,
-                    const char *unit,
-                    const char *title)
-{
-  return rp_part_host_ensure_series (RUN (host), name, unit, title);
-}
-
-static void
-host_set_note (RpPartHost *host,
-               const char *key,
-               const char *value)
-{
-  rp_part_host_set_note (RUN (host), key, value);
-}
-
-static RpCallRegistry *
-host_get_calls (RpPartHost *host)
-{
-  return rp_part_host_get_calls (RUN (host));
-}
-
 static void
 rp_load_host_part_host_init (RpPartHostInterface *iface)
 {
-  iface->get_params = host_get_params;
+  iface->get_run = host_get_run;
   iface->get_directory = host_get_directory;
-  iface->now = host_now;
-  iface->time_from_monotonic = host_time_from_monotonic;
-  iface->should_stop = host_should_stop;
-  iface->sleep = host_sleep;
-  iface->fail = host_fail;
-  iface->load_done = host_load_done;
-  iface->changed = host_changed;
   iface->get_spare_bytes = host_get_spare_bytes;
   iface->open_tmpfile = host_open_tmpfile;
-  iface->ensure_series = host_ensure_series;
-  iface->set_note = host_set_note;
-  iface->get_calls = host_get_calls;
 }
 
 /**
