@@ -107,6 +107,12 @@ check_usage "matrix --memory \"\" is no size" "--memory" matrix --memory "" --di
 # Room in each cell, up front: 256M + 1 GiB "fitted" 1400M, but ext3 keeps
 # about 130 MiB of it, and every cell then failed for space.
 check_usage "matrix image without room for the cell's run" "give at least" matrix --fs ext3 --size 256M --image-size 1400M --dir "$target"
+# An empty folder option names the option, not the setting behind it.
+check_usage "run --load-dir \"\"" "--load-dir: an empty folder name" run --dir "$target" --load-dir ""
+check_usage "run --dir \"\"" "--dir: an empty folder name" run --dir ""
+check_usage "matrix --dir \"\"" "--dir: an empty folder name" matrix --dir ""
+check_usage "matrix --reports \"\"" "--reports: an empty folder name" matrix --dir "$target" --reports ""
+check_usage "matrix --probe-dir \"\"" "--probe-dir: an empty folder name" matrix --dir "$target" --probe-dir ""
 check_usage "command not found" "no-such-program-resprobe" run --dir "$target" --duration 1 -- no-such-program-resprobe
 expect_empty "bad values"
 
@@ -199,7 +205,9 @@ expect_empty "command load"
 out=$("$cli" run --dir "$target" --probe none --duration 3 --report "$work/cmds.json" \
       --command "sh -c 'i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done; echo first done; exit 3'" \
       --command "sh -c 'echo second started; exec sleep $marker'" 2>&1); rc=$?
-if [ "$rc" -eq 0 ] && grep -q "Command 1: exit 3" <<<"$out" &&
+# The first failed by itself (exit 3): the run says so and exits 4.
+if [ "$rc" -eq 4 ] && grep -q "Command 1: exit 3" <<<"$out" &&
+   grep -qF "the command “sh -c 'i=0; while" <<<"$out" && grep -q "failed: it exited with status 3" <<<"$out" &&
    grep -q "Command 2: signal 2 (stopped with the run)" <<<"$out" &&
    grep -q "Command 2: ran " <<<"$out"; then ok "two commands: each its own exit status in the summary"
 else fail "two commands: exit $rc: $out"; fi
@@ -232,6 +240,25 @@ out=$("$cli" run --dir "$target" --probe none --duration 1 --command true --comm
 if [ "$rc" -ne 0 ] && grep -q "/nonexistent/prog" <<<"$out"; then ok "a missing second program is refused, naming it"
 else fail "missing second program: exit $rc: $out"; fi
 expect_empty "two commands"
+
+# --- a load command that fails: said, exit 4, the report saved all the same ------
+out=$("$cli" run --dir "$target" --probe none --duration 1 --report "$work/false.json" --command false 2>&1); rc=$?
+if [ "$rc" -eq 4 ] && grep -qF "resprobe-cli: the command “false” failed: it exited with status 1" <<<"$out" &&
+   [ -s "$work/false.json" ] && grep -q "Report saved to $work/false.json" <<<"$out"
+then ok "a failing --command: named with its exit status, exit 4, report saved"
+else fail "failing --command: exit $rc: $out"; fi
+out=$("$cli" run --dir "$target" --probe none --duration 1 --report "$work/killed.json" -- sh -c 'kill -KILL $$' 2>&1); rc=$?
+if [ "$rc" -eq 4 ] && grep -qF "the command “sh -c 'kill -KILL \$\$'” failed: signal 9" <<<"$out" && [ -s "$work/killed.json" ]
+then ok "a command killed by a signal it was not stopped with: named, exit 4"
+else fail "killed command: exit $rc: $out"; fi
+# Two commands with quoting: the scenario line pasted into a shell runs them again.
+out=$("$cli" run --dir "$target" --probe none --duration 1 --report "$work/quoted.json" \
+      --command 'dd if=/dev/zero "of=a b" bs=1k count=10' --command 'sleep 0.1' 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && tr -d '\n' <<<"$out" | sed 's/#   / /g' | grep -qF "command “dd if=/dev/zero 'of=a b' bs=1k count=10 & sleep 0.1”"
+then ok "two commands: the scenario line quotes the argument with a space"
+else fail "scenario line quoting: exit $rc: $out"; fi
+rm -f "${target:?}/a b"
+expect_empty "failing commands"
 
 # --- a real short run -------------------------------------------------------------
 out=$("$cli" run --dir "$target" --size 256M --duration 4 --report "$work/r.json" 2>"$work/err")
@@ -674,7 +701,8 @@ PY
 then ok "run --repeat 2: rep-r1.json and rep-r2.json, each naming its repeat"
 else fail "run --repeat 2: exit $rc: $(tail -5 "$work/out-rep"; ls "$work")"; fi
 # One configuration: both runs share one column of the comparison.
-if grep -q "^Run 2 of 2$" "$work/out-rep" && grep -q "^Comparison of 2 reports$" "$work/out-rep" &&
+if grep -q "^Run 2 of 2$" "$work/out-rep" && grep -q "^One configuration: 2 runs$" "$work/out-rep" &&
+   ! grep -q "^Comparison of" "$work/out-rep" &&
    grep -qE "^ +Runs 1, 2$" "$work/out-rep"; then ok "run --repeat 2: the comparison over both runs, one column"
 else fail "run --repeat 2: table: $(tail -12 "$work/out-rep")"; fi
 expect_empty "run --repeat"

@@ -343,7 +343,7 @@ row_absurd_parameters() {
 --probe cold-read|--cold-read-interval|-1|--cold-read-interval
 --probe app-start|--app-start-interval|1e20|--app-start-interval
 --scenario R1|--copy-size|1G|--copy-size
-|--dir||directory
+|--dir||--dir: an empty folder name
 |--report||--report
 |--report|$work/reports|is a directory
 |--report|$work/no-such-dir/r.json|$work/no-such-dir
@@ -726,7 +726,8 @@ row_second_command() {
   local d=$work/target-commands
   mkdir "$d"
   run_cli run --dir "$d" --command "true" --command "false" --duration 2
-  expect "two --command options" 0 "Command 1: exit 0" "Command 2: exit 1"
+  expect "two --command options" 4 "Command 1: exit 0" "Command 2: exit 1" \
+    "the command “false” failed: it exited with status 1"
   unchanged "two --command options" "$d" ""
   run_cli run --dir "$d" --command "true" --command "sh -c 'open" --duration 2
   expect "a second --command with an open quote" 2 "command 2"

@@ -60,6 +60,16 @@ failures=0; n=0
 tap() { local line="$*"; echo "${line//$'\n'/ | }"; }
 ok()   { n=$((n + 1)); tap "ok $n - $*"; }
 fail() { n=$((n + 1)); tap "not ok $n - $*"; failures=$((failures + 1)); }
+# tap_verdict TEXT: the "ok …" / "not ok …" lines a report check printed.
+tap_verdict() {
+  local line
+  while IFS= read -r line; do
+    case "$line" in
+      "ok "*) ok "${line#ok }" ;;
+      *) fail "${line#not ok }" ;;
+    esac
+  done <<<"$1"
+}
 
 bdi=""; bdi_saved=""
 cleanup() {
@@ -181,12 +191,7 @@ out.append(f"{'ok' if ok else 'not ok'} no event lost ({notes.get('kernel_events
 print("\n".join(out))
 EOF
 )
-while IFS= read -r line; do
-  case "$line" in
-    "ok "*) ok "${line#ok }" ;;
-    *) fail "${line#not ok }" ;;
-  esac
-done <<<"$verdict"
+tap_verdict "$verdict"
 if [ -z "$(instances_of "$run_pid")" ] && grep -q '"kernel_events_instance"' "$work/r1.json"; then
   ok "no instance left after a normal end"
 else
@@ -320,12 +325,44 @@ EOF
 if [ "$status" -ne 0 ]; then
   fail "the paused run failed ($status): $(tail -5 "$work/pauses.out")"
 fi
-while IFS= read -r line; do
-  case "$line" in
-    "ok "*) ok "${line#ok }" ;;
-    *) fail "${line#not ok }" ;;
-  esac
-done <<<"$verdict"
+tap_verdict "$verdict"
+
+# --- 5. A load command's own pauses are the load's, not other programs' ------
+# The trial: `run --command 'dd …'` counted the command's dd among "other
+# programs". Alone on the loop device's bdi (the filter keeps every other
+# writer of the machine out), with the same small dirty limit, the dd under
+# --command is paused, named as the run's command, and nothing is "other".
+bdi_saved="$(cat "$bdi/strict_limit") $(cat "$bdi/max_ratio_fine")"
+echo 1 >"$bdi/strict_limit"
+echo $((8 << 20)) >"$bdi/max_bytes"
+"$cli" run -d "$mnt" -p kernel-events --kernel-events=on \
+  --command 'dd if=/dev/zero of=command-writer bs=1M count=256' \
+  -o "$work/command-pauses.json" >"$work/command-pauses.out" 2>&1
+status=$?
+rm -f "$mnt/command-writer"
+read -r strict max_ratio <<<"$bdi_saved"
+echo "$max_ratio" >"$bdi/max_ratio_fine"; echo "$strict" >"$bdi/strict_limit"
+bdi_saved=""
+if [ "$status" -ne 0 ]; then
+  fail "the command's run failed ($status): $(tail -5 "$work/command-pauses.out")"
+fi
+verdict=$(python3 - "$work/command-pauses.json" <<'EOF'
+import json, re, sys
+from resprobe_report import samples
+report = json.load(open(sys.argv[1]))
+notes, series = report["notes"], report["series"]
+tasks = notes.get("writer_pause_tasks", "")
+command = re.search(r"dd (\d+) \(this run's command\): (\d+) pauses, ([\d.]+) s", tasks)
+ok = command is not None and int(command.group(2)) > 0
+print(f"{'ok' if ok else 'not ok'} the command's dd paused and named as the run's command: {tasks[:200]}")
+other = samples(series.get("writer_pause_other", {}))
+other_s = float(notes.get("writer_pause_other_seconds", "nan"))
+total = float(notes.get("writer_pause_seconds", "0"))
+ok = len(other) == 0 and other_s == 0 and total > 0
+print(f"{'ok' if ok else 'not ok'} no other programs' pauses: {len(other)} samples, {other_s} s of {total:.3f} s")
+EOF
+)
+tap_verdict "$verdict"
 
 echo "1..$n"
 [ "$failures" -eq 0 ]

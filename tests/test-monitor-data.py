@@ -78,6 +78,16 @@ for unit, name in (("resprobe-monitor.service", "resprobe-monitor.service"),
             print(f"# {l}")
         tap(out.returncode == 0 and not problems, f"systemd-analyze verify {unit}")
 
+# A system and a user instance on one machine must not want one port
+# (trial: both said 127.0.0.1:9829, and the second to start failed).
+ports = {}
+for unit in ("resprobe-monitor.service", "resprobe-monitor-user.service"):
+    with open(os.path.join(build, "data", unit)) as f:
+        found = re.findall(r"--listen\s+\S*:(\d+)", f.read())
+    ports[unit] = found[0] if len(found) == 1 else None
+tap(None not in ports.values() and len(set(ports.values())) == 2,
+    f"the system and the user unit listen on different ports ({ports})")
+
 
 def fresh_user_run():
     """The user unit's ExecStart line, run as a user who never ran the

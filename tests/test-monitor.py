@@ -258,6 +258,18 @@ def bad_input(work):
     out = subprocess.run([CLI, "monitor", "--dir", folder, "--textfile", readonly], capture_output=True, text=True)
     tap(out.returncode == 2 and "--textfile" in out.stderr and readonly in out.stderr,
         f"an unwritable textfile folder: exit 2 naming it ({out.stderr.strip()})")
+    # Folder options named as typed, and a missing textfile folder said so
+    # (trial: "--load-dir: load_directory: …", "--textfile …: Not a directory").
+    missing = os.path.join(work, "no-such-folder")
+    for args, needle in ((["--textfile", missing], f"--textfile: folder “{missing}” does not exist"),
+                         (["--textfile", ""], "--textfile: an empty folder name"),
+                         (["--reports", ""], "--reports: an empty folder name"),
+                         (["--load-dir", ""], "--load-dir: an empty folder name")):
+        out = subprocess.run([CLI, "monitor", "--dir", folder] + args, capture_output=True, text=True, timeout=60)
+        tap(out.returncode == 2 and needle in out.stderr, f"monitor {args}: exit 2, {out.stderr.strip()}")
+    out = subprocess.run([CLI, "monitor", "--dir", ""], capture_output=True, text=True, timeout=60)
+    tap(out.returncode == 2 and "--dir: an empty folder name" in out.stderr, f"monitor --dir '': exit 2, {out.stderr.strip()}")
+    tap(not os.path.exists(missing), "the missing textfile folder was not made")
     tap(os.listdir(folder) == [], "nothing left in the monitored folder")
 
     # A folder removed while monitoring, then SIGHUP (a new period), then SIGTERM.

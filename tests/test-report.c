@@ -1681,6 +1681,17 @@ test_compare (void)
     g_printerr ("%s", text);
   assert_lines_fit (text, 80);
   g_assert_true (g_str_has_prefix (text, "Comparison of 2 reports\n"));
+
+  /* One report (a one-cell matrix) compares nothing: the title says so. */
+  {
+    g_autoptr(GPtrArray) one = g_ptr_array_new ();
+    g_autofree char *single = NULL;
+
+    g_ptr_array_add (one, ordered);
+    single = rp_report_compare_text (one);
+    g_assert_true (g_str_has_prefix (single, "One configuration: 1 run\n"));
+    g_assert_null (strstr (single, "Comparison of"));
+  }
   g_assert_true (g_regex_match_simple ("^\\* File system +ext3 +ext4$", text, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^\\* Journal mode +ordered +writeback$", text, G_REGEX_MULTILINE, 0));
   g_assert_true (g_regex_match_simple ("^  Kernel +6\\.1\\.0-18-amd64 +6\\.1\\.0-18-amd64$", text,

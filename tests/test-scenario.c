@@ -6,6 +6,7 @@
 #include "rp-error.h"
 #include "rp-params.h"
 #include "rp-scenario.h"
+#include "rp-text.h"
 #include "rp-units.h"
 
 static void
@@ -387,6 +388,60 @@ test_choice (void)
   }
 }
 
+/* The scenario line of two commands, pasted into a shell, runs the same
+ * commands: each argument shell-quoted where a shell would split it (trial:
+ * "of=a b" came out as two words). */
+static void
+test_command_quoting (void)
+{
+  const char * const first[] = { "dd", "if=/dev/zero", "of=a b.out", "bs=1M", "count=10", NULL };
+  const char * const more[] = { "sleep 1", "printf '%s\\n' \"it's\"", NULL };
+  const char * const odd[] = { "echo", "", "$HOME", "a;b", "it's", "*", NULL };
+  const char * const sleep_words[] = { "sleep", "1", NULL };
+  const char * const printf_words[] = { "printf", "%s\\n", "it's", NULL };
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("custom", NULL);
+  g_autofree char *description = NULL;
+  g_autofree char *line = NULL;
+  g_auto(GStrv) words = NULL;
+  const char *quoted, *end;
+  g_autofree char *inside = NULL;
+  g_auto(GStrv) commands = NULL;
+
+  /* Round trip through a shell's splitting, for words it would expand too. */
+  line = rp_text_shell_join (odd);
+  g_assert_true (g_shell_parse_argv (line, NULL, &words, NULL));
+  g_assert_cmpstrv (words, odd);
+  g_clear_pointer (&line, g_free);
+  g_clear_pointer (&words, g_strfreev);
+  /* Plain words stay readable. */
+  line = rp_text_shell_join (first);
+  g_assert_cmpstr (line, ==, "dd if=/dev/zero 'of=a b.out' bs=1M count=10");
+
+  rp_params_set_argv (scenario->params, "command_argv", first);
+  rp_params_set_argv (scenario->params, "more_commands", more);
+  rp_scenario_set_part (scenario, "command", TRUE);
+  description = rp_scenario_describe (scenario);
+  g_test_message ("%s", description);
+  quoted = strstr (description, "command “");
+  g_assert_nonnull (quoted);
+  quoted += strlen ("command “");
+  end = strstr (quoted, "”");
+  g_assert_nonnull (end);
+  /* The commands side by side, as a shell runs them: A & B & C. */
+  inside = g_strndup (quoted, end - quoted);
+  commands = g_strsplit (inside, " & ", -1);
+  g_assert_cmpuint (g_strv_length (commands), ==, 3);
+  g_clear_pointer (&words, g_strfreev);
+  g_assert_true (g_shell_parse_argv (commands[0], NULL, &words, NULL));
+  g_assert_cmpstrv (words, first);
+  g_clear_pointer (&words, g_strfreev);
+  g_assert_true (g_shell_parse_argv (commands[1], NULL, &words, NULL));
+  g_assert_cmpstrv (words, sleep_words);
+  g_clear_pointer (&words, g_strfreev);
+  g_assert_true (g_shell_parse_argv (commands[2], NULL, &words, NULL));
+  g_assert_cmpstrv (words, printf_words);
+}
+
 static void
 test_json_wrong_types (void)
 {
@@ -425,5 +480,6 @@ main (int argc, char **argv)
   g_test_add_func ("/scenario/json-wrong-types", test_json_wrong_types);
   g_test_add_func ("/scenario/choice", test_choice);
   g_test_add_func ("/scenario/zero-seconds", test_zero_seconds);
+  g_test_add_func ("/scenario/command-quoting", test_command_quoting);
   return g_test_run ();
 }

@@ -117,7 +117,22 @@ test_wait_sites (void)
   g_assert_cmpstr (rp_wait_site_describe ("wait_on_page_writeback"), ==, "waiting for its pages to reach the disk");
   g_assert_cmpstr (rp_wait_site_describe ("rq_qos_wait"), ==, "block queue full / writeback throttling");
   g_assert_null (rp_wait_site_describe ("some_new_function"));
-  g_assert_cmpstr (rp_wait_site_get_cause ("jbd2_log_wait_commit"), ==, "journal ordering");
+  g_assert_cmpstr (rp_wait_site_get_cause ("jbd2_log_wait_commit"), ==, "journal commit");
+  /* The data= mode names what the commit waited for: the file data first
+   * (ordered, also the kernel's default), the data in the journal
+   * (journal), the metadata alone (writeback); no mode known, the commit. */
+  g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("jbd2_log_wait_commit", "writeback"), ==,
+                   "journal commit (data=writeback: metadata only)");
+  g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("jbd2_log_wait_commit", NULL), ==, "journal commit");
+  g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("jbd2_log_wait_commit", "ordered (default)"), ==,
+                   "journal commit (data=ordered: the file data written first)");
+  g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("jbd2_complete_transaction", "journal"), ==,
+                   "journal commit (data=journal: the file data written to the journal too)");
+  /* Waiting to join a transaction is not waiting for the data. */
+  g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("start_this_handle", "ordered"), ==, "journal commit");
+  g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("jbd2_log_wait_for_space", "ordered"), ==, "journal checkpoint");
+  g_assert_cmpstr (rp_wait_site_get_cause_in_mode ("balance_dirty_pages", "ordered"), ==, "dirty-memory throttling");
+  g_assert_null (rp_wait_site_get_cause_in_mode ("some_new_function", "ordered"));
 
   rp_stall_add_wait (stall, RP_WAIT_SITE_RUNNING, 0.5);
   rp_stall_add_wait (stall, "jbd2_log_wait_commit", 6);
@@ -479,7 +494,8 @@ test_report_stalls (void)
   verdict = rp_report_get_verdict (report);
   /* Summed over both stalls: 9.70 s of 10.35 s at the journal commit. */
   g_assert_nonnull (strstr (verdict, "Over its 2 stalls (calls over 0.1 s), fsync spent 9.70 s of 10.35 s waiting for the journal commit"));
-  g_assert_nonnull (strstr (verdict, "journal ordering, not a slow disk"));
+  /* No data= mode recorded: the commit, no more. */
+  g_assert_nonnull (strstr (verdict, "journal commit, not a slow disk"));
 
   /* What ran meanwhile: the commit that overlaps, the device's latency. */
   meanwhile = rp_report_stall_meanwhile (report, first);
@@ -494,12 +510,12 @@ test_report_stalls (void)
     g_autoptr(GPtrArray) pair = g_ptr_array_new ();
     g_autofree char *compare = NULL;
 
-    g_assert_cmpstr (cell, ==, "journal ordering (94 %)");
+    g_assert_cmpstr (cell, ==, "journal commit (94 %)");
     g_ptr_array_add (pair, report);
     g_ptr_array_add (pair, again);
     compare = rp_report_compare_text (pair);
     g_assert_nonnull (strstr (compare, "Dominant cause"));
-    g_assert_nonnull (strstr (compare, "journal ordering (94 %)"));
+    g_assert_nonnull (strstr (compare, "journal commit (94 %)"));
   }
 
   text = rp_report_to_text (report);
@@ -510,6 +526,44 @@ test_report_stalls (void)
   csv = rp_report_to_csv (report);
   g_assert_nonnull (strstr (csv, "\nstall.fsync_latency,2,9.8499999999999996\n"));
   g_assert_nonnull (strstr (csv, "\nstall.fsync_latency.jbd2_log_wait_commit,2,9.6999999999999993\n"));
+}
+
+/* The report's own data= mode names the cause (trial: "journal ordering"
+ * on data=writeback, where nothing orders the data before the commit). */
+static void
+test_report_journal_mode (void)
+{
+  const char *modes[][2] = {
+    { "writeback", "journal commit (data=writeback: metadata only), not a slow disk." },
+    { "ordered (default)", "journal commit (data=ordered: the file data written first), not a slow disk." },
+    { "journal", "journal commit (data=journal: the file data written to the journal too), not a slow disk." },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autofree char *json = report_json (rp_stall_report_two_stalls, RP_REPORT_VERSION);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autofree char *edited = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RpReport) report = NULL;
+      g_autofree char *verdict = NULL;
+      JsonObject *system;
+
+      g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+      system = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "system");
+      json_object_set_string_member (system, "fs_type", "ext4");
+      json_object_set_string_member (system, "journal_mode", modes[i][0]);
+      json_generator_set_root (generator, json_parser_get_root (parser));
+      edited = json_generator_to_data (generator, NULL);
+      report = rp_report_load_from_data (edited, -1, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (rp_report_get_sysinfo (report)->journal_mode, ==, modes[i][0]);
+      verdict = rp_report_get_verdict (report);
+      g_test_message ("%s: %s", modes[i][0], verdict);
+      g_assert_nonnull (strstr (verdict, modes[i][1]));
+      g_assert_null (strstr (verdict, "ordering"));
+    }
 }
 
 static void
@@ -552,6 +606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stalls/wake-on-begin", test_wake_on_begin);
   g_test_add_func ("/stalls/sample-without-lock", test_sample_without_lock);
   g_test_add_func ("/stalls/report", test_report_stalls);
+  g_test_add_func ("/stalls/report-journal-mode", test_report_journal_mode);
   g_test_add_func ("/stalls/report-old-and-bad", test_report_old_and_bad);
   return g_test_run ();
 }

@@ -157,6 +157,63 @@ rp_cli_check_directory (const char  *directory,
 }
 
 /**
+ * rp_cli_check_folder_option:
+ * @option: the option as typed, e.g. "--load-dir"
+ * @folder: (nullable): its value; %NULL when it was not given
+ * @must_exist: whether the folder must be there already (one written into
+ *   as it is, like --textfile), not made or checked later
+ * @error: %RP_ERROR_INVALID_ARGUMENT naming @option: an empty name, or with
+ *   @must_exist a folder that is missing, not a folder, or not reachable
+ *   (with the system's reason)
+ *
+ * A folder option's value checked before anything runs, the message naming
+ * the option rather than the setting behind it ("load_directory").
+ *
+ * Returns: %TRUE when @folder is %NULL or usable
+ */
+gboolean
+rp_cli_check_folder_option (const char  *option,
+                            const char  *folder,
+                            gboolean     must_exist,
+                            GError     **error)
+{
+  struct stat st;
+
+  if (folder == NULL)
+    return TRUE;
+  if (*folder == '\0')
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: %s is the option, e.g. --load-dir */
+                   _("%s: an empty folder name; give the folder’s path"), option);
+      return FALSE;
+    }
+  if (!must_exist)
+    return TRUE;
+  if (stat (folder, &st) != 0)
+    {
+      if (errno == ENOENT)
+        g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                     /* TRANSLATORS: the option, e.g. --textfile, and the folder given */
+                     _("%s: folder “%s” does not exist"), option, folder);
+      else
+        {
+          rp_error_set_from_errno (error, errno, _("Folder"), folder);
+          g_prefix_error (error, "%s: ", option);
+        }
+      return FALSE;
+    }
+  if (!S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: the option, e.g. --textfile, and what was given */
+                   _("%s: “%s” is not a folder"), option, folder);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
  * rp_cli_stop_signals_add:
  * @signals: (out caller-allocates): the sources, for rp_cli_stop_signals_remove()
  * @handler: called on the main context for each signal
@@ -196,7 +253,8 @@ rp_cli_stop_signals_remove (RpCliStopSignals *signals)
  *
  * The code that says more of two runs (repeats, matrix cells): bad values
  * over a failure over a stop over success; a failed run that was also
- * stopped is a failure.
+ * stopped is a failure; a load command that failed (exit 4) says more than
+ * a stop and less than a failed run.
  *
  * Returns: @a or @b
  */
@@ -204,7 +262,8 @@ int
 rp_cli_exit_worse (int a,
                    int b)
 {
-  static const int order[] = { RP_CLI_EXIT_OK, RP_CLI_EXIT_STOPPED, RP_CLI_EXIT_FAILURE, RP_CLI_EXIT_USAGE };
+  static const int order[] = { RP_CLI_EXIT_OK, RP_CLI_EXIT_STOPPED, RP_CLI_EXIT_COMMAND,
+                              RP_CLI_EXIT_FAILURE, RP_CLI_EXIT_USAGE };
   guint rank_a = 0, rank_b = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)

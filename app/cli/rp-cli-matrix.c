@@ -1043,6 +1043,10 @@ rp_cli_matrix (int    argc,
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   /* The cell's scenario as `run` builds it, with the matrix's defaults:
    * R1, 20 s, a 4 GiB writer. */
+  if (!rp_cli_check_folder_option ("--dir", directory, FALSE, &error) ||
+      !rp_cli_check_folder_option ("--reports", reports_directory, FALSE, &error) ||
+      !rp_cli_check_folder_option ("--probe-dir", probe_directory, FALSE, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   run_options.scenario = g_steal_pointer (&scenario_name);
   run_options.duration = duration_text ? g_steal_pointer (&duration_text) : g_strdup ("20");
   scenario = rp_run_options_to_scenario (&run_options, &error);
@@ -1145,8 +1149,12 @@ rp_cli_matrix (int    argc,
     }
   if (state.interrupted)
     {
-      g_printerr (_("resprobe-cli: interrupted after %u of %u cells; everything was cleaned up\n"),
-                  reported, cells->len * plan.repeats);
+      guint total = cells->len * plan.repeats;
+
+      /* TRANSLATORS: the cells done, of how many (the plural follows the second) */
+      g_printerr (g_dngettext (GETTEXT_PACKAGE, "resprobe-cli: interrupted after %u of %u cell; everything was cleaned up\n",
+                               "resprobe-cli: interrupted after %u of %u cells; everything was cleaned up\n", total),
+                  reported, total);
       exit_code = rp_cli_exit_worse (exit_code, RP_CLI_EXIT_STOPPED);
     }
   return exit_code;

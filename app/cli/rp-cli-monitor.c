@@ -566,17 +566,16 @@ start_server (Monitor     *monitor,
 #endif
 }
 
-/* The textfile folder must take files now, not only after the first period. */
+/* The textfile folder must take files now, not only after the first period.
+ * It is the folder node_exporter's textfile collector reads
+ * (--collector.textfile.directory), where resprobe.prom goes; never made,
+ * since a typo would be a folder nobody reads. */
 static gboolean
 check_textfile_dir (Monitor     *monitor,
                     GError     **error)
 {
-  if (!g_file_test (monitor->textfile_dir, G_FILE_TEST_IS_DIR))
-    {
-      rp_error_set_from_errno (error, ENOTDIR, "--textfile", monitor->textfile_dir);
-      return FALSE;
-    }
-  return write_textfile (monitor, error);
+  return rp_cli_check_folder_option ("--textfile", monitor->textfile_dir, TRUE, error) &&
+         write_textfile (monitor, error);
 }
 
 /* The options of `run` that a monitor has no use for. */
@@ -709,6 +708,12 @@ setup (Monitor         *monitor,
         }
       monitor->save_reports = TRUE;
     }
+  if (!rp_cli_check_folder_option ("--reports", mine->reports, FALSE, error) ||
+      !rp_cli_check_folder_option ("--textfile", mine->textfile, FALSE, error))
+    return FALSE;
+  for (guint i = 0; mine->folders != NULL && mine->folders[i] != NULL; i++)
+    if (!rp_cli_check_folder_option ("--dir", mine->folders[i], FALSE, error))
+      return FALSE;
   monitor->reports_dir = mine->reports ? g_strdup (mine->reports)
                                        : g_build_filename (g_get_user_data_dir (), "resprobe", "reports", NULL);
   if (mine->folders == NULL && !add_default_folder (monitor, error))

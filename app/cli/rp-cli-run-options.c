@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "rp-cli.h"
 #include "rp-cli-run-options.h"
 #include "rp-error.h"
 #include "rp-units.h"
@@ -379,6 +380,10 @@ rp_run_options_to_scenario (const RpRunOptions  *options,
   const char *preset = options->scenario ? options->scenario : custom ? "custom" : "R1";
   const char *size = NULL;
 
+  /* Named by the option: the scenario's check names its field. */
+  if (!rp_cli_check_folder_option ("--dir", options->directory, FALSE, error) ||
+      !rp_cli_check_folder_option ("--load-dir", options->load_directory, FALSE, error))
+    return NULL;
   scenario = rp_scenario_new_preset (preset, error);
   if (scenario == NULL)
     return NULL;

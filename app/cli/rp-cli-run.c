@@ -470,16 +470,62 @@ append_one_command (GString    *out,
   append_command_output (out, label, command_note (notes, number, "output_tail"), 3);
 }
 
+/* How many commands the command load ran (1 without the note). */
+static guint
+command_count (GHashTable *notes)
+{
+  const char *count_text = g_hash_table_lookup (notes, "command_count");
+
+  return count_text != NULL ? MAX ((guint) g_ascii_strtoull (count_text, NULL, 10), 1) : 1;
+}
+
 /* Each command of the command load, in the order they were given. */
 static void
 append_command_line (GString    *out,
                      GHashTable *notes)
 {
-  const char *count_text = g_hash_table_lookup (notes, "command_count");
-  guint count = count_text != NULL ? (guint) g_ascii_strtoull (count_text, NULL, 10) : 1;
+  guint count = command_count (notes);
 
-  for (guint number = 1; number <= MAX (count, 1); number++)
+  for (guint number = 1; number <= count; number++)
     append_one_command (out, notes, number, count);
+}
+
+/* Says on stderr which commands of the load failed by themselves (an exit
+ * status other than 0, or a signal they were not stopped with); returns
+ * whether one did. A command stopped with the run ended as asked. */
+static gboolean
+report_failed_commands (GHashTable *notes)
+{
+  guint count = command_count (notes);
+  gboolean failed = FALSE;
+
+  for (guint number = 1; number <= count; number++)
+    {
+      const char *status = command_note (notes, number, "exit_status");
+      const char *line = command_note (notes, number, "line");
+      g_autofree char *clean = rp_text_clean (line != NULL ? line : "?", FALSE);
+      guint64 value = 0;
+
+      if (status == NULL || g_strcmp0 (command_note (notes, number, "stopped"), "true") == 0 ||
+          g_str_equal (status, "exit 0"))
+        continue;
+      failed = TRUE;
+      if (g_str_has_prefix (status, "exit ") &&
+          g_ascii_string_to_unsigned (status + 5, 10, 1, 255, &value, NULL))
+        /* TRANSLATORS: %s is the command line, %d its exit status (1 to 255) */
+        rp_cli_printerr (_("resprobe-cli: the command “%s” failed: it exited with status %d\n"),
+                         clean, (int) value);
+      else if (g_str_has_prefix (status, "signal ") &&
+               g_ascii_string_to_unsigned (status + 7, 10, 1, 64, &value, NULL))
+        /* TRANSLATORS: %s is the command line, %d the signal's number, the
+         * last %s its name from the C library, e.g. "Killed" */
+        rp_cli_printerr (_("resprobe-cli: the command “%s” failed: signal %d (%s) ended it\n"),
+                         clean, (int) value, g_strsignal ((int) value));
+      else
+        /* TRANSLATORS: %s is the command line, the second %s how it ended, untranslated */
+        rp_cli_printerr (_("resprobe-cli: the command “%s” failed: %s\n"), clean, status);
+    }
+  return failed;
 }
 
 static void
@@ -854,7 +900,9 @@ check_report_path (const char  *report_path,
     {
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                    /* TRANSLATORS: %u is the length of the name given, %d the most a file system takes (255) */
-                   _("--report: the file name is %u bytes long; a file system takes at most %d"),
+                   g_dngettext (GETTEXT_PACKAGE, "--report: the file name is %u byte long; a file system takes at most %d",
+                                "--report: the file name is %u bytes long; a file system takes at most %d",
+                                strlen (base)),
                    (guint) strlen (base), NAME_MAX);
       return FALSE;
     }
@@ -1009,6 +1057,10 @@ run_once (const RpScenario  *scenario,
     exit_code = RP_CLI_EXIT_FAILURE;
   else if (g_strcmp0 (g_hash_table_lookup (rp_report_get_notes (report), "ended_by"), RP_ENDED_BY_REQUEST) == 0)
     exit_code = RP_CLI_EXIT_STOPPED;
+  /* The run was measured, but not under the load asked for: a script must
+   * not take it for a good run (trial: `--command false` exited 0). */
+  if (report_failed_commands (rp_report_get_notes (report)))
+    exit_code = rp_cli_exit_worse (exit_code, RP_CLI_EXIT_COMMAND);
   return exit_code;
 }
 /**
@@ -1027,7 +1079,8 @@ run_once (const RpScenario  *scenario,
  * elsewhere (exit 1).
  *
  * Returns: 0, 1 when the run failed, 2 for bad options, 3 when a signal
- *   stopped it (report saved, marked stopped)
+ *   stopped it (report saved, marked stopped), 4 when a command of the
+ *   load failed by itself (report saved)
  */
 int
 rp_cli_run (int    argc,

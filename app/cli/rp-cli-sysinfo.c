@@ -114,7 +114,8 @@ rp_cli_sysinfo (int    argc,
   if (argc > 2)
     {
       g_set_error (&error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                   _("Expected one directory, got %d arguments"), argc - 1);
+                   g_dngettext (GETTEXT_PACKAGE, "Expected one directory, got %d argument",
+                                "Expected one directory, got %d arguments", argc - 1), argc - 1);
       return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
     }
   directory = argc == 2 ? argv[1] : ".";

@@ -17,6 +17,7 @@ G_BEGIN_DECLS
 #define RP_CLI_EXIT_FAILURE 1
 #define RP_CLI_EXIT_USAGE   2
 #define RP_CLI_EXIT_STOPPED 3
+#define RP_CLI_EXIT_COMMAND 4   /* the run's own command (--command) failed; report saved */
 
 int  rp_cli_exit_worse (int a, int b);
 
@@ -71,6 +72,10 @@ void rp_cli_print    (const char *format, ...) G_GNUC_PRINTF (1, 2);
 void rp_cli_printerr (const char *format, ...) G_GNUC_PRINTF (1, 2);
 gboolean rp_cli_check_directory (const char  *directory,
                                  GError     **error);
+gboolean rp_cli_check_folder_option (const char  *option,
+                                     const char  *folder,
+                                     gboolean     must_exist,
+                                     GError     **error);
 gboolean rp_cli_parse_options (GOptionContext *context,
                                int            *argc,
                                char         ***argv);

@@ -172,6 +172,43 @@ rp_text_sanitize (const char *text)
 }
 
 /**
+ * rp_text_shell_join:
+ * @argv: (array zero-terminated=1): a program and its arguments
+ *
+ * @argv as a shell command line that runs it again when pasted: each
+ * argument that a shell would split or expand quoted with g_shell_quote(),
+ * the others as they are (dd if=/dev/zero of='a b' bs=1M stays readable).
+ *
+ * Returns: (transfer full): the command line
+ */
+char *
+rp_text_shell_join (const char * const *argv)
+{
+  GString *line = g_string_new (NULL);
+
+  for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+      /* POSIX shells treat none of these specially within a word. */
+      gboolean plain = *arg != '\0' &&
+                       arg[strspn (arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                        "0123456789_@%+=:,./-")] == '\0';
+
+      if (i > 0)
+        g_string_append_c (line, ' ');
+      if (plain)
+        g_string_append (line, arg);
+      else
+        {
+          g_autofree char *quoted = g_shell_quote (arg);
+
+          g_string_append (line, quoted);
+        }
+    }
+  return g_string_free (line, FALSE);
+}
+
+/**
  * rp_text_file_name:
  * @file: a file someone named, e.g. on the command line
  *

@@ -17,6 +17,7 @@ char      *rp_text_clean          (const char        *text,
 char      *rp_text_sanitize       (const char        *text);
 char      *rp_text_shorten        (const char        *text);
 char      *rp_text_file_name      (GFile             *file);
+char      *rp_text_shell_join     (const char * const *argv);
 GPtrArray *rp_text_wrap_lines     (const char        *text,
                                    gsize              width);
 void       rp_text_append_wrapped (GString           *out,

@@ -197,23 +197,31 @@ rp_stall_get_dominant (const RpStall *self)
  * (wait_on_page_writeback before folios, 5.16) beside their successors.
  * The ones seen on Linux 6.18 under R1 (fsync beside a big dd on ext3
  * data=ordered, and ext4): jbd2_log_wait_commit, balance_dirty_pages,
- * folio_wait_writeback, wait_transaction_locked, do_get_write_access. */
+ * folio_wait_writeback, wait_transaction_locked, do_get_write_access.
+ *
+ * The journal's sites name what jbd2 did: the commit (a new handle waits
+ * for the running transaction to be closed, a buffer for the commit to
+ * write it), or the checkpoint (room in the journal). How long a commit
+ * takes depends on the data= mode: @waits_commit marks the sites that wait
+ * for a whole commit, which data=ordered makes write the file data first
+ * and data=journal puts the data in (rp_wait_site_get_cause_in_mode()). */
 typedef struct {
   const char *symbol;
   const char *words;
   const char *cause;
+  gboolean    waits_commit;
 } WaitSite;
 
 static const WaitSite wait_sites[] = {
-  { "jbd2_log_wait_commit", N_("waiting for the journal commit"), N_("journal ordering") },
-  { "jbd2_journal_wait_updates", N_("waiting for the journal commit"), N_("journal ordering") },
-  { "jbd2_complete_transaction", N_("waiting for the journal commit"), N_("journal ordering") },
-  { "wait_transaction_locked", N_("waiting to join a journal transaction"), N_("journal ordering") },
-  { "wait_transaction_switching", N_("waiting to join a journal transaction"), N_("journal ordering") },
-  { "add_transaction_credits", N_("waiting for room in the journal"), N_("journal ordering") },
-  { "start_this_handle", N_("waiting to join a journal transaction"), N_("journal ordering") },
-  { "jbd2_log_wait_for_space", N_("waiting for room in the journal"), N_("journal ordering") },
-  { "do_get_write_access", N_("waiting for a journalled buffer"), N_("journal ordering") },
+  { "jbd2_log_wait_commit", N_("waiting for the journal commit"), N_("journal commit"), TRUE },
+  { "jbd2_journal_wait_updates", N_("waiting for the journal commit"), N_("journal commit") },
+  { "jbd2_complete_transaction", N_("waiting for the journal commit"), N_("journal commit"), TRUE },
+  { "wait_transaction_locked", N_("waiting to join a journal transaction"), N_("journal commit") },
+  { "wait_transaction_switching", N_("waiting to join a journal transaction"), N_("journal commit") },
+  { "add_transaction_credits", N_("waiting for room in the journal"), N_("journal commit") },
+  { "start_this_handle", N_("waiting to join a journal transaction"), N_("journal commit") },
+  { "jbd2_log_wait_for_space", N_("waiting for room in the journal"), N_("journal checkpoint") },
+  { "do_get_write_access", N_("waiting for a journalled buffer"), N_("journal commit") },
   { "balance_dirty_pages", N_("throttled: too much dirty memory"), N_("dirty-memory throttling") },
   { "folio_wait_writeback", N_("waiting for its pages to reach the disk"), N_("writeback") },
   { "wait_on_page_writeback", N_("waiting for its pages to reach the disk"), N_("writeback") },
@@ -282,7 +290,7 @@ rp_wait_site_describe (const char *site)
  * @site: a kernel symbol
  *
  * Returns: (transfer none) (nullable): the translated cause a verdict names,
- *   e.g. "journal ordering", "a slow disk"; %NULL when unknown
+ *   e.g. "journal commit", "a slow disk"; %NULL when unknown
  */
 const char *
 rp_wait_site_get_cause (const char *site)
@@ -293,13 +301,52 @@ rp_wait_site_get_cause (const char *site)
 }
 
 /**
+ * rp_wait_site_get_cause_in_mode:
+ * @site: a kernel symbol
+ * @journal_mode: (nullable): the file system's data= mode as the run
+ *   recorded it (#RpSysinfo's journal_mode: "ordered", "writeback",
+ *   "journal", "ordered (default)"); %NULL when unknown or none
+ *
+ * The cause as rp_wait_site_get_cause() names it, said more exactly where
+ * the data= mode decides what a journal commit waits for: under
+ * data=ordered the commit first writes the data of the files it covers
+ * (the coupling of kernel bug 12309), under data=journal it writes the
+ * data into the journal, under data=writeback it writes the metadata
+ * alone. With no mode known it is "journal commit".
+ *
+ * Returns: (transfer none) (nullable): the translated cause; %NULL when unknown
+ */
+const char *
+rp_wait_site_get_cause_in_mode (const char *site,
+                                const char *journal_mode)
+{
+  const WaitSite *known = lookup (site);
+
+  if (known == NULL || known->cause == NULL)
+    return NULL;
+  if (known->waits_commit && journal_mode != NULL)
+    {
+      /* "ordered (default)": the mode the kernel chose, the same mode. */
+      if (g_str_has_prefix (journal_mode, "ordered"))
+        return _("journal commit (data=ordered: the file data written first)");
+      if (g_str_has_prefix (journal_mode, "journal"))
+        return _("journal commit (data=journal: the file data written to the journal too)");
+      /* Nothing waits for file data: the commit's own writes (and the
+       * disk's cache flush) took the time. */
+      if (g_str_has_prefix (journal_mode, "writeback"))
+        return _("journal commit (data=writeback: metadata only)");
+    }
+  return _(known->cause);
+}
+
+/**
  * rp_wait_site_get_cause_id:
  * @site: a kernel symbol
  *
  * The same cause as rp_wait_site_get_cause(), untranslated: a label that
  * adds up across machines in any language (the monitor's metrics).
  *
- * Returns: (transfer none) (nullable): e.g. "journal ordering"; %NULL when unknown
+ * Returns: (transfer none) (nullable): e.g. "journal commit"; %NULL when unknown
  */
 const char *
 rp_wait_site_get_cause_id (const char *site)

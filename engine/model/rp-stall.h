@@ -69,6 +69,8 @@ const RpWaitShare *rp_stall_get_dominant (const RpStall *self);
 
 const char  *rp_wait_site_describe       (const char    *site);
 const char  *rp_wait_site_get_cause      (const char    *site);
+const char  *rp_wait_site_get_cause_in_mode (const char *site,
+                                             const char *journal_mode);
 const char  *rp_wait_site_get_cause_id   (const char    *site);
 gboolean     rp_wait_site_is_telling     (const char    *site);
 

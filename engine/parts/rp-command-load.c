@@ -10,6 +10,7 @@
 #include "rp-error.h"
 #include "rp-params.h"
 #include "rp-parts.h"
+#include "rp-text.h"
 
 /* How often the worker looks at the commands and the stop flag. */
 #define POLL_MS 100
@@ -181,7 +182,11 @@ command_load_run (RpPartHost *host,
   for (guint i = 0; i < processes->len; i++)
     {
       g_autofree char *prefix = note_prefix (i);
+      g_autofree char *key = g_strconcat (prefix, "line", NULL);
+      g_autofree char *line = rp_text_shell_join (g_ptr_array_index (load->argvs, i));
 
+      /* PREFIXline: the command as a shell line, for messages naming it. */
+      rp_part_host_set_note (host, key, line);
       rp_command_process_set_notes (g_ptr_array_index (processes, i), host, prefix);
     }
 }
@@ -224,19 +229,19 @@ command_load_validate (const RpParams  *p,
 static char *
 command_load_describe (const RpParams *p)
 {
-  const char * const *argv = rp_params_get_argv (p, "command_argv");
-  const char * const *more = rp_params_get_argv (p, "more_commands");
+  g_autoptr(GPtrArray) argvs = NULL;
   GString *text = g_string_new (NULL);
 
-  if (argv != NULL)
+  /* Each argument quoted where a shell would split it, so that the line
+   * pasted into a shell runs the same commands: "of=a b" was two words. */
+  argvs = all_commands (p, NULL);
+  for (guint i = 0; argvs != NULL && i < argvs->len; i++)
     {
-      g_autofree char *first = g_strjoinv (" ", (char **) argv);
+      g_autofree char *line = rp_text_shell_join (g_ptr_array_index (argvs, i));
 
-      g_string_append (text, first);
+      /* Several commands as a shell would run them side by side. */
+      g_string_append_printf (text, "%s%s", i > 0 ? " & " : "", line);
     }
-  /* Several commands as a shell would list them side by side. */
-  for (guint i = 0; more != NULL && more[i] != NULL; i++)
-    g_string_append_printf (text, " & %s", more[i]);
   return g_string_free (text, FALSE);
 }
 

@@ -218,6 +218,44 @@ has_token (const char     *pid,
   return FALSE;
 }
 
+/**
+ * rp_command_scope_owns_pid:
+ * @pid: a process or thread id, e.g. the pid a kernel event carries
+ *
+ * Whether @pid belongs to a command that this process started (any of its
+ * scopes, so any command of the run): it is in a cgroup
+ * "resprobe-command-OURPID-…", or carries RESPROBE_COMMAND_SCOPE=OURPID-…
+ * (scope tokens begin with our pid). Reads /proc/PID/cgroup and
+ * /proc/PID/environ (the latter needs the same user or root, as kernel
+ * events do); a task already gone is not found.
+ *
+ * Returns: %TRUE for a process of one of this run's commands
+ */
+gboolean
+rp_command_scope_owns_pid (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/cgroup", (int) pid);
+  g_autofree char *cgroup_name = g_strdup_printf ("/resprobe-command-%d-", (int) getpid ());
+  g_autofree char *contents = NULL;
+  g_autofree char *wanted = NULL;
+  gsize length, wanted_length;
+
+  /* A cgroup holds even a process that emptied its environment. */
+  if (g_file_get_contents (path, &contents, NULL, NULL) && strstr (contents, cgroup_name) != NULL)
+    return TRUE;
+  g_clear_pointer (&contents, g_free);
+  g_free (path);
+  path = g_strdup_printf ("/proc/%d/environ", (int) pid);
+  if (!g_file_get_contents (path, &contents, &length, NULL))
+    return FALSE;
+  wanted = g_strdup_printf (SCOPE_VARIABLE "=%d-", (int) getpid ());
+  wanted_length = strlen (wanted);
+  for (gsize at = 0; at < length; at += strlen (contents + at) + 1)
+    if (strncmp (contents + at, wanted, wanted_length) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* The process group of a live process, or -1 if it is gone or a zombie. */
 static pid_t
 live_pgid (const char *pid)

@@ -21,6 +21,7 @@ void            rp_command_scope_enter       (RpCommandScope *scope);
 void            rp_command_scope_confirm     (RpCommandScope *scope,
                                               pid_t           pid);
 gboolean        rp_command_scope_is_alive    (RpCommandScope *scope);
+gboolean        rp_command_scope_owns_pid    (pid_t           pid);
 guint           rp_command_scope_count_escaped (RpCommandScope *scope,
                                                 pid_t           pgid);
 void            rp_command_scope_kill        (RpCommandScope *scope,

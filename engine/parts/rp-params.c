@@ -8,6 +8,7 @@
 #include "rp-error.h"
 #include "rp-params.h"
 #include "rp-parts.h"
+#include "rp-text.h"
 #include "rp-units.h"
 
 /* One slot per parameter of the parts table, in its order: sizes and counts
@@ -548,7 +549,8 @@ rp_params_format (const RpParams    *self,
     case RP_PARAM_FLAG:
       return g_strdup (v->b ? _("yes") : _("no"));
     case RP_PARAM_ARGV:
-      return v->argv ? g_strjoinv (" ", v->argv) : g_strdup ("");
+      /* Quoted as a shell needs it: "of=a b" is one argument. */
+      return rp_text_shell_join ((const char * const *) v->argv);
     case RP_PARAM_CHOICE:
       return g_strdup (v->u < n_choices (param) ? param->choices[v->u] : "?");
     default:

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rp-command-scope.h"
 #include "rp-trace-private.h"
 
 /* What biolatency (bcc) measures, without BPF: block_rq_issue to
@@ -156,7 +157,9 @@ on_complete (RpTraceSink       *sink,
 typedef struct {
   int      pid;
   char    *comm;      /* its name when first paused, "?" if already gone */
-  gboolean ours;      /* a thread of this process: one of the run's writers */
+  gboolean ours;      /* the run's: a thread of this process (one of its writers),
+                       * or a process of its command load (dd under --command) */
+  gboolean command;   /* of those, a process of the command load */
   guint64  pauses;
   double   seconds, longest;
 } RpTracePausedTask;
@@ -184,7 +187,10 @@ rp_trace_paused_tasks_new (void)
 
 /* Looked up when first paused (the event carries only the pid): a thread
  * of ours is under /proc/self/task; its name is what GLib gave the worker
- * thread ("seq-writer"), another task's its command. */
+ * thread ("seq-writer"), another task's its command. A process of the run's
+ * command load (its cgroup or scope variable, rp-command-scope.c) is the
+ * load's too, not another program's (trial: a --command dd's pauses were
+ * counted as other programs'). */
 static RpTracePausedTask *
 paused_task (RpTraceSink *sink,
              int          pid)
@@ -198,6 +204,8 @@ paused_task (RpTraceSink *sink,
   task->pid = pid;
   own = g_strdup_printf ("/proc/self/task/%d", pid);
   task->ours = g_file_test (own, G_FILE_TEST_IS_DIR);
+  if (!task->ours)
+    task->ours = task->command = rp_command_scope_owns_pid (pid);
   comm_path = g_strdup_printf ("/proc/%d/comm", pid);
   if (g_file_get_contents (comm_path, &comm, NULL, NULL))
     task->comm = g_strdup (g_strstrip (comm));
@@ -272,7 +280,8 @@ note_paused_tasks (RpTraceSink *sink)
         continue;
       g_string_append_printf (text, "%s%s %d%s: %" G_GUINT64_FORMAT " pauses, %.3f s, longest %.3f s",
                               text->len ? "; " : "", task->comm, task->pid,
-                              task->ours ? " (this run)" : "", task->pauses, task->seconds, task->longest);
+                              task->command ? " (this run's command)" : task->ours ? " (this run)" : "",
+                              task->pauses, task->seconds, task->longest);
     }
   if (tasks->len > 10)
     g_string_append_printf (text, "; %u more tasks", tasks->len - 10);

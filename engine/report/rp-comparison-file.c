@@ -182,7 +182,10 @@ rp_comparison_file_read (GFile   *file,
         {
           g_set_error (error, RP_ERROR, RP_ERROR_REPORT,
                        /* TRANSLATORS: the first %u is how many reports the file lists, the second the most that can be compared */
-                       _("Comparison “%s” lists %u reports in more configurations than the %u that can be compared"),
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "Comparison “%s” lists %u report in more configurations than the %u that can be compared",
+                                    "Comparison “%s” lists %u reports in more configurations than the %u that can be compared",
+                                    files->len),
                        name, files->len, max_reports);
           return NULL;
         }

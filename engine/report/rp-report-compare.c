@@ -589,8 +589,14 @@ rp_report_compare_text (GPtrArray *reports)
   blocks = compare_blocks (all, comparison->n_groups);
 
   out = g_string_new (NULL);
-  title = g_strdup_printf (ngettext ("Comparison of %u report", "Comparison of %u reports",
-                                     reports->len), reports->len);
+  /* One configuration (a one-cell matrix, run --repeat) compares nothing:
+   * the title says what the table is, its runs side by side in one column. */
+  if (comparison->n_groups == 1)
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "One configuration: %u run",
+                                          "One configuration: %u runs", reports->len), reports->len);
+  else
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Comparison of %u report", "Comparison of %u reports",
+                                          reports->len), reports->len);
   rp_text_append_heading (out, title, '=');
   append_compare_legend (out, reports);
   for (guint b = 0; b < blocks->len; b++)

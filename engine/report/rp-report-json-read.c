@@ -376,8 +376,10 @@ count_samples (guint64     *n_samples,
 {
   *n_samples += n;
   if (*n_samples > limit)
-    return set_report_error (error, _("The report has more than %u samples, more than this program reads"),
-                             limit);
+    return set_report_error (error, g_dngettext (GETTEXT_PACKAGE,
+                                                 "The report has more than %u sample, more than this program reads",
+                                                 "The report has more than %u samples, more than this program reads",
+                                                 limit), limit);
   return TRUE;
 }
 

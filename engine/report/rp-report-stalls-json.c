@@ -168,7 +168,9 @@ rp_report_read_stalls (JsonObject  *root,
       json_array_get_length (json_node_get_array (node)) > RP_CALL_REGISTRY_MAX_STALLS)
     {
       g_set_error (error, RP_ERROR, RP_ERROR_REPORT,
-                   _("Key “stalls”: expected a list of at most %u stalls"), RP_CALL_REGISTRY_MAX_STALLS);
+                   g_dngettext (GETTEXT_PACKAGE, "Key “stalls”: expected a list of at most %u stall",
+                                "Key “stalls”: expected a list of at most %u stalls", RP_CALL_REGISTRY_MAX_STALLS),
+                   RP_CALL_REGISTRY_MAX_STALLS);
       return FALSE;
     }
   array = json_node_get_array (node);

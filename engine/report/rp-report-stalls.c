@@ -401,12 +401,22 @@ sum_dominant (RpReport *self,
   return sum;
 }
 
+/* The cause of @site in the data= mode of the file system the probes ran on. */
+static const char *
+report_cause (RpReport   *self,
+              const char *site)
+{
+  const RpSysinfo *sysinfo = rp_report_get_sysinfo (self);
+
+  return rp_wait_site_get_cause_in_mode (site, sysinfo != NULL ? sysinfo->journal_mode : NULL);
+}
+
 /**
  * rp_report_get_cause_cell:
  *
  * The dominant cause in a few words, for a comparison's table: the cause
  * of the wait site where the stalls spent the most time, with its share of
- * their time, e.g. "journal ordering (89 %)"; the site's name for one the
+ * their time, e.g. "journal commit (89 %)"; the site's name for one the
  * table does not know.
  *
  * Returns: (transfer full) (nullable): the text, %NULL without a sampled stall
@@ -425,8 +435,8 @@ rp_report_get_cause_cell (RpReport *self)
   site = sum != NULL ? rp_stall_get_dominant (sum) : NULL;
   if (site == NULL || sum->duration <= 0)
     return NULL;
-  cause = rp_wait_site_get_cause (site->site);
-  /* TRANSLATORS: a comparison's cell: "journal ordering (89 %)" */
+  cause = report_cause (self, site->site);
+  /* TRANSLATORS: a comparison's cell: "journal commit (89 %)" */
   return g_strdup_printf (_("%s (%.0f %%)"), cause != NULL ? cause : site_words (site->site),
                           100 * MIN (site->seconds / sum->duration, 1.0));
 }
@@ -439,7 +449,7 @@ rp_report_get_cause_cell (RpReport *self)
  * of it (summed over them all, so that one odd stall does not name the
  * cause), and how fast the disk answered meanwhile, e.g. "Over its 5
  * stalls (calls over 0.1 s), fsync spent 9.70 s of 9.85 s waiting for the journal commit; the
- * disk answered in 3.0 ms per request (median): journal ordering, not a
+ * disk answered in 3.0 ms per request (median): journal commit, not a
  * slow disk."
  *
  * Returns: (transfer full) (nullable): the sentence, %NULL without a
@@ -479,7 +489,7 @@ rp_report_get_stall_cause (RpReport *self)
   first = g_strdup_printf (ngettext ("Over its %5$u stall (a call over %6$s), %1$s spent %2$s of %3$s %4$s",
                                      "Over its %5$u stalls (calls over %6$s), %1$s spent %2$s of %3$s %4$s", n),
                            rp_stall_call_name (series), spent, of, site_words (site->site), n, limit);
-  cause = rp_wait_site_get_cause (site->site);
+  cause = report_cause (self, site->site);
   median = median_in_stalls (self, self->stalls, "device_write_latency", series);
   if (isnan (median))
     median = median_in_stalls (self, self->stalls, "disk_await", series);
@@ -489,7 +499,7 @@ rp_report_get_stall_cause (RpReport *self)
       gboolean disk_fast = median < RP_LIMIT_INSTANT / 2;
 
       if (cause != NULL && disk_fast && !g_str_equal (cause, _("a slow disk")))
-        /* TRANSLATORS: "…; the disk answered in 3.0 ms per request (median): journal ordering, not a slow disk." */
+        /* TRANSLATORS: "…; the disk answered in 3.0 ms per request (median): journal commit, not a slow disk." */
         return g_strdup_printf (_("%s; the disk answered in %s per request (median): %s, not a slow disk."),
                                 first, median_text, cause);
       if (cause != NULL)
@@ -499,7 +509,7 @@ rp_report_get_stall_cause (RpReport *self)
       return g_strdup_printf (_("%s; the disk answered in %s per request (median)."), first, median_text);
     }
   if (cause != NULL)
-    /* TRANSLATORS: "…: journal ordering." */
+    /* TRANSLATORS: "…: journal commit." */
     return g_strdup_printf (_("%s: %s."), first, cause);
   return g_strdup_printf ("%s.", first);
 }
