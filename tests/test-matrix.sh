@@ -64,6 +64,22 @@ else
   fail "comparison table too wide: ${long:-$(sed -n '/^Comparison of/,$p' "$work/out" | head -30)}"
 fi
 
+# A cell's load command that fails: the cell is measured and saved, the
+# message names the command and the matrix exits 4 as `run` does. One cell:
+# its own report, not a comparison of one.
+"$cli" matrix --fs ext3 --journal ordered --scheduler none --image-size 2G \
+  --duration 3 --command 'sh -c "exit 7"' --dir "$work/images" --reports "$work/reports-cmd" \
+  >"$work/out-cmd" 2>&1
+rc=$?
+if [ "$rc" -eq 4 ] && grep -q "exit 7.* status 7" "$work/out-cmd" &&
+   ls "$work/reports-cmd"/*.json >/dev/null 2>&1 && ! grep -q "Comparison of 1 " "$work/out-cmd"; then
+  ok "a cell's failing command: exit 4, named, its report saved"
+else
+  fail "failing command: exit $rc: $(tail -20 "$work/out-cmd")"
+fi
+left=$(leftovers)
+if [ -z "$left" ]; then ok "nothing left behind after the failing command"; else fail "left behind:$left"; fi
+
 # Ctrl-C in the middle of a cell: everything is undone.
 "$cli" matrix --fs ext3 --journal ordered --scheduler none,bfq --size 1G --image-size 3G \
   --duration 30 --dir "$work/images" --reports "$work/reports-int" >"$work/out-int" 2>&1 &

@@ -824,6 +824,9 @@ run_matrix (MatrixState      *state,
             *exit_code = RP_CLI_EXIT_FAILURE;
             continue;
           }
+        /* As `run`: a cell measured without the load asked for is no good cell. */
+        if (rp_cli_report_failed_commands (rp_report_get_notes (report)))
+          *exit_code = rp_cli_exit_worse (*exit_code, RP_CLI_EXIT_COMMAND);
         save_run (group, report, plan->reports_directory, r + 1, plan->repeats, exit_code);
         reported++;
       }

@@ -493,8 +493,19 @@ append_command_line (GString    *out,
 /* Says on stderr which commands of the load failed by themselves (an exit
  * status other than 0, or a signal they were not stopped with); returns
  * whether one did. A command stopped with the run ended as asked. */
-static gboolean
-report_failed_commands (GHashTable *notes)
+/**
+ * rp_cli_report_failed_commands:
+ * @notes: (element-type utf8 utf8): a report's notes
+ *
+ * Prints one line on standard error for each of the run's own commands
+ * (`--command`, notes command_K_*) that failed: a non-zero exit status or a
+ * signal, a command ended by the run's own stop excepted.
+ *
+ * Returns: %TRUE when one failed (the caller exits with
+ *   %RP_CLI_EXIT_COMMAND: the run was measured, but not under the load asked for)
+ */
+gboolean
+rp_cli_report_failed_commands (GHashTable *notes)
 {
   guint count = command_count (notes);
   gboolean failed = FALSE;
@@ -1059,7 +1070,7 @@ run_once (const RpScenario  *scenario,
     exit_code = RP_CLI_EXIT_STOPPED;
   /* The run was measured, but not under the load asked for: a script must
    * not take it for a good run (trial: `--command false` exited 0). */
-  if (report_failed_commands (rp_report_get_notes (report)))
+  if (rp_cli_report_failed_commands (rp_report_get_notes (report)))
     exit_code = rp_cli_exit_worse (exit_code, RP_CLI_EXIT_COMMAND);
   return exit_code;
 }

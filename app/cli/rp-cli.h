@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 #define RP_CLI_EXIT_COMMAND 4   /* the run's own command (--command) failed; report saved */
 
 int  rp_cli_exit_worse (int a, int b);
+gboolean rp_cli_report_failed_commands (GHashTable *notes);
 
 int  rp_cli_run      (int argc, char **argv);
 int  rp_cli_sysinfo  (int argc, char **argv);
