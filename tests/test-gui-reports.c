@@ -199,7 +199,7 @@ save (RpReport   *report,
   Wait wait = { 0 };
   gboolean ok;
 
-  rp_report_io_save_async (report, file, format, replace, NULL, on_done, &wait);
+  rp_report_io_save_async (report, file, format, replace, NULL, NULL, on_done, &wait);
   rp_gui_fixture_wait (wait_done, &wait, "the report's file to be saved");
   ok = rp_report_io_save_finish (wait.result, error);
   g_object_unref (wait.result);

@@ -396,6 +396,7 @@ rp_report_io_show_errors (GtkWindow              *window,
 typedef struct {
   RpReport *report;
   GFile    *file;
+  GFile    *renaming;
   char     *format;
   gboolean  replace;
 } SaveData;
@@ -407,6 +408,7 @@ save_data_free (gpointer data)
 
   g_clear_object (&save->report);
   g_clear_object (&save->file);
+  g_clear_object (&save->renaming);
   g_free (save->format);
   g_free (save);
 }
@@ -454,8 +456,34 @@ save_in_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  if (!rp_report_io_check_new_file (save->file, save->replace, cancellable, &error) ||
-      !rp_report_export (save->report, save->file, save->format, &error))
+  if (!rp_report_io_check_new_file (save->file, save->replace, cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* One rename: the folder never holds the run twice, not even for a
+   * moment. The file is the report as it was written (a report loaded and
+   * saved again is the same file). */
+  if (save->renaming != NULL && g_file_equal (save->renaming, save->file))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  if (save->renaming != NULL &&
+      g_file_move (save->renaming, save->file, save->replace ? G_FILE_COPY_OVERWRITE : G_FILE_COPY_NONE,
+                   cancellable, NULL, NULL, &error))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  /* Gone meanwhile (trashed): write it, as without one. */
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_clear_error (&error);
+  if (!rp_report_export (save->report, save->file, save->format, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -468,6 +496,11 @@ save_in_thread (GTask        *task,
  * @format: as rp_report_save() takes it, e.g. from rp_report_io_resolve_format()
  * @replace: %FALSE: fail with %G_IO_ERROR_EXISTS if @file exists (a name
  *   the file chooser did not confirm); %TRUE: replace it
+ * @renaming: (nullable): a file that already holds @report as JSON (the
+ *   run's file in the reports folder): renamed to @file rather than
+ *   written again, so that a Save into the reports folder keeps one file
+ *   of the run (issue 21); written as without it if it is gone. Only for
+ *   @format "json" and a @file in the same file system
  * @cancellable: (nullable): to give up before writing
  * @callback: called on the thread-default main context of the caller
  *
@@ -480,6 +513,7 @@ rp_report_io_save_async (RpReport            *report,
                          GFile               *file,
                          const char          *format,
                          gboolean             replace,
+                         GFile               *renaming,
                          GCancellable        *cancellable,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data)
@@ -490,8 +524,10 @@ rp_report_io_save_async (RpReport            *report,
   g_return_if_fail (RP_IS_REPORT (report));
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (format != NULL);
+  g_return_if_fail (renaming == NULL || (G_IS_FILE (renaming) && g_str_equal (format, "json")));
 
   save = g_new0 (SaveData, 1);
+  save->renaming = renaming != NULL ? g_object_ref (renaming) : NULL;
   save->report = g_object_ref (report);
   save->file = g_object_ref (file);
   save->format = g_strdup (format);

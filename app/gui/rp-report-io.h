@@ -49,6 +49,7 @@ void                  rp_report_io_save_async        (RpReport                  
                                                       GFile                     *file,
                                                       const char                *format,
                                                       gboolean                   replace,
+                                                      GFile                     *renaming,
                                                       GCancellable              *cancellable,
                                                       GAsyncReadyCallback        callback,
                                                       gpointer                   user_data);

@@ -146,6 +146,13 @@ void           rp_window_recent_dispose      (RpWindow       *self);
 void           rp_window_autosave            (RpWindow       *self,
                                               RpReport       *report);
 void           rp_window_recent_update       (RpWindow       *self);
+GFile         *rp_window_recent_file_to_rename (RpWindow     *self,
+                                              RpReport       *report,
+                                              GFile          *target,
+                                              const char     *format);
+void           rp_window_recent_renamed      (RpWindow       *self,
+                                              GFile          *from,
+                                              GFile          *to);
 
 /* rp-window-view.c */
 void           rp_window_view_init           (RpWindow       *self);
@@ -161,5 +168,10 @@ void           rp_window_reports_class_init  (GtkWidgetClass *widget_class);
 void           rp_window_reports_init        (RpWindow       *self);
 void           rp_window_reports_update      (RpWindow       *self,
                                               gboolean        busy);
+void           rp_window_save_chosen         (RpWindow       *self,
+                                              RpReport       *report,
+                                              GFile          *chosen,
+                                              GtkFileFilter  *filter,
+                                              gboolean        json_only);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "rp-gui-util.h"
+#include "rp-recent-run-info.h"
 #include "rp-recent-runs.h"
 #include "rp-report-io.h"
 #include "rp-window-private.h"
@@ -101,7 +102,8 @@ rp_window_autosave (RpWindow *self,
 /* ------------------------------------------------------------------------- */
 /* The list */
 
-/* "Wed 2 Dec 2026, 00:31:05": when the run ended (the file was written). */
+/* Until the report is read (rp_recent_run_info_read(), on a worker):
+ * "Wed 2 Dec 2026, 00:31:05", when the file was written. */
 static char *
 describe_time (GFileInfo *info)
 {
@@ -185,7 +187,9 @@ new_run_row (RpWindow  *self,
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), g_file_info_get_name (info));
-  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
+  /* The verdict, the marks and the storage; a third line would make a
+   * sidebar of few runs. */
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 2);
   /* A long date (German, Polish) is ellipsized, not a wider sidebar; the
    * tooltip has the path. */
   adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
@@ -244,6 +248,92 @@ new_more_row (guint n_found)
   return row;
 }
 
+/* ------------------------------------------------------------------------- */
+/* What each run was, read on a worker once the rows are shown */
+
+static void
+read_infos_in_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  GPtrArray *files = task_data;
+  GPtrArray *infos = g_ptr_array_new_full (files->len, (GDestroyNotify) rp_recent_run_info_unref);
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        break;
+      /* A file that does not load keeps its name and time: opening it says
+       * why. */
+      g_ptr_array_add (infos, rp_recent_run_info_read (files->pdata[i], &error));
+      if (error != NULL)
+        g_debug ("recent run %s: %s", g_file_peek_path (files->pdata[i]), error->message);
+    }
+  g_task_return_pointer (task, infos, (GDestroyNotify) g_ptr_array_unref);
+}
+
+/* The row says when the run started, which scenario, how it went and on
+ * which storage; the file's name is in its tooltip. */
+static void
+show_run_info (GtkWidget       *row,
+               RpRecentRunInfo *info,
+               GDateTime       *now)
+{
+  g_autofree char *when = rp_recent_run_info_format_time (info, now);
+  /* TRANSLATORS: a recent run's title: when it started, then its scenario, e.g. "Today 11:15 · R1" */
+  g_autofree char *title = g_strdup_printf (_("%s · %s"), when, info->scenario);
+  g_autofree char *subtitle = rp_recent_run_info_describe (info);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  g_object_set_data_full (G_OBJECT (row), "rp-info", rp_recent_run_info_ref (info),
+                          (GDestroyNotify) rp_recent_run_info_unref);
+}
+
+static void
+on_infos_read (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(RpWindow) self = user_data;
+  GPtrArray *files = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GPtrArray) infos = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  if (infos == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))) ||
+      rp_window_is_gone (self))
+    return;
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list));
+       row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      GFile *file = g_object_get_data (G_OBJECT (row), "rp-file");
+      guint index = 0;
+
+      if (file != NULL && g_ptr_array_find_with_equal_func (files, file, (GEqualFunc) g_file_equal, &index) &&
+          index < infos->len && infos->pdata[index] != NULL)
+        show_run_info (row, infos->pdata[index], now);
+    }
+}
+
+/* Reading a report is loading it (tens of megabytes for a day's run): on a
+ * worker, after the rows are shown with their files' times; the listing's
+ * cancellable drops it when the folder is listed again. */
+static void
+read_infos (RpWindow  *self,
+            GPtrArray *runs)
+{
+  GPtrArray *files = g_ptr_array_new_full (runs->len, g_object_unref);
+  g_autoptr(GTask) task = g_task_new (NULL, self->recent_cancellable, on_infos_read, g_object_ref (self));
+
+  for (guint i = 0; i < runs->len; i++)
+    g_ptr_array_add (files, g_object_ref (g_file_info_get_attribute_object (runs->pdata[i], "rp::file")));
+  g_task_set_task_data (task, files, (GDestroyNotify) g_ptr_array_unref);
+  g_task_run_in_thread (task, read_infos_in_thread);
+}
+
 static void
 on_recent_listed (GObject      *source,
                   GAsyncResult *result,
@@ -275,6 +365,7 @@ on_recent_listed (GObject      *source,
   if (n_found > runs->len)
     gtk_list_box_append (self->recent_list, new_more_row (n_found));
   rp_window_recent_update (self);
+  read_infos (self, runs);
 }
 
 /**
@@ -335,6 +426,76 @@ rp_window_get_saved_file (RpWindow *self)
 {
   g_return_val_if_fail (RP_IS_WINDOW (self), NULL);
   return self->saved_file;
+}
+
+/* Where the report shown came from in the reports folder: saved there when
+ * its run ended, or opened from there. */
+static GFile *
+file_of_report (RpWindow *self,
+                RpReport *report)
+{
+  if (rp_window_get_report (self) != report)
+    return NULL;
+  if (self->saved_file != NULL)
+    return self->saved_file;
+  if (self->loaded_report == report)
+    return self->loaded_file;
+  return NULL;
+}
+
+/**
+ * rp_window_recent_file_to_rename:
+ * @report: the report Save writes
+ * @target: where
+ * @format: as rp_report_save() takes it
+ *
+ * What a GNOME user expects of Save in the reports folder (issue 21): the
+ * run's own file there (saved when the run ended, or opened from there) is
+ * renamed to @target, not written beside it a second time, so that the
+ * list shows the run once. Saved elsewhere, or as another format, the run
+ * is written there and its file stays.
+ *
+ * Returns: (transfer full) (nullable): the file to rename to @target, or
+ *   %NULL: write @target
+ */
+GFile *
+rp_window_recent_file_to_rename (RpWindow   *self,
+                                 RpReport   *report,
+                                 GFile      *target,
+                                 const char *format)
+{
+  g_autofree char *directory = rp_recent_runs_get_directory ();
+  g_autoptr(GFile) folder = g_file_new_for_path (directory);
+  g_autoptr(GFile) target_folder = g_file_get_parent (target);
+  g_autoptr(GFile) own_folder = NULL;
+  GFile *own = file_of_report (self, report);
+
+  if (own == NULL || !g_str_equal (format, "json") || target_folder == NULL)
+    return NULL;
+  own_folder = g_file_get_parent (own);
+  if (own_folder == NULL || !g_file_equal (own_folder, folder) || !g_file_equal (target_folder, folder))
+    return NULL;
+  return g_object_ref (own);
+}
+
+/**
+ * rp_window_recent_renamed:
+ * @from: the run's file in the reports folder
+ * @to: its new name
+ *
+ * The run's file was renamed by a Save: the window's run lives at @to now
+ * (the next Save renames it again, Move to Trash of its row finds it). The
+ * list follows through the folder's monitor.
+ */
+void
+rp_window_recent_renamed (RpWindow *self,
+                          GFile    *from,
+                          GFile    *to)
+{
+  if (self->saved_file != NULL && g_file_equal (self->saved_file, from))
+    g_set_object (&self->saved_file, to);
+  if (self->loaded_file != NULL && g_file_equal (self->loaded_file, from))
+    g_set_object (&self->loaded_file, to);
 }
 
 /**

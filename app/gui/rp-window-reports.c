@@ -265,6 +265,7 @@ typedef struct {
   RpWindow *window;
   RpReport *report;
   GFile    *file;
+  GFile    *renaming;   /* the run's file in the reports folder, renamed to @file */
   char     *format;
 } SaveJob;
 
@@ -274,6 +275,7 @@ save_job_free (SaveJob *job)
   g_clear_object (&job->window);
   g_clear_object (&job->report);
   g_clear_object (&job->file);
+  g_clear_object (&job->renaming);
   g_free (job->format);
   g_free (job);
 }
@@ -340,6 +342,8 @@ on_saved (GObject      *source,
       g_autofree char *text = g_strdup_printf (_("Saved “%s”"), name);
 
       g_set_object (&job->window->last_export, job->file);
+      if (job->renaming != NULL)
+        rp_window_recent_renamed (job->window, job->renaming, job->file);
       /* Which run it was: Export of this run offers the same name. */
       g_object_set_data_full (G_OBJECT (job->file), "rp-report", g_object_ref (job->report), g_object_unref);
       rp_window_show_toast (job->window, text);
@@ -363,7 +367,38 @@ start_save (SaveJob  *job,
 {
   /* Not the window's cancellable: a report being saved is written even if
    * the window closes meanwhile (on_saved() then reports to the terminal). */
-  rp_report_io_save_async (job->report, job->file, job->format, replace, NULL, on_saved, job);
+  rp_report_io_save_async (job->report, job->file, job->format, replace, job->renaming, NULL, on_saved, job);
+}
+
+/**
+ * rp_window_save_chosen:
+ * @report: the report to save, as it was when the dialog opened
+ * @chosen: the file the save dialog returned (its replacing confirmed)
+ * @filter: (nullable): the dialog's selected filter
+ * @json_only: Save Report (%TRUE) or Export (%FALSE)
+ *
+ * Saves @report where the dialog said, on a worker: in the format of the
+ * name or the filter, asking before replacing a name the dialog did not
+ * confirm; in the reports folder, the run's own file there is renamed
+ * rather than written twice (rp_window_recent_file_to_rename()). A toast
+ * says where it went, a dialog why it did not.
+ */
+void
+rp_window_save_chosen (RpWindow      *self,
+                       RpReport      *report,
+                       GFile         *chosen,
+                       GtkFileFilter *filter,
+                       gboolean       json_only)
+{
+  SaveJob *job = g_new0 (SaveJob, 1);
+
+  job->window = g_object_ref (self);
+  job->report = g_object_ref (report);
+  job->format = g_strdup (rp_report_io_resolve_format (chosen, filter, json_only ? "json" : "pdf",
+                                                       &job->file));
+  job->renaming = rp_window_recent_file_to_rename (self, report, job->file, job->format);
+  /* The chooser confirmed replacing the name it returned, no other. */
+  start_save (job, g_file_equal (job->file, chosen));
 }
 
 static void
@@ -378,18 +413,9 @@ on_save_response (GtkNativeDialog *dialog,
   if (response == GTK_RESPONSE_ACCEPT)
     chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
   if (chosen != NULL)
-    {
-      /* (transfer none) */
-      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-      SaveJob *job = g_new0 (SaveJob, 1);
-
-      job->window = g_object_ref (self);
-      job->report = g_object_ref (report);
-      job->format = g_strdup (rp_report_io_resolve_format (chosen, filter, json_only ? "json" : "pdf",
-                                                           &job->file));
-      /* The chooser confirmed replacing the name it returned, no other. */
-      start_save (job, g_file_equal (job->file, chosen));
-    }
+    /* (transfer none) filter */
+    rp_window_save_chosen (self, report, chosen, gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog)),
+                           json_only);
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
 }
