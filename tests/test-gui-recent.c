@@ -5,9 +5,11 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <utime.h>
 
 #include "rp-gui-fixture.h"
+#include "rp-gui-util.h"
 #include "rp-recent-run-info.h"
 #include "rp-recent-runs.h"
 #include "rp-report.h"
@@ -157,8 +159,11 @@ test_rows_say_the_run (void)
   g_autoptr(GFile) stopped_command_file = NULL, failed_file = NULL;
   g_autofree char *calm_text = NULL, *stopped_text = NULL, *command_text = NULL;
   g_autofree char *stopped_command_text = NULL, *failed_text = NULL;
+  g_autofree char *scheduler = g_strdup_printf (_("scheduler %s"), "mq-deadline");
   RpWindow *window;
 
+  /* German, or the words prove less. */
+  g_assert_cmpstr (_("Responsive"), !=, "Responsive");
   empty_reports_folder ();
   for (guint i = 0; i < 9; i++)
     {
@@ -173,16 +178,16 @@ test_rows_say_the_run (void)
   stopped_command_file = save_in_folder (stopped_command);
   failed_file = save_in_folder (failed);
 
-  calm_text = g_strdup_printf ("%s · ext3 data=ordered, %s", _("Responsive"), _("scheduler mq-deadline"));
-  stopped_text = g_strdup_printf ("%s · %s · ext3 data=writeback, %s", _("Saving files stalled"),
-                                  C_("run", "Stopped"), _("scheduler mq-deadline"));
-  command_text = g_strdup_printf ("%s · %s · ext3 data=journal, %s", _("Noticeable delays"),
-                                  _("Command failed"), _("scheduler mq-deadline"));
+  calm_text = g_strdup_printf ("%s\next3 data=ordered, %s", _("Responsive"), scheduler);
+  stopped_text = g_strdup_printf ("%s · %s\next3 data=writeback, %s", _("Saving files stalled"),
+                                  C_("run", "Stopped"), scheduler);
+  command_text = g_strdup_printf ("%s · %s\next3 data=journal, %s", _("Noticeable delays"),
+                                  _("Command failed"), scheduler);
   /* Stopped by the run's end: no failure. */
-  stopped_command_text = g_strdup_printf ("%s · ext3 data=journal, %s", _("Noticeable delays"),
-                                          _("scheduler mq-deadline"));
-  failed_text = g_strdup_printf ("%s · %s · ext3 data=ordered, %s", _("Responsive"), C_("run", "Failed"),
-                                 _("scheduler mq-deadline"));
+  stopped_command_text = g_strdup_printf ("%s\next3 data=journal, %s", _("Noticeable delays"),
+                                          scheduler);
+  failed_text = g_strdup_printf ("%s · %s\next3 data=ordered, %s", _("Responsive"), C_("run", "Failed"),
+                                 scheduler);
 
   window = rp_window_new (application);
   gtk_window_present (GTK_WINDOW (window));
@@ -412,10 +417,91 @@ test_trash_row (void)
   empty_reports_folder ();
 }
 
+/* ------------------------------------------------------------------------- */
+/* Screenshots for a reviewer (registered only when RP_SHOTS_DIR names a
+ * folder): the list at each size the issue names, scrolled to its end. */
+
+typedef struct {
+  RpWindow *window;
+  int       width;
+} SizeWait;
+
+static gboolean
+laid_out (gpointer data)
+{
+  SizeWait *wait = data;
+
+  return gtk_widget_get_mapped (GTK_WIDGET (wait->window)) && wait->window->fold_idle_id == 0 &&
+         rp_window_get_folded (wait->window) == (wait->width < 900);
+}
+
+static void
+take_screenshots (void)
+{
+  static const int sizes[][2] = { { 800, 600 }, { 1280, 800 }, { 1920, 1080 } };
+  static const char *modes[] = { "ordered", "writeback", "journal" };
+  const char *language = g_getenv ("LANGUAGE") ? g_getenv ("LANGUAGE") : "en";
+  g_autoptr(GFile) last = NULL;
+
+  empty_reports_folder ();
+  for (guint i = 0; i < 14; i++)
+    {
+      g_autoptr(RpReport) report = i % 4 == 1 ? make_report (modes[i % 3], 2.5, "ended_by", RP_ENDED_BY_REQUEST, NULL)
+                                 : i % 4 == 2 ? make_report (modes[i % 3], 0.3, "command_exit_status", "exit 7", NULL)
+                                 : make_report (modes[i % 3], i % 4 == 3 ? 12.0 : 0.004, NULL);
+
+      g_set_object (&last, save_in_folder (report));
+    }
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      RpWindow *window = rp_window_new (application);
+      SizeWait wait = { window, sizes[s][0] };
+      RowWait described = { window, last };
+      g_autoptr(GPtrArray) scrolled = g_ptr_array_new ();
+      g_autoptr(GdkTexture) texture = NULL;
+      g_autofree char *name = g_strdup_printf ("recent-%s-%dx%d.png", language, sizes[s][0], sizes[s][1]);
+      g_autofree char *path = g_build_filename (g_getenv ("RP_SHOTS_DIR"), name, NULL);
+
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+      gtk_window_present (GTK_WINDOW (window));
+      rp_gui_fixture_wait (laid_out, &wait, "the window at its size");
+      rp_gui_fixture_wait (row_described, &described, "the rows");
+      if (rp_window_get_folded (window))
+        gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
+      rp_gui_fixture_spin (600);
+      rp_gui_fixture_collect (adw_flap_get_flap (window->flap), GTK_TYPE_SCROLLED_WINDOW, scrolled);
+      if (scrolled->len > 0)
+        {
+          GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (scrolled->pdata[0]);
+
+          gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+        }
+      rp_gui_fixture_spin (400);
+      texture = rp_gui_render_widget (GTK_WIDGET (window));
+      g_assert_nonnull (texture);
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+      g_test_message ("saved %s", path);
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+  empty_reports_folder ();
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  g_autofree char *localedir = NULL;
+
+  /* German from the build's catalogues, as test-gui-sidebar: the rows'
+   * words and dates as a translated window shows them. Screenshots may be
+   * taken in English (RP_SHOTS_LANGUAGE=en). */
+  g_setenv ("LANGUAGE", g_getenv ("RP_SHOTS_LANGUAGE") ? g_getenv ("RP_SHOTS_LANGUAGE") : "de", TRUE);
+  g_setenv ("LC_ALL", g_str_has_prefix (g_getenv ("LANGUAGE"), "de") ? "de_DE.UTF-8" : "C.UTF-8", TRUE);
+  setlocale (LC_ALL, "");
+  localedir = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", "..", "po", NULL);
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION | RP_GUI_FIXTURE_DATA_HOME, 150);
 
   g_test_add_func ("/gui-recent/info-time", test_info_time);
@@ -423,5 +509,7 @@ main (int    argc,
   g_test_add_func ("/gui-recent/rows-say-the-run", test_rows_say_the_run);
   g_test_add_func ("/gui-recent/save-renames", test_save_renames);
   g_test_add_func ("/gui-recent/trash-row", test_trash_row);
+  if (g_getenv ("RP_SHOTS_DIR") != NULL)
+    g_test_add_func ("/gui-recent/screenshots", take_screenshots);
   return rp_gui_fixture_run ();
 }

@@ -294,9 +294,10 @@ rp_recent_run_info_format_time (const RpRecentRunInfo *info,
  * rp_recent_run_info_describe:
  *
  * What the run was and how it went, for the row's subtitle: the verdict's
- * headline, then "Stopped", "Failed", "Command failed" when they apply,
- * then the storage, e.g. "Noticeable delays · Stopped · ext3
- * data=ordered, scheduler none".
+ * headline, then "Stopped", "Failed", "Command failed" when they apply;
+ * the storage on a line of its own, e.g. "Noticeable delays · Stopped\n
+ * ext3 data=ordered, scheduler none" (a line that wraps inside "data=…"
+ * reads badly in a sidebar).
  *
  * Returns: (transfer full): the text
  */
@@ -304,6 +305,7 @@ char *
 rp_recent_run_info_describe (const RpRecentRunInfo *info)
 {
   g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  g_autofree char *how = NULL;
 
   g_return_val_if_fail (info != NULL, NULL);
 
@@ -317,8 +319,9 @@ rp_recent_run_info_describe (const RpRecentRunInfo *info)
   if (info->command_failed)
     /* TRANSLATORS: a mark in a recent run's row: its load command exited with an error */
     g_ptr_array_add (parts, (gpointer) _("Command failed"));
-  if (info->storage != NULL)
-    g_ptr_array_add (parts, info->storage);
   g_ptr_array_add (parts, NULL);
-  return g_strjoinv (" · ", (char **) parts->pdata);
+  how = g_strjoinv (" · ", (char **) parts->pdata);
+  if (info->storage == NULL)
+    return g_steal_pointer (&how);
+  return g_strdup_printf ("%s\n%s", how, info->storage);
 }
