@@ -222,6 +222,19 @@ test_info_cached (void)
   g_assert_no_error (error);
   again = rp_recent_run_info_read (file, &error);
   g_assert_true (first == again);
+  /* Known without I/O to a list built again with the folder's listing. */
+  {
+    g_autoptr(GFileInfo) stamp = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE ","
+                                                    G_FILE_ATTRIBUTE_TIME_MODIFIED ","
+                                                    G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
+                                                    G_FILE_QUERY_INFO_NONE, NULL, &error);
+    g_autoptr(RpRecentRunInfo) peeked = rp_recent_run_info_peek (file, stamp);
+
+    g_assert_true (peeked == first);
+    g_file_info_set_attribute_uint32 (stamp, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
+                                      g_file_info_get_attribute_uint32 (stamp, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC) ^ 1);
+    g_assert_null (rp_recent_run_info_peek (file, stamp));
+  }
   g_assert_cmpint (utime (g_file_peek_path (file), &later), ==, 0);
   changed = rp_recent_run_info_read (file, &error);
   g_assert_no_error (error);

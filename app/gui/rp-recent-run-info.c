@@ -169,6 +169,59 @@ info_from_report (RpReport *report)
   return info;
 }
 
+/* When and how big: a report changed since it was read is read again. */
+static void
+stamp_of (GFileInfo *file_info,
+          guint64   *modified,
+          goffset   *size)
+{
+  *modified = g_file_info_get_attribute_uint64 (file_info, G_FILE_ATTRIBUTE_TIME_MODIFIED) * G_USEC_PER_SEC +
+              g_file_info_get_attribute_uint32 (file_info, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC);
+  *size = g_file_info_get_size (file_info);
+}
+
+static RpRecentRunInfo *
+lookup (const char *path,
+        guint64     modified,
+        goffset     size)
+{
+  RpRecentRunInfo *info = NULL;
+  CacheEntry *entry;
+
+  g_mutex_lock (&cache_lock);
+  entry = cache != NULL && path != NULL ? g_hash_table_lookup (cache, path) : NULL;
+  if (entry != NULL && entry->modified == modified && entry->size == size)
+    info = rp_recent_run_info_ref (entry->info);
+  g_mutex_unlock (&cache_lock);
+  return info;
+}
+
+/**
+ * rp_recent_run_info_peek:
+ * @file: a report
+ * @file_info: its size and modification time (%G_FILE_ATTRIBUTE_STANDARD_SIZE,
+ *   %G_FILE_ATTRIBUTE_TIME_MODIFIED, %G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC),
+ *   as a listing of its folder gave them
+ *
+ * What rp_recent_run_info_read() gave for @file as it is, without I/O: for
+ * the main thread, so that a list built again shows at once what it showed.
+ *
+ * Returns: (transfer full) (nullable): the info, or %NULL if @file was not
+ *   read as it is
+ */
+RpRecentRunInfo *
+rp_recent_run_info_peek (GFile     *file,
+                         GFileInfo *file_info)
+{
+  guint64 modified;
+  goffset size;
+
+  g_return_val_if_fail (G_IS_FILE (file) && G_IS_FILE_INFO (file_info), NULL);
+
+  stamp_of (file_info, &modified, &size);
+  return lookup (g_file_peek_path (file), modified, size);
+}
+
 /**
  * rp_recent_run_info_read:
  * @file: a JSON report
@@ -177,8 +230,9 @@ info_from_report (RpReport *report)
  *
  * What the list of recent runs shows of @file. Loads the report the first
  * time, and again only when its size or modification time changed; the
- * result is kept for the next call. Blocking (a report of a day is tens of
- * megabytes): call it on a worker thread. Thread-safe.
+ * result is kept for the next call (and rp_recent_run_info_peek()).
+ * Blocking (a report of a day is tens of megabytes): call it on a worker
+ * thread. Thread-safe.
  *
  * Returns: (transfer full) (nullable): the run's info
  */
@@ -189,6 +243,7 @@ rp_recent_run_info_read (GFile   *file,
   g_autoptr(GFileInfo) file_info = NULL;
   g_autoptr(RpReport) report = NULL;
   g_autofree char *path = g_file_get_path (file);
+  RpRecentRunInfo *cached;
   guint64 modified;
   goffset size;
   CacheEntry *entry;
@@ -200,20 +255,10 @@ rp_recent_run_info_read (GFile   *file,
                                  G_FILE_QUERY_INFO_NONE, NULL, error);
   if (file_info == NULL)
     return NULL;
-  modified = g_file_info_get_attribute_uint64 (file_info, G_FILE_ATTRIBUTE_TIME_MODIFIED) * G_USEC_PER_SEC +
-             g_file_info_get_attribute_uint32 (file_info, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC);
-  size = g_file_info_get_size (file_info);
-
-  g_mutex_lock (&cache_lock);
-  entry = cache != NULL && path != NULL ? g_hash_table_lookup (cache, path) : NULL;
-  if (entry != NULL && entry->modified == modified && entry->size == size)
-    {
-      RpRecentRunInfo *info = rp_recent_run_info_ref (entry->info);
-
-      g_mutex_unlock (&cache_lock);
-      return info;
-    }
-  g_mutex_unlock (&cache_lock);
+  stamp_of (file_info, &modified, &size);
+  cached = lookup (path, modified, size);
+  if (cached != NULL)
+    return cached;
 
   report = rp_report_load (file, error);
   if (report == NULL)

@@ -38,6 +38,8 @@ typedef struct {
 
 RpRecentRunInfo *rp_recent_run_info_read        (GFile                 *file,
                                                  GError               **error);
+RpRecentRunInfo *rp_recent_run_info_peek        (GFile                 *file,
+                                                 GFileInfo             *file_info);
 RpRecentRunInfo *rp_recent_run_info_ref         (RpRecentRunInfo       *info);
 void             rp_recent_run_info_unref       (RpRecentRunInfo       *info);
 char            *rp_recent_run_info_format_time (const RpRecentRunInfo *info,

@@ -193,7 +193,8 @@ keep_newest (GPtrArray *runs,
  * Blocking: call it on a worker thread.
  *
  * Returns: (transfer full) (element-type GFileInfo) (nullable): the runs,
- *   each with its name, size and modification time, and its #GFile as the
+ *   each with its name, size and modification time (with its
+ *   microseconds, for rp_recent_run_info_peek()), and its #GFile as the
  *   object attribute "rp::file"
  */
 GPtrArray *
@@ -215,7 +216,8 @@ rp_recent_runs_list (guint          max_runs,
                                           G_FILE_ATTRIBUTE_STANDARD_NAME ","
                                           G_FILE_ATTRIBUTE_STANDARD_TYPE ","
                                           G_FILE_ATTRIBUTE_STANDARD_SIZE ","
-                                          G_FILE_ATTRIBUTE_TIME_MODIFIED,
+                                          G_FILE_ATTRIBUTE_TIME_MODIFIED ","
+                                          G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC,
                                           G_FILE_QUERY_INFO_NONE, cancellable, &local_error);
   if (enumerator == NULL && g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     return g_steal_pointer (&runs);

@@ -343,6 +343,7 @@ on_recent_listed (GObject      *source,
   g_autoptr(GError) error = NULL;
   guint n_found = 0;
   g_autoptr(GPtrArray) runs = rp_recent_runs_list_finish (result, &n_found, &error);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   GtkListBoxRow *row;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || rp_window_is_gone (self))
@@ -361,7 +362,17 @@ on_recent_listed (GObject      *source,
   adw_preferences_group_set_description (self->recent_group,
                                          _("Every finished run is saved in the reports folder"));
   for (guint i = 0; i < runs->len; i++)
-    gtk_list_box_append (self->recent_list, new_run_row (self, g_ptr_array_index (runs, i)));
+    {
+      GFileInfo *info = g_ptr_array_index (runs, i);
+      GtkWidget *run_row = new_run_row (self, info);
+      /* Read before, as it is: shown at once, not the file's time first. */
+      g_autoptr(RpRecentRunInfo) known =
+        rp_recent_run_info_peek (G_FILE (g_file_info_get_attribute_object (info, "rp::file")), info);
+
+      if (known != NULL)
+        show_run_info (run_row, known, now);
+      gtk_list_box_append (self->recent_list, run_row);
+    }
   if (n_found > runs->len)
     gtk_list_box_append (self->recent_list, new_more_row (n_found));
   rp_window_recent_update (self);
