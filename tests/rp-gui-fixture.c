@@ -2,7 +2,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <stdlib.h>
 
 #include "rp-application.h"
@@ -298,6 +300,50 @@ rp_gui_fixture_count_reports (void)
   while (dir != NULL && g_dir_read_name (dir) != NULL)
     n++;
   return n;
+}
+
+/**
+ * rp_gui_fixture_empty_reports:
+ *
+ * Removes every file of the reports folder (rp_recent_runs_get_directory()),
+ * asserting each goes: a test starts from a folder it knows.
+ */
+void
+rp_gui_fixture_empty_reports (void)
+{
+  g_autofree char *directory = rp_recent_runs_get_directory ();
+  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (directory, name, NULL);
+
+      g_assert_cmpint (g_unlink (path), ==, 0);
+    }
+}
+
+/**
+ * rp_gui_fixture_use_build_catalogue:
+ * @language: the language unless RP_SHOTS_LANGUAGE names another (for
+ *   screenshots), e.g. "de"
+ *
+ * Translates from the build's catalogues (po/ beside tests/ in the build) in
+ * @language, with its locale (de_DE.UTF-8 for German, else C.UTF-8). Call it
+ * first in main(), before rp_gui_fixture_init().
+ */
+void
+rp_gui_fixture_use_build_catalogue (const char *language)
+{
+  g_autofree char *localedir = NULL;
+
+  g_setenv ("LANGUAGE", g_getenv ("RP_SHOTS_LANGUAGE") ? g_getenv ("RP_SHOTS_LANGUAGE") : language, TRUE);
+  g_setenv ("LC_ALL", g_str_has_prefix (g_getenv ("LANGUAGE"), "de") ? "de_DE.UTF-8" : "C.UTF-8", TRUE);
+  setlocale (LC_ALL, "");
+  localedir = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", "..", "po", NULL);
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 }
 
 /**

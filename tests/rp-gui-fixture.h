@@ -49,6 +49,8 @@ RpWindow       *rp_gui_fixture_passive_window (const char        *target,
                                                GSettings         *settings);
 RpWindow       *rp_gui_fixture_open_report   (const char         *path);
 guint           rp_gui_fixture_count_reports (void);
+void            rp_gui_fixture_empty_reports (void);
+void            rp_gui_fixture_use_build_catalogue (const char   *language);
 void            rp_gui_fixture_remove_tree   (const char         *path);
 
 /* Conditions for rp_gui_fixture_wait(). */

@@ -5,7 +5,6 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <locale.h>
 #include <utime.h>
 
 #include "rp-gui-fixture.h"
@@ -70,21 +69,6 @@ save_in_folder (RpReport *report)
 
   g_assert_no_error (error);
   return file;
-}
-
-static void
-empty_reports_folder (void)
-{
-  g_autofree char *directory = rp_recent_runs_get_directory ();
-  g_autoptr(GDir) dir = g_dir_open (directory, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (directory, name, NULL);
-
-      g_assert_cmpint (g_unlink (path), ==, 0);
-    }
 }
 
 /* The row of @file, or NULL. */
@@ -164,7 +148,7 @@ test_rows_say_the_run (void)
 
   /* German, or the words prove less. */
   g_assert_cmpstr (_("Responsive"), !=, "Responsive");
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
   for (guint i = 0; i < 9; i++)
     {
       g_autoptr(GFile) older = save_in_folder (calm);
@@ -200,7 +184,7 @@ test_rows_say_the_run (void)
   g_assert_cmpstr (gtk_widget_get_tooltip_text (row_of (window, stopped_file)), ==,
                    g_file_peek_path (stopped_file));
   gtk_window_destroy (GTK_WINDOW (window));
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
 }
 
 /* Read once per modification: the list is listed again after every change
@@ -216,7 +200,7 @@ test_info_cached (void)
   g_autoptr(GError) error = NULL;
   struct utimbuf later = { time (NULL) + 60, time (NULL) + 60 };
 
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
   file = save_in_folder (report);
   first = rp_recent_run_info_read (file, &error);
   g_assert_no_error (error);
@@ -245,7 +229,7 @@ test_info_cached (void)
   g_assert_true (g_file_set_contents (g_file_peek_path (file), "{}", -1, &error));
   g_assert_null (rp_recent_run_info_read (file, &error));
   g_assert_nonnull (error);
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
 }
 
 /* "Today 11:15", "Yesterday 18:02", this year's date, another year's. */
@@ -338,7 +322,7 @@ test_save_renames (void)
   FileWait exists;
 
   g_assert_no_error (error);
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
   window = rp_gui_fixture_passive_window (target, NULL);
   gtk_window_present (GTK_WINDOW (window));
   rp_window_start (window);
@@ -386,7 +370,7 @@ test_save_renames (void)
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_cmpint (g_unlink (g_file_peek_path (elsewhere)), ==, 0);
   g_assert_cmpint (g_rmdir (target), ==, 0);
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
 }
 
 /* Move to Trash of a row: the file goes to the trash (not deleted), a toast
@@ -402,7 +386,7 @@ test_trash_row (void)
   RowWait wait;
   FileWait gone;
 
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
   kept = save_in_folder (report);
   trashed = save_in_folder (report);
   window = rp_window_new (application);
@@ -427,7 +411,7 @@ test_trash_row (void)
     rp_gui_fixture_wait (one_row_named, &one, "the trashed row to leave the list");
   }
   gtk_window_destroy (GTK_WINDOW (window));
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
 }
 
 /* ------------------------------------------------------------------------- */
@@ -456,7 +440,7 @@ take_screenshots (void)
   const char *language = g_getenv ("LANGUAGE") ? g_getenv ("LANGUAGE") : "en";
   g_autoptr(GFile) last = NULL;
 
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
   for (guint i = 0; i < 14; i++)
     {
       g_autoptr(RpReport) report = i % 4 == 1 ? make_report (modes[i % 3], 2.5, "ended_by", RP_ENDED_BY_REQUEST, NULL)
@@ -496,25 +480,16 @@ take_screenshots (void)
       g_test_message ("saved %s", path);
       gtk_window_destroy (GTK_WINDOW (window));
     }
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
 }
 
 int
 main (int    argc,
       char **argv)
 {
-  g_autofree char *localedir = NULL;
-
-  /* German from the build's catalogues, as test-gui-sidebar: the rows'
-   * words and dates as a translated window shows them. Screenshots may be
-   * taken in English (RP_SHOTS_LANGUAGE=en). */
-  g_setenv ("LANGUAGE", g_getenv ("RP_SHOTS_LANGUAGE") ? g_getenv ("RP_SHOTS_LANGUAGE") : "de", TRUE);
-  g_setenv ("LC_ALL", g_str_has_prefix (g_getenv ("LANGUAGE"), "de") ? "de_DE.UTF-8" : "C.UTF-8", TRUE);
-  setlocale (LC_ALL, "");
-  localedir = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", "..", "po", NULL);
-  bindtextdomain (GETTEXT_PACKAGE, localedir);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  /* German: the rows' words and dates as a translated window shows them.
+   * Screenshots may be taken in English (RP_SHOTS_LANGUAGE=en). */
+  rp_gui_fixture_use_build_catalogue ("de");
   application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION | RP_GUI_FIXTURE_DATA_HOME, 150);
 
   g_test_add_func ("/gui-recent/info-time", test_info_time);

@@ -5,7 +5,6 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <locale.h>
 #include <string.h>
 #include <utime.h>
 
@@ -618,17 +617,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *localedir = NULL;
-
-  /* German from the build's catalogues (po/ beside tests/ in the build). */
-  /* Screenshots may be taken in another language (RP_SHOTS_LANGUAGE). */
-  g_setenv ("LANGUAGE", g_getenv ("RP_SHOTS_LANGUAGE") ? g_getenv ("RP_SHOTS_LANGUAGE") : "de", TRUE);
-  g_setenv ("LC_ALL", g_str_has_prefix (g_getenv ("LANGUAGE"), "de") ? "de_DE.UTF-8" : "C.UTF-8", TRUE);
-  setlocale (LC_ALL, "");
-  localedir = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", "..", "po", NULL);
-  bindtextdomain (GETTEXT_PACKAGE, localedir);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  /* German from the build's catalogues; screenshots may be taken in
+   * another language (RP_SHOTS_LANGUAGE). */
+  rp_gui_fixture_use_build_catalogue ("de");
   application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION | RP_GUI_FIXTURE_DATA_HOME, 0);
 
   g_test_add_func ("/sidebar/german-fits-phone", test_german_fits_phone);

@@ -38,15 +38,6 @@ list_reports (void)
   return names;
 }
 
-static void
-empty_reports_folder (void)
-{
-  g_autoptr(GPtrArray) names = list_reports ();
-
-  for (guint i = 0; i < names->len; i++)
-    g_assert_cmpint (g_unlink (names->pdata[i]), ==, 0);
-}
-
 /* ------------------------------------------------------------------------- */
 /* Never lose a run */
 
@@ -96,7 +87,7 @@ check_autosave_on_close (gboolean close_during)
   RecentWait wait;
 
   g_assert_no_error (error);
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
   window = rp_gui_fixture_passive_window (target, NULL);
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_present (GTK_WINDOW (window));
@@ -160,7 +151,7 @@ test_autosave_names (void)
   RpWindow *window;
 
   g_assert_no_error (error);
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
   window = rp_gui_fixture_passive_window (target, NULL);
   gtk_window_present (GTK_WINDOW (window));
   rp_window_start (window);
@@ -330,7 +321,7 @@ test_form_survives_reverting_backend (void)
    * backend keeps no value. */
 
   gtk_window_destroy (GTK_WINDOW (window));
-  empty_reports_folder ();
+  rp_gui_fixture_empty_reports ();
   g_assert_cmpint (g_rmdir (target), ==, 0);
 }
 
