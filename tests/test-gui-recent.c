@@ -143,7 +143,7 @@ test_rows_say_the_run (void)
   g_autoptr(GFile) stopped_command_file = NULL, failed_file = NULL;
   g_autofree char *calm_text = NULL, *stopped_text = NULL, *command_text = NULL;
   g_autofree char *stopped_command_text = NULL, *failed_text = NULL;
-  g_autofree char *scheduler = g_strdup_printf (_("scheduler %s"), "mq-deadline");
+  g_autofree char *scheduler = g_strdup_printf (_("scheduler %s"), "mq\u2011deadline");
   RpWindow *window;
 
   /* German, or the words prove less. */

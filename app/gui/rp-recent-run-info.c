@@ -128,7 +128,11 @@ describe_storage (const RpSysinfo *sysinfo)
     }
   if (scheduler != NULL)
     {
-      g_autofree char *shortened = rp_text_shorten (scheduler);
+      g_autofree char *cut = rp_text_shorten (scheduler);
+      /* "mq-deadline" whole on its line: a narrow sidebar broke it as
+       * "mq-" / "deadline". U+2011 NON-BREAKING HYPHEN looks the same. */
+      g_auto(GStrv) pieces = g_strsplit (cut, "-", -1);
+      g_autofree char *shortened = g_strjoinv ("\u2011", pieces);
 
       if (text->len > 0)
         g_string_append (text, ", ");
