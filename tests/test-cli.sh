@@ -569,7 +569,8 @@ if [ "$rc" -eq 0 ] && grep -q "Comparison of 2 reports" <<<"$out" && grep -q "fs
 check_text "compare" "$out"
 # A bad report is named even when its name is a word of the message ("2").
 (cd "$work" && printf '{"x":\n' >2 && "$cli" compare r.json 2 >"$work/out-named" 2>&1); rc=$?
-if [ "$rc" -eq 2 ] && grep -q "^resprobe-cli: 2: .*not valid JSON" "$work/out-named"; then ok "a bad report called 2 is named"
+if [ "$rc" -eq 2 ] && grep -qF "resprobe-cli: Cannot read the report “$work/2”: The report is not valid JSON" "$work/out-named"
+then ok "a bad report called 2 is named by its full path"
 else fail "bad report called 2: exit $rc: $(cat "$work/out-named")"; fi
 rm -f "$work/2"
 # A line feed in a name prints no line of its own.
@@ -607,6 +608,15 @@ check_usage "compare of one report" "2 to 32" compare "$work/r.json"
 check_usage "compare of 33 reports" "got 33" compare $(for i in $(seq 33); do echo "$work/r.json"; done)
 check_usage "compare with a garbage file" "garbage.json" compare "$work/r.json" "$work/garbage.json"
 check_usage "compare with a missing file" "nope.json" compare "$work/r.json" "$work/nope.json"
+# An empty argument is not the current folder ("Cannot read the report
+# “/home/me”: Is a directory"): the message says which argument is empty.
+check_usage "compare with an empty argument" "Report argument 2 of 2 is empty (“”)" compare "$work/r.json" ""
+check_usage "export of an empty argument" "The report argument is empty (“”)" export "" -o "$work/empty.pdf"
+check_usage "show of an empty argument" "The report argument is empty (“”)" show ""
+if [ ! -e "$work/empty.pdf" ]; then ok "export of an empty argument writes nothing"
+else fail "export of an empty argument wrote $work/empty.pdf"; fi
+if "$cli" compare "$work/r.json" "" 2>&1 | grep -q "Is a directory"; then fail "compare of '': names a directory"
+else ok "compare of '': names no directory"; fi
 rm -rf "$exp"
 
 # --- signals: stop within about a second, summary and report all the same ---------
