@@ -730,8 +730,20 @@ row_second_command() {
     "the command “false” failed: it exited with status 1"
   unchanged "two --command options" "$d" ""
   run_cli run --dir "$d" --command "true" --command "sh -c 'open" --duration 2
-  expect "a second --command with an open quote" 2 "command 2"
+  expect "a second --command with an open quote" 2 "--command 2 “sh -c 'open”: a quotation mark is not closed"
   unchanged "a second --command with an open quote" "$d" ""
+  # GLib's own words ("Text was empty (or contained only whitespace)",
+  # "Text ended before matching quote was found for '.") name neither the
+  # option nor the problem in the user's terms.
+  run_cli run --dir "$d" --command "" --duration 2
+  expect "an empty --command" 2 "--command “”: the command is empty"
+  run_cli run --dir "$d" --command 'sh -c "exit' --duration 2
+  expect "an open quote in --command" 2 '--command “sh -c "exit”: a quotation mark is not closed'
+  run_cli run --dir "$d" --command "true" --command "  " --duration 2
+  expect "an empty second --command" 2 "--command 2 “  ”: the command is empty"
+  if grep -qE "Text was empty|matching quote" "$work/last"; then fail "GLib's message printed: $(cat "$work/last")"
+  else ok "no raw GLib message for an empty --command"; fi
+  unchanged "empty or unbalanced --command" "$d" ""
 }
 
 # Issue 16, item 3: a day of the default probes (3.8 million samples, over

@@ -34,22 +34,64 @@ names_file (const char *message,
   return strstr (message, quoted_path) != NULL || strstr (message, quoted_name) != NULL;
 }
 
-/* Loads @path; on failure prints why, naming the file once (the loader's
- * messages about the contents do not name it), and returns NULL. */
+static int
+usage_error (const char *message)
+{
+  rp_cli_printerr ("resprobe-cli: %s\n", message);
+  g_printerr (_("Run “%s --help” for the options.\n"), g_get_prgname ());
+  return RP_CLI_EXIT_USAGE;
+}
+
+/* Loads @path; on failure prints why, naming the file once by its full
+ * path, as the loader's own messages do (its messages about the contents
+ * do not name it), and returns NULL. */
 static RpReport *
 load_report (const char *path)
 {
   g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
   g_autoptr(GError) error = NULL;
   RpReport *report = rp_report_load (file, &error);
+  g_autofree char *name = NULL;
+  g_autofree char *message = NULL;
 
   if (report != NULL)
     return report;
   if (names_file (error->message, file, path))
-    rp_cli_printerr ("resprobe-cli: %s\n", error->message);
-  else
-    rp_cli_printerr ("resprobe-cli: %s: %s\n", path, error->message);
+    {
+      rp_cli_printerr ("resprobe-cli: %s\n", error->message);
+      return NULL;
+    }
+  name = rp_text_file_name (file);
+  message = g_strdup_printf (_("Cannot read the report “%s”: %s"), name, error->message);
+  rp_cli_printerr ("resprobe-cli: %s\n", message);
   return NULL;
+}
+
+/* An empty argument is the current folder to GFile, whose message
+ * ("Cannot read the report “/home/me”: Is a directory") names a folder
+ * the user never gave: say which argument is empty. Returns whether none
+ * is. */
+static gboolean
+check_not_empty (char   **paths,
+                 guint    n_paths,
+                 GError **error)
+{
+  for (guint i = 0; i < n_paths; i++)
+    {
+      if (*paths[i] != '\0')
+        continue;
+      if (n_paths == 1)
+        g_set_error_literal (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                             _("The report argument is empty (“”): give the path of a saved report, "
+                               "e.g. run.json"));
+      else
+        g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                     /* TRANSLATORS: "Report argument 2 of 2 is empty": which of the reports given */
+                     _("Report argument %u of %u is empty (“”): give the path of a saved report, "
+                       "e.g. run.json"), i + 1, n_paths);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* Every report of @paths, or NULL after the first that does not load. */
@@ -58,7 +100,13 @@ load_reports (char **paths,
               guint  n_paths)
 {
   g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GError) error = NULL;
 
+  if (!check_not_empty (paths, n_paths, &error))
+    {
+      usage_error (error->message);
+      return NULL;
+    }
   for (guint i = 0; i < n_paths; i++)
     {
       RpReport *report = load_report (paths[i]);
@@ -68,14 +116,6 @@ load_reports (char **paths,
       g_ptr_array_add (reports, report);
     }
   return g_steal_pointer (&reports);
-}
-
-static int
-usage_error (const char *message)
-{
-  rp_cli_printerr ("resprobe-cli: %s\n", message);
-  g_printerr (_("Run “%s --help” for the options.\n"), g_get_prgname ());
-  return RP_CLI_EXIT_USAGE;
 }
 
 static char *
@@ -271,6 +311,8 @@ rp_cli_export (int    argc,
   if (g_str_equal (output, "-"))
     return usage_error (_("-o: export writes files only; “resprobe-cli show REPORT” prints "
                           "the text report on standard output (for a file named “-”, give ./-)"));
+  if (!check_not_empty (argv + 1, 1, &error))
+    return usage_error (error->message);
   file = g_file_new_for_commandline_arg (output);
   /* First: "use --force" or "change the format" would be the wrong advice. */
   if (!check_not_input (file, output, argv + 1, (guint) argc - 1, &error))

@@ -66,15 +66,10 @@ parse_more_command (const char  *text,
                     guint        number,
                     GError     **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  char **argv = NULL;
+  /* TRANSLATORS: which of several --command options, 2 for the second, 3 for the third … */
+  g_autofree char *name = g_strdup_printf (_("--command %u"), number);
 
-  if (g_shell_parse_argv (text, NULL, &argv, &local_error))
-    return argv;
-  g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-               /* TRANSLATORS: the command's number (2, 3 …), the command line, why (GLib's message) */
-               _("command %u “%s”: %s"), number, text, local_error->message);
-  return NULL;
+  return rp_params_split_command (text, name, error);
 }
 
 /* Every command of the scenario as an argv: command_argv first, then each

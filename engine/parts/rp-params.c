@@ -368,16 +368,10 @@ rp_params_parse (RpParams           *self,
       return TRUE;
     case RP_PARAM_ARGV:
       {
-        g_auto(GStrv) argv = NULL;
-        g_autoptr(GError) local_error = NULL;
+        g_auto(GStrv) argv = rp_params_split_command (text, name, error);
 
-        if (!g_shell_parse_argv (text, NULL, &argv, &local_error))
-          {
-            g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
-                         /* TRANSLATORS: "command: Text ended before matching quote was found" */
-                         _("%s: %s"), name, local_error->message);
-            return FALSE;
-          }
+        if (argv == NULL)
+          return FALSE;
         g_strfreev (v->argv);
         v->argv = g_steal_pointer (&argv);
         return TRUE;
@@ -639,6 +633,48 @@ strv_from_array (JsonArray *array)
   strv = g_strv_builder_end (builder);
   g_strv_builder_unref (builder);
   return strv;
+}
+
+/**
+ * rp_params_split_command:
+ * @text: a command line, e.g. `sh -c "sleep 5"`
+ * @name: what gave it, for the message: the option as typed, e.g.
+ *   "--command"
+ * @error: %RP_ERROR_INVALID_ARGUMENT when @text is empty (or only spaces)
+ *   or a quotation mark in it is not closed, the message naming @name,
+ *   @text and the problem in words (GLib's own, "Text was empty (or
+ *   contained only whitespace)", names neither)
+ *
+ * Splits @text into a program and its arguments as a shell would
+ * (g_shell_parse_argv()), to be run without one.
+ *
+ * Returns: (transfer full) (nullable): the arguments, or %NULL with
+ *   @error set
+ */
+char **
+rp_params_split_command (const char  *text,
+                         const char  *name,
+                         GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *problem = NULL;
+  char **argv = NULL;
+
+  g_return_val_if_fail (text != NULL && name != NULL, NULL);
+
+  if (g_shell_parse_argv (text, NULL, &argv, &local_error))
+    return argv;
+  if (g_error_matches (local_error, G_SHELL_ERROR, G_SHELL_ERROR_EMPTY_STRING))
+    problem = g_strdup (_("the command is empty: give a program and its arguments"));
+  else if (g_error_matches (local_error, G_SHELL_ERROR, G_SHELL_ERROR_BAD_QUOTING))
+    problem = g_strdup (_("a quotation mark is not closed"));
+  else
+    problem = g_strdup (local_error->message);
+  g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+               /* TRANSLATORS: the option, the command line as given, what is wrong with it,
+                * e.g. "--command “sh -c "exit”: a quotation mark is not closed" */
+               _("%s “%s”: %s"), name, text, problem);
+  return NULL;
 }
 
 static gboolean

@@ -61,6 +61,9 @@ gboolean           rp_params_check_range     (double              value,
                                               double              max,
                                               const char         *name,
                                               GError            **error);
+char             **rp_params_split_command   (const char         *text,
+                                              const char         *name,
+                                              GError            **error);
 char              *rp_params_format          (const RpParams     *self,
                                               const RpParamInfo  *param);
 

@@ -14,7 +14,7 @@ G_BEGIN_DECLS
  * @RP_CHANGE_WORSE: significantly worse
  * @RP_CHANGE_DIFFERENT: significantly different where neither direction is
  *   better (the CPU split, dirty memory)
- * @RP_CHANGE_ONE_RUN: a figure that is not a judged latency whose 95 %
+ * @RP_CHANGE_ONE_RUN: a figure no test of its samples judges whose 95 %
  *   intervals do not overlap, but where a side has a single run: its
  *   interval is over that run's samples, which follow one another (each
  *   half second much like the last), so it is narrower than a repeat of the
@@ -69,9 +69,12 @@ typedef enum {
  * @direction: −1 lower is better (latencies, stalls, pressure), +1 higher
  *   is better (throughputs), 0 neither (the CPU split, dirty memory)
  * @tested: whether a Mann–Whitney U test on the series' samples decides
- *   its significance (the judged latencies); otherwise both groups need
- *   two or more runs and 95 % intervals that do not overlap (one run's
- *   samples of a level follow one another too closely to tell)
+ *   its significance (the median, p50, of each judged latency: the test is
+ *   of the whole distribution, not of its tail); otherwise (p99, worst,
+ *   the stalls over a limit, every other figure) both groups need two or
+ *   more runs and 95 % intervals that do not overlap (one run's samples
+ *   follow one another too closely to tell: intervals apart over one run
+ *   are %RP_CHANGE_ONE_RUN)
  * @value: (array length=n_groups): each group's figure, NAN where the
  *   group lacks it: the run's own figure for a group of one run, the mean
  *   of the runs' figures for a group of several; for %RP_METRIC_N the sum

@@ -535,8 +535,9 @@ append_compare_block (GString            *out,
  * that differ marked with "*"; then every figure the runs measured (each
  * judged latency's samples, p50, p99, worst and stalls, the CPU split,
  * pressure, memory peaks, throughputs) with its 95 % interval in brackets
- * and its change against the first column, marked "noise" or with its
- * Holm-adjusted p-value. At most 80 columns a line (long cells wrap; more
+ * and its change against the first column, marked "noise", "one run",
+ * "significant" or with its Holm-adjusted p-value (the medians'
+ * Mann–Whitney tests). At most 80 columns a line (long cells wrap; more
  * than three columns make several tables of two or three, one below the
  * other), at most 80 bytes in Latin-script languages.
  *
@@ -608,9 +609,10 @@ rp_report_compare_text (GPtrArray *reports)
                                          "the same configuration share a column. Brackets give 95 % "
                                          "intervals (bootstrap over runs, or over samples of a single "
                                          "run). Changes in parentheses are relative to the first column: "
-                                         "a p-value or \"significant\" marks a significant difference (latencies: "
-                                         "Mann-Whitney U test of the samples, Holm-corrected across "
-                                         "rows, and intervals that do not overlap; other figures: "
+                                         "a p-value or \"significant\" marks a significant difference (the "
+                                         "median, p50, of a latency: Mann-Whitney U test of the samples, "
+                                         "Holm-corrected across rows, and intervals that do not overlap; "
+                                         "the tail, p99, worst and counts over a limit, and other figures: "
                                          "intervals over two or more runs each that do not overlap), "
                                          "\"noise\" one that is not, \"one run\" intervals that do "
                                          "not overlap but rest on a single run's samples, which a "
