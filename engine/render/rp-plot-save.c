@@ -208,7 +208,14 @@ rp_plot_save_all (RpPlot            **plots,
     {
       cairo_save (cr);
       if (png)
-        cairo_translate (cr, 0, i * height);
+        {
+          /* Each chart paints its background over all it may reach: the
+           * clip keeps that to its own band, or the last chart's paint
+           * whitened every chart above it (issue 21). */
+          cairo_rectangle (cr, 0, i * height, width, height);
+          cairo_clip (cr);
+          cairo_translate (cr, 0, i * height);
+        }
       rp_plot_draw (plots[i], cr, width, height, style);
       cairo_restore (cr);
       if (!png)
