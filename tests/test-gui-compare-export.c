@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rp-compare-export.h"
+#include "rp-comparison-pdf.h"
 #include "rp-compare-window.h"
 #include "rp-gui-fixture.h"
 #include "rp-recent-runs.h"
@@ -136,6 +137,83 @@ test_png_every_chart (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The output of @argv (a poppler tool), which must succeed. */
+static char *
+run_tool (const char *const *argv)
+{
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_steal_pointer (&out);
+}
+
+/* Issue 21: the comparison's PDF had pages of 1200 × 560 pt, a chart a
+ * page, no title page and the table as monospaced text over 6 pages. */
+static void
+test_pdf (void)
+{
+  RpCompareWindow *window = new_compare_window ();
+  RpCompareView *view = rp_compare_window_get_view (window);
+  GPtrArray *reports = rp_compare_view_get_reports (view);
+  const char *labels[] = { rp_compare_view_get_label (view, 0), rp_compare_view_get_label (view, 1), NULL };
+  g_autofree char *path = g_build_filename (work_dir, "comparison.pdf", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) plots = rp_compare_new_all_plots (reports, labels);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *info = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *all = NULL;
+  double last_fill = 0, min_fill = 0;
+  guint n_pages;
+
+  if (!g_find_program_in_path ("pdfinfo") || !g_find_program_in_path ("pdftotext"))
+    {
+      g_test_skip ("poppler-utils (pdfinfo, pdftotext) are not installed");
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_assert_true (rp_compare_save_all (reports, labels, file, "pdf", &error));
+  g_assert_no_error (error);
+
+  info = run_tool ((const char *[]) { "pdfinfo", path, NULL });
+  g_test_message ("%s", info);
+  g_assert_nonnull (strstr (info, "595.276 x 841.89 pts (A4)"));
+
+  /* Page 1: what was compared, the baseline, what differs, fsync's p99
+   * and worst against the baseline with their verdicts. */
+  first = run_tool ((const char *[]) { "pdftotext", "-f", "1", "-l", "1", path, "-", NULL });
+  g_test_message ("%s", first);
+  g_assert_nonnull (strstr (first, "Comparison: data=ordered, data=writeback"));
+  g_assert_nonnull (strstr (first, "baseline: data=ordered"));
+  g_assert_nonnull (strstr (first, "The runs differ in: Journal mode, Mount options"));
+  g_assert_nonnull (strstr (first, "data=writeback: fsync p99"));
+  g_assert_nonnull (strstr (first, "data=writeback: fsync worst"));
+  g_assert_nonnull (strstr (first, "significantly better"));
+
+  /* The table: a column per run, changes with their significance. */
+  all = run_tool ((const char *[]) { "pdftotext", "-layout", path, "-", NULL });
+  g_assert_nonnull (strstr (all, "Results"));
+  g_assert_nonnull (strstr (all, "p<0.001, significantly better"));
+  g_assert_nonnull (strstr (all, "Configuration"));
+
+  /* Two charts to a page, and no page under a third full. */
+  n_pages = rp_comparison_pdf_layout (reports, labels, (RpPlot *const *) plots->pdata, plots->len,
+                                      &last_fill, &min_fill);
+  g_test_message ("%u pages, last %.2f full, emptiest other %.2f", n_pages, last_fill, min_fill);
+  g_assert_cmpuint (n_pages, >=, 2);
+  g_assert_cmpuint (n_pages, <=, 1 + (plots->len + 1) / 2 + 2);
+  g_assert_cmpfloat (last_fill, >=, 1.0 / 3);
+  g_assert_cmpfloat (min_fill, >=, 1.0 / 3);
+
+  g_unlink (path);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GtkFileChooser *
 find_chooser (void)
 {
@@ -259,6 +337,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/gui-compare-export/png-every-chart", test_png_every_chart);
+  g_test_add_func ("/gui-compare-export/pdf", test_pdf);
   g_test_add_func ("/gui-compare-export/chooser-folder-and-name", test_chooser_folder_and_name);
   g_test_add_func ("/gui-compare-export/suggest-name", test_suggest_name);
   g_test_add_func ("/gui-compare-export/ctrl-e-exports-all", test_ctrl_e_exports_all);
