@@ -33,7 +33,8 @@ join_labels (const char *const *labels,
   return g_string_free (joined, FALSE);
 }
 
-/* What a change means, in words: the colour of the window, on paper. */
+/* A significant change in words, the colour of the window on paper; %NULL
+ * for the others, whose change text says "noise" or "one run" already. */
 static const char *
 change_word (RpChange change)
 {
@@ -45,11 +46,9 @@ change_word (RpChange change)
       return _("significantly worse");
     case RP_CHANGE_DIFFERENT:
       return _("significantly different");
-    case RP_CHANGE_NOISE:
-      return _("within noise");
-    case RP_CHANGE_ONE_RUN:
-      return _("one run each: a repeat would tell");
     case RP_CHANGE_NONE:
+    case RP_CHANGE_NOISE:
+    case RP_CHANGE_ONE_RUN:
     default:
       return NULL;
     }
@@ -112,8 +111,8 @@ describe_main_changes (CompareDoc *cd)
           if (text->len > 0)
             g_string_append_c (text, '\n');
           /* TRANSLATORS: a comparison's main change, e.g. "data=writeback:
-           * fsync p99 132 ms against 1.86 s (-93 %, p<0.001), significantly
-           * better"; the last %s may be missing: then the line ends after ")" */
+           * fsync p99 132 ms against 1.86 s (-93 %, p<0.001)", followed by
+           * ", significantly better" when significant */
           g_string_append_printf (text, _("%s: %s %s against %s (%s)"), cd->labels[g], row->label, value,
                                   baseline, change);
           if (word != NULL)
@@ -189,8 +188,7 @@ doc_compare_results (Doc        *doc,
             cells[1 + g] = g_strdup ("–");
           else if (change == NULL)
             cells[1 + g] = g_steal_pointer (&value);
-          else if (word == NULL || row->change[g] == RP_CHANGE_NOISE || row->change[g] == RP_CHANGE_ONE_RUN)
-            /* "noise" and "one run" are in the change's text already. */
+          else if (word == NULL)
             cells[1 + g] = g_strdup_printf ("%s\n%s", value, change);
           else
             cells[1 + g] = g_strdup_printf ("%s\n%s, %s", value, change, word);
@@ -271,12 +269,10 @@ draw_comparison (gpointer         data,
 {
   CompareDoc *cd = data;
   g_autofree char *created = rp_text_format_created (rp_report_get_created (g_ptr_array_index (cd->reports, 0)));
-  RpPlotStyle style;
   Doc doc;
 
-  rp_plot_style_init_default (&style, FALSE);
   /* TRANSLATORS: page footer of a comparison's PDF, %s is when the baseline run started */
-  doc_begin (&doc, surface, &style, pass, g_strdup_printf (_("Responsiveness Probe comparison · %s"), created));
+  doc_begin (&doc, surface, pass, g_strdup_printf (_("Responsiveness Probe comparison · %s"), created));
   /* What was compared and what changed first, the figures, then the
    * charts; the settings as an appendix, as in a run's PDF. */
   doc_compare_title (&doc, cd);

@@ -13,7 +13,6 @@ G_BEGIN_DECLS
 #define A4_HEIGHT_PT  841.8898
 #define PT_PER_PX     (72.0 / 96.0)
 #define PAGE_MARGIN   60.0    /* 16 mm */
-#define PDF_CHART_HEIGHT 238.0   /* four to a page */
 #define CELL_PAD_X    6.0
 #define CELL_PAD_Y    3.0
 /* The most columns a table has: a comparison's figure and its 8 runs. */
@@ -21,7 +20,8 @@ G_BEGIN_DECLS
 
 typedef struct {
   Pen       pen;
-  RpReport *report;
+  RpPlotStyle style;         /* the light style of the exported files, the pen's */
+  RpReport *report;          /* a run's PDF: the run; NULL in a comparison's */
   double    page_width;      /* px */
   double    page_height;
   double    left;            /* the content box */
@@ -74,7 +74,6 @@ typedef guint (*DocDrawFunc) (gpointer         data,
 
 void     doc_begin        (Doc               *doc,
                            cairo_surface_t   *surface,
-                           const RpPlotStyle *style,
                            const PdfPass     *pass,
                            char              *footer);
 guint    doc_end          (Doc               *doc,

@@ -10,20 +10,20 @@
 #include "rp-report-doc-private.h"
 
 /* Starts @doc on its first page of @surface, A4, laid out in pixels at 96
- * dpi (PT_PER_PX), in @style; @footer (taken) goes under every page with
- * its number. */
+ * dpi (PT_PER_PX), in the light style of the exported files; @footer
+ * (taken) goes under every page with its number. */
 void
-doc_begin (Doc               *doc,
-           cairo_surface_t   *surface,
-           const RpPlotStyle *style,
-           const PdfPass     *pass,
-           char              *footer)
+doc_begin (Doc             *doc,
+           cairo_surface_t *surface,
+           const PdfPass   *pass,
+           char            *footer)
 {
   cairo_t *cr = cairo_create (surface);
 
   memset (doc, 0, sizeof *doc);
+  rp_plot_style_init_default (&doc->style, FALSE);
   cairo_scale (cr, PT_PER_PX, PT_PER_PX);
-  rp_export_pen_init (&doc->pen, cr, style);
+  rp_export_pen_init (&doc->pen, cr, &doc->style);
   doc->n_pages = pass->n_pages;
   doc->min_fill = 1;
   doc->short_page = pass->short_page;

@@ -12,6 +12,8 @@
 #include "rp-report-private.h"
 #include "rp-units.h"
 
+#define PDF_CHART_HEIGHT 238.0   /* four to a page */
+
 /* A note (say, a command's output tail) longer than this is cut in the PDF:
  * the JSON and text reports have it whole. */
 #define MAX_NOTE_CHARS 600
@@ -344,12 +346,10 @@ draw_pdf (gpointer         data,
 {
   RpReport *self = data;
   g_autofree char *created = rp_text_format_created (rp_report_get_created (self));
-  RpPlotStyle style;
   Doc doc;
 
-  rp_plot_style_init_default (&style, FALSE);
   /* TRANSLATORS: page footer, %s is when the run started */
-  doc_begin (&doc, surface, &style, pass, g_strdup_printf (_("Responsiveness Probe report · %s"), created));
+  doc_begin (&doc, surface, pass, g_strdup_printf (_("Responsiveness Probe report · %s"), created));
   doc.report = self;
 
   /* What a reader came for first: the verdict, the latencies and the
