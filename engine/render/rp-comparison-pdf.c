@@ -12,6 +12,8 @@
 /* Two overlaid charts to an A4 page at its full width, with a heading
  * above the first pair: charts of a comparison carry up to 8 legends. */
 #define COMPARE_CHART_HEIGHT 460.0
+/* The most runs the headline names; more are listed below it. */
+#define MAX_TITLE_RUNS 3
 
 typedef struct {
   GPtrArray         *reports;
@@ -106,7 +108,8 @@ describe_main_changes (CompareDoc *cd)
           g_autofree char *change = rp_compare_row_format_change (row, g);
           const char *word = change_word (row->change[g]);
 
-          if (change == NULL || value == NULL || baseline == NULL)
+          /* "=": nothing to tell on the first page. */
+          if (change == NULL || value == NULL || baseline == NULL || row->change[g] == RP_CHANGE_NONE)
             continue;
           if (text->len > 0)
             g_string_append_c (text, '\n');
@@ -129,14 +132,13 @@ doc_compare_title (Doc        *doc,
                    CompareDoc *cd)
 {
   const RpRgba *fg = &doc->pen.style->foreground;
-  g_autofree char *runs = NULL;
+  g_autofree char *runs = join_labels (cd->labels, cd->reports->len);
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
   g_autofree char *differences = describe_differences (cd->reports);
   g_autofree char *differ_line = NULL;
   g_autofree char *changes = describe_main_changes (cd);
 
-  runs = join_labels (cd->labels, cd->reports->len);
   /* TRANSLATORS: the headline of a comparison's PDF, %s the runs, e.g.
    * "Comparison: data=ordered, data=writeback" */
   title = g_strdup_printf (_("Comparison: %s"), runs);
@@ -150,8 +152,23 @@ doc_compare_title (Doc        *doc,
     ? g_strdup_printf (_("The runs differ in: %s"), differences)
     : g_strdup (_("The runs have the same settings."));
 
+  /* Four runs or more make a headline of many lines: their names go below. */
+  if (cd->reports->len > MAX_TITLE_RUNS)
+    {
+      g_free (title);
+      title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Comparison of %u run", "Comparison of %u runs",
+                                            cd->reports->len), cd->reports->len);
+    }
   doc_paragraph (doc, title, 2.0, TRUE, fg, 1);
   doc->y += 4;
+  if (cd->reports->len > MAX_TITLE_RUNS)
+    {
+      /* TRANSLATORS: the runs of a comparison, e.g. "Runs: data=ordered, data=writeback, …" */
+      g_autofree char *line = g_strdup_printf (_("Runs: %s"), runs);
+
+      doc_paragraph (doc, line, 1.1, FALSE, fg, 0.7);
+      doc->y += 2;
+    }
   doc_paragraph (doc, subtitle, 1.1, FALSE, fg, 0.7);
   doc->y += 2;
   doc_paragraph (doc, differ_line, 1.1, FALSE, fg, 0.7);
@@ -169,6 +186,7 @@ doc_compare_results (Doc        *doc,
   DocTable table;
 
   doc_table_init (&table, 1 + comparison->n_groups);
+  table.equal = TRUE;
   table.header[0] = _("Figure");
   for (guint g = 0; g < comparison->n_groups; g++)
     table.header[1 + g] = cd->labels[g];
@@ -231,6 +249,7 @@ doc_compare_configuration (Doc        *doc,
   DocTable table;
 
   doc_table_init (&table, 1 + cd->reports->len);
+  table.equal = TRUE;
   table.header[0] = _("Setting");
   for (guint i = 0; i < cd->reports->len; i++)
     table.header[1 + i] = cd->labels[i];

@@ -45,6 +45,7 @@ typedef struct {
   const char  *header[DOC_MAX_COLUMNS];     /* NULL first cell: no header row */
   gboolean     right[DOC_MAX_COLUMNS];      /* right-aligned columns (numbers) */
   GPtrArray   *rows;          /* char **, n_columns cells each */
+  gboolean     equal;         /* the columns after the first share the width equally (runs) */
   double       widths[DOC_MAX_COLUMNS];
 } DocTable;
 

@@ -201,6 +201,15 @@ doc_table_measure (Doc      *doc,
         width = MAX (width, natural_width (doc, ((char **) g_ptr_array_index (table->rows, r))[c], FALSE));
       table->widths[c] = width + 2 * CELL_PAD_X;
     }
+  if (table->equal)
+    {
+      /* A column per run: the names get at most a quarter, every run the
+       * same share of the rest, however long its label. */
+      table->widths[0] = MIN (table->widths[0], floor (total / 4));
+      for (guint c = 1; c < table->n_columns; c++)
+        table->widths[c] = floor ((total - table->widths[0]) / (table->n_columns - 1));
+      return;
+    }
   if (stretch_last)
     {
       /* Key and value: the keys as wide as the widest, at most half. */
