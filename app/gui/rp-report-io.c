@@ -564,9 +564,9 @@ rp_report_io_suggest_name (RpReport   *report,
  * @last: (nullable): the file the window's last Save or Export wrote
  *
  * Opens @chooser in the folder of @last, else in the reports folder
- * (rp_recent_runs_get_directory()), where every run is saved; never in the
- * process's working directory. If the folder does not exist (yet), the
- * chooser opens where it likes.
+ * (rp_recent_runs_get_directory()), where every run is saved, rather than
+ * in the process's working directory. If the folder does not exist (yet),
+ * the chooser opens where it likes.
  */
 void
 rp_report_io_set_start_folder (GtkFileChooser *chooser,
