@@ -332,7 +332,8 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int status;
 
-  application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION, 0);
+  /* A data folder of its own: the chooser test makes the reports folder. */
+  application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION | RP_GUI_FIXTURE_DATA_HOME, 0);
   work_dir = g_dir_make_tmp ("test-gui-compare-export-XXXXXX", &error);
   g_assert_no_error (error);
 
