@@ -11,6 +11,7 @@
 #include "rp-chart-view.h"
 #include "rp-compare-rows.h"
 #include "rp-compare-view.h"
+#include "rp-comparison-pdf.h"
 #include "rp-report-io.h"
 #include "rp-report-stalls.h"
 #include "rp-stats.h"
@@ -385,13 +386,43 @@ rp_compare_save_plot (GPtrArray         *reports,
 }
 
 /**
+ * rp_compare_new_all_plots:
+ * @reports: (element-type RpReport): the runs
+ * @labels: a legend label per report
+ *
+ * Every chart of a comparison, in the window's order: fsync's distribution
+ * and timeline, then each overlay the runs have
+ * (rp_compare_new_overlay_plot()).
+ *
+ * Returns: (transfer full) (element-type RpPlot): the charts
+ */
+GPtrArray *
+rp_compare_new_all_plots (GPtrArray         *reports,
+                          const char *const *labels)
+{
+  GPtrArray *plots = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_ptr_array_add (plots, rp_compare_new_plot (reports, labels, RP_PLOT_CDF));
+  g_ptr_array_add (plots, rp_compare_new_plot (reports, labels, RP_PLOT_TIMELINE));
+  for (guint i = 0; i < G_N_ELEMENTS (overlays); i++)
+    {
+      RpPlot *overlay = rp_compare_new_overlay_plot (reports, labels, i);
+
+      if (overlay != NULL)
+        g_ptr_array_add (plots, overlay);
+    }
+  return plots;
+}
+
+/**
  * rp_compare_save_all:
  * @reports: (element-type RpReport): the runs
  * @labels: a legend label per report
  * @file: a local file; replaced atomically if it exists (ask first)
- * @format: "pdf" (a page per chart, then the comparison's table), "png"
- *   (every chart, one below the other) or "txt" (the table, as
- *   `resprobe-cli compare` prints it)
+ * @format: "pdf" (A4: a headline, the table, the charts two to a page,
+ *   the settings: rp_comparison_render_pdf()), "png" (every chart, one
+ *   below the other) or "txt" (the table, as `resprobe-cli compare`
+ *   prints it)
  * @error: %RP_ERROR_INVALID_ARGUMENT for a remote file, or the writer's
  *
  * The whole comparison in one file: fsync's distribution and timeline and
@@ -407,10 +438,9 @@ rp_compare_save_all (GPtrArray         *reports,
                      const char        *format,
                      GError           **error)
 {
-  g_autoptr(GPtrArray) plots = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) plots = NULL;
   g_autofree char *path = NULL;
   g_autofree char *partial = NULL;
-  g_autofree char *text = NULL;
   RpPlotStyle style;
   gboolean saved;
 
@@ -421,24 +451,28 @@ rp_compare_save_all (GPtrArray         *reports,
   if (path == NULL)
     return FALSE;
   partial = g_strdup_printf ("%s.%08x.part", path, g_random_int ());
-  text = rp_report_compare_text (reports);
   if (g_str_equal (format, "txt"))
-    saved = g_file_set_contents_full (partial, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
-  else
     {
-      g_ptr_array_add (plots, rp_compare_new_plot (reports, labels, RP_PLOT_CDF));
-      g_ptr_array_add (plots, rp_compare_new_plot (reports, labels, RP_PLOT_TIMELINE));
-      for (guint i = 0; i < G_N_ELEMENTS (overlays); i++)
-        {
-          RpPlot *overlay = rp_compare_new_overlay_plot (reports, labels, i);
+      g_autofree char *text = rp_report_compare_text (reports);
 
-          if (overlay != NULL)
-            g_ptr_array_add (plots, overlay);
-        }
-      rp_plot_style_init_default (&style, FALSE);
-      saved = rp_plot_save_all ((RpPlot **) plots->pdata, plots->len, text, partial, format,
-                                CHART_WIDTH, CHART_HEIGHT, &style, error);
+      saved = g_file_set_contents_full (partial, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+      return replace_with_partial (partial, path, saved, error);
     }
+  plots = rp_compare_new_all_plots (reports, labels);
+  if (g_str_equal (format, "pdf"))
+    {
+      /* A4 pages as a run's PDF has them (rp-comparison-pdf.c). */
+      g_autoptr(GBytes) pdf = rp_comparison_render_pdf (reports, labels, (RpPlot *const *) plots->pdata,
+                                                        plots->len, error);
+
+      saved = pdf != NULL &&
+        g_file_set_contents_full (partial, g_bytes_get_data (pdf, NULL), g_bytes_get_size (pdf),
+                                  G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+      return replace_with_partial (partial, path, saved, error);
+    }
+  rp_plot_style_init_default (&style, FALSE);
+  saved = rp_plot_save_all ((RpPlot **) plots->pdata, plots->len, partial, format,
+                            CHART_WIDTH, CHART_HEIGHT, &style, error);
   return replace_with_partial (partial, path, saved, error);
 }
 

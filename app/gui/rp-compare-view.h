@@ -25,6 +25,8 @@ RpPlot      *rp_compare_view_get_plot           (RpCompareView      *self,
 
 char       **rp_compare_make_labels             (GPtrArray          *reports,
                                                  GFile       *const *files);
+GPtrArray   *rp_compare_new_all_plots           (GPtrArray          *reports,
+                                                 const char *const  *labels);
 gboolean     rp_compare_save_all                (GPtrArray          *reports,
                                                  const char *const  *labels,
                                                  GFile              *file,

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "rp-gui-util.h"
+#include "rp-compare-export.h"
 #include "rp-compare-window.h"
 #include "rp-report-io.h"
 
@@ -27,6 +28,8 @@ struct _RpCompareWindow
   GPtrArray            *files;
   char                 *error_message;
   GFile                *exit_screenshot;
+  /* What the last export wrote: the next one starts in its folder. */
+  GFile                *last_export;
   guint                 screenshot_tries;
   GCancellable         *cancellable;
 };
@@ -494,6 +497,8 @@ on_chart_saved (GObject      *source,
     {
       g_autofree char *text = g_strdup_printf (_("Saved “%s”"), name);
 
+      g_set_object (&self->last_export, job->file);
+
       show_toast (self, text);
       return;
     }
@@ -577,27 +582,37 @@ typedef struct
 } ExportFormat;
 
 /* Opens the modal save chooser both exports use, titled TITLE, with a
- * filter for each of the N_FORMATS FORMATS (the first one chosen) and
- * CURRENT_NAME proposed; ALL marks the whole-comparison export for
- * on_chart_file_chosen(). Nothing happens while no reports are shown.
+ * filter for each of the N_FORMATS FORMATS (the first one chosen) and a
+ * name of PREFIX and the runs' labels proposed
+ * (rp_compare_export_suggest_name()), in the folder of this window's last
+ * export, else the reports folder; ALL marks the whole-comparison export
+ * for on_chart_file_chosen(). Nothing happens while no reports are shown.
  * GTK 4's file choosers ask before replacing a file. */
 static void
 show_export_chooser (RpCompareWindow    *self,
                      const char         *title,
                      const ExportFormat *formats,
                      gsize               n_formats,
-                     const char         *current_name,
+                     const char         *prefix,
                      gboolean            all)
 {
+  GPtrArray *reports = rp_compare_view_get_reports (self->compare_view);
+  g_autofree const char **labels = NULL;
+  g_autofree char *current_name = NULL;
   GtkFileChooserNative *dialog;
 
-  if (rp_compare_view_get_reports (self->compare_view) == NULL)
+  if (reports == NULL)
     return;
+  labels = g_new0 (const char *, reports->len + 1);
+  for (guint i = 0; i < reports->len; i++)
+    labels[i] = rp_compare_view_get_label (self->compare_view, i);
+  current_name = rp_compare_export_suggest_name (prefix, labels, reports->len, formats[0].format);
   dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   for (gsize i = 0; i < n_formats; i++)
     add_image_filter (GTK_FILE_CHOOSER (dialog), formats[i].format, formats[i].label);
+  rp_report_io_set_start_folder (GTK_FILE_CHOOSER (dialog), self->last_export);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), current_name);
   if (all)
     g_object_set_data (G_OBJECT (dialog), "rp-all", GINT_TO_POINTER (TRUE));
@@ -618,7 +633,7 @@ export_chart_action (GtkWidget  *widget,
   };
 
   show_export_chooser (RP_COMPARE_WINDOW (widget), _("Export Distribution Chart"),
-                       formats, G_N_ELEMENTS (formats), "resprobe-fsync-comparison.png", FALSE);
+                       formats, G_N_ELEMENTS (formats), "fsync-distribution", FALSE);
 }
 
 /* The whole comparison in a file: every chart and the table (PDF), every
@@ -635,7 +650,7 @@ export_all_action (GtkWidget  *widget,
   };
 
   show_export_chooser (RP_COMPARE_WINDOW (widget), _("Export Comparison"),
-                       formats, G_N_ELEMENTS (formats), "resprobe-comparison.pdf", TRUE);
+                       formats, G_N_ELEMENTS (formats), "comparison", TRUE);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -661,6 +676,7 @@ rp_compare_window_finalize (GObject *object)
   g_clear_pointer (&self->files, g_ptr_array_unref);
   g_clear_pointer (&self->error_message, g_free);
   g_clear_object (&self->exit_screenshot);
+  g_clear_object (&self->last_export);
 
   G_OBJECT_CLASS (rp_compare_window_parent_class)->finalize (object);
 }
@@ -707,7 +723,9 @@ rp_compare_window_class_init (RpCompareWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-all", NULL, export_all_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.copy-comparison", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-chart", NULL);
+  /* Ctrl+E exports what the window shows, as win.export does in the main
+   * window: the whole comparison. The one chart has its menu item only. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-all", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
 }
 

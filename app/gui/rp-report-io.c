@@ -594,11 +594,19 @@ rp_report_io_suggest_name (RpReport   *report,
   return g_strdup_printf ("%s.%s", stem, known->extension);
 }
 
-/* The folder of @last, else the reports folder, where every run is saved
- * (if it does not exist yet, the chooser opens where it likes). */
-static void
-set_start_folder (GtkFileChooser *chooser,
-                  GFile          *last)
+/**
+ * rp_report_io_set_start_folder:
+ * @chooser: a save chooser, not shown yet
+ * @last: (nullable): the file the window's last Save or Export wrote
+ *
+ * Opens @chooser in the folder of @last, else in the reports folder
+ * (rp_recent_runs_get_directory()), where every run is saved, rather than
+ * in the process's working directory. If the folder does not exist (yet),
+ * the chooser opens where it likes.
+ */
+void
+rp_report_io_set_start_folder (GtkFileChooser *chooser,
+                               GFile          *last)
 {
   g_autofree char *reports = rp_recent_runs_get_directory ();
   g_autoptr(GFile) folder = last != NULL ? g_file_get_parent (last) : g_file_new_for_path (reports);
@@ -691,7 +699,7 @@ rp_report_io_new_save_dialog (GtkWindow *parent,
           name = g_strdup_printf ("%.*s.%s", (int) (dot - last_name), last_name, known->extension);
         }
     }
-  set_start_folder (chooser, last);
+  rp_report_io_set_start_folder (chooser, last);
   gtk_file_chooser_set_current_name (chooser, name);
   return dialog;
 }
@@ -722,7 +730,7 @@ rp_report_io_new_open_dialog (GtkWindow *parent)
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
   gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), reports);
-  set_start_folder (GTK_FILE_CHOOSER (dialog), NULL);
+  rp_report_io_set_start_folder (GTK_FILE_CHOOSER (dialog), NULL);
   return dialog;
 }
 

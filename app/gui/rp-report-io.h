@@ -41,6 +41,8 @@ void                  rp_report_io_show_errors       (GtkWindow                 
                                                       const RpReportIoLoaded    *loaded,
                                                       gboolean                   scripted);
 
+void                  rp_report_io_set_start_folder  (GtkFileChooser            *chooser,
+                                                      GFile                     *last);
 gboolean              rp_report_io_check_new_file    (GFile                     *file,
                                                       gboolean                   replace,
                                                       GCancellable              *cancellable,

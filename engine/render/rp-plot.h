@@ -230,7 +230,6 @@ char       *rp_plot_format_value       (RpPlot            *self,
                                         double             value);
 gboolean    rp_plot_save_all           (RpPlot           **plots,
                                         guint              n_plots,
-                                        const char        *text,
                                         const char        *filename,
                                         const char        *format,
                                         double             width,
