@@ -325,6 +325,7 @@ typedef enum {
   STALL_SAVING,
   STALL_READING,
   STALL_PROGRAMS,
+  STALL_WINDOW,
   STALL_DESKTOP,
 } StallKind;
 
@@ -333,9 +334,12 @@ stall_kind (const RpSeriesInfo *info)
 {
   static const char * const reading[] = { "cold_read_latency", "open_latency", "device_read_latency" };
 
-  /* The window's own probes share one chart; the display server's round
-   * trip is the desktop too. */
-  if (g_strcmp0 (info->chart, "ui-latency") == 0 || g_str_equal (info->name, "display_round_trip"))
+  /* The window's own probes share one chart: what they measure is this
+   * window, not the desktop; the display server's round trip is the
+   * desktop. */
+  if (g_strcmp0 (info->chart, "ui-latency") == 0)
+    return STALL_WINDOW;
+  if (g_str_equal (info->name, "display_round_trip"))
     return STALL_DESKTOP;
   if (g_str_has_prefix (info->name, "app_start"))
     return STALL_PROGRAMS;
@@ -366,8 +370,8 @@ worst_row (const RpRunSummary *self)
  *
  * The headline of the verdict, naming what stalled when a delay broke the
  * flow (over 1 s): "Saving files stalled" when the worst delay was a write,
- * an fsync or a save, "The desktop stalled" when it was the window's own
- * main loop, frames, input or the display server, so that a red headline
+ * an fsync or a save, "This window stalled" when it was the window's own
+ * main loop, frames or input, "The desktop stalled" for the display server, so that a red headline
  * over a calm desktop does not read as if the desktop froze; "Stopped before
  * it measured" for a run stopped while it prepared. Otherwise
  * rp_severity_get_headline() of rp_run_summary_get_severity().
@@ -399,6 +403,8 @@ rp_run_summary_get_headline (const RpRunSummary *self,
       return severity == RP_SEVERITY_FLOW ? _("Starting programs stalled") : _("Starting programs stalled severely");
     case STALL_DESKTOP:
       return severity == RP_SEVERITY_FLOW ? _("The desktop stalled") : _("The desktop stalled severely");
+    case STALL_WINDOW:
+      return severity == RP_SEVERITY_FLOW ? _("This window stalled") : _("This window stalled severely");
     case STALL_OTHER:
     default:
       return rp_severity_get_headline (severity, finished);
@@ -420,7 +426,7 @@ desktop_calm_sentence (const RpRunSummary *self)
 
       if (!judged_with_samples (self, i))
         continue;
-      if (stall_kind (info) != STALL_DESKTOP)
+      if (stall_kind (info) != STALL_WINDOW && stall_kind (info) != STALL_DESKTOP)
         other_stalled |= self->stats[i].over_instant > 0;
       else if (self->stats[i].over_instant > 0)
         return NULL;
@@ -433,11 +439,11 @@ desktop_calm_sentence (const RpRunSummary *self)
     g_autofree char *worst = rp_format_latency (self->stats[desktop].max);
 
     /* The subject opens the sentence: subjects are written to start one
-     * ("The desktop's main loop"), and after a colon it read "…meanwhile:
-     * The desktop's main loop". */
-    /* TRANSLATORS: "The desktop's main loop never passed 14.0 ms meanwhile: the desktop
+     * ("This window’s main loop"), and after a colon it read "…meanwhile:
+     * This window’s main loop". */
+    /* TRANSLATORS: "This window’s main loop never passed 14.0 ms meanwhile: it
      * stayed responsive." The first %s is a series' subject, the second a duration */
-    return g_strdup_printf (_("%s never passed %s meanwhile: the desktop stayed responsive."),
+    return g_strdup_printf (_("%s never passed %s meanwhile: it stayed responsive."),
                             subject_of (rp_run_summary_get_row_info ((guint) desktop)), worst);
   }
 }
