@@ -80,6 +80,14 @@ for lang in $languages; do
   fi
 done
 
+# One German term for dirty memory in every label (issue 21: "Dirty Spitze"
+# beside "Grenze für schmutzigen Speicher Spitze" in one comparison chart):
+# "Dirty-Speicher", "Dirty-Grenze", "Dirty-Seiten", as the kernel's sysctls
+# and German tech writing say it.
+if [ -f "$root/po/de.po" ] && grep -n '^msgstr.*[Ss]chmutzig' "$root/po/de.po"; then
+  fail "de: 'schmutzig…' beside 'Dirty-…': use one term for dirty memory"
+fi
+
 if [ "$failures" -gt 0 ]; then
   echo "$failures failures"
   exit 1

@@ -489,7 +489,7 @@ test_text (void)
   g_assert_nonnull (strstr (text, "Laptop on battery; \"quoted\", tab here"));
   g_assert_nonnull (strstr (text, "\nVerdict\n-------\nfsync stalled 6 of 9 times over 1 s; worst 10.86 s. 1"));
   assert_verdict (report, "fsync stalled 6 of 9 times over 1 s; worst 10.86 s. 1 of them took over 10 s");
-  assert_verdict (report, "The desktop's main loop stalled 3 of 6 times over 0.1 s; worst 420 ms.");
+  assert_verdict (report, "This window’s main loop stalled 3 of 6 times over 0.1 s; worst 420 ms.");
   /* The summary lists series with samples, in their units. */
   g_assert_nonnull (strstr (text, "writer_throughput"));
   g_assert_nonnull (strstr (text, "MiB/s"));
@@ -779,12 +779,68 @@ test_verdict (void)
 
   assert_verdict (calm_report, "No stalls over 0.1 s: the system stayed responsive.");
   assert_verdict (one_report, "fsync stalled 1 of 3 times over 1 s; worst 1.50 s.");
-  assert_verdict (loop_report, "The desktop's main loop stalled 3 of 5 times over 0.1 s; worst 420 ms.");
+  assert_verdict (loop_report, "This window’s main loop stalled 3 of 5 times over 0.1 s; worst 420 ms.");
   /* Its 4 samples are windows, and no write_calls note counts the calls:
    * no total, rather than windows called calls. */
   assert_verdict (write_report, "write() calls stalled 2 times over 1 s; worst 12.00 s. "
                                 "1 of them took over 10 s");
   assert_verdict (empty_report, "No latency was measured");
+}
+
+/* A report of fsync @values, 1 s apart, whose run ended as @ended_by says
+ * after 7 of the scenario's 10 s, with @notes' other notes. */
+static RpReport *
+make_ended_report (const double *values,
+                   guint         n_values,
+                   const char   *ended_by,
+                   const char   *status)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) notes = g_hash_table_new (g_str_hash, g_str_equal);
+
+  scenario->duration = 10;
+  g_ptr_array_add (series, make_series (RP_SERIES_FSYNC_LATENCY, "s", values, n_values, 0, 1));
+  if (ended_by != NULL)
+    g_hash_table_insert (notes, (char *) "ended_by", (char *) ended_by);
+  if (status != NULL)
+    g_hash_table_insert (notes, (char *) "command_exit_status", (char *) status);
+  return rp_report_new (NULL, scenario, series, notes);
+}
+
+/* Issue 21: a stopped run's verdict said "the system stayed responsive",
+ * as if it had run its course; a failed load command went unsaid. The
+ * short verdict, the full one and the text report's first lines say it. */
+static void
+test_verdict_ended (void)
+{
+  static const double calm[] = { 0.01, 0.02, 0.05, 0.01, 0.02, 0.05, 0.01, 0.02 };
+  static const double stalled[] = { 0.01, 1.5, 0.05, 0.01, 0.02, 0.05, 0.01, 0.02 };
+  g_autoptr(RpReport) stopped = make_ended_report (calm, G_N_ELEMENTS (calm), RP_ENDED_BY_REQUEST, NULL);
+  g_autoptr(RpReport) stopped_stall = make_ended_report (stalled, G_N_ELEMENTS (stalled), RP_ENDED_BY_REQUEST, NULL);
+  g_autoptr(RpReport) failed = make_ended_report (calm, G_N_ELEMENTS (calm), RP_ENDED_BY_ERROR, NULL);
+  g_autoptr(RpReport) command = make_ended_report (calm, G_N_ELEMENTS (calm), RP_ENDED_BY_DURATION, "exit 7");
+  g_autoptr(RpReport) whole = make_ended_report (calm, G_N_ELEMENTS (calm), RP_ENDED_BY_DURATION, "exit 0");
+  g_autofree char *stopped_short = rp_report_get_short_verdict (stopped);
+  g_autofree char *stopped_stall_short = rp_report_get_short_verdict (stopped_stall);
+  g_autofree char *failed_short = rp_report_get_short_verdict (failed);
+  g_autofree char *command_short = rp_report_get_short_verdict (command);
+  g_autofree char *whole_short = rp_report_get_short_verdict (whole);
+  g_autofree char *stopped_full = rp_report_get_verdict (stopped);
+  g_autofree char *text = rp_report_to_text (stopped);
+
+  g_assert_cmpstr (stopped_short, ==, "Stopped after 7.0 s of 10.0 s: no stalls over 0.1 s in that time.");
+  g_assert_cmpstr (stopped_stall_short, ==, "Stopped after 7.0 s of 10.0 s: fsync stalled 1 of 8 times over 1 s; worst 1.50 s.");
+  g_assert_cmpstr (failed_short, ==, "The run failed after 7.0 s: no stalls over 0.1 s in that time.");
+  g_assert_cmpstr (command_short, ==, "The load’s command failed, so this was not the load asked for. "
+                                      "No stalls over 0.1 s: the system stayed responsive.");
+  g_assert_cmpstr (whole_short, ==, "No stalls over 0.1 s: the system stayed responsive.");
+  /* The full verdict's calm sentence is the short one. */
+  g_assert_cmpstr (stopped_full, ==, stopped_short);
+  /* The text report: the short verdict first, the machine-read lines kept. */
+  g_assert_true (g_str_has_prefix (strstr (text, "\nIn short"), "\nIn short:  Stopped after 7.0 s of 10.0 s:"));
+  g_assert_true (strstr (text, "\nIn short") < strstr (text, "\nCreated"));
+  g_assert_nonnull (strstr (text, "\nfsync time: 0.0100\n"));
 }
 
 /* Input events that carried no usable time (wtype's time 0, another clock)
@@ -2008,6 +2064,7 @@ main (int   argc,
   g_test_add_func ("/report/load/bad-corpus", test_load_bad_corpus);
   g_test_add_func ("/report/verdict-tmpfs", test_verdict_tmpfs);
   g_test_add_func ("/report/verdict-input-clock", test_verdict_input_clock);
+  g_test_add_func ("/report/verdict-ended", test_verdict_ended);
   g_test_add_func ("/report/load/duplicate-keys", test_load_duplicate_keys);
   g_test_add_func ("/report/text/clean", test_text_clean);
   g_test_add_func ("/report/load/hostile-strings", test_load_hostile_strings);

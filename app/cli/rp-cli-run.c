@@ -414,19 +414,6 @@ append_command_output (GString    *out,
     }
 }
 
-/* A note of one command: "command_NAME" for the first, "command_K_NAME"
- * for command K ≥ 2 (rp-command-process.c). */
-static const char *
-command_note (GHashTable *notes,
-              guint       number,
-              const char *name)
-{
-  g_autofree char *key = number == 1 ? g_strconcat ("command_", name, NULL)
-                                     : g_strdup_printf ("command_%u_%s", number, name);
-
-  return g_hash_table_lookup (notes, key);
-}
-
 /* How a command ended, its times and its last output lines. */
 static void
 append_one_command (GString    *out,
@@ -434,12 +421,12 @@ append_one_command (GString    *out,
                     guint       number,
                     guint       count)
 {
-  const char *status = command_note (notes, number, "exit_status");
-  const char *stopped = command_note (notes, number, "stopped");
-  const char *escaped_text = command_note (notes, number, "escaped_processes");
-  const char *wall = command_note (notes, number, "wall_seconds");
-  const char *user = command_note (notes, number, "user_seconds");
-  const char *system = command_note (notes, number, "system_seconds");
+  const char *status = rp_report_notes_command_note (notes, number, "exit_status");
+  const char *stopped = rp_report_notes_command_note (notes, number, "stopped");
+  const char *escaped_text = rp_report_notes_command_note (notes, number, "escaped_processes");
+  const char *wall = rp_report_notes_command_note (notes, number, "wall_seconds");
+  const char *user = rp_report_notes_command_note (notes, number, "user_seconds");
+  const char *system = rp_report_notes_command_note (notes, number, "system_seconds");
   double escaped = escaped_text ? g_ascii_strtod (escaped_text, NULL) : 0;
   /* TRANSLATORS: a run's Nth command, e.g. "Command 2" */
   g_autofree char *label = count > 1 ? g_strdup_printf (_("Command %u"), number) : g_strdup (_("Command"));
@@ -467,16 +454,7 @@ append_one_command (GString    *out,
                                                  "Command: %.0f processes had left its process group (setsid, a daemon); they were stopped too\n",
                                                  (unsigned long) escaped),
                                        escaped));
-  append_command_output (out, label, command_note (notes, number, "output_tail"), 3);
-}
-
-/* How many commands the command load ran (1 without the note). */
-static guint
-command_count (GHashTable *notes)
-{
-  const char *count_text = g_hash_table_lookup (notes, "command_count");
-
-  return count_text != NULL ? MAX ((guint) g_ascii_strtoull (count_text, NULL, 10), 1) : 1;
+  append_command_output (out, label, rp_report_notes_command_note (notes, number, "output_tail"), 3);
 }
 
 /* Each command of the command load, in the order they were given. */
@@ -484,7 +462,7 @@ static void
 append_command_line (GString    *out,
                      GHashTable *notes)
 {
-  guint count = command_count (notes);
+  guint count = rp_report_notes_command_count (notes);
 
   for (guint number = 1; number <= count; number++)
     append_one_command (out, notes, number, count);
@@ -507,18 +485,17 @@ append_command_line (GString    *out,
 gboolean
 rp_cli_report_failed_commands (GHashTable *notes)
 {
-  guint count = command_count (notes);
+  guint count = rp_report_notes_command_count (notes);
   gboolean failed = FALSE;
 
   for (guint number = 1; number <= count; number++)
     {
-      const char *status = command_note (notes, number, "exit_status");
-      const char *line = command_note (notes, number, "line");
+      const char *status = rp_report_notes_command_note (notes, number, "exit_status");
+      const char *line = rp_report_notes_command_note (notes, number, "line");
       g_autofree char *clean = rp_text_clean (line != NULL ? line : "?", FALSE);
       guint64 value = 0;
 
-      if (status == NULL || g_strcmp0 (command_note (notes, number, "stopped"), "true") == 0 ||
-          g_str_equal (status, "exit 0"))
+      if (!rp_report_notes_command_failed (notes, number))
         continue;
       failed = TRUE;
       if (g_str_has_prefix (status, "exit ") &&
@@ -570,6 +547,7 @@ print_summary (RpReport *report)
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   g_autoptr(GString) out = g_string_new ("\n");
   g_autofree char *verdict = rp_report_get_verdict (report);
+  g_autofree char *in_short = rp_report_get_short_verdict (report);
   GHashTable *notes = rp_report_get_notes (report);
   const char *bytes_total = g_hash_table_lookup (notes, "writer_bytes_total");
   const char *seconds = g_hash_table_lookup (notes, "writer_seconds");
@@ -606,7 +584,11 @@ print_summary (RpReport *report)
   if (psi_some >= 0)
     append_line (out, g_strdup_printf (_("I/O pressure (mean): some %.1f %%, full %.1f %%\n"),
                                        psi_some * 100, MAX (psi_full, 0) * 100));
-  rp_text_append_wrapped (out, "", "", verdict);
+  /* The per-probe sentences, then the verdict in one sentence last, where
+   * a reader looks first: it says a stopped or failed run was one. */
+  if (g_strcmp0 (verdict, in_short) != 0)
+    rp_text_append_wrapped (out, "", "", verdict);
+  rp_text_append_wrapped (out, "", "", in_short);
   if (g_hash_table_contains (notes, "target_directory_removed"))
     append_line (out, g_strdup_printf (_("The target directory “%s” was removed during the run; the measurement went on in the files already open.\n"),
                                        rp_report_get_scenario (report)->directory));

@@ -46,6 +46,7 @@ typedef struct {
   RpReport     *report;      /* NULL for a live summary */
   RpRunSummary *rows;
   char         *verdict;
+  char         *short_verdict; /* the card's one sentence */
   RpSeverity    severity;
   char         *cause;       /* the stalls' dominant cause; NULL live */
   GPtrArray    *why;         /* (element-type RpWhyItem) the longest stalls */
@@ -63,6 +64,7 @@ struct _RpSummaryView
   Live      *live;       /* while a session runs */
   char      *headline;
   char      *verdict;
+  char      *short_verdict;
   RpSeverity severity;
   char      *cause;
   GPtrArray *why;        /* (element-type RpWhyItem) */
@@ -133,6 +135,7 @@ summary_free (gpointer data)
   g_clear_object (&summary->report);
   g_clear_pointer (&summary->rows, rp_run_summary_free);
   g_free (summary->verdict);
+  g_free (summary->short_verdict);
   g_free (summary->cause);
   g_clear_pointer (&summary->why, g_ptr_array_unref);
   g_free (summary);
@@ -267,6 +270,11 @@ refresh_in_thread (GTask        *task,
   summary->verdict = request->live != NULL
                        ? make_live_verdict (summary, request->live, request->sysinfo)
                        : make_verdict (summary);
+  /* After the verdict: the live one has read the session's notes. A call
+   * still in flight is the worst moment of a run: said in the card too. */
+  summary->short_verdict = rp_run_summary_get_short_verdict (summary->rows);
+  if (request->live != NULL)
+    summary->short_verdict = add_in_flight (summary->short_verdict, request->live->session);
   g_task_return_pointer (task, summary, summary_free);
 }
 
@@ -356,6 +364,8 @@ on_refreshed (GObject      *object,
       g_clear_pointer (&self->why, g_ptr_array_unref);
       self->why = summary->why != NULL ? g_ptr_array_ref (summary->why) : NULL;
       set_text_property (self, &self->headline, rp_run_summary_get_headline (summary->rows, summary->report != NULL), PROP_HEADLINE);
+      g_free (self->short_verdict);
+      self->short_verdict = g_strdup (summary->short_verdict);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
   g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,
@@ -520,6 +530,7 @@ rp_summary_view_clear (RpSummaryView *self)
   g_clear_pointer (&self->cause, g_free);
   g_clear_pointer (&self->why, g_ptr_array_unref);
   set_text_property (self, &self->headline, NULL, PROP_HEADLINE);
+  g_clear_pointer (&self->short_verdict, g_free);
   set_text_property (self, &self->verdict, NULL, PROP_VERDICT);
 }
 
@@ -569,6 +580,21 @@ rp_summary_view_get_verdict (RpSummaryView *self)
 {
   g_return_val_if_fail (RP_IS_SUMMARY_VIEW (self), NULL);
   return self->verdict;
+}
+
+/**
+ * rp_summary_view_get_short_verdict:
+ *
+ * The verdict in one sentence (rp_run_summary_get_short_verdict()) for the
+ * window's card; set before #RpSummaryView:verdict is notified.
+ *
+ * Returns: (transfer none) (nullable): the sentence, %NULL before a refresh
+ */
+const char *
+rp_summary_view_get_short_verdict (RpSummaryView *self)
+{
+  g_return_val_if_fail (RP_IS_SUMMARY_VIEW (self), NULL);
+  return self->short_verdict;
 }
 
 /**
@@ -692,6 +718,7 @@ rp_summary_view_dispose (GObject *object)
   g_clear_pointer (&self->live, live_unref);
   g_clear_pointer (&self->headline, g_free);
   g_clear_pointer (&self->verdict, g_free);
+  g_clear_pointer (&self->short_verdict, g_free);
   g_clear_pointer (&self->cells, g_free);
 
   G_OBJECT_CLASS (rp_summary_view_parent_class)->dispose (object);

@@ -31,6 +31,7 @@ RpReport   *rp_summary_view_refresh_finish (RpSummaryView        *self,
 RpReport   *rp_summary_view_get_report     (RpSummaryView        *self);
 const char *rp_summary_view_get_headline   (RpSummaryView        *self);
 const char *rp_summary_view_get_verdict    (RpSummaryView        *self);
+const char *rp_summary_view_get_short_verdict (RpSummaryView     *self);
 RpSeverity  rp_summary_view_get_severity   (RpSummaryView        *self);
 const char *rp_summary_view_get_stall_cause (RpSummaryView       *self);
 GPtrArray  *rp_summary_view_get_why        (RpSummaryView        *self);

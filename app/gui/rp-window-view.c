@@ -508,7 +508,11 @@ static void
 show_verdict (RpWindow *self)
 {
   const char *headline = rp_summary_view_get_headline (self->summary_view);
-  const char *verdict = rp_summary_view_get_verdict (self->summary_view);
+  /* The card keeps one sentence in a fixed height, so that the charts
+   * below keep their place as a run goes on (issue 21); the per-probe
+   * sentences are the Results table's rows and the card's tooltip. */
+  const char *verdict = rp_summary_view_get_short_verdict (self->summary_view);
+  const char *details = rp_summary_view_get_verdict (self->summary_view);
   const GError *error = self->session ? rp_session_get_error (self->session) : NULL;
   const char *failure = error ? error->message : NULL;
   static const char *classes[] = { NULL, "success", "warning", "error", "error" };
@@ -537,8 +541,10 @@ show_verdict (RpWindow *self)
 
       gtk_label_set_text (self->headline_label, _("Run Failed"));
       gtk_label_set_text (self->verdict_label, text);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->verdict_label), text);
       return;
     }
   gtk_label_set_text (self->verdict_label,
                       verdict ? verdict : _("The first results appear within a few seconds."));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->verdict_label), details);
 }

@@ -16,7 +16,7 @@ static const RpSeriesInfo series[] = {
     N_("How late this window’s 10 ms timer ran: the delay any click or redraw would have had"),
     20, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("The desktop's main loop") },
+    N_("This window’s main loop") },
   { RP_SERIES_FRAME_INTERVAL, "s", N_("Frame interval"), "ui-latency", N_("frames"), N_("Frames"),
     N_("Time between two frames of this window"),
     21, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
@@ -44,6 +44,6 @@ static const RpSeriesInfo series[] = {
 const RpPartInfo rp_window_probes_part = {
   .id = "window",
   .role = RP_PART_FRONT_END,
-  .label = N_("This window"),
+  .label = N_("This window: main loop, frames, input"),
   RP_PART_SERIES (series),
 };

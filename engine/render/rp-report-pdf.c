@@ -25,11 +25,13 @@
  * reports have them all. */
 #define MAX_PDF_NOTES  100
 
-/* The verdict in a tinted box with an accent bar: the one thing to read. */
+/* The verdict in one sentence in a tinted box with an accent bar: the one
+ * thing to read, as the window's card says it; the per-probe sentences
+ * follow it (doc_title()). */
 static void
 doc_verdict (Doc *doc)
 {
-  g_autofree char *verdict = rp_report_get_verdict (doc->report);
+  g_autofree char *verdict = rp_report_get_short_verdict (doc->report);
 
   doc_box (doc, verdict);
 }
@@ -43,6 +45,8 @@ doc_title (Doc *doc)
   const char *error_message = rp_report_get_error_message (doc->report);
 
   g_autoptr(RpRunSummary) summary = rp_report_get_summary (doc->report);
+  g_autofree char *details = rp_report_get_verdict (doc->report);
+  g_autofree char *short_verdict = rp_run_summary_get_short_verdict (summary);
   /* TRANSLATORS: the line under a PDF report's headline, e.g.
    * "Responsiveness Probe report: R1, 60 s, stopped" */
   g_autofree char *subtitle = g_strdup_printf (_("Responsiveness Probe report: %s"), run);
@@ -55,6 +59,11 @@ doc_title (Doc *doc)
   doc_paragraph (doc, target, 1.1, FALSE, fg, 0.7);
   doc->y += GAP;
   doc_verdict (doc);
+  if (g_strcmp0 (details, short_verdict) != 0)
+    {
+      doc->y += GAP / 2;
+      doc_paragraph (doc, details, 1.0, FALSE, fg, 0.8);
+    }
   if (error_message != NULL)
     {
       g_autofree char *line = g_strdup_printf (_("The run ended early: %s"), error_message);
@@ -204,6 +213,27 @@ add_summary_row (DocTable      *table,
     doc_table_add (table, name, n, p50, p90, p99, max, NULL);
 }
 
+/* Where series @name goes in the summary tables: the window's Results
+ * rows' rank (fsync first), then the others in the report's order. */
+static guint
+summary_rank (const char *name,
+              guint       index)
+{
+  for (guint row = 0; row < rp_run_summary_get_n_rows (); row++)
+    if (g_strcmp0 (rp_run_summary_get_row_info (row)->name, name) == 0)
+      return row;
+  return rp_run_summary_get_n_rows () + index;
+}
+
+static int
+compare_rank (gconstpointer a,
+              gconstpointer b)
+{
+  const guint *ra = a, *rb = b;
+
+  return (ra[0] > rb[0]) - (ra[0] < rb[0]);
+}
+
 /* The text report's summary: latencies with their stall counts
  * (@latency_part), or the other series in their units. The latencies come
  * before the charts, the others (CPU, PSI, dirty memory, the device: as
@@ -219,6 +249,7 @@ doc_summary (Doc      *doc,
   g_autofree char *over_instant = g_strdup_printf ("> %s", instant);
   g_autofree char *over_flow = g_strdup_printf ("> %s", flow);
   DocTable latencies, others;
+  g_autofree guint *order = NULL;
 
   doc_table_init (&latencies, 8);
   doc_table_init (&others, 6);
@@ -235,8 +266,18 @@ doc_summary (Doc      *doc,
           table->right[c] = TRUE;
         }
     }
+  /* In the window's order: the Results table lists fsync first, and so
+   * did the issue's users; the journal's commits came first here. */
+  order = g_new (guint, 2 * MAX (series->len, 1));
   for (guint i = 0; i < series->len; i++)
     {
+      order[2 * i] = summary_rank (rp_series_get_name (g_ptr_array_index (series, i)), i);
+      order[2 * i + 1] = i;
+    }
+  qsort (order, series->len, 2 * sizeof (guint), compare_rank);
+  for (guint k = 0; k < series->len; k++)
+    {
+      guint i = order[2 * k + 1];
       RpSeries *s = g_ptr_array_index (series, i);
       gboolean latency = g_strcmp0 (rp_series_get_unit (s), "s") == 0;
       RpStats stats;

@@ -102,7 +102,10 @@ RpRunSummary *
 rp_report_get_summary (RpReport *self)
 {
   RpRunSummary *summary;
-  g_autofree char *cause = NULL;
+  g_autofree char *cause = NULL, *cause_short = NULL;
+  g_autofree char *elapsed = NULL, *planned = NULL;
+  const RpScenario *scenario;
+  gboolean command_failed = FALSE;
 
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
@@ -110,6 +113,16 @@ rp_report_get_summary (RpReport *self)
   rp_run_summary_set_notes (summary, self->notes);
   cause = rp_report_get_stall_cause (self);
   rp_run_summary_set_cause (summary, cause);
+  cause_short = rp_report_get_cause_cell (self);
+  rp_run_summary_set_cause_short (summary, cause_short);
+  elapsed = rp_text_format_duration (self->duration);
+  scenario = rp_report_get_scenario (self);
+  if (scenario != NULL && scenario->duration > 0)
+    planned = rp_text_format_duration (scenario->duration);
+  for (guint number = 1; number <= rp_report_notes_command_count (self->notes); number++)
+    command_failed |= rp_report_notes_command_failed (self->notes, number);
+  rp_run_summary_set_end (summary, self->notes != NULL ? g_hash_table_lookup (self->notes, "ended_by") : NULL,
+                          elapsed, planned, command_failed);
   for (guint row = 0; row < summary->n_rows; row++)
     {
       RpStats stats;
@@ -118,6 +131,82 @@ rp_report_get_summary (RpReport *self)
         rp_run_summary_set_row (summary, row, &stats);
     }
   return summary;
+}
+
+/**
+ * rp_report_get_short_verdict:
+ *
+ * The verdict in one sentence, rp_run_summary_get_short_verdict(), for the
+ * report's series: what stalled, how often, worst, the dominant cause, and
+ * whether the run was stopped or failed.
+ *
+ * Returns: (transfer full): translated text
+ */
+char *
+rp_report_get_short_verdict (RpReport *self)
+{
+  g_autoptr(RpRunSummary) summary = NULL;
+
+  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
+
+  summary = rp_report_get_summary (self);
+  return rp_run_summary_get_short_verdict (summary);
+}
+
+/**
+ * rp_report_notes_command_count:
+ * @notes: (element-type utf8 utf8) (nullable): a report's notes
+ *
+ * Returns: how many commands the run's command load had (notes command_*,
+ *   command_2_* …): "command_count", or 1
+ */
+guint
+rp_report_notes_command_count (GHashTable *notes)
+{
+  const char *count_text = notes != NULL ? g_hash_table_lookup (notes, "command_count") : NULL;
+
+  return count_text != NULL ? MAX ((guint) g_ascii_strtoull (count_text, NULL, 10), 1) : 1;
+}
+
+/**
+ * rp_report_notes_command_note:
+ * @notes: (element-type utf8 utf8) (nullable): a report's notes
+ * @number: 1 .. rp_report_notes_command_count()
+ * @name: e.g. "exit_status"
+ *
+ * Returns: (transfer none) (nullable): the note "command_NAME" (the first
+ *   command) or "command_NUMBER_NAME"
+ */
+const char *
+rp_report_notes_command_note (GHashTable *notes,
+                              guint       number,
+                              const char *name)
+{
+  g_autofree char *key = NULL;
+
+  if (notes == NULL)
+    return NULL;
+  key = number == 1 ? g_strconcat ("command_", name, NULL)
+                    : g_strdup_printf ("command_%u_%s", number, name);
+  return g_hash_table_lookup (notes, key);
+}
+
+/**
+ * rp_report_notes_command_failed:
+ * @notes: (element-type utf8 utf8) (nullable): a report's notes
+ * @number: 1 .. rp_report_notes_command_count()
+ *
+ * Returns: whether that command of the load failed by itself: a status
+ *   other than "exit 0", and not ended by the run's own stop
+ */
+gboolean
+rp_report_notes_command_failed (GHashTable *notes,
+                                guint       number)
+{
+  const char *status = rp_report_notes_command_note (notes, number, "exit_status");
+
+  return status != NULL && !g_str_equal (status, "exit 0") &&
+         g_strcmp0 (rp_report_notes_command_note (notes, number, "stopped"), "true") != 0;
 }
 
 /**
@@ -231,8 +320,12 @@ append_text_header (GString  *out,
   g_autofree char *created = rp_text_format_created (self->created);
   g_autofree char *duration = rp_report_format_duration (self);
   g_autofree char *baseline = rp_report_format_baseline (self);
-  const char *labels[] = { _("Created"), _("Generator"), _("Duration"), _("Baseline"), _("Error") };
-  const char *values[] = { created, self->generator, duration, baseline, self->error_message };
+  g_autofree char *in_short = rp_report_get_short_verdict (self);
+  /* The verdict in one sentence first, as the window's card gives it; the
+   * per-probe sentences follow in the "Verdict" section. */
+  /* TRANSLATORS: the label of the one-sentence verdict at the top of the text report */
+  const char *labels[] = { _("In short"), _("Created"), _("Generator"), _("Duration"), _("Baseline"), _("Error") };
+  const char *values[] = { in_short, created, self->generator, duration, baseline, self->error_message };
   gsize width = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (labels); i++)

@@ -69,6 +69,13 @@ gboolean          rp_report_get_stats        (RpReport      *self,
                                               const char    *name,
                                               RpStats       *out_stats);
 char             *rp_report_get_verdict      (RpReport      *self);
+char             *rp_report_get_short_verdict (RpReport     *self);
+guint             rp_report_notes_command_count  (GHashTable *notes);
+const char       *rp_report_notes_command_note   (GHashTable *notes,
+                                                  guint       number,
+                                                  const char *name);
+gboolean          rp_report_notes_command_failed (GHashTable *notes,
+                                                  guint       number);
 RpRunSummary     *rp_report_get_summary      (RpReport      *self);
 
 /**

@@ -85,6 +85,10 @@ rp_run_summary_free (RpRunSummary *self)
   g_free (self->kernel_events_unavailable);
   g_free (self->input_clock_unusable);
   g_free (self->cause);
+  g_free (self->cause_short);
+  g_free (self->ended_by);
+  g_free (self->elapsed);
+  g_free (self->planned);
   g_free (self);
 }
 
@@ -171,6 +175,54 @@ rp_run_summary_set_cause (RpRunSummary *self,
 
   g_free (self->cause);
   self->cause = g_strdup (cause);
+}
+
+/**
+ * rp_run_summary_set_end:
+ * @ended_by: (nullable): why the run ended (RP_ENDED_BY_*); %NULL while it
+ *   goes on
+ * @elapsed: (nullable): how long it lasted in words, e.g. "7.0 s"
+ * @planned: (nullable): how long its scenario asked for in words; %NULL
+ *   for "until stopped"
+ * @command_failed: a command of its load failed by itself (the CLI's exit 4)
+ *
+ * How the run ended, so that the short verdict says a stopped, failed or
+ * wrongly loaded run was one: "Stopped after 7.0 s of 10.0 s: …". The
+ * report formats the durations (rp_report_format_duration()'s words).
+ */
+void
+rp_run_summary_set_end (RpRunSummary *self,
+                        const char   *ended_by,
+                        const char   *elapsed,
+                        const char   *planned,
+                        gboolean      command_failed)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->ended_by);
+  self->ended_by = g_strdup (ended_by);
+  g_free (self->elapsed);
+  self->elapsed = g_strdup (elapsed);
+  g_free (self->planned);
+  self->planned = g_strdup (planned);
+  self->command_failed = command_failed;
+}
+
+/**
+ * rp_run_summary_set_cause_short:
+ * @cause_short: (nullable): the dominant cause in a few words, e.g.
+ *   "journal commit (89 %)" (rp_report_get_cause_cell()), translated
+ *
+ * The cause the short verdict names after what stalled.
+ */
+void
+rp_run_summary_set_cause_short (RpRunSummary *self,
+                                const char   *cause_short)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->cause_short);
+  self->cause_short = g_strdup (cause_short);
 }
 
 /**
@@ -273,6 +325,7 @@ typedef enum {
   STALL_SAVING,
   STALL_READING,
   STALL_PROGRAMS,
+  STALL_WINDOW,
   STALL_DESKTOP,
 } StallKind;
 
@@ -281,9 +334,12 @@ stall_kind (const RpSeriesInfo *info)
 {
   static const char * const reading[] = { "cold_read_latency", "open_latency", "device_read_latency" };
 
-  /* The window's own probes share one chart; the display server's round
-   * trip is the desktop too. */
-  if (g_strcmp0 (info->chart, "ui-latency") == 0 || g_str_equal (info->name, "display_round_trip"))
+  /* The window's own probes share one chart: what they measure is this
+   * window, not the desktop; the display server's round trip is the
+   * desktop. */
+  if (g_strcmp0 (info->chart, "ui-latency") == 0)
+    return STALL_WINDOW;
+  if (g_str_equal (info->name, "display_round_trip"))
     return STALL_DESKTOP;
   if (g_str_has_prefix (info->name, "app_start"))
     return STALL_PROGRAMS;
@@ -314,8 +370,8 @@ worst_row (const RpRunSummary *self)
  *
  * The headline of the verdict, naming what stalled when a delay broke the
  * flow (over 1 s): "Saving files stalled" when the worst delay was a write,
- * an fsync or a save, "The desktop stalled" when it was the window's own
- * main loop, frames, input or the display server, so that a red headline
+ * an fsync or a save, "This window stalled" when it was the window's own
+ * main loop, frames or input, "The desktop stalled" for the display server, so that a red headline
  * over a calm desktop does not read as if the desktop froze; "Stopped before
  * it measured" for a run stopped while it prepared. Otherwise
  * rp_severity_get_headline() of rp_run_summary_get_severity().
@@ -347,6 +403,8 @@ rp_run_summary_get_headline (const RpRunSummary *self,
       return severity == RP_SEVERITY_FLOW ? _("Starting programs stalled") : _("Starting programs stalled severely");
     case STALL_DESKTOP:
       return severity == RP_SEVERITY_FLOW ? _("The desktop stalled") : _("The desktop stalled severely");
+    case STALL_WINDOW:
+      return severity == RP_SEVERITY_FLOW ? _("This window stalled") : _("This window stalled severely");
     case STALL_OTHER:
     default:
       return rp_severity_get_headline (severity, finished);
@@ -368,7 +426,7 @@ desktop_calm_sentence (const RpRunSummary *self)
 
       if (!judged_with_samples (self, i))
         continue;
-      if (stall_kind (info) != STALL_DESKTOP)
+      if (stall_kind (info) != STALL_WINDOW && stall_kind (info) != STALL_DESKTOP)
         other_stalled |= self->stats[i].over_instant > 0;
       else if (self->stats[i].over_instant > 0)
         return NULL;
@@ -381,11 +439,11 @@ desktop_calm_sentence (const RpRunSummary *self)
     g_autofree char *worst = rp_format_latency (self->stats[desktop].max);
 
     /* The subject opens the sentence: subjects are written to start one
-     * ("The desktop's main loop"), and after a colon it read "…meanwhile:
-     * The desktop's main loop". */
-    /* TRANSLATORS: "The desktop's main loop never passed 14.0 ms meanwhile: the desktop
+     * ("This window’s main loop"), and after a colon it read "…meanwhile:
+     * This window’s main loop". */
+    /* TRANSLATORS: "This window’s main loop never passed 14.0 ms meanwhile: it
      * stayed responsive." The first %s is a series' subject, the second a duration */
-    return g_strdup_printf (_("%s never passed %s meanwhile: the desktop stayed responsive."),
+    return g_strdup_printf (_("%s never passed %s meanwhile: it stayed responsive."),
                             subject_of (rp_run_summary_get_row_info ((guint) desktop)), worst);
   }
 }
@@ -532,7 +590,6 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
                             const RpSysinfo    *sysinfo)
 {
   g_autoptr(GPtrArray) sentences = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
   guint measured = 0, stalled = 0;
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -570,9 +627,10 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
     g_ptr_array_add (sentences, g_strdup (_("No latency was measured, so there is nothing to judge.")));
   else if (stalled == 0)
     {
+      /* The short verdict's calm sentence, which says a stopped or failed
+       * run was cut short: "the system stayed responsive" misled there. */
       g_ptr_array_set_size (sentences, 0);
-      g_ptr_array_add (sentences, g_strdup_printf (_("No stalls over %s: the system stayed responsive."),
-                                                   instant));
+      g_ptr_array_add (sentences, rp_run_summary_get_short_verdict (self));
     }
   if (stalled > 0 && self->cause != NULL)
     g_ptr_array_add (sentences, g_strdup (self->cause));
@@ -615,4 +673,91 @@ rp_run_summary_get_verdict (const RpRunSummary *self,
     g_ptr_array_add (sentences, g_strdup (_("Input events carried time stamps of another clock: input latency was not measured.")));
   g_ptr_array_add (sentences, NULL);
   return g_strjoinv (" ", (char **) sentences->pdata);
+}
+
+
+/* The one sentence of what stalled: the worst judged row, how often, its
+ * worst and the dominant cause; or the calm or empty run's sentence. */
+static char *
+short_core (const RpRunSummary *self,
+            gboolean            cut_short)
+{
+  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
+  gint worst = worst_row (self);
+  const RpSeriesInfo *info;
+  const RpStats *stats;
+  g_autofree char *limit = NULL, *worst_text = NULL;
+  gulong count, total;
+
+  if (self->stopped_while_preparing && rp_run_summary_get_severity (self) == RP_SEVERITY_UNKNOWN)
+    return g_strdup (_("The run was stopped while it was preparing, before its loads started: it measured too little to judge."));
+  if (worst < 0)
+    return g_strdup (_("No latency was measured, so there is nothing to judge."));
+  if (self->stats[worst].over_instant == 0)
+    return cut_short
+      /* TRANSLATORS: after "Stopped after 7.0 s of 10.0 s:"; %s is the limit, "0.1 s" */
+      ? g_strdup_printf (_("no stalls over %s in that time."), instant)
+      : g_strdup_printf (_("No stalls over %s: the system stayed responsive."), instant);
+
+  info = rp_run_summary_get_row_info ((guint) worst);
+  stats = &self->stats[worst];
+  count = (gulong) MIN (stats->over_flow > 0 ? stats->over_flow : stats->over_instant, G_MAXULONG);
+  limit = rp_format_limit (stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT);
+  worst_text = rp_format_latency (stats->max);
+  total = (gulong) MIN (info->count_note != NULL ? self->calls[worst] : stats->n, G_MAXULONG);
+  /* A live series of window maxima has no total yet: the count alone. */
+  if (total == 0)
+    return untotalled_sentence (info, count, limit, worst_text);
+  if (self->cause_short == NULL)
+    return stall_sentence (info, count, total, limit, worst_text);
+  /* TRANSLATORS: "fsync stalled 7 of 60 times over 1 s, worst 9.85 s; cause:
+   * journal commit (89 %)." The first %s is a series' subject, the last the
+   * dominant cause with its share of the stall time; the plural follows the
+   * total (60) */
+  return g_strdup_printf (ngettext ("%s stalled %lu of %lu time over %s, worst %s; cause: %s.",
+                                    "%s stalled %lu of %lu times over %s, worst %s; cause: %s.", total),
+                          subject_of (info), count, total, limit, worst_text, self->cause_short);
+}
+
+/**
+ * rp_run_summary_get_short_verdict:
+ *
+ * The verdict in one sentence for the window's card, the CLI's summary and
+ * the top of the text and PDF reports: what stalled worst, how often, its
+ * worst delay and the dominant cause (rp_run_summary_set_cause_short()),
+ * e.g. "fsync stalled 7 of 60 times over 1 s, worst 9.85 s; cause: journal
+ * commit (89 %)."; or "No stalls over 0.1 s: the system stayed responsive."
+ * A run cut short says so first (rp_run_summary_set_end()): "Stopped after
+ * 7.0 s of 10.0 s: no stalls over 0.1 s in that time.", "The run failed
+ * after 3.0 s: …", "The load’s command failed, …". The per-probe sentences
+ * stay in rp_run_summary_get_verdict().
+ *
+ * Returns: (transfer full): translated text
+ */
+char *
+rp_run_summary_get_short_verdict (const RpRunSummary *self)
+{
+  g_autofree char *core = NULL;
+  const char *elapsed;
+  gboolean stopped, failed;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  stopped = g_strcmp0 (self->ended_by, RP_ENDED_BY_REQUEST) == 0 && !self->stopped_while_preparing;
+  failed = g_strcmp0 (self->ended_by, RP_ENDED_BY_ERROR) == 0;
+  elapsed = self->elapsed != NULL ? self->elapsed : "?";
+  core = short_core (self, stopped || failed);
+  if (stopped && self->planned != NULL)
+    /* TRANSLATORS: "Stopped after 7.0 s of 10.0 s: no stalls over 0.1 s in that time." */
+    return g_strdup_printf (_("Stopped after %s of %s: %s"), elapsed, self->planned, core);
+  if (stopped)
+    /* TRANSLATORS: "Stopped after 7.0 s: no stalls over 0.1 s in that time." */
+    return g_strdup_printf (_("Stopped after %s: %s"), elapsed, core);
+  if (failed)
+    /* TRANSLATORS: "The run failed after 3.0 s: no stalls over 0.1 s in that time." */
+    return g_strdup_printf (_("The run failed after %s: %s"), elapsed, core);
+  if (self->command_failed)
+    /* TRANSLATORS: %s is the verdict's sentence: the run was measured, but not under its load */
+    return g_strdup_printf (_("The load’s command failed, so this was not the load asked for. %s"), core);
+  return g_steal_pointer (&core);
 }

@@ -47,6 +47,14 @@ typedef enum {
  *   (engine/report/rp-report-stalls.c), said after the rows' sentences
  * @stopped_while_preparing: the run was stopped before its loads started
  *   (the note %RP_NOTE_STOPPED_WHILE_PREPARING): too little to call calm
+ * @cause_short: (nullable): the dominant cause in a few words with its
+ *   share, e.g. "journal commit (89 %)" (rp_report_get_cause_cell()), owned
+ * @ended_by: (nullable): why the run ended, an RP_ENDED_BY_* of the note
+ *   "ended_by"; %NULL while it goes on, owned
+ * @elapsed: (nullable): how long the run lasted, e.g. "7.0 s", owned
+ * @planned: (nullable): how long its scenario asked for; %NULL: until
+ *   stopped, owned
+ * @command_failed: a command of the load (`--command`) failed by itself
  *
  * The statistics of the summary's rows: every series of the parts table
  * marked %RP_SERIES_FLAG_IN_SUMMARY, in rank order. Filled from a report's
@@ -65,6 +73,11 @@ typedef struct {
   char     *input_clock_unusable;
   char     *cause;
   gboolean  stopped_while_preparing;
+  char     *cause_short;
+  char     *ended_by;
+  char     *elapsed;
+  char     *planned;
+  gboolean  command_failed;
 } RpRunSummary;
 
 guint               rp_run_summary_get_n_rows     (void);
@@ -79,6 +92,14 @@ void                rp_run_summary_set_notes      (RpRunSummary       *self,
                                                    GHashTable         *notes);
 void                rp_run_summary_set_cause      (RpRunSummary       *self,
                                                    const char         *cause);
+void                rp_run_summary_set_end        (RpRunSummary       *self,
+                                                   const char         *ended_by,
+                                                   const char         *elapsed,
+                                                   const char         *planned,
+                                                   gboolean            command_failed);
+void                rp_run_summary_set_cause_short (RpRunSummary      *self,
+                                                   const char         *cause_short);
+char               *rp_run_summary_get_short_verdict (const RpRunSummary *self);
 gboolean            rp_run_summary_has_samples    (const RpRunSummary *self);
 RpSeverity          rp_run_summary_get_severity   (const RpRunSummary *self);
 char               *rp_run_summary_get_verdict    (const RpRunSummary *self,

@@ -1,0 +1,114 @@
+/* test-gui-verdict.c: the verdict card keeps the charts in place and says one sentence, under a real (X) display. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "rp-gui-fixture.h"
+#include "rp-stall-report.h"
+#include "rp-summary-view.h"
+#include "rp-window.h"
+#include "rp-window-private.h"
+
+static GtkApplication *application;
+
+typedef struct {
+  RpWindow *window;
+  int       width;
+  int       height;
+} Shown;
+
+/* The report is shown, the window laid out and the first chart placed. */
+static gboolean
+laid_out (gpointer data)
+{
+  Shown *shown = data;
+
+  return rp_window_get_report (shown->window) != NULL && !rp_window_get_busy (shown->window) &&
+         gtk_widget_get_width (GTK_WIDGET (shown->window)) > 0 &&
+         shown->window->views->len > 0 &&
+         gtk_widget_get_height (shown->window->views->pdata[0]) > 0;
+}
+
+/* Where the first chart's top is in the window, pixels. */
+static double
+first_chart_y (RpWindow *window)
+{
+  graphene_point_t point;
+
+  g_assert_true (gtk_widget_compute_point (window->views->pdata[0], GTK_WIDGET (window),
+                                           &GRAPHENE_POINT_INIT (0, 0), &point));
+  return point.y;
+}
+
+/* Issue 21: "Charts keep their place when the verdict wraps". A verdict
+ * that grows, as a live one does from "Measuring…" to a stall's sentence
+ * with the call in flight, leaves the first chart where it was, at 800 × 600
+ * as at 1920 × 1080; and the card says one sentence, not every probe. */
+static void
+test_charts_keep_place (gconstpointer data)
+{
+  const int *size = data;
+  g_autofree char *path = rp_stall_report_write (rp_stall_report_two_stalls, RP_STALL_REPORT_CALM_CALLS,
+                                                 "test-gui-verdict-XXXXXX.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  Shown shown = { rp_window_new (application), size[0], size[1] };
+  const char *short_verdict, *verdict;
+  g_autoptr(GString) growing = g_string_new (NULL);
+  double y;
+
+  gtk_window_set_default_size (GTK_WINDOW (shown.window), size[0], size[1]);
+  gtk_window_present (GTK_WINDOW (shown.window));
+  rp_window_open_files (shown.window, &file, 1);
+  rp_gui_fixture_wait (laid_out, &shown, "the report laid out");
+  /* Read: removed now, so that a failed assertion below leaves no file. */
+  g_unlink (path);
+
+  /* One sentence: what stalled, how often, worst and the cause. */
+  short_verdict = rp_summary_view_get_short_verdict (shown.window->summary_view);
+  verdict = rp_summary_view_get_verdict (shown.window->summary_view);
+  g_test_message ("card: %s", gtk_label_get_text (shown.window->verdict_label));
+  g_test_message ("details: %s", verdict);
+  g_assert_cmpstr (gtk_label_get_text (shown.window->verdict_label), ==, short_verdict);
+  g_assert_nonnull (strstr (short_verdict, "fsync stalled"));
+  g_assert_nonnull (strstr (short_verdict, "cause: "));
+  g_assert_cmpuint (strlen (short_verdict), <, strlen (verdict));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (shown.window->verdict_label)), ==, verdict);
+
+  y = first_chart_y (shown.window);
+  /* Its content is the size asked for, less the frame of client-side
+   * decorations (790 px wide for 800 here). */
+  g_test_message ("%d × %d (laid out %d × %d): first chart at y = %.0f", size[0], size[1],
+                  gtk_widget_get_width (GTK_WIDGET (shown.window)),
+                  gtk_widget_get_height (GTK_WIDGET (shown.window)), y);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (shown.window)), >, size[0] - 40);
+  for (guint step = 0; step < 6; step++)
+    {
+      g_string_append (growing, step == 0 ? "Measuring…" : verdict);
+      g_string_append_c (growing, ' ');
+      gtk_label_set_text (shown.window->verdict_label, growing->str);
+      /* Two frames' layout at least: a resize is applied on the next frame. */
+      rp_gui_fixture_spin (200);
+      g_test_message ("%" G_GSIZE_FORMAT " characters: first chart at y = %.0f", growing->len,
+                      first_chart_y (shown.window));
+      g_assert_cmpfloat (first_chart_y (shown.window), ==, y);
+    }
+  gtk_window_destroy (GTK_WINDOW (shown.window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  static const int small[] = { 800, 600 }, large[] = { 1920, 1080 };
+
+  /* The verdict's words are compared as written. */
+  g_setenv ("LANGUAGE", "C", TRUE);
+  application = rp_gui_fixture_init (&argc, &argv, RP_GUI_FIXTURE_APPLICATION, 0);
+
+  g_test_add_data_func ("/gui-verdict/charts-keep-place-800x600", small, test_charts_keep_place);
+  g_test_add_data_func ("/gui-verdict/charts-keep-place-1920x1080", large, test_charts_keep_place);
+  return rp_gui_fixture_run ();
+}
