@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 
@@ -322,6 +323,75 @@ rp_gui_fixture_remove_tree (const char *path)
         g_unlink (child);
     }
   g_rmdir (path);
+}
+
+/**
+ * rp_gui_fixture_has_real_input:
+ *
+ * Whether rp_gui_fixture_xdotool() can reach the windows: xdotool is
+ * installed and the display is X11. Marks the test skipped when not.
+ *
+ * Returns: %TRUE when it can
+ */
+gboolean
+rp_gui_fixture_has_real_input (void)
+{
+  g_autofree char *path = g_find_program_in_path ("xdotool");
+
+  if (path != NULL && GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    return TRUE;
+  g_test_skip ("needs xdotool and an X display (real input)");
+  return FALSE;
+}
+
+/**
+ * rp_gui_fixture_xdotool:
+ * @arguments: xdotool's, e.g. "key --clearmodifiers Tab"
+ *
+ * Runs xdotool (see rp_gui_fixture_has_real_input()), fails the test if it
+ * fails, then runs the main context for 200 ms, through which the events
+ * reach GTK.
+ */
+void
+rp_gui_fixture_xdotool (const char *arguments)
+{
+  g_autofree char *command = g_strdup_printf ("xdotool %s", arguments);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_test_message ("%s", command);
+  g_spawn_command_line_sync (command, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  rp_gui_fixture_spin (200);
+}
+
+/**
+ * rp_gui_fixture_click_at:
+ * @widget: a shown widget
+ * @x: in @widget's coordinates
+ * @y: likewise
+ *
+ * Moves the pointer to (@x, @y) of @widget and clicks the primary button
+ * there, with rp_gui_fixture_xdotool(). The window is at the screen's
+ * origin under Xvfb without a window manager.
+ */
+void
+rp_gui_fixture_click_at (GtkWidget *widget,
+                         double     x,
+                         double     y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t at;
+  double dx, dy;
+  g_autofree char *arguments = NULL;
+  int sx, sy;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  sx = (int) (at.x + dx), sy = (int) (at.y + dy);
+  arguments = g_strdup_printf ("mousemove --sync %d %d click 1", sx, sy);
+  rp_gui_fixture_xdotool (arguments);
 }
 
 /**

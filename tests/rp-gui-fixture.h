@@ -51,6 +51,14 @@ RpWindow       *rp_gui_fixture_open_report   (const char         *path);
 guint           rp_gui_fixture_count_reports (void);
 void            rp_gui_fixture_remove_tree   (const char         *path);
 
+/* Real X input, for what emitted signals skip (grabs, autohide, the
+ * window's key bindings, focus-visible). */
+gboolean        rp_gui_fixture_has_real_input (void);
+void            rp_gui_fixture_xdotool       (const char         *arguments);
+void            rp_gui_fixture_click_at      (GtkWidget          *widget,
+                                              double              x,
+                                              double              y);
+
 /* Conditions for rp_gui_fixture_wait(). */
 gboolean        rp_gui_fixture_pointer_cleared (gpointer          data);
 gboolean        rp_gui_fixture_window_idle     (gpointer          data);
