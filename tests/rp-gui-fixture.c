@@ -367,19 +367,22 @@ rp_gui_fixture_xdotool (const char *arguments)
 }
 
 /**
- * rp_gui_fixture_click_at:
+ * rp_gui_fixture_point_at:
  * @widget: a shown widget
  * @x: in @widget's coordinates
  * @y: likewise
+ * @then: (nullable): xdotool's commands to chain after the move, e.g.
+ *   "click 1"
  *
- * Moves the pointer to (@x, @y) of @widget and clicks the primary button
- * there, with rp_gui_fixture_xdotool(). The window is at the screen's
- * origin under Xvfb without a window manager.
+ * Moves the pointer to (@x, @y) of @widget, with rp_gui_fixture_xdotool().
+ * The window is at the screen's origin under Xvfb without a window
+ * manager.
  */
 void
-rp_gui_fixture_click_at (GtkWidget *widget,
-                         double     x,
-                         double     y)
+rp_gui_fixture_point_at (GtkWidget  *widget,
+                         double      x,
+                         double      y,
+                         const char *then)
 {
   GtkNative *native = gtk_widget_get_native (widget);
   graphene_point_t at;
@@ -390,8 +393,24 @@ rp_gui_fixture_click_at (GtkWidget *widget,
   g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at));
   gtk_native_get_surface_transform (native, &dx, &dy);
   sx = (int) (at.x + dx), sy = (int) (at.y + dy);
-  arguments = g_strdup_printf ("mousemove --sync %d %d click 1", sx, sy);
+  arguments = g_strdup_printf ("mousemove --sync %d %d %s", sx, sy, then != NULL ? then : "");
   rp_gui_fixture_xdotool (arguments);
+}
+
+/**
+ * rp_gui_fixture_click_at:
+ * @widget: a shown widget
+ * @x: in @widget's coordinates
+ * @y: likewise
+ *
+ * Clicks the primary button at (@x, @y) of @widget (rp_gui_fixture_point_at()).
+ */
+void
+rp_gui_fixture_click_at (GtkWidget *widget,
+                         double     x,
+                         double     y)
+{
+  rp_gui_fixture_point_at (widget, x, y, "click 1");
 }
 
 /**

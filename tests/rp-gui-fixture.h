@@ -55,6 +55,10 @@ void            rp_gui_fixture_remove_tree   (const char         *path);
  * window's key bindings, focus-visible). */
 gboolean        rp_gui_fixture_has_real_input (void);
 void            rp_gui_fixture_xdotool       (const char         *arguments);
+void            rp_gui_fixture_point_at      (GtkWidget          *widget,
+                                              double              x,
+                                              double              y,
+                                              const char         *then);
 void            rp_gui_fixture_click_at      (GtkWidget          *widget,
                                               double              x,
                                               double              y);
