@@ -190,6 +190,22 @@ rp_gui_fixture_collect (GtkWidget *widget,
 }
 
 /**
+ * rp_gui_fixture_find_popover:
+ * @widget: e.g. a chart (its stall popover) or a combo row (its list)
+ *
+ * Returns: (transfer none) (nullable): the first popover under @widget, in
+ *   tree order; %NULL for none (a chart's is made when first needed)
+ */
+GtkPopover *
+rp_gui_fixture_find_popover (GtkWidget *widget)
+{
+  g_autoptr(GPtrArray) popovers = g_ptr_array_new ();
+
+  rp_gui_fixture_collect (widget, GTK_TYPE_POPOVER, popovers);
+  return popovers->len > 0 ? popovers->pdata[0] : NULL;
+}
+
+/**
  * rp_gui_fixture_name_widest:
  * @widget: the top of the tree
  * @limit: pixels

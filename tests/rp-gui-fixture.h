@@ -41,6 +41,7 @@ gboolean        rp_gui_fixture_quit_loop     (gpointer            data);
 void            rp_gui_fixture_collect       (GtkWidget          *widget,
                                               GType               type,
                                               GPtrArray          *out);
+GtkPopover     *rp_gui_fixture_find_popover  (GtkWidget          *widget);
 void            rp_gui_fixture_name_widest   (GtkWidget          *widget,
                                               int                 limit,
                                               guint               depth);

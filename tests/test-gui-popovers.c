@@ -18,15 +18,6 @@ static GtkApplication *application;
 /* Past GTK's tooltip delay (500 ms): a tooltip due has shown by then. */
 #define TOOLTIP_WAIT_MS 1200
 
-static GtkWidget *
-find_child_popover (GtkWidget *widget)
-{
-  g_autoptr(GPtrArray) popovers = g_ptr_array_new ();
-
-  rp_gui_fixture_collect (widget, GTK_TYPE_POPOVER, popovers);
-  return popovers->len > 0 ? popovers->pdata[0] : NULL;
-}
-
 static gboolean
 is_mapped (gpointer data)
 {
@@ -72,7 +63,7 @@ test_scenario_names_whole (void)
   gtk_window_present (GTK_WINDOW (window));
   rp_gui_fixture_wait (is_mapped, window->scenario_row, "the scenario row shown");
   adw_action_row_activate (ADW_ACTION_ROW (window->scenario_row));
-  wait.popover = find_child_popover (GTK_WIDGET (window->scenario_row));
+  wait.popover = GTK_WIDGET (rp_gui_fixture_find_popover (GTK_WIDGET (window->scenario_row)));
   rp_gui_fixture_wait (items_laid_out, &wait, "the scenario list laid out");
   for (guint i = 0; i < labels->len; i++)
     {

@@ -124,16 +124,6 @@ find_marker (gpointer data)
   return FALSE;
 }
 
-static GtkPopover *
-chart_popover (RpChartView *chart)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (chart)); child;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_POPOVER (child))
-      return GTK_POPOVER (child);
-  return NULL;
-}
-
 /* A click where a marker is drawn opens a popover with its breakdown;
  * a click where none is, nothing. */
 static void
@@ -164,11 +154,11 @@ test_marker_click_popover (void)
    * nothing). */
   g_assert_null (rp_plot_span_at (rp_chart_view_get_plot (marker.chart), 0));
   g_signal_emit_by_name (click, "pressed", 1, 0.0, 10.0);
-  g_assert_null (chart_popover (marker.chart));
+  g_assert_null (rp_gui_fixture_find_popover (GTK_WIDGET (marker.chart)));
   g_assert_true (gtk_window_get_focus (GTK_WINDOW (marker.window)) == GTK_WIDGET (marker.chart));
 
   g_signal_emit_by_name (click, "pressed", 1, marker.x, 10.0);
-  popover = chart_popover (marker.chart);
+  popover = rp_gui_fixture_find_popover (GTK_WIDGET (marker.chart));
   g_assert_nonnull (popover);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
   rp_gui_fixture_collect (GTK_WIDGET (popover), GTK_TYPE_LABEL, labels);
@@ -240,7 +230,7 @@ test_keys_step_through_stalls (void)
   g_assert_cmpint (rp_chart_view_get_stall_index (marker.chart), ==, 0);
   /* The cursor line marks it, in the middle of its marker. */
   g_assert_cmpstr (rp_plot_span_at (plot, rp_chart_view_get_marked_x (marker.chart)), ==, first);
-  popover = chart_popover (marker.chart);
+  popover = rp_gui_fixture_find_popover (GTK_WIDGET (marker.chart));
   g_assert_nonnull (popover);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
   rp_gui_fixture_collect (GTK_WIDGET (popover), GTK_TYPE_LABEL, labels);
@@ -290,7 +280,7 @@ test_keys_without_stalls (void)
   g_assert_true (press (key_controller (charts->pdata[0]), GDK_KEY_Left));
   g_assert_cmpint (rp_chart_view_get_stall_index (charts->pdata[0]), ==, -1);
   g_assert_cmpfloat (rp_chart_view_get_marked_x (charts->pdata[0]), <, 0);
-  g_assert_null (chart_popover (charts->pdata[0]));
+  g_assert_null (rp_gui_fixture_find_popover (GTK_WIDGET (charts->pdata[0])));
   g_assert_true (g_str_has_prefix (rp_chart_view_get_description (charts->pdata[0]), "No stalls marked on this chart\n"));
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
@@ -445,7 +435,7 @@ fold_applied (gpointer data)
 static gboolean
 popover_shown (gpointer data)
 {
-  GtkPopover *popover = chart_popover (data);
+  GtkPopover *popover = rp_gui_fixture_find_popover (GTK_WIDGET (data));
 
   return popover != NULL && gtk_widget_get_mapped (GTK_WIDGET (popover));
 }
@@ -453,7 +443,7 @@ popover_shown (gpointer data)
 static gboolean
 popover_hidden (gpointer data)
 {
-  GtkPopover *popover = chart_popover (data);
+  GtkPopover *popover = rp_gui_fixture_find_popover (GTK_WIDGET (data));
 
   return popover == NULL || !gtk_widget_get_visible (GTK_WIDGET (popover));
 }

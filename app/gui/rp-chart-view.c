@@ -35,8 +35,8 @@ struct _RpChartView
    * accessible description. */
   int            stall_index;
   char          *stall_text;
-  /* The middle of that stall, where the cursor line marks it while the
-   * pointer is elsewhere; -1: no stall stepped to. */
+  /* The middle of that stall, where the cursor line marks it until the
+   * pointer moves over the chart; -1: none marked. */
   double         stall_x;
   guint          redraw_id;
 
@@ -241,10 +241,10 @@ rp_chart_view_snapshot (GtkWidget   *widget,
   self->drawn_points = rp_plot_count_points (self->plot);
 }
 
-/* The description a screen reader reads when the chart has focus: title
- * and each series' count, median and worst (rp_plot_describe()). */
 static guint count_shown_stalls (RpChartView *self);
 
+/* The description a screen reader reads when the chart has focus: title
+ * and each series' count, median and worst (rp_plot_describe()). */
 static void
 update_description (RpChartView *self)
 {
