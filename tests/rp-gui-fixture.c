@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
 #include <locale.h>
 #include <stdlib.h>
@@ -191,6 +192,22 @@ rp_gui_fixture_collect (GtkWidget *widget,
 }
 
 /**
+ * rp_gui_fixture_find_popover:
+ * @widget: e.g. a chart (its stall popover) or a combo row (its list)
+ *
+ * Returns: (transfer none) (nullable): the first popover under @widget, in
+ *   tree order; %NULL for none (a chart's is made when first needed)
+ */
+GtkPopover *
+rp_gui_fixture_find_popover (GtkWidget *widget)
+{
+  g_autoptr(GPtrArray) popovers = g_ptr_array_new ();
+
+  rp_gui_fixture_collect (widget, GTK_TYPE_POPOVER, popovers);
+  return popovers->len > 0 ? popovers->pdata[0] : NULL;
+}
+
+/**
  * rp_gui_fixture_name_widest:
  * @widget: the top of the tree
  * @limit: pixels
@@ -368,6 +385,94 @@ rp_gui_fixture_remove_tree (const char *path)
         g_unlink (child);
     }
   g_rmdir (path);
+}
+
+/**
+ * rp_gui_fixture_has_real_input:
+ *
+ * Whether rp_gui_fixture_xdotool() can reach the windows: xdotool is
+ * installed and the display is X11. Marks the test skipped when not.
+ *
+ * Returns: %TRUE when it can
+ */
+gboolean
+rp_gui_fixture_has_real_input (void)
+{
+  g_autofree char *path = g_find_program_in_path ("xdotool");
+
+  if (path != NULL && GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    return TRUE;
+  g_test_skip ("needs xdotool and an X display (real input)");
+  return FALSE;
+}
+
+/**
+ * rp_gui_fixture_xdotool:
+ * @arguments: xdotool's, e.g. "key --clearmodifiers Tab"
+ *
+ * Runs xdotool (see rp_gui_fixture_has_real_input()), fails the test if it
+ * fails, then runs the main context for 200 ms, through which the events
+ * reach GTK.
+ */
+void
+rp_gui_fixture_xdotool (const char *arguments)
+{
+  g_autofree char *command = g_strdup_printf ("xdotool %s", arguments);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_test_message ("%s", command);
+  g_spawn_command_line_sync (command, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  rp_gui_fixture_spin (200);
+}
+
+/**
+ * rp_gui_fixture_point_at:
+ * @widget: a shown widget
+ * @x: in @widget's coordinates
+ * @y: likewise
+ * @then: (nullable): xdotool's commands to chain after the move, e.g.
+ *   "click 1"
+ *
+ * Moves the pointer to (@x, @y) of @widget, with rp_gui_fixture_xdotool().
+ * The window is at the screen's origin under Xvfb without a window
+ * manager.
+ */
+void
+rp_gui_fixture_point_at (GtkWidget  *widget,
+                         double      x,
+                         double      y,
+                         const char *then)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t at;
+  double dx, dy;
+  g_autofree char *arguments = NULL;
+  int sx, sy;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  sx = (int) (at.x + dx), sy = (int) (at.y + dy);
+  arguments = g_strdup_printf ("mousemove --sync %d %d %s", sx, sy, then != NULL ? then : "");
+  rp_gui_fixture_xdotool (arguments);
+}
+
+/**
+ * rp_gui_fixture_click_at:
+ * @widget: a shown widget
+ * @x: in @widget's coordinates
+ * @y: likewise
+ *
+ * Clicks the primary button at (@x, @y) of @widget (rp_gui_fixture_point_at()).
+ */
+void
+rp_gui_fixture_click_at (GtkWidget *widget,
+                         double     x,
+                         double     y)
+{
+  rp_gui_fixture_point_at (widget, x, y, "click 1");
 }
 
 /**

@@ -41,6 +41,7 @@ gboolean        rp_gui_fixture_quit_loop     (gpointer            data);
 void            rp_gui_fixture_collect       (GtkWidget          *widget,
                                               GType               type,
                                               GPtrArray          *out);
+GtkPopover     *rp_gui_fixture_find_popover  (GtkWidget          *widget);
 void            rp_gui_fixture_name_widest   (GtkWidget          *widget,
                                               int                 limit,
                                               guint               depth);
@@ -52,6 +53,18 @@ guint           rp_gui_fixture_count_reports (void);
 void            rp_gui_fixture_empty_reports (void);
 void            rp_gui_fixture_use_build_catalogue (const char   *language);
 void            rp_gui_fixture_remove_tree   (const char         *path);
+
+/* Real X input, for what emitted signals skip (grabs, autohide, the
+ * window's key bindings, focus-visible). */
+gboolean        rp_gui_fixture_has_real_input (void);
+void            rp_gui_fixture_xdotool       (const char         *arguments);
+void            rp_gui_fixture_point_at      (GtkWidget          *widget,
+                                              double              x,
+                                              double              y,
+                                              const char         *then);
+void            rp_gui_fixture_click_at      (GtkWidget          *widget,
+                                              double              x,
+                                              double              y);
 
 /* Conditions for rp_gui_fixture_wait(). */
 gboolean        rp_gui_fixture_pointer_cleared (gpointer          data);

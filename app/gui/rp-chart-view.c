@@ -35,6 +35,9 @@ struct _RpChartView
    * accessible description. */
   int            stall_index;
   char          *stall_text;
+  /* The middle of that stall, where the cursor line marks it until the
+   * pointer moves over the chart; -1: none marked. */
+  double         stall_x;
   guint          redraw_id;
 
   /* The frame layer (texts, axes, grid), rendered once and reused while the
@@ -227,8 +230,9 @@ rp_chart_view_snapshot (GtkWidget   *widget,
 
   snapshot_data (self, snapshot, height, &style);
 
-  /* A new node is new damage: add the hover layer only while hovering. */
-  if (self->hovering)
+  /* A new node is new damage: add the hover layer only while hovering or
+   * while it marks the stall the keys stepped to. */
+  if (self->hovering || self->stall_x >= 0)
     {
       cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
       rp_plot_draw_hover (self->plot, cr, &style);
@@ -237,16 +241,22 @@ rp_chart_view_snapshot (GtkWidget   *widget,
   self->drawn_points = rp_plot_count_points (self->plot);
 }
 
+static guint count_shown_stalls (RpChartView *self);
+
 /* The description a screen reader reads when the chart has focus: title
  * and each series' count, median and worst (rp_plot_describe()). */
 static void
 update_description (RpChartView *self)
 {
   g_autofree char *values = self->plot != NULL ? rp_plot_describe (self->plot) : NULL;
+  const char *lead = self->stall_text;
 
+  /* Said first, so that a user pressing Left or Right in vain hears why. */
+  if (lead == NULL && values != NULL && count_shown_stalls (self) == 0)
+    lead = _("No stalls marked on this chart");
   g_free (self->description);
-  if (self->stall_text != NULL && values != NULL)
-    self->description = g_strconcat (self->stall_text, "\n", values, NULL);
+  if (lead != NULL && values != NULL)
+    self->description = g_strconcat (lead, "\n", values, NULL);
   else
     self->description = g_strdup (values);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
@@ -482,12 +492,12 @@ on_pressed (GtkGestureClick *gesture,
             double           y,
             RpChartView     *self)
 {
-  /* A click on a marker focuses its chart, as a click on a button does:
-   * the popover's autohide moves the keyboard focus into it and, closed,
-   * gives it back to the window's focus widget, which was the Start
-   * button while the chart was only clicked (issue 21). */
-  if (self->plot != NULL && x >= 0 && rp_plot_span_at (self->plot, x) != NULL)
-    gtk_widget_grab_focus (GTK_WIDGET (self));
+  /* A click focuses the chart, as a click on a button does, so that the
+   * keys then step through its stalls (a click beside the markers left
+   * the focus where it was, and Right did nothing: issue 21). And the
+   * popover's autohide moves the keyboard focus into it and, closed,
+   * gives it back to the window's focus widget: the chart. */
+  gtk_widget_grab_focus (GTK_WIDGET (self));
   if (popup_stall_at (self, x, y))
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 }
@@ -527,10 +537,34 @@ list_shown_stalls (RpChartView *self)
   return stalls;
 }
 
+static guint
+count_shown_stalls (RpChartView *self)
+{
+  g_autoptr(GArray) stalls = list_shown_stalls (self);
+
+  return stalls->len;
+}
+
+/* The cursor line at @x, the stall the keys stepped to, even under the
+ * pointer (a user who clicked the chart and pressed Right must see where
+ * it went); -1: back at the pointer's place, or none. The pointer's next
+ * move takes the line back. */
+static void
+mark_stall (RpChartView *self,
+            double       x)
+{
+  self->stall_x = x;
+  if (self->plot != NULL)
+    rp_plot_set_hover (self->plot, x >= 0 ? x : self->hovering ? self->pointer_x : -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* Left/Right (or p/n) on the focused chart: the previous or next stall,
- * its breakdown in the popover and in the accessible description. The
- * first press goes to the first (Right) or the last (Left). Returns FALSE
- * when the chart shows no stall: the key moves the focus as usual. */
+ * marked by the cursor line, its breakdown in the popover and in the
+ * accessible description. The first press goes to the first (Right) or
+ * the last (Left). On a chart without stalls the key does nothing: the
+ * focus stays (arrows moving it to a neighbouring chart read as a stall
+ * there), and the description says there are none. */
 static gboolean
 step_stall (RpChartView *self,
             int          direction)
@@ -540,7 +574,7 @@ step_stall (RpChartView *self,
   int index;
 
   if (stalls->len == 0)
-    return FALSE;
+    return GDK_EVENT_STOP;
   if (self->stall_index < 0)
     index = direction > 0 ? 0 : (int) stalls->len - 1;
   else
@@ -552,8 +586,11 @@ step_stall (RpChartView *self,
    * a stall: "Stall 2 of 5: fsync stalled 9.85 s: waiting for …" */
   self->stall_text = g_strdup_printf (_("Stall %d of %u: %s"), index + 1, stalls->len, stall->label);
   update_description (self);
-  show_stall_popover (self, stall->label, (stall->x0 + stall->x1) / 2,
-                      gtk_widget_get_height (GTK_WIDGET (self)) / 3.0, FALSE);
+  mark_stall (self, (stall->x0 + stall->x1) / 2);
+  /* Hanging from the chart's bottom edge: over the chart it hid the
+   * marked stall and its cursor line. */
+  show_stall_popover (self, stall->label, self->stall_x,
+                      gtk_widget_get_height (GTK_WIDGET (self)), FALSE);
   return TRUE;
 }
 
@@ -583,6 +620,7 @@ on_key_pressed (GtkEventControllerKey *controller,
       if (self->stall_popover == NULL || !gtk_widget_get_visible (GTK_WIDGET (self->stall_popover)))
         return GDK_EVENT_PROPAGATE;
       gtk_popover_popdown (self->stall_popover);
+      mark_stall (self, -1);
       return GDK_EVENT_STOP;
     case GDK_KEY_Return:
     case GDK_KEY_KP_Enter:
@@ -604,6 +642,7 @@ on_focus_leave (RpChartView *self)
 {
   if (self->stall_popover != NULL && !gtk_popover_get_autohide (self->stall_popover))
     gtk_popover_popdown (self->stall_popover);
+  mark_stall (self, -1);
 }
 
 /**
@@ -617,6 +656,21 @@ rp_chart_view_get_stall_index (RpChartView *self)
 {
   g_return_val_if_fail (RP_IS_CHART_VIEW (self), -1);
   return self->stall_index;
+}
+
+/**
+ * rp_chart_view_get_marked_x:
+ *
+ * Returns: where the cursor line marks the stall the keyboard stepped to,
+ *   in pixels from the chart's left edge (the stall's middle); -1 while
+ *   none is marked (none stepped to, or Escape or the focus leaving took
+ *   the mark away)
+ */
+double
+rp_chart_view_get_marked_x (RpChartView *self)
+{
+  g_return_val_if_fail (RP_IS_CHART_VIEW (self), -1);
+  return self->stall_x;
 }
 
 static void
@@ -637,8 +691,9 @@ on_leave (GtkEventControllerMotion *controller,
           RpChartView              *self)
 {
   self->hovering = FALSE;
+  /* Back to the stall the keys marked, if any. */
   if (self->plot != NULL)
-    rp_plot_set_hover (self->plot, -1);
+    rp_plot_set_hover (self->plot, self->stall_x);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -754,6 +809,7 @@ rp_chart_view_init (RpChartView *self)
 
   self->pointer_x = -1;
   self->stall_index = -1;
+  self->stall_x = -1;
   self->strips = g_array_new (FALSE, TRUE, sizeof (Strip));
   g_array_set_clear_func (self->strips, strip_clear);
 
@@ -825,6 +881,7 @@ rp_chart_view_set_plot (RpChartView *self,
   g_set_object (&self->plot, plot);
   /* Another plot, other stalls: the keys start again from the edge. */
   self->stall_index = -1;
+  self->stall_x = -1;
   g_clear_pointer (&self->stall_text, g_free);
   g_clear_pointer (&self->frame_node, gsk_render_node_unref);
   if (self->strips != NULL)

@@ -18,6 +18,7 @@ void       rp_chart_view_set_plot   (RpChartView *self,
 void       rp_chart_view_refresh    (RpChartView *self);
 const char *rp_chart_view_get_description (RpChartView *self);
 int        rp_chart_view_get_stall_index (RpChartView *self);
+double     rp_chart_view_get_marked_x (RpChartView *self);
 void       rp_chart_view_get_style  (RpChartView *self,
                                      RpPlotStyle *out_style,
                                      char       **out_font);

@@ -24,6 +24,7 @@ struct _RpCompareWindow
   AdwStatusPage        *error_page;
   RpCompareView        *compare_view;
   GtkMenuButton        *order_button;
+  GtkMenuButton        *menu_button;
 
   GPtrArray            *files;
   char                 *error_message;
@@ -714,6 +715,7 @@ rp_compare_window_class_init (RpCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, compare_view);
   gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, order_button);
+  gtk_widget_class_bind_template_child (widget_class, RpCompareWindow, menu_button);
 
   gtk_widget_class_install_action (widget_class, "win.set-baseline", "u", set_baseline_action);
   gtk_widget_class_install_action (widget_class, "win.move-earlier", "u", move_earlier_action);
@@ -733,6 +735,8 @@ static void
 rp_compare_window_init (RpCompareWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  rp_gui_menu_button_quiet_tooltip (self->order_button);
+  rp_gui_menu_button_quiet_tooltip (self->menu_button);
   self->files = g_ptr_array_new_with_free_func (g_object_unref);
   set_have_reports (self, FALSE);
 }

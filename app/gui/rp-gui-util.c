@@ -116,3 +116,44 @@ rp_gui_new_settings (void)
     return NULL;
   return g_settings_new_full (schema, NULL, NULL);
 }
+
+/* No tooltip while the popover is shown; the one shown already (the
+ * pointer rested on the button before the click) goes too. */
+static void
+on_menu_popover_visible (GtkWidget  *popover,
+                         GParamSpec *pspec,
+                         GtkWidget  *button)
+{
+  gtk_widget_set_has_tooltip (button, !gtk_widget_get_visible (popover));
+  gtk_widget_trigger_tooltip_query (button);
+}
+
+/* gtk_menu_button_set_menu_model() makes a new popover each time. */
+static void
+on_menu_popover_changed (GtkMenuButton *button)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (button);
+
+  if (popover == NULL)
+    return;
+  g_signal_connect_object (popover, "notify::visible", G_CALLBACK (on_menu_popover_visible), button, 0);
+  on_menu_popover_visible (GTK_WIDGET (popover), NULL, GTK_WIDGET (button));
+}
+
+/**
+ * rp_gui_menu_button_quiet_tooltip:
+ * @button: a menu button with a tooltip
+ *
+ * Hides @button's tooltip while its popover is open, for this popover and
+ * the ones a new menu model makes. GTK 4.8 keeps showing it while the
+ * pointer rests on the button, over the popover's first lines (issue 21:
+ * "Baseline and Order of the Runs" hid the first run's name).
+ */
+void
+rp_gui_menu_button_quiet_tooltip (GtkMenuButton *button)
+{
+  g_return_if_fail (GTK_IS_MENU_BUTTON (button));
+
+  g_signal_connect (button, "notify::popover", G_CALLBACK (on_menu_popover_changed), NULL);
+  on_menu_popover_changed (button);
+}

@@ -15,4 +15,6 @@ void        rp_gui_printerr          (const char  *message);
 
 GSettings  *rp_gui_new_settings      (void);
 
+void        rp_gui_menu_button_quiet_tooltip (GtkMenuButton *button);
+
 G_END_DECLS

@@ -47,6 +47,63 @@ id_from_index (GBinding     *binding,
   return TRUE;
 }
 
+/* The popup's items: the whole name, wrapped, and a check mark on the
+ * selected one. The combo row's own items cut a name at 20 characters
+ * ("R1 · Big sequential wri…", issue 21); the row itself shows the whole
+ * name of the selected one as its subtitle. */
+#define SCENARIO_ITEM_WIDTH_CHARS 40
+
+static void
+setup_scenario_item (GtkSignalListItemFactory *factory,
+                     GtkListItem              *list_item,
+                     AdwComboRow              *row)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), SCENARIO_ITEM_WIDTH_CHARS);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_list_item_set_child (list_item, box);
+}
+
+static void
+update_scenario_check (AdwComboRow *row,
+                       GParamSpec  *pspec,
+                       GtkListItem *list_item)
+{
+  GtkWidget *check = gtk_widget_get_last_child (gtk_list_item_get_child (list_item));
+  gboolean selected = adw_combo_row_get_selected_item (row) == gtk_list_item_get_item (list_item);
+
+  gtk_widget_set_opacity (check, selected ? 1 : 0);
+}
+
+static void
+bind_scenario_item (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    AdwComboRow              *row)
+{
+  GtkWidget *label = gtk_widget_get_first_child (gtk_list_item_get_child (list_item));
+
+  gtk_label_set_text (GTK_LABEL (label), gtk_string_object_get_string (gtk_list_item_get_item (list_item)));
+  g_signal_connect (row, "notify::selected-item", G_CALLBACK (update_scenario_check), list_item);
+  update_scenario_check (row, NULL, list_item);
+}
+
+static void
+unbind_scenario_item (GtkSignalListItemFactory *factory,
+                      GtkListItem              *list_item,
+                      AdwComboRow              *row)
+{
+  g_signal_handlers_disconnect_by_func (row, update_scenario_check, list_item);
+}
+
 /**
  * rp_run_form_bind_scenario_row:
  * @row: a combo row without a model
@@ -60,6 +117,7 @@ rp_run_form_bind_scenario_row (AdwComboRow   *row,
                                RpRunSettings *settings)
 {
   g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
   guint n_presets;
   const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
 
@@ -74,6 +132,11 @@ rp_run_form_bind_scenario_row (AdwComboRow   *row,
 
       gtk_string_list_append (titles, title);
     }
+  /* The row owns the factory, which never outlives it: no references. */
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_scenario_item), row);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_scenario_item), row);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_scenario_item), row);
+  adw_combo_row_set_list_factory (row, factory);
   adw_combo_row_set_model (row, G_LIST_MODEL (titles));
   g_object_bind_property_full (settings, "scenario", row, "selected",
                                G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,

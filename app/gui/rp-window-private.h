@@ -28,6 +28,7 @@ struct _RpWindow
   AdwFlap              *flap;
   GtkToggleButton      *sidebar_button;
   GtkButton            *run_button;
+  GtkMenuButton        *menu_button;
   GtkSpinner           *run_spinner;
   GtkLabel             *run_label;
   AdwPreferencesGroup  *run_group;

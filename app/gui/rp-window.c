@@ -488,6 +488,7 @@ rp_window_class_init (RpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RpWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, compare_button);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, run_button);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, run_spinner);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, run_label);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, run_group);
@@ -530,6 +531,7 @@ rp_window_init (RpWindow *self)
   self->run_settings = rp_run_settings_new ();
   self->n_columns = 2;
   gtk_widget_init_template (GTK_WIDGET (self));
+  rp_gui_menu_button_quiet_tooltip (self->menu_button);
 }
 
 /**
