@@ -301,6 +301,15 @@ file_as_wanted (gpointer data)
   return g_file_query_exists (wait->file, NULL) == wait->exists;
 }
 
+/* The window's header subtitle begins with the saved file's new name. */
+static gboolean
+subtitle_names_writeback (gpointer data)
+{
+  RpWindow *window = data;
+
+  return g_str_has_prefix (adw_window_title_get_subtitle (window->window_title), "writeback.json");
+}
+
 /* Issue 21: a run saved when it ended, then Save Report… into the reports
  * folder as "ordered.json", was two rows. The run's file is renamed; Save
  * into another folder writes a copy there and the list keeps one row; Save
@@ -370,6 +379,34 @@ test_save_renames (void)
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_cmpint (g_unlink (g_file_peek_path (elsewhere)), ==, 0);
   g_assert_cmpint (g_rmdir (target), ==, 0);
+  rp_gui_fixture_empty_reports ();
+}
+
+/* An opened report saved under a new name in the reports folder: its file
+ * is renamed, and the header names the new file (the re-check saw the old
+ * name stay). The save's end may come after the folder's monitor saw it. */
+static void
+test_save_renames_title (void)
+{
+  g_autoptr(RpReport) report = make_report ("ordered", 0.004, NULL);
+  g_autofree char *directory = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) renamed = NULL;
+  RpWindow *window;
+  FileWait gone;
+
+  rp_gui_fixture_empty_reports ();
+  directory = rp_recent_runs_get_directory ();
+  file = save_in_folder (report);
+  window = rp_gui_fixture_open_report (g_file_peek_path (file));
+  g_assert_true (g_str_has_prefix (adw_window_title_get_subtitle (window->window_title), "resprobe"));
+  renamed = g_file_new_build_filename (directory, "writeback.json", NULL);
+  rp_window_save_chosen (window, rp_window_get_report (window), renamed, NULL, TRUE);
+  rp_gui_fixture_wait (subtitle_names_writeback, window, "the header to name writeback.json");
+  gone = (FileWait) { file, FALSE };
+  rp_gui_fixture_wait (file_as_wanted, &gone, "the opened file to be renamed");
+  g_assert_true (g_file_query_exists (renamed, NULL));
+  gtk_window_destroy (GTK_WINDOW (window));
   rp_gui_fixture_empty_reports ();
 }
 
@@ -496,6 +533,7 @@ main (int    argc,
   g_test_add_func ("/gui-recent/info-cached", test_info_cached);
   g_test_add_func ("/gui-recent/rows-say-the-run", test_rows_say_the_run);
   g_test_add_func ("/gui-recent/save-renames", test_save_renames);
+  g_test_add_func ("/gui-recent/save-renames-title", test_save_renames_title);
   g_test_add_func ("/gui-recent/trash-row", test_trash_row);
   if (g_getenv ("RP_SHOTS_DIR") != NULL)
     g_test_add_func ("/gui-recent/screenshots", take_screenshots);

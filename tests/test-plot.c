@@ -8,6 +8,7 @@
 
 #include "rp-error.h"
 #include "rp-plot.h"
+#include "rp-plot-catalog.h"
 #include "rp-plot-private.h"
 
 #define WIDTH  800
@@ -703,6 +704,35 @@ test_plot_series_color (void)
   g_assert_cmpint (rp_plot_get_series_color (plot, "missing"), ==, -1);
 }
 
+/* Every chart of the catalog has grid cells of its own: two charts on one
+ * cell draw one over the other in the window's grid, and the one beneath
+ * is never seen (the kernel events' chart was, under the device's). */
+static void
+test_plot_catalog_cells_apart (void)
+{
+  guint n = rp_plot_catalog_get_n_plots ();
+  g_autoptr(GHashTable) taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      RpPlotPlacement placement;
+      g_autoptr(RpPlot) plot = rp_plot_catalog_new_plot (i, &placement);
+
+      g_assert_nonnull (plot);
+      g_assert_cmpuint (placement.column + placement.width, <=, 2);
+      for (guint c = placement.column; c < placement.column + placement.width; c++)
+        {
+          char *cell = g_strdup_printf ("%u,%u", placement.row, c);
+          const char *other = g_hash_table_lookup (taken, cell);
+
+          if (other != NULL)
+            g_error ("charts “%s” and “%s” share the grid cell %s", other, placement.id, cell);
+          g_hash_table_insert (taken, cell, g_strdup (placement.id));
+        }
+    }
+  g_assert_cmpuint (g_hash_table_size (taken), >=, n);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -721,6 +751,7 @@ main (int   argc,
   g_test_add_func ("/plot/label-boxes-clear-of-data", test_plot_label_boxes_clear_of_data);
   g_test_add_func ("/plot/span-breaks-line", test_plot_span_breaks_line);
   g_test_add_func ("/plot/series-color", test_plot_series_color);
+  g_test_add_func ("/plot/catalog-cells-apart", test_plot_catalog_cells_apart);
 
   return g_test_run ();
 }

@@ -506,7 +506,11 @@ rp_window_recent_renamed (RpWindow *self,
   if (self->saved_file != NULL && g_file_equal (self->saved_file, from))
     g_set_object (&self->saved_file, to);
   if (self->loaded_file != NULL && g_file_equal (self->loaded_file, from))
-    g_set_object (&self->loaded_file, to);
+    {
+      g_set_object (&self->loaded_file, to);
+      /* The header's subtitle names the file: the new name, not the gone one. */
+      rp_window_update_ui (self);
+    }
 }
 
 /**
