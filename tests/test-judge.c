@@ -615,6 +615,16 @@ test_run_colors_stable (void)
   g_assert_cmpuint (first[2], ==, 0);
 }
 
+/* A live run without a stall is "Responsive so far"; only a finished one
+ * earned "Responsive" (at 2 s, before the first fsync, the card said it). */
+static void
+test_headline_so_far (void)
+{
+  g_assert_cmpstr (rp_severity_get_headline (RP_SEVERITY_INSTANT, TRUE), ==, "Responsive");
+  g_assert_cmpstr (rp_severity_get_headline (RP_SEVERITY_INSTANT, FALSE), ==, "Responsive so far");
+  g_assert_cmpstr (rp_severity_get_headline (RP_SEVERITY_UNKNOWN, FALSE), ==, "Measuring…");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -632,5 +642,6 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/tail-not-judged-by-median-test", test_tail_not_judged_by_median_test);
   g_test_add_func ("/judge/device-profile-names-runs", test_device_profile_names_runs);
   g_test_add_func ("/judge/run-colors-stable", test_run_colors_stable);
+  g_test_add_func ("/judge/headline-so-far", test_headline_so_far);
   return g_test_run ();
 }

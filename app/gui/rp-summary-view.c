@@ -273,6 +273,15 @@ refresh_in_thread (GTask        *task,
   /* After the verdict: the live one has read the session's notes. A call
    * still in flight is the worst moment of a run: said in the card too. */
   summary->short_verdict = rp_run_summary_get_short_verdict (summary->rows);
+  if (request->live != NULL && summary->severity == RP_SEVERITY_INSTANT)
+    {
+      /* While it runs, what has been seen so far, not "stayed responsive". */
+      g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
+
+      g_free (summary->short_verdict);
+      /* TRANSLATORS: the card's sentence during a run; %s is the limit, "0.1 s" */
+      summary->short_verdict = g_strdup_printf (_("No stalls over %s so far."), instant);
+    }
   if (request->live != NULL)
     summary->short_verdict = add_in_flight (summary->short_verdict, request->live->session);
   g_task_return_pointer (task, summary, summary_free);
