@@ -50,13 +50,66 @@ queue_settings() {
        "read_ahead_kb=$(cat "$q/read_ahead_kb") dio=$dio"
 }
 
+# Kernels differ between machines of one kind (one has bfq, the next does
+# not; writeback throttling is a configuration option): a test picks among
+# what the kernel offers and never names one it may lack.
+
+# offered_schedulers DISK: the I/O schedulers DISK's queue offers, one line
+# ("none mq-deadline kyber"), without the brackets of the selected one.
+offered_schedulers() {
+  tr -d '[]' <"/sys/block/$1/queue/scheduler"
+}
+
+# pick_scheduler DISK CHOICE…: the first CHOICE that DISK's queue offers;
+# prints nothing and fails when it offers none of them.
+pick_scheduler() {
+  local disk=$1 choice
+  shift
+  for choice; do
+    case " $(offered_schedulers "$disk") " in *" $choice "*) echo "$choice"; return 0 ;; esac
+  done
+  return 1
+}
+
+# kernel_schedulers CHOICE…: those CHOICEs that some block device's queue
+# offers, in CHOICE's order, one a line: for a matrix, whose loop device is
+# not attached yet (every queue of the kernel lists its schedulers).
+kernel_schedulers() {
+  local offered choice
+  offered=" $(cat /sys/block/*/queue/scheduler 2>/dev/null | tr -d '[]' | tr '\n' ' ') "
+  for choice; do
+    case "$offered" in *" $choice "*) echo "$choice" ;; esac
+  done
+}
+
+# has_wbt DISK: the kernel has writeback throttling (CONFIG_BLK_WBT) for DISK.
+has_wbt() {
+  [ -e "/sys/block/$1/queue/wbt_lat_usec" ]
+}
+
 # queue_set_odd DISK: settings no kernel default has (a fresh loop device
 # gets none, 2000 and 128), so that a matrix that put back nothing, or the
-# defaults, fails the comparison.
+# defaults, fails the comparison: a scheduler other than none (kyber where
+# offered, so that a cell's bfq or mq-deadline differs from it), 4321 µs
+# where the kernel throttles writeback, and 256 KiB of read-ahead.
 queue_set_odd() {
-  echo kyber >"/sys/block/$1/queue/scheduler"
-  echo 4321 >"/sys/block/$1/queue/wbt_lat_usec"
+  local scheduler
+  scheduler=$(pick_scheduler "$1" kyber mq-deadline bfq) && echo "$scheduler" >"/sys/block/$1/queue/scheduler"
+  has_wbt "$1" && echo 4321 >"/sys/block/$1/queue/wbt_lat_usec"
   echo 256 >"/sys/block/$1/queue/read_ahead_kb"
+}
+
+# cell_scheduler DISK: a scheduler for a matrix cell on DISK after
+# queue_set_odd: bfq where the kernel has it (it changes wbt_lat_usec as it
+# is selected and left), else another that differs from DISK's own now.
+cell_scheduler() {
+  local own choice
+  own=$(queue_scheduler "$1")
+  for choice in bfq mq-deadline kyber none; do
+    [ "$choice" = "$own" ] && continue
+    pick_scheduler "$1" "$choice" && return 0
+  done
+  return 1
 }
 
 # backing_disk PATH: the whole disk under the file system of PATH (a

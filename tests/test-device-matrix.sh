@@ -161,7 +161,8 @@ own_loop=$(loop_control add) || own_loop=""
 if [ -n "$own_loop" ]; then
   queue_set_odd "loop$own_loop"
   queue_before=$(queue_settings "loop$own_loop")
-  kill_options=(--loop-device "/dev/loop$own_loop" --scheduler mq-deadline --wbt 0)
+  kill_options=(--loop-device "/dev/loop$own_loop" --scheduler "$(cell_scheduler "loop$own_loop")")
+  has_wbt "loop$own_loop" && kill_options+=(--wbt 0)
 else
   fail "no loop device of our own (loop-control): the queue settings after SIGKILL are not checked"
   kill_options=()

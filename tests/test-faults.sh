@@ -798,7 +798,7 @@ PY
 # Issue 16 item 12 and issue 17: what the matrix changes on a loop device (its
 # queue settings outlive the detach) is put back on every exit path.
 
-# loop_control, queue_settings, queue_set_odd: loop devices of the rows' own
+# loop_control, queue_settings, queue_set_odd, cell_scheduler, has_wbt: loop devices of the rows' own
 # (from index 400 up: the root tests take theirs from 300), removed by cleanup().
 . "$(dirname "$0")/loop-queue.sh"
 
@@ -813,19 +813,22 @@ own_loop_with_odd_settings() {
 
 # A cell that fails after the loop device was changed (its command load
 # finds no such program when it starts; an image too small for the writer,
-# which this row used before, is now refused before the first cell): bfq,
-# wbt 0 and direct I/O are put back.
+# which this row used before, is now refused before the first cell): the
+# cell's scheduler (bfq where the kernel has it), wbt 0 (where it throttles
+# writeback) and direct I/O are put back.
 row_matrix_restore_on_error() {
-  local before after loop
+  local before after loop scheduler wbt=() wbt_key=""
   own_loop_with_odd_settings || { fail "matrix error path: cannot create a loop device"; return; }
   before=$(queue_settings "$loop")
+  scheduler=$(cell_scheduler "$loop")
+  has_wbt "$loop" && { wbt=(--wbt 0); wbt_key=-wbt0; }
   mkdir "$work/restore-images"
-  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler bfq --wbt 0 --direct-io on \
+  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler "$scheduler" "${wbt[@]}" --direct-io on \
     --load command --command "$work/no-such-program" \
     --image-size 1400M --duration 2 --loop-device "/dev/$loop" --dir "$work/restore-images" \
     --reports "$work/restore-reports" >"$work/last" 2>&1
   rc=$?
-  expect "matrix cell that fails" 1 "ext2-bfq-wbt0-dio" "no-such-program"
+  expect "matrix cell that fails" 1 "ext2-$scheduler$wbt_key-dio" "no-such-program"
   after=$(queue_settings "$loop")
   if [ "$after" = "$before" ] && ! losetup "/dev/$loop" >/dev/null 2>&1; then
     ok "matrix cell that fails: $loop put back ($after) and detached"
@@ -835,12 +838,14 @@ row_matrix_restore_on_error() {
 
 # SIGINT while a cell runs: the loop device is put back before it is released.
 row_matrix_restore_on_interrupt() {
-  local before after loop pid deadline mid=""
+  local before after loop pid deadline scheduler wbt=() wbt_cell=unchanged mid=""
   own_loop_with_odd_settings || { fail "matrix interrupted: cannot create a loop device"; return; }
   before=$(queue_settings "$loop")
+  scheduler=$(cell_scheduler "$loop")
+  has_wbt "$loop" && { wbt=(--wbt 1000); wbt_cell=1000; }
   mkdir "$work/interrupt-images"
   rm -f "$work/last"
-  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler mq-deadline --wbt 1000 --direct-io on \
+  timeout -k 5 100 "$cli" matrix --fs ext2 --scheduler "$scheduler" "${wbt[@]}" --direct-io on \
     --size 64M --image-size 1300M --duration 30 --loop-device "/dev/$loop" \
     --dir "$work/interrupt-images" --reports "$work/interrupt-reports" >"$work/last" 2>&1 &
   pid=$!
@@ -848,7 +853,7 @@ row_matrix_restore_on_interrupt() {
   # Mid-cell: the loop device is bound and has the cell's settings.
   deadline=$(( $(date +%s) + 60 ))
   until [ "$(cat "/sys/block/$loop/loop/dio" 2>/dev/null)" = 1 ] &&
-        [ "$(cat "/sys/block/$loop/queue/wbt_lat_usec")" = 1000 ]; do
+        { [ "$wbt_cell" = unchanged ] || [ "$(cat "/sys/block/$loop/queue/wbt_lat_usec")" = 1000 ]; }; do
     [ "$(date +%s)" -lt "$deadline" ] || break
     sleep 0.1
   done

@@ -14,7 +14,7 @@ set -u
 root_tap_begin matrix-restore "create loop devices and mount file systems" \
   "e2fsprogs, util-linux, python3" mkfs.ext3 losetup python3 findmnt
 
-# loop_control, queue_settings, queue_set_odd, backing_disk
+# loop_control, queue_settings, queue_set_odd, cell_scheduler, has_wbt, backing_disk
 . "$(dirname "$0")/loop-queue.sh"
 
 root_tap_on_exit root_tap_cleanup
@@ -26,21 +26,27 @@ loop_before=$(queue_settings "$loop")
 disk_before=$(queue_settings "$disk")
 echo "# $loop before: $loop_before; $disk (under the images) before: $disk_before"
 
+# The cells' scheduler differs from the device's own (bfq where the kernel
+# has it), and writeback throttling is turned off where the kernel has it.
+scheduler=$(cell_scheduler "$loop")
+wbt=(); wbt_key=""; wbt_value=""
+if has_wbt "$loop"; then wbt=(--wbt 0); wbt_key=-wbt0; wbt_value=0; fi
+echo "# cells: scheduler $scheduler (the kernel offers: $(offered_schedulers "$loop")), ${wbt[*]:-no writeback throttling in this kernel}"
 mkdir -p "$work/images"
-"$cli" matrix --fs ext3 --journal ordered,writeback --scheduler bfq --wbt 0 --direct-io on \
+"$cli" matrix --fs ext3 --journal ordered,writeback --scheduler "$scheduler" "${wbt[@]}" --direct-io on \
   --repeat 3 --size 64M --image-size 1300M --duration 3 --loop-device "/dev/$loop" \
   --dir "$work/images" --reports "$work/reports" >"$work/out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ]; then ok "matrix --repeat 3 of ext3 ordered and writeback: exit 0"
 else fail "matrix exit $rc: $(tail -20 "$work/out")"; fi
 
-if python3 - "$work/reports" "$loop" "$disk" <<'PY'
+if python3 - "$work/reports" "$loop" "$disk" "$scheduler" "$wbt_key" "$wbt_value" <<'PY'
 import json, os, sys
-d, loop, disk = sys.argv[1:4]
+d, loop, disk, scheduler, wbt_key, wbt_value = sys.argv[1:7]
 comparison = json.load(open(os.path.join(d, "comparison.json")))
 assert comparison["repeats"] == 3, comparison
 groups = comparison["groups"]
-assert [g["key"] for g in groups] == ["ext3-ordered-bfq-wbt0-dio", "ext3-writeback-bfq-wbt0-dio"], groups
+assert [g["key"] for g in groups] == [f"ext3-{mode}-{scheduler}{wbt_key}-dio" for mode in ("ordered", "writeback")], groups
 runs = []
 for g in groups:
     assert len(g["reports"]) == 3, g
@@ -51,7 +57,8 @@ for g in groups:
         s = r["system"]
         assert s["journal_mode"] == g["key"].split("-")[1], (name, s["journal_mode"])
         # the whole stack: the loop device as the cell set it, and the disk under its image
-        assert (s["whole_disk"], s["scheduler"], s["wbt_lat_usec"], s["loop_direct_io"]) == (loop, "bfq", "0", 1), s
+        assert (s["whole_disk"], s["scheduler"], s["loop_direct_io"]) == (loop, scheduler, 1), s
+        assert not wbt_value or s["wbt_lat_usec"] == wbt_value, s
         assert s["loop_backing_file"].startswith(os.path.dirname(d)), s["loop_backing_file"]
         assert s["backing_disk"] == disk and s["backing_scheduler"] and s["backing_wbt_lat_usec"], s
         assert loop + " dio 1 (default 0)" in s["settings_not_default"], s["settings_not_default"]
@@ -87,7 +94,7 @@ running_cell() {
   done
   return 1
 }
-"$cli" matrix --fs ext3 --journal ordered --scheduler bfq --wbt 0 --direct-io on --repeat 2 \
+"$cli" matrix --fs ext3 --journal ordered --scheduler "$scheduler" "${wbt[@]}" --direct-io on --repeat 2 \
   --size 64M --image-size 1300M --duration 30 --loop-device "/dev/$loop" \
   --dir "$work/images" --reports "$work/reports-term" >"$work/out-term" 2>&1 &
 pid=$!

@@ -80,8 +80,12 @@ fi
 left=$(leftovers)
 if [ -z "$left" ]; then ok "nothing left behind after the failing command"; else fail "left behind:$left"; fi
 
-# Ctrl-C in the middle of a cell: everything is undone.
-"$cli" matrix --fs ext3 --journal ordered --scheduler none,bfq --size 1G --image-size 3G \
+# Ctrl-C in the middle of a cell: everything is undone. A second cell, so
+# that the matrix has more to do: none and another scheduler the kernel
+# offers (the matrix refuses one it lacks before the first cell).
+. "$(dirname "$0")/loop-queue.sh"
+second=$(kernel_schedulers mq-deadline kyber bfq | head -n 1)
+"$cli" matrix --fs ext3 --journal ordered --scheduler "none${second:+,$second}" --size 1G --image-size 3G \
   --duration 30 --dir "$work/images" --reports "$work/reports-int" >"$work/out-int" 2>&1 &
 pid=$!
 # In the middle of a cell: once its run has files open on the cell's mounted

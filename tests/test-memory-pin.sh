@@ -180,14 +180,8 @@ refused 2 "--memory: 512.0 MiB is less than 1 GiB" "$cli" run --memory 512M --di
 refused 2 "is not less than this machine" "$cli" run --memory $(( total / GiB + 1 ))G --dir "$work/target" --duration 1
 refused 2 "is not less than this machine" "$cli" matrix --memory 4G,$(( total / GiB + 1 ))G --dir "$work" --size 512M --image-size 2G --duration 1
 refused 1 "ulimit -l" setpriv --reuid=65534 --regid=65534 --clear-groups "$cli" run --memory "$machine" --dir /tmp --duration 1
-# More than is available: a request that would pin all but 64 MiB of what
-# is available now (the engine keeps 512 MiB), where that is still a
-# machine of 1 GiB or more.
-too_much=$(( total - $(meminfo MemAvailable) + 64 * 1048576 ))
-if [ "$too_much" -ge "$GiB" ]; then
-  refused 1 "must stay so" "$cli" run --memory $(( too_much / 1048576 + 1 ))M --dir "$work/target" --duration 1
-else
-  n=$((n + 1)); echo "ok $n # SKIP nearly all memory is available: a machine that leaves too little would be under 1 GiB"
-fi
+# More than is available now is refused too ("must stay so"): that
+# decision depends on what other programs hold at the moment, so it is
+# judged on given figures in tests/test-memory-pin-judge.c, not here.
 echo "1..$n"
 [ "$failures" -eq 0 ]

@@ -131,12 +131,19 @@ test_stop_during_writer (Fixture       *f,
   scenario->duration = 60;
   session = rp_test_start_session (f, scenario, &error);
 
-  /* Let the writer get going, then stop from the main loop. */
-  while (rp_session_get_state (session) != RP_SESSION_RUNNING ||
-         rp_session_lookup_series (session, "writer_bytes") == NULL ||
-         rp_series_get_length (rp_session_lookup_series (session, "writer_bytes")) < 2)
+  /* Let the writer get going, then stop from the main loop. A start that
+   * failed, or a run that ended on an error of its own, ends the wait too
+   * (and the test, with what it says) rather than hanging until meson's
+   * timeout without a word. */
+  while (error == NULL && rp_session_get_state (session) != RP_SESSION_FINISHED &&
+         (rp_session_get_state (session) != RP_SESSION_RUNNING ||
+          rp_session_lookup_series (session, "writer_bytes") == NULL ||
+          rp_series_get_length (rp_session_lookup_series (session, "writer_bytes")) < 2))
     g_main_context_iteration (NULL, TRUE);
   g_assert_no_error (error);
+  if (rp_session_get_state (session) == RP_SESSION_FINISHED)
+    g_error ("the run ended before it was stopped: %s",
+             rp_session_get_error (session) ? rp_session_get_error (session)->message : "no error");
 
   before = rp_clock_now ();
   rp_session_stop (session);

@@ -1,4 +1,4 @@
-/* rp-cli-matrix-check.c: `resprobe-cli matrix`'s checks before the first cell: the device list, room in each cell. */
+/* rp-cli-matrix-check.c: `resprobe-cli matrix`'s checks before the first cell: the device list, room in each cell, the kernel's offer. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -8,7 +8,9 @@
 #include <sys/statvfs.h>
 
 #include "rp-cli-matrix-check.h"
+#include "rp-cli.h"
 #include "rp-error.h"
+#include "rp-kernel-features.h"
 #include "rp-target.h"
 #include "rp-units.h"
 
@@ -265,4 +267,64 @@ rp_cli_matrix_check_cell_space (const RpScenario  *scenario,
         }
     }
   return probe_directory == NULL || check_probe_directory (probe_directory, budget, error);
+}
+
+/* The default list keeps what the kernel offers of it, and says what it
+ * left out: a kernel without mq-deadline still runs a matrix of defaults. */
+static void
+keep_offered (GPtrArray              *schedulers,
+              const RpKernelFeatures *kernel)
+{
+  for (guint i = schedulers->len; i-- > 0;)
+    {
+      const char *name = g_ptr_array_index (schedulers, i);
+
+      if (schedulers->len > 1 && !rp_kernel_features_has_scheduler (kernel, name))
+        {
+          g_autofree char *offered = g_strjoinv (", ", (char **) rp_kernel_features_get_schedulers (kernel));
+
+          /* TRANSLATORS: a scheduler's name, the kernel's own, e.g. "none, mq-deadline, kyber" */
+          rp_cli_print (_("Note: this kernel offers no I/O scheduler “%s” (it offers %s); the cells leave it out.\n"),
+                        name, offered);
+          g_ptr_array_remove_index (schedulers, i);
+        }
+    }
+}
+
+/**
+ * rp_cli_matrix_check_kernel:
+ * @schedulers: (element-type utf8): the cells' I/O schedulers
+ * @schedulers_by_default: %TRUE when @schedulers is the matrix's default
+ *   list rather than --scheduler's: those the kernel lacks are left out
+ *   (with a note) instead of refused
+ * @settings: (array length=n_settings): the kernel settings the options vary
+ * @error: %RP_ERROR_INVALID_ARGUMENT naming the option, what this kernel
+ *   lacks and what it offers instead (rp-kernel-features.c)
+ *
+ * Checks before the first cell that the kernel offers every scheduler and
+ * setting the cells use: a cell that asks for one it lacks would fail after
+ * the cells before it ran for minutes.
+ *
+ * Returns: %TRUE when the kernel offers everything asked for
+ */
+gboolean
+rp_cli_matrix_check_kernel (GPtrArray                *schedulers,
+                            gboolean                  schedulers_by_default,
+                            const RpCliMatrixSetting *settings,
+                            guint                     n_settings,
+                            GError                  **error)
+{
+  g_autoptr(RpKernelFeatures) kernel = rp_kernel_features_new ();
+
+  g_return_val_if_fail (schedulers != NULL, FALSE);
+
+  if (schedulers_by_default)
+    keep_offered (schedulers, kernel);
+  if (!rp_kernel_features_check_schedulers (kernel, "--scheduler", schedulers, error))
+    return FALSE;
+  for (guint i = 0; i < n_settings; i++)
+    if (settings[i].asked &&
+        !rp_kernel_features_check_setting (kernel, settings[i].option, settings[i].setting, error))
+      return FALSE;
+  return TRUE;
 }

@@ -895,7 +895,6 @@ rp_cli_matrix (int    argc,
 {
   static const char *fs_allowed[] = { "ext2", "ext3", "ext4", "xfs", "btrfs", NULL };
   static const char *journal_allowed[] = { "ordered", "writeback", "journal", NULL };
-  static const char *scheduler_allowed[] = { "none", "mq-deadline", "kyber", "bfq", NULL };
   static const char *direct_io_allowed[] = { "off", "on", NULL };
   static const char *strict_limit_allowed[] = { "0", "1", NULL };
   g_autofree char *fs_text = NULL, *journal_text = NULL, *scheduler_text = NULL;
@@ -986,7 +985,7 @@ rp_cli_matrix (int    argc,
 
   if (!parse_list (fs_text ? fs_text : "ext3,ext4", "--fs", fs_allowed, fs_types, &error) ||
       !parse_list (journal_text ? journal_text : "ordered,writeback", "--journal", journal_allowed, journals, &error) ||
-      !parse_list (scheduler_text ? scheduler_text : "none,mq-deadline", "--scheduler", scheduler_allowed, schedulers, &error) ||
+      !parse_list (scheduler_text ? scheduler_text : "none,mq-deadline", "--scheduler", NULL, schedulers, &error) ||
       (dirty_text && !parse_list (dirty_text, "--dirty-bytes", NULL, dirty_texts, &error)) ||
       (wbt_text && (!parse_list (wbt_text, "--wbt", NULL, wbt, &error) || !parse_wbt (wbt, &error))) ||
       (direct_io_text && !parse_list (direct_io_text, "--direct-io", direct_io_allowed, direct_io_texts, &error)) ||
@@ -1067,6 +1066,20 @@ rp_cli_matrix (int    argc,
    * ours, or after minutes of cells (rp-cli-matrix-check.c). */
   if (!rp_cli_matrix_check_cell_space (scenario, fs_types, image_size, NULL, &error))
     return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  /* What the kernel offers, before any cell: schedulers and settings come
+   * and go with its release and configuration (rp-kernel-features.c). */
+  {
+    const RpCliMatrixSetting kernel_settings[] = {
+      { "--wbt", "queue/wbt_lat_usec", wbt->len > 0 },
+      { "--bdi-max-ratio", "bdi/max_ratio", max_ratios->len > 0 },
+      { "--bdi-max-bytes", "bdi/max_bytes", max_bytes->len > 0 },
+      { "--bdi-strict-limit", "bdi/strict_limit", strict_limits->len > 0 },
+    };
+
+    if (!rp_cli_matrix_check_kernel (schedulers, scheduler_text == NULL, kernel_settings,
+                                     G_N_ELEMENTS (kernel_settings), &error))
+      return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
+  }
 
   /* Root first: without it nothing else matters, whatever the directory. */
   if (geteuid () != 0)

@@ -238,35 +238,34 @@ read_thresholds (guint64 *out_threshold,
 }
 
 /**
- * rp_memory_pin_check:
+ * rp_memory_pin_judge:
  * @machine_memory: the memory of the machine to emulate, bytes
- * @out_pinned: (out) (optional): what would be pinned, bytes (MemTotal
- *   minus @machine_memory)
- * @error: %RP_ERROR_INVALID_ARGUMENT when @machine_memory is below
- *   %RP_MEMORY_PIN_MIN_MACHINE or not below this machine's MemTotal;
- *   %RP_ERROR_PERMISSION when the process may not lock that much
- *   (RLIMIT_MEMLOCK, not root); %RP_ERROR_NO_SPACE when MemAvailable
- *   would keep less than %RP_MEMORY_PIN_MARGIN beside it. Messages are
- *   translated and name the option, `--memory`.
+ * @total: this machine's MemTotal, bytes
+ * @available: its MemAvailable now, bytes
+ * @lock_limit: bytes this process may lock (RLIMIT_MEMLOCK), %G_MAXUINT64
+ *   for root or no limit
+ * @out_pinned: (out) (optional): what would be pinned, bytes (@total minus
+ *   @machine_memory)
+ * @error: as for rp_memory_pin_check()
  *
- * Whether rp_memory_pin_new() can emulate a machine of @machine_memory
- * here, as of now (/proc/meminfo), without pinning anything.
+ * The decision of rp_memory_pin_check() on given figures, so that a test
+ * can judge it without depending on what other programs hold right now.
  *
- * Returns: %TRUE when it can
+ * Returns: %TRUE when a machine of @machine_memory can be emulated
  */
 gboolean
-rp_memory_pin_check (guint64   machine_memory,
+rp_memory_pin_judge (guint64   machine_memory,
+                     guint64   total,
+                     guint64   available,
+                     guint64   lock_limit,
                      guint64  *out_pinned,
                      GError  **error)
 {
   g_autofree char *asked = rp_format_size (machine_memory);
-  g_autofree char *total_text = NULL, *pin_text = NULL, *available_text = NULL, *margin_text = NULL;
-  guint64 total, available, pin;
-  struct rlimit limit;
+  g_autofree char *total_text = rp_format_size (total);
+  g_autofree char *pin_text = NULL, *available_text = NULL, *margin_text = NULL;
+  guint64 pin;
 
-  if (!read_meminfo (&total, &available, error))
-    return FALSE;
-  total_text = rp_format_size (total);
   if (machine_memory < RP_MEMORY_PIN_MIN_MACHINE)
     {
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
@@ -285,8 +284,7 @@ rp_memory_pin_check (guint64   machine_memory,
   pin_text = rp_format_size (pin);
   if (out_pinned != NULL)
     *out_pinned = pin;
-  if (geteuid () != 0 && (getrlimit (RLIMIT_MEMLOCK, &limit) != 0 ||
-                          (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < pin)))
+  if (lock_limit < pin)
     {
       g_set_error (error, RP_ERROR, RP_ERROR_PERMISSION,
                    _("--memory: emulating %s means locking %s of memory, more than this user may lock (ulimit -l); run it as root"),
@@ -303,6 +301,40 @@ rp_memory_pin_check (guint64   machine_memory,
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * rp_memory_pin_check:
+ * @machine_memory: the memory of the machine to emulate, bytes
+ * @out_pinned: (out) (optional): what would be pinned, bytes (MemTotal
+ *   minus @machine_memory)
+ * @error: %RP_ERROR_INVALID_ARGUMENT when @machine_memory is below
+ *   %RP_MEMORY_PIN_MIN_MACHINE or not below this machine's MemTotal;
+ *   %RP_ERROR_PERMISSION when the process may not lock that much
+ *   (RLIMIT_MEMLOCK, not root); %RP_ERROR_NO_SPACE when MemAvailable
+ *   would keep less than %RP_MEMORY_PIN_MARGIN beside it. Messages are
+ *   translated and name the option, `--memory`.
+ *
+ * Whether rp_memory_pin_new() can emulate a machine of @machine_memory
+ * here, as of now (/proc/meminfo), without pinning anything:
+ * rp_memory_pin_judge() of this machine's figures.
+ *
+ * Returns: %TRUE when it can
+ */
+gboolean
+rp_memory_pin_check (guint64   machine_memory,
+                     guint64  *out_pinned,
+                     GError  **error)
+{
+  guint64 total, available, lock_limit = G_MAXUINT64;
+  struct rlimit limit;
+
+  if (!read_meminfo (&total, &available, error))
+    return FALSE;
+  if (geteuid () != 0)
+    lock_limit = getrlimit (RLIMIT_MEMLOCK, &limit) != 0 ? 0
+               : limit.rlim_cur == RLIM_INFINITY ? G_MAXUINT64 : (guint64) limit.rlim_cur;
+  return rp_memory_pin_judge (machine_memory, total, available, lock_limit, out_pinned, error);
 }
 
 /* The child's word: PIN_DONE, or an error naming what failed. */

@@ -16,6 +16,12 @@ G_BEGIN_DECLS
 
 typedef struct _RpMemoryPin RpMemoryPin;
 
+gboolean     rp_memory_pin_judge       (guint64       machine_memory,
+                                        guint64       total,
+                                        guint64       available,
+                                        guint64       lock_limit,
+                                        guint64      *out_pinned,
+                                        GError      **error);
 gboolean     rp_memory_pin_check       (guint64       machine_memory,
                                         guint64      *out_pinned,
                                         GError      **error);
