@@ -49,7 +49,9 @@ index=""
 root_tap_cleanup() {
   # Reaped before the unmount: a CLI still dying keeps its mount busy.
   [ -n "$pid" ] && { kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
-  findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m"; done
+  # Lazily when another process holds it (the file system leaves the tree
+  # now; the kernel frees it, and its autoclear loop device, later).
+  findmnt -rn -o TARGET | grep -F "${work:?}/" | sort -r | while read -r m; do umount "$m" || umount -l "$m"; done
   losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   [ -n "$index" ] && { losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; }
   rm -rf "${work:?}"

@@ -111,6 +111,38 @@ left=$(leftovers)
 if [ "$rc" -eq 3 ] && [ -z "$left" ]; then ok "interrupted matrix cleaned up (exit 3, stopped, as run)"
 else fail "interrupted: exit $rc, left:$left $(tail -5 "$work/out-int")"; fi
 
+# Another program holds the cell's file system open when the cell ends
+# (stress-ng's io stressor opens every mount point it sees, for as long as
+# it runs): the matrix still ends well, the file system leaves the tree at
+# once (a lazy unmount), and its loop device goes when the holder lets go.
+"$cli" matrix --fs ext3 --journal ordered --scheduler none --size 64M --image-size 2G \
+  --duration 3 --dir "$work/images" --reports "$work/reports-held" >"$work/out-held" 2>&1 &
+pid=$!
+holder=""
+deadline=$(( $(date +%s) + 60 ))
+while [ -z "$holder" ] && kill -0 "$pid" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do
+  mnt=$(findmnt -rn -o TARGET | grep -F "$work/images/resprobe-" | head -n 1)
+  if [ -n "$mnt" ]; then
+    python3 -c 'import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY); time.sleep(600)' "$mnt" &
+    holder=$!
+  fi
+  sleep 0.1
+done
+wait "$pid"; rc=$?
+pid=""
+held_mounts=$(findmnt -rn -o TARGET | grep -cF "$work/images/")
+held_loop=$(losetup -a | grep -F "$work/images/" | cut -d: -f1)
+[ -n "$holder" ] && { kill "$holder"; wait "$holder" 2>/dev/null; }
+# The kernel frees the loop device once the holder's descriptor is closed
+# (the detach completes asynchronously): a hang guard, not a timing.
+for _ in $(seq 100); do losetup -a | grep -qF "$work/images/" || break; sleep 0.1; done
+left=$(leftovers)
+if [ -n "$holder" ] && [ "$rc" -eq 0 ] && [ "$held_mounts" -eq 0 ] && [ -z "$left" ]; then
+  ok "a cell held open by another process: exit 0, unmounted at once, ${held_loop:-its loop device} gone once released"
+else
+  fail "held cell: holder ${holder:-never started}, exit $rc, mounts while held $held_mounts, left:$left $(tail -5 "$work/out-held")"
+fi
+
 # Without root: a clear refusal, nothing created.
 # Refused before anything else, even for a directory that user cannot reach.
 # The build tree may not be reachable for that user (a clone in a 0700
