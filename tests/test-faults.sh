@@ -6,7 +6,13 @@
 # and FUSE mounts, setpriv) skip with a reason without it ("ok N - # SKIP …"
 # TAP lines, counted by .ci/run); a missing tool fails its row.
 set -u
+# test-faults.sh [K/N]: only the rows of shard K of N (every Nth row of the
+# table from the Kth), so that meson runs the shards side by side; the
+# checks across all rows then hold for the shard's rows.
+shard=${1:-1/1}
+shard_index=${shard%/*}; shard_count=${shard#*/}
 cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
+xvfb_run="$(cd "$(dirname "$0")" && pwd)/xvfb-run.sh"   # an X server of its own for the window rows
 # Under the build dir: /tmp may be tmpfs, where the runs mean something else.
 work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/faults-XXXXXX")
 # The unprivileged rows run the CLI as nobody, who must reach the work dir.
@@ -1000,7 +1006,7 @@ while True:
   bus_pid=$!; bg_pids+=("$bus_pid")
   for _ in $(seq 200); do [ -S "$sock" ] && break; sleep 0.05; done
   DBUS_SESSION_BUS_ADDRESS=unix:path=$sock GSK_RENDERER=cairo \
-    timeout -k 5 90 xvfb-run -a -n $((1000 + RANDOM % 1000)) -s "-screen 0 1280x800x24" sh -c '
+    timeout -k 5 90 "$xvfb_run" sh -c '
       "$1" & app=$!
       for i in $(seq 600); do
         if xwininfo -root -tree | grep -qE "\"Responsiveness Probe\".* [0-9]{3,}x[0-9]{3,}"; then echo WINDOW-SHOWN; break; fi
@@ -1128,7 +1134,7 @@ for s in r["series"].values():
 json.dump(r, open(sys.argv[2], "w"))
 PY
   GSK_RENDERER=cairo timeout -k 5 90 dbus-run-session -- \
-    xvfb-run -a -n $((1000 + RANDOM % 1000)) -s "-screen 0 1280x800x24" sh -c '
+    "$xvfb_run" sh -c '
       "$1" "$2" & app=$!
       for i in $(seq 600); do
         line=$(xwininfo -root -tree | grep -E "\"Responsiveness Probe\".* [0-9]{3,}x[0-9]{3,}")
@@ -1185,10 +1191,13 @@ ROWS=(
 # terabytes of shadow address space at start and aborts under any limit.
 ldd "$cli" 2>/dev/null | grep -q libasan || ROWS+=("row_memory_limit||")
 # The window's rows, where the build has a window (not the sanitizer build).
-[ -n "${RESPROBE_GUI:-}" ] && ROWS+=("row_deaf_session_bus|xvfb-run xwininfo python3|"
-                                    "row_gui_huge_values|xvfb-run xwininfo dbus-run-session|")
+[ -n "${RESPROBE_GUI:-}" ] && ROWS+=("row_deaf_session_bus|Xvfb xwininfo python3|"
+                                    "row_gui_huge_values|Xvfb xwininfo dbus-run-session|")
 
+row_index=0
 for entry in "${ROWS[@]}"; do
+  row_index=$((row_index + 1))
+  [ $(( (row_index - 1) % shard_count + 1 )) -eq "$shard_index" ] || continue
   IFS='|' read -r row needs why <<<"$entry"
   # Only root is a reason to skip, and only when not root (CI runs as root and
   # skips nothing). A missing tool or device is a failure: the tools come with

@@ -5,10 +5,11 @@
 # the application to quit: either way it stops the workers, removes its files (and
 # saves the report it was asked for) and exits by itself.
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)   # this folder: xvfb-run.sh
 
 gui=${RESPROBE_GUI:?RESPROBE_GUI must point at the resprobe binary}
 
-for tool in xvfb-run xdotool python3; do
+for tool in Xvfb xdotool python3; do
   if ! command -v "$tool" >/dev/null; then
     echo "FAIL: $tool is not installed: build-aux/install-deps.sh installs it"
     exit 1
@@ -75,7 +76,7 @@ else
 fi
 # -noreset: the cases connect one after the other; a server that resets when the
 # last client leaves refuses the next one for a moment ("cannot open display").
-timeout 150 "${runner[@]}" xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24 -noreset" bash "$work/session.sh"
+timeout 150 "${runner[@]}" "$here/xvfb-run.sh" bash "$work/session.sh"
 
 python3 - "$work" <<'CHECK'
 import json, os, re, sys

@@ -13,7 +13,7 @@ set -uo pipefail
 gui=${RESPROBE_GUI:?RESPROBE_GUI must point at the resprobe binary}
 here=$(cd "$(dirname "$0")" && pwd)
 
-for tool in xvfb-run xdotool xwininfo dbus-run-session gsettings; do
+for tool in Xvfb xdotool xwininfo dbus-run-session gsettings; do
   if ! command -v "$tool" >/dev/null; then
     echo "FAIL: $tool is not installed: build-aux/install-deps.sh installs it"
     exit 1
@@ -74,7 +74,7 @@ wait "$app"
 kill "$services" 2>/dev/null
 INNER
 
-timeout 150 dbus-run-session -- xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24 -noreset" \
+timeout 150 dbus-run-session -- "$here/xvfb-run.sh" \
   bash "$work/session.sh"
 echo "session: $?"
 for name in A B C; do

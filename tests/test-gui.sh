@@ -5,11 +5,12 @@
 # of every UI probe and of fsync, the folder must be empty afterwards, stderr free of
 # warnings. The window and the screen are kept as PNGs in the build dir (artefacts).
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)   # this folder: xvfb-run.sh
 
 gui=${RESPROBE_GUI:?RESPROBE_GUI must point at the resprobe binary}
 out=${G_TEST_BUILDDIR:-$PWD}
 
-for tool in xvfb-run xdotool import python3; do
+for tool in Xvfb xdotool import python3; do
   if ! command -v "$tool" >/dev/null; then
     echo "FAIL: $tool is not installed: build-aux/install-deps.sh installs it"
     exit 1
@@ -69,7 +70,7 @@ else
   export DBUS_SESSION_BUS_ADDRESS=disabled:
   runner=()
 fi
-timeout 150 "${runner[@]}" xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x800x24 -noreset" bash "$work/session.sh"
+timeout 150 "${runner[@]}" "$here/xvfb-run.sh" bash "$work/session.sh"
 echo "session: $?; $(cat "$work/status" 2>/dev/null)"
 
 echo "--- stderr of resprobe"
