@@ -350,7 +350,8 @@ class Bench:
         (conv=notrunc) in a loop, so the load lasts as long as the round and
         the disk use stays bounded."""
         count = self.args.load_mib
-        samples = self.args.fsync_samples
+        # Not "samples": that name is the reports' decoder, called below.
+        fsyncs = self.args.fsync_samples
         load_file = os.path.join(self.dir, "bench-load.tmp")
         tester = os.path.join(self.bench, "fsync-tester")
         tester_file = os.path.join(self.dir, "bench-fsync-tester.tmp")
@@ -361,11 +362,11 @@ class Bench:
                 os.unlink(report)
             return subprocess.Popen(
                 [self.cli, "run", "--dir", self.dir, "--report", report, "--load", "none",
-                 "--probe", "fsync", "--duration", str(samples - 0.5)],
+                 "--probe", "fsync", "--duration", str(fsyncs - 0.5)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=self.env)
 
         def start_reference():
-            return subprocess.Popen([tester, tester_file, str(samples)],
+            return subprocess.Popen([tester, tester_file, str(fsyncs)],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     text=True, env=self.env)
 
@@ -387,7 +388,7 @@ class Bench:
                 second = starters[1]()
                 procs = {start_ours: first if ours_first else second,
                          start_reference: second if ours_first else first}
-                deadline = time.monotonic() + samples * 4 + 60
+                deadline = time.monotonic() + fsyncs * 4 + 60
                 while any(p.poll() is None for p in procs.values()):
                     if dd.poll() is not None:
                         dd = load()
