@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.request
 
 # The reports' samples, version 1 or 2 (blocks): the tests' reference decoder.
@@ -1034,6 +1035,21 @@ def row16_devices(bench):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def run_row(bench, rows, key):
+    """Runs row key; returns None, or why it failed (also put in the table)."""
+    try:
+        rows[key]()
+        return None
+    except Exception as e:  # noqa: BLE001
+        # One broken row must not cost the others, whatever broke it (a
+        # TypeError once emptied the whole table): say so in the table, with
+        # the traceback on stderr to find the bug.
+        log("row {} failed:\n{}".format(key, traceback.format_exc()))
+        error = "{}: {}".format(type(e).__name__, str(e)[:300])
+        bench.add(key, "(failed)", "-", "-", None, "-", None, error)
+        return error
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", required=True)
@@ -1075,15 +1091,14 @@ def main():
         "17": lambda: row17_monitor(bench),
     }
     previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
+    keys = [key.strip() for key in args.rows.split(",")]
+    failed = []
     try:
-        for key in args.rows.split(","):
-            try:
-                rows[key.strip()]()
-            except (RuntimeError, OSError, subprocess.SubprocessError, ValueError,
-                    KeyError, AttributeError) as e:
-                # One broken row must not cost the others: say so in the table.
-                log("row {} failed: {}".format(key, e))
-                bench.add(key.strip(), "(failed)", "-", "-", None, "-", None, str(e)[:300])
+        for key in keys:
+            start = time.monotonic()
+            if run_row(bench, rows, key) is not None:
+                failed.append(key)
+            log("row {} took {:.1f} s".format(key, time.monotonic() - start))
     finally:
         signal.signal(signal.SIGTERM, previous)
         bench.close()
@@ -1091,7 +1106,8 @@ def main():
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(bench.rows, f, indent=2)
-    return 0
+    # A failed row fails the run (meson test --benchmark), so it is not missed.
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
