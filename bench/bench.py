@@ -266,6 +266,13 @@ class Bench:
             row, figure, reference, "-" if ratio is None else "{:.2f}".format(ratio),
             goal, "yes" if met else "NO"))
 
+    def skip(self, row, what, reason, missing_tool=False):
+        """A row that cannot run here, with the reason in the table;
+        missing_tool: for want of a tool that build-aux/install-deps.sh
+        installs (a broken set-up), not of root or of a part not built."""
+        self.add(row, what, "-", "-", None, "-", None, "skipped: " + reason)
+        self.rows[-1].update(skipped=reason, missing_tool=missing_tool)
+
     def throughput_row(self, row, what, ours, reference, reference_name, goal, note="", cleanup=None):
         """Pairs of ours() and reference() (each MB/s, a warm-up pair first),
         added as a row whose ratio is the median of the pair ratios, met
@@ -446,8 +453,16 @@ class Bench:
         """Main-loop lateness p99 at idle vs cyclictest, non-RT, 10 ms."""
         seconds = self.args.lateness_seconds
         if not shutil.which("cyclictest"):
-            self.add(4, "main-loop lateness p99, idle, 10 ms", "-", "cyclictest missing",
-                     None, "≤ 2×", None, "install rt-tests (build-aux/install-deps.sh)")
+            self.skip(4, "main-loop lateness p99, idle, 10 ms",
+                      "cyclictest missing: install rt-tests (build-aux/install-deps.sh)",
+                      missing_tool=True)
+            return
+        # cyclictest checks at its start that it may switch to SCHED_FIFO
+        # (check_privs() in rt-tests 2.4), even with --policy=other, and
+        # refuses to run otherwise.
+        if os.geteuid() != 0 and resource.getrlimit(resource.RLIMIT_RTPRIO)[0] < 1:
+            self.skip(4, "main-loop lateness p99, idle, 10 ms",
+                      "cyclictest needs root or RLIMIT_RTPRIO ≥ 1 (its start-up check)")
             return
 
         # Side by side, not one after the other: on a shared machine a p99 of
@@ -514,6 +529,8 @@ class Bench:
         seconds = self.args.cpu_seconds
         warm = 5.0
         gui = os.path.exists(self.gui) and self.start_display()
+        if os.path.exists(self.gui) and not gui:
+            self.skip("5b", "CPU, passive monitoring, GUI", "needs Xvfb", missing_tool=True)
         cli_share, gui_share, cli_total, gui_total = [], [], [], []
 
         for i in range(self.args.repeat):
@@ -662,7 +679,7 @@ class Bench:
     def row11_random_writer(self):
         """Random writer vs fio --rw=randwrite --bs=4k, buffered, same file size and time."""
         if not shutil.which("fio"):
-            self.add(11, "random writer throughput", "-", "-", None, "≥ 0.9", None, "needs fio")
+            self.skip(11, "random writer throughput", "needs fio", missing_tool=True)
             return
         size = self.args.random_mib
         seconds = self.args.random_seconds
@@ -706,9 +723,12 @@ class Bench:
         """Time to the first frame: resprobe's main window vs a minimal GTK 4 window."""
         stopwatch = os.path.join(self.bench, "first-frame")
         minimal = os.path.join(self.bench, "minimal-window")
-        if not (os.path.exists(stopwatch) and os.path.exists(self.gui) and self.start_display()):
-            self.add(8, "time to first frame", "-", "-", None, "≤ 1.5×", None,
-                     "needs the GUI, Xvfb and libxdamage")
+        if not os.path.exists(self.gui):
+            self.skip(8, "time to first frame", "the GUI is not built (-Dgui=false)")
+            return
+        if not (os.path.exists(stopwatch) and self.start_display()):
+            self.skip(8, "time to first frame", "needs Xvfb and libxdamage (first-frame)",
+                      missing_tool=True)
             return
         gui_dir = os.path.join(self.dir, "gui")
         os.makedirs(gui_dir, exist_ok=True)
@@ -931,8 +951,7 @@ def row14_kernel_events(bench):
     same with =off, alternating in pairs; needs root."""
     args = bench.args
     if os.geteuid() != 0:
-        bench.add("9", "kernel events overhead (needs root)", "-", "-", None, "-", None,
-                  "skipped: tracing needs root")
+        bench.skip("14", "kernel events overhead", "tracing needs root")
         return
     seconds = 10 if args.quick else 20
 
@@ -989,6 +1008,15 @@ def fio_figure(device, rw, block_size, depth, seconds):
     return side["bw_bytes"], side["clat_ns"]["mean"] / 1e9
 
 
+def device_row_missing(bench):
+    """What row 16 needs and does not find here, or None."""
+    # The filter is built only with nbdkit-plugin-dev (meson.build).
+    if not os.path.exists(os.path.join(bench.build, "app/nbdkit/resprobe-nbdkit-disk-filter.so")):
+        return "the slow-device filter is not built (nbdkit-plugin-dev)"
+    tools = [t for t in ("fio", "nbdkit", "nbdfuse", "losetup") if not shutil.which(t)]
+    return "needs " + ", ".join(tools) if tools else None
+
+
 def row16_devices(bench):
     """Fidelity of the matrix's emulated devices (issue 20, acceptance 1): fio
     against each profile's device raw through the loop device (direct I/O, as
@@ -996,9 +1024,12 @@ def row16_devices(bench):
     flight) and random 4 KiB latency (1 in flight) against the profile's
     figures; a figure holds within 15 %."""
     args = bench.args
-    if os.geteuid() != 0 or not shutil.which("fio"):
-        bench.add("16", "emulated devices (needs root and fio)", "-", "-", None, "-", None,
-                  "skipped: loop devices need root")
+    if os.geteuid() != 0:
+        bench.skip("16", "emulated devices", "loop devices need root")
+        return
+    missing = device_row_missing(bench)
+    if missing:
+        bench.skip("16", "emulated devices", missing, missing_tool=True)
         return
     helper = os.path.join(bench.build, "bench", "bench-device")
     seconds = 5 if args.quick else 10
