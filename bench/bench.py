@@ -9,8 +9,12 @@ median of the per-pair ratios, so that a slow minute hurts both sides of the
 pairs it falls into. Disk rows flush and wait for writeback before each run,
 so that no run pays for its predecessor's dirty pages.
 
-Usage: bench.py --build-dir DIR [--dir TARGET] [--repeat N] [--quick]
-                [--rows 1,2,…] [--json FILE]
+Usage: bench.py --build-dir DIR [--dir TARGET] [--repeat N] [--quick | --smoke]
+                [--tap] [--rows 1,2,…] [--json FILE]
+
+--smoke --tap is the smoke test of the test run (meson test --suite
+bench-smoke): every row once at its smallest size, a TAP line per row with
+its figures, which it does not judge.
 """
 
 import argparse
@@ -29,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.request
 
 # The reports' samples, version 1 or 2 (blocks): the tests' reference decoder.
@@ -88,11 +93,18 @@ def meminfo_kib(field):
     return 0
 
 
-def settle(limit_s=30):
+# Seconds settle() waits at most; 0 with --smoke, whose figures are not
+# judged: on a shared machine each wait can last the whole limit.
+SETTLE_LIMIT_S = 30
+
+
+def settle():
     """Flush, then wait until writeback is (nearly) done, so that the next run
     starts from the same state as every other."""
+    if SETTLE_LIMIT_S == 0:
+        return
     os.sync()
-    deadline = time.monotonic() + limit_s
+    deadline = time.monotonic() + SETTLE_LIMIT_S
     while time.monotonic() < deadline:
         if meminfo_kib("Dirty") + meminfo_kib("Writeback") < 32 * 1024:
             break
@@ -265,14 +277,22 @@ class Bench:
             row, figure, reference, "-" if ratio is None else "{:.2f}".format(ratio),
             goal, "yes" if met else "NO"))
 
+    def skip(self, row, what, reason, missing_tool=False):
+        """A row that cannot run here, with the reason in the table. With --tap
+        a TAP skip when not root or not built (-Dgui=false), but a failure
+        when a tool is missing: build-aux/install-deps.sh installs them all
+        (README, Tests), so a missing one is a broken set-up."""
+        self.add(row, what, "-", "-", None, "-", None, "skipped: " + reason)
+        self.rows[-1].update(skipped=reason, missing_tool=missing_tool)
+
     def throughput_row(self, row, what, ours, reference, reference_name, goal, note="", cleanup=None):
-        """Pairs of ours() and reference() (each MB/s, a warm-up pair first),
-        added as a row whose ratio is the median of the pair ratios, met
-        when it is at least goal; cleanup() runs after the pairs, also when
-        one failed."""
+        """Pairs of ours() and reference() (each MB/s, a warm-up pair first
+        unless --smoke), added as a row whose ratio is the median of the pair
+        ratios, met when it is at least goal; cleanup() runs after the pairs,
+        also when one failed."""
         log("row {}: {} vs {}, {} pairs".format(row, what, reference_name, self.args.repeat))
         try:
-            results = pairs(self.args.repeat, ours, reference, warm_up=True)
+            results = pairs(self.args.repeat, ours, reference, warm_up=self.args.warm_up)
         finally:
             if cleanup is not None:
                 cleanup()
@@ -350,7 +370,8 @@ class Bench:
         (conv=notrunc) in a loop, so the load lasts as long as the round and
         the disk use stays bounded."""
         count = self.args.load_mib
-        samples = self.args.fsync_samples
+        # Not "samples": that name is the reports' decoder, called below.
+        fsyncs = self.args.fsync_samples
         load_file = os.path.join(self.dir, "bench-load.tmp")
         tester = os.path.join(self.bench, "fsync-tester")
         tester_file = os.path.join(self.dir, "bench-fsync-tester.tmp")
@@ -361,11 +382,11 @@ class Bench:
                 os.unlink(report)
             return subprocess.Popen(
                 [self.cli, "run", "--dir", self.dir, "--report", report, "--load", "none",
-                 "--probe", "fsync", "--duration", str(samples - 0.5)],
+                 "--probe", "fsync", "--duration", str(fsyncs - 0.5)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=self.env)
 
         def start_reference():
-            return subprocess.Popen([tester, tester_file, str(samples)],
+            return subprocess.Popen([tester, tester_file, str(fsyncs)],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     text=True, env=self.env)
 
@@ -387,7 +408,7 @@ class Bench:
                 second = starters[1]()
                 procs = {start_ours: first if ours_first else second,
                          start_reference: second if ours_first else first}
-                deadline = time.monotonic() + samples * 4 + 60
+                deadline = time.monotonic() + fsyncs * 4 + 60
                 while any(p.poll() is None for p in procs.values()):
                     if dd.poll() is not None:
                         dd = load()
@@ -444,8 +465,16 @@ class Bench:
         """Main-loop lateness p99 at idle vs cyclictest, non-RT, 10 ms."""
         seconds = self.args.lateness_seconds
         if not shutil.which("cyclictest"):
-            self.add(4, "main-loop lateness p99, idle, 10 ms", "-", "cyclictest missing",
-                     None, "≤ 2×", None, "install rt-tests (build-aux/install-deps.sh)")
+            self.skip(4, "main-loop lateness p99, idle, 10 ms",
+                      "cyclictest missing: install rt-tests (build-aux/install-deps.sh)",
+                      missing_tool=True)
+            return
+        # cyclictest checks at its start that it may switch to SCHED_FIFO
+        # (check_privs() in rt-tests 2.4), even with --policy=other, and
+        # refuses to run otherwise.
+        if os.geteuid() != 0 and resource.getrlimit(resource.RLIMIT_RTPRIO)[0] < 1:
+            self.skip(4, "main-loop lateness p99, idle, 10 ms",
+                      "cyclictest needs root or RLIMIT_RTPRIO ≥ 1 (its start-up check)")
             return
 
         # Side by side, not one after the other: on a shared machine a p99 of
@@ -510,8 +539,10 @@ class Bench:
     def row5_cpu(self):
         """CPU cost of passive monitoring: CLI and GUI (Xvfb, window visible)."""
         seconds = self.args.cpu_seconds
-        warm = 5.0
+        warm = self.args.cpu_warm_seconds
         gui = os.path.exists(self.gui) and self.start_display()
+        if os.path.exists(self.gui) and not gui:
+            self.skip("5b", "CPU, passive monitoring, GUI", "needs Xvfb", missing_tool=True)
         cli_share, gui_share, cli_total, gui_total = [], [], [], []
 
         for i in range(self.args.repeat):
@@ -651,7 +682,7 @@ class Bench:
 
         log("row 10: readers vs dd of=/dev/null, {} MiB, {} pairs".format(size, self.args.repeat))
         try:
-            results = pairs(self.args.repeat, ours, dd, warm_up=True)
+            results = pairs(self.args.repeat, ours, dd, warm_up=self.args.warm_up)
         finally:
             os.unlink(source)
         self.add_load_row(10, "sequential readers throughput (1 thread, {} MiB file, cold)".format(size),
@@ -660,7 +691,7 @@ class Bench:
     def row11_random_writer(self):
         """Random writer vs fio --rw=randwrite --bs=4k, buffered, same file size and time."""
         if not shutil.which("fio"):
-            self.add(11, "random writer throughput", "-", "-", None, "≥ 0.9", None, "needs fio")
+            self.skip(11, "random writer throughput", "needs fio", missing_tool=True)
             return
         size = self.args.random_mib
         seconds = self.args.random_seconds
@@ -696,7 +727,7 @@ class Bench:
 
         log("row 11: random writer vs fio randwrite 4k, {} MiB, {} s, {} pairs".format(
             size, seconds, self.args.repeat))
-        results = pairs(self.args.repeat, ours, fio, warm_up=True)
+        results = pairs(self.args.repeat, ours, fio, warm_up=self.args.warm_up)
         self.add_load_row(11, "random writer throughput (4 KiB, buffered, {} MiB file, {} s)".format(size, seconds),
                           "fio randwrite", results, "≥ 0.9")
 
@@ -704,9 +735,12 @@ class Bench:
         """Time to the first frame: resprobe's main window vs a minimal GTK 4 window."""
         stopwatch = os.path.join(self.bench, "first-frame")
         minimal = os.path.join(self.bench, "minimal-window")
-        if not (os.path.exists(stopwatch) and os.path.exists(self.gui) and self.start_display()):
-            self.add(8, "time to first frame", "-", "-", None, "≤ 1.5×", None,
-                     "needs the GUI, Xvfb and libxdamage")
+        if not os.path.exists(self.gui):
+            self.skip(8, "time to first frame", "the GUI is not built (-Dgui=false)")
+            return
+        if not (os.path.exists(stopwatch) and self.start_display()):
+            self.skip(8, "time to first frame", "needs Xvfb and libxdamage (first-frame)",
+                      missing_tool=True)
             return
         gui_dir = os.path.join(self.dir, "gui")
         os.makedirs(gui_dir, exist_ok=True)
@@ -723,8 +757,9 @@ class Bench:
 
         # Once each, untimed: the first start of the day reads libraries and
         # fonts from disk; the table compares warm starts.
-        ours()
-        reference()
+        if self.args.warm_up:
+            ours()
+            reference()
         log("row 8: first frame, resprobe vs minimal GTK 4 window, {} pairs".format(self.args.repeat))
         results = pairs(self.args.repeat, ours, reference)
         ratios = [a / b for a, b in results]
@@ -739,7 +774,7 @@ class Bench:
         (blocks) against version 1 (a JSON array per sample), side by side."""
         program = os.path.join(self.bench, "bench-report")
         where = tempfile.mkdtemp(dir=self.scratch)
-        hours = 24
+        hours = self.args.report_hours
         log("row 12: a {} h report saved, version 2 and version 1, {} times".format(hours, self.args.repeat))
         saves = []
         for i in range(self.args.repeat):
@@ -824,7 +859,7 @@ class Bench:
 
         log("row 15: attribution on vs off, {} MiB, {} pairs".format(size, self.args.repeat))
         results = pairs(self.args.repeat, lambda: one("fsync,system,stalls,disk,kernel-events"),
-                        lambda: one("fsync,system"), warm_up=True)
+                        lambda: one("fsync,system"), warm_up=self.args.warm_up)
         ratios = [a[0] / b[0] for a, b in results]
         ratio = median(ratios)
         interval = median_interval(ratios)
@@ -883,7 +918,7 @@ def row17_monitor(bench):
     in the same seconds: CPU % of a core and RSS at the start and the end.
     The 30-minute soak is bench/monitor-soak.sh (README)."""
     seconds = bench.args.cpu_seconds
-    warm = 5.0
+    warm = bench.args.cpu_warm_seconds
     port = None
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -909,15 +944,18 @@ def row17_monitor(bench):
         time.sleep(warm)
         before = cpu_all(processes)
         rss_start = rss(processes["monitor"].pid)
-        for _ in range(int(seconds // 5)):
-            time.sleep(5)
+        # Every 5 s, or once in a run shorter than that (--smoke).
+        every = min(5, seconds)
+        for _ in range(int(seconds // every)):
+            time.sleep(every)
             with urllib.request.urlopen("http://127.0.0.1:{}/metrics".format(port), timeout=10) as r:
                 r.read()
         after = cpu_all(processes)
         rss_end = rss(processes["monitor"].pid)
     monitor = (after["monitor"] - before["monitor"]) / seconds * 100
     passive = (after["passive"] - before["passive"]) / seconds * 100
-    bench.add("17", "CPU, resprobe-cli monitor at its defaults, scraped every 5 s ({} s, side by side)".format(seconds),
+    bench.add("17", "CPU, resprobe-cli monitor at its defaults, scraped every {} s ({} s, side by side)".format(
+                  min(5, seconds), seconds),
               "{:.2f} % of a core".format(monitor), "run --scenario passive: {:.2f} %".format(passive),
               monitor / 0.5, "≤ 0.5 %", monitor <= 0.5,
               "RSS {} KiB after {:.0f} s, {} KiB at the end".format(rss_start, warm, rss_end))
@@ -929,10 +967,9 @@ def row14_kernel_events(bench):
     same with =off, alternating in pairs; needs root."""
     args = bench.args
     if os.geteuid() != 0:
-        bench.add("9", "kernel events overhead (needs root)", "-", "-", None, "-", None,
-                  "skipped: tracing needs root")
+        bench.skip("14", "kernel events overhead", "tracing needs root")
         return
-    seconds = 10 if args.quick else 20
+    seconds = args.kernel_events_seconds
 
     def one(mode):
         settle()
@@ -948,7 +985,7 @@ def row14_kernel_events(bench):
 
     log("row 14: kernel events on vs off, R1 {} MiB, {} s, {} pairs".format(
         args.write_mib, seconds, args.repeat))
-    results = pairs(args.repeat, lambda: one("on"), lambda: one("off"), warm_up=True)
+    results = pairs(args.repeat, lambda: one("on"), lambda: one("off"), warm_up=args.warm_up)
     throughput = [a[0] / b[0] for a, b in results]
     ratio = median(throughput)
     bench.add("14a", "writer throughput with kernel events, R1 ({} MiB, conv=fdatasync)".format(
@@ -987,6 +1024,15 @@ def fio_figure(device, rw, block_size, depth, seconds):
     return side["bw_bytes"], side["clat_ns"]["mean"] / 1e9
 
 
+def device_row_missing(bench):
+    """What row 16 needs and does not find here, or None."""
+    # The filter is built only with nbdkit-plugin-dev (meson.build).
+    if not os.path.exists(os.path.join(bench.build, "app/nbdkit/resprobe-nbdkit-disk-filter.so")):
+        return "the slow-device filter is not built (nbdkit-plugin-dev)"
+    tools = [t for t in ("fio", "nbdkit", "nbdfuse", "losetup") if not shutil.which(t)]
+    return "needs " + ", ".join(tools) if tools else None
+
+
 def row16_devices(bench):
     """Fidelity of the matrix's emulated devices (issue 20, acceptance 1): fio
     against each profile's device raw through the loop device (direct I/O, as
@@ -994,12 +1040,15 @@ def row16_devices(bench):
     flight) and random 4 KiB latency (1 in flight) against the profile's
     figures; a figure holds within 15 %."""
     args = bench.args
-    if os.geteuid() != 0 or not shutil.which("fio"):
-        bench.add("16", "emulated devices (needs root and fio)", "-", "-", None, "-", None,
-                  "skipped: loop devices need root")
+    if os.geteuid() != 0:
+        bench.skip("16", "emulated devices", "loop devices need root")
+        return
+    missing = device_row_missing(bench)
+    if missing:
+        bench.skip("16", "emulated devices", missing, missing_tool=True)
         return
     helper = os.path.join(bench.build, "bench", "bench-device")
-    seconds = 5 if args.quick else 10
+    seconds = args.fio_seconds
     profiles = ["usb2-stick", "hdd-laptop", "raid5-4x7200", "sd-card"]
     letters = iter("abcdefghijklmnopqrstuvwxyz")
     work = tempfile.mkdtemp(prefix="bench-device-", dir=bench.dir)
@@ -1033,33 +1082,117 @@ def row16_devices(bench):
         shutil.rmtree(work, ignore_errors=True)
 
 
+# Each run's size: (default, --quick, --smoke). --smoke is the smallest run
+# that still gives each row its figures: the test run's smoke test (issue 30),
+# which proves that every row works and judges none of its figures.
+SIZES = {
+    "cpu_seconds": (60, 30, 2),
+    "cpu_warm_seconds": (5, 5, 1),
+    "write_mib": (2048, 1024, 32),
+    "copy_mib": (512, 256, 16),
+    "copy_seconds": (4, 4, 1),
+    "copies": (5, 5, 2),
+    "load_mib": (4096, 2048, 64),
+    "fsync_samples": (20, 10, 3),
+    "lateness_seconds": (10, 5, 1),
+    "read_mib": (1024, 512, 16),
+    "read_seconds": (10, 10, 1),
+    "random_mib": (1024, 512, 16),
+    "random_seconds": (10, 10, 1),
+    "report_hours": (24, 24, 1),
+    "kernel_events_seconds": (20, 10, 2),
+    "attribution_mib": (3072, 1024, 32),
+    "fio_seconds": (10, 5, 1),
+}
+
+
+def set_sizes(args):
+    """args.<name> for every entry of SIZES, by mode; --smoke also runs no
+    warm-up and does not settle (see SETTLE_LIMIT_S)."""
+    global SETTLE_LIMIT_S
+    mode = 2 if args.smoke else 1 if args.quick else 0
+    for name, sizes in SIZES.items():
+        setattr(args, name, sizes[mode])
+    args.warm_up = not args.smoke
+    if args.smoke:
+        SETTLE_LIMIT_S = 0
+
+
+def run_row(bench, rows, key):
+    """Runs row key; returns None, or why it failed (also put in the table)."""
+    try:
+        rows[key]()
+        return None
+    except Exception as e:  # noqa: BLE001
+        # One broken row must not cost the others, whatever broke it (a
+        # TypeError once emptied the whole table): say so in the table, with
+        # the traceback on stderr to find the bug.
+        log("row {} failed:\n{}".format(key, traceback.format_exc()))
+        error = "{}: {}".format(type(e).__name__, str(e)[:300])
+        bench.add(key, "(failed)", "-", "-", None, "-", None, error)
+        return error
+
+
+def has_number(figure):
+    """Whether a table figure holds a number ("12.3 ms"; not "-", "nan ms")."""
+    return re.search(r"\d", figure) is not None and \
+        re.search(r"\bnan\b", figure, re.IGNORECASE) is None
+
+
+def tap_figures(key, entry):
+    """One table entry as "5b: figure | reference", as in the table; the
+    sub-row's name only where it differs from the row's."""
+    text = entry["figure"]
+    if entry["reference"] != "-":
+        text += " | " + entry["reference"]
+    return text if str(entry["row"]) == key else "{}: {}".format(entry["row"], text)
+
+
+def tap_line(number, key, entries, error):
+    """The TAP line of one row (--tap): its figures, its skip reason, or why
+    it failed; a row that added nothing, or no figure with a number in it,
+    gave nothing and fails."""
+    head = "{} - row {}".format(number, key)
+    if error is not None:
+        return "not ok {}: {}".format(head, error)
+    if not entries:
+        return "not ok {}: no figures".format(head)
+    missing = [e["skipped"] for e in entries if e.get("missing_tool")]
+    if missing:
+        return "not ok {}: cannot run: {}".format(head, "; ".join(missing))
+    if all(e.get("skipped") for e in entries):
+        return "ok {} # SKIP {}".format(head, entries[0]["skipped"])
+    shown = [e for e in entries if not e.get("skipped")]
+    figures = "; ".join(tap_figures(key, e) for e in shown)
+    # One sub-row without a number (too few samples in a tiny run) is a
+    # figure not worth judging; none at all is a row that gave nothing.
+    if not any(has_number(e["figure"]) for e in shown):
+        return "not ok {}: no figures: {}".format(head, figures)
+    return "ok {}: {}".format(head, figures)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", required=True)
     parser.add_argument("--dir", help="target directory for the disk rows "
                         "(default: ~/.cache/resprobe-bench, the file system of your home)")
-    parser.add_argument("--repeat", type=int, default=5, help="pairs per row (default 5)")
+    parser.add_argument("--repeat", type=int, help="pairs per row (default 5, 1 with --smoke)")
     parser.add_argument("--quick", action="store_true",
                         help="30 s instead of 60 s for row 5 and smaller disk runs")
+    parser.add_argument("--smoke", action="store_true",
+                        help="every row at its smallest size, no warm-up, no settling: "
+                        "whether each row works, not its figures (a minute or two)")
+    parser.add_argument("--tap", action="store_true",
+                        help="a TAP line per row on standard output, the table on "
+                        "standard error (meson test)")
     parser.add_argument("--rows", default="1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()
+    if args.repeat is None:
+        args.repeat = 1 if args.smoke else 5
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
-
-    args.cpu_seconds = 30 if args.quick else 60
-    args.write_mib = 1024 if args.quick else 2048
-    args.copy_mib = 256 if args.quick else 512
-    args.copy_seconds = 4
-    args.copies = 5
-    args.load_mib = 2048 if args.quick else 4096
-    args.fsync_samples = 10 if args.quick else 20
-    args.lateness_seconds = 5 if args.quick else 10
-    args.read_mib = 512 if args.quick else 1024
-    args.read_seconds = 10
-    args.random_mib = 512 if args.quick else 1024
-    args.random_seconds = 10
-    args.attribution_mib = 1024 if args.quick else 3072
+    set_sizes(args)
 
     bench = Bench(args)
     rows = {
@@ -1074,23 +1207,32 @@ def main():
         "17": lambda: row17_monitor(bench),
     }
     previous = signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
+    keys = [key.strip() for key in args.rows.split(",")]
+    failed = []
+    if args.tap:
+        print("1..{}".format(len(keys)), flush=True)
     try:
-        for key in args.rows.split(","):
-            try:
-                rows[key.strip()]()
-            except (RuntimeError, OSError, subprocess.SubprocessError, ValueError,
-                    KeyError, AttributeError) as e:
-                # One broken row must not cost the others: say so in the table.
-                log("row {} failed: {}".format(key, e))
-                bench.add(key.strip(), "(failed)", "-", "-", None, "-", None, str(e)[:300])
+        for number, key in enumerate(keys, 1):
+            first = len(bench.rows)
+            start = time.monotonic()
+            error = run_row(bench, rows, key)
+            # What each row costs, to keep --smoke within its minute or two.
+            log("row {} took {:.1f} s".format(key, time.monotonic() - start))
+            if error is not None:
+                failed.append(key)
+            if args.tap:
+                print(tap_line(number, key, bench.rows[first:], error), flush=True)
     finally:
         signal.signal(signal.SIGTERM, previous)
         bench.close()
-        bench.print_table()
+        # With --tap, standard output is the TAP stream's.
+        with contextlib.redirect_stdout(sys.stderr if args.tap else sys.stdout):
+            bench.print_table()
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(bench.rows, f, indent=2)
-    return 0
+    # A failed row fails the run (meson test --benchmark), so it is not missed.
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

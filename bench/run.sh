@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the project in its own build directory and prints the performance table
 # (issue 8). Options go to bench.py: --quick (30 s CPU rows, smaller disk runs),
-# --repeat N (pairs per row, default 5), --rows 1,6,…, --dir DIR (target of the
-# disk rows; default ~/.cache/resprobe-bench), --json FILE.
+# --smoke (every row once at its smallest size, about a minute; the test run's
+# bench-smoke), --repeat N (pairs per row, default 5), --rows 1,6,…, --dir DIR
+# (target of the disk rows; default ~/.cache/resprobe-bench), --json FILE.
 # A full run takes about 15 minutes and writes tens of GiB to the target's disk.
 set -euo pipefail
 
