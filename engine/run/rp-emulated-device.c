@@ -20,6 +20,7 @@
 #include "rp-error.h"
 #include "rp-loop-mount.h"
 #include "rp-queue-state.h"
+#include "rp-unmount.h"
 
 /* This kernel has neither device-mapper (dm-delay) nor modules (null_blk),
  * but it has FUSE and loop devices. So a slow device is: an image file,
@@ -449,26 +450,6 @@ mounts_below (const char *directory)
   return targets;
 }
 
-static gboolean
-unmount (const char  *target,
-         GError     **error)
-{
-  struct libmnt_context *context = mnt_new_context ();
-  int rc;
-
-  mnt_context_set_target (context, target);
-  rc = mnt_context_umount (context);
-  if (rc != 0)
-    {
-      char message[512] = "";
-
-      mnt_context_get_excode (context, rc, message, sizeof message);
-      g_set_error (error, RP_ERROR, RP_ERROR_FAILED, _("Unmounting “%s” failed: %s"), target, message);
-    }
-  mnt_free_context (context);
-  return rc == 0;
-}
-
 /* Waits for a child of ours; SIGTERM after the grace, then SIGKILL. */
 static void
 reap (GPid pid,
@@ -545,7 +526,7 @@ rp_emulated_device_destroy (RpEmulatedDevice  *self,
       g_autoptr(GPtrArray) mounts = mounts_below (self->directory);
 
       for (guint i = 0; i < mounts->len; i++)
-        unmount (g_ptr_array_index (mounts, i), first == NULL ? &first : NULL);
+        rp_unmount (g_ptr_array_index (mounts, i), first == NULL ? &first : NULL);
     }
   if (self->nbdfuse_pid > 0)
     reap (self->nbdfuse_pid, 0);
@@ -728,7 +709,7 @@ remove_leftover (const char  *directory,
       const char *target = g_ptr_array_index (mounts, i);
 
       if (!g_str_has_suffix (target, "/disk"))
-        unmount (target, first == NULL ? &first : NULL);
+        rp_unmount (target, first == NULL ? &first : NULL);
     }
   detach_loops_below (directory);
   restore_queue (directory, &queue, first == NULL ? &first : NULL);
@@ -737,7 +718,7 @@ remove_leftover (const char  *directory,
       const char *target = g_ptr_array_index (mounts, i);
 
       if (g_str_has_suffix (target, "/disk"))
-        unmount (target, first == NULL ? &first : NULL);
+        rp_unmount (target, first == NULL ? &first : NULL);
     }
   stop_helper (directory, "nbdfuse.pid");
   stop_helper (directory, "nbdkit.pid");

@@ -13,6 +13,7 @@
 #include "rp-error.h"
 #include "rp-loop-mount.h"
 #include "rp-queue-state.h"
+#include "rp-unmount.h"
 
 /* What the reporters did by reinstalling, done in seconds: an image file, mkfs,
  * a loop device, a mount with the journal mode under test, and the loop device's
@@ -404,67 +405,6 @@ rp_loop_mount_get_device (RpLoopMount *self)
   return self->device;
 }
 
-/* umount(2) of @mount_point through libmount; @lazy detaches it from the
- * tree at once and lets the kernel finish once nobody uses it (MNT_DETACH).
- * Returns libmount's code; on failure sets @error from its message and
- * @out_busy when the kernel said EBUSY. */
-static int
-unmount_once (const char  *mount_point,
-              gboolean     lazy,
-              gboolean    *out_busy,
-              GError     **error)
-{
-  struct libmnt_context *context = mnt_new_context ();
-  int rc;
-
-  mnt_context_set_target (context, mount_point);
-  if (lazy)
-    mnt_context_enable_lazy (context, TRUE);
-  rc = mnt_context_umount (context);
-  *out_busy = rc != 0 && mnt_context_syscall_called (context) && mnt_context_get_syscall_errno (context) == EBUSY;
-  if (rc != 0)
-    {
-      char message[512] = "";
-
-      mnt_context_get_excode (context, rc, message, sizeof message);
-      g_set_error (error, RP_ERROR, RP_ERROR_FAILED, _("Unmounting “%s” failed: %s"),
-                   mount_point, message);
-    }
-  mnt_free_context (context);
-  return rc;
-}
-
-/* A cell's file system is ours alone, but another program may hold it
- * busy for a while: a process of the run's command load still ending, or
- * one that opened every mount point it saw (stress-ng's io stressor keeps
- * a descriptor of each for its syncfs() calls, for as long as it runs).
- * Waiting a moment covers the first; for the second a lazy unmount takes
- * the file system out of the tree now, and the kernel frees it (and the
- * autoclear loop device under it) when the last user lets go: nothing of
- * the cell stays visible, and the next cell is not refused a loop device. */
-static gboolean
-unmount (const char  *mount_point,
-         GError     **error)
-{
-  gboolean busy = FALSE;
-
-  for (guint attempt = 0; attempt < 20; attempt++)
-    {
-      g_autoptr(GError) local_error = NULL;
-
-      if (unmount_once (mount_point, FALSE, &busy, &local_error) == 0)
-        return TRUE;
-      if (!busy)
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
-        }
-      g_usleep (100 * G_TIME_SPAN_MILLISECOND);
-    }
-  g_message ("%s was busy for 2 s (another process uses it): unmounted lazily", mount_point);
-  return unmount_once (mount_point, TRUE, &busy, error) == 0;
-}
-
 /**
  * rp_loop_mount_get_direct_io:
  * @self: the scratch file system
@@ -517,7 +457,7 @@ rp_loop_mount_destroy (RpLoopMount  *self,
       g_autofree char *device = find_device (self->mount_point);
 
       if (device != NULL)
-        unmount (self->mount_point, first == NULL ? &first : NULL);
+        rp_unmount (self->mount_point, first == NULL ? &first : NULL);
     }
   /* Detaching sets read_ahead_kb again from the backing file (seen on Linux
    * 6.18): what differs now is put back once more, at once. */
