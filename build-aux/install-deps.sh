@@ -13,8 +13,8 @@ packages=(
   libsoup-3.0-dev
   # kernel events (journal commits, device latency) and their cross-check: tests/test-kernel-events.sh
   libtracefs-dev libtraceevent-dev trace-cmd
-  # data validation
-  desktop-file-utils appstream
+  # data validation; the user guide (yelp-check: tests/test-help.sh)
+  desktop-file-utils appstream yelp-tools
   # GUI tests and screenshots
   xvfb xauth xdotool imagemagick
   # the display probe on Wayland (tests/test-display.sh): weston's headless backend;
