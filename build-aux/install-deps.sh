@@ -15,6 +15,8 @@ packages=(
   libtracefs-dev libtraceevent-dev trace-cmd
   # data validation; the user guide (yelp-check: tests/test-help.sh)
   desktop-file-utils appstream yelp-tools
+  # the Debian packages (build-aux/deb.sh, tests/test-deb-package.sh)
+  dpkg-dev debhelper lintian
   # GUI tests and screenshots
   xvfb xauth xdotool imagemagick
   # the display probe on Wayland (tests/test-display.sh): weston's headless backend;
