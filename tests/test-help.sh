@@ -12,8 +12,8 @@
 #   guide has every page, valid, with the translated title where there is one
 #   (an untranslated string stays English, as Yelp shows it).
 set -uo pipefail
-root=${1:?usage: test-help.sh SOURCE_ROOT BUILD_DIR}
-build=${2:?usage: test-help.sh SOURCE_ROOT BUILD_DIR}
+root=$(cd "${1:?usage: test-help.sh SOURCE_ROOT BUILD_DIR}" && pwd)
+build=$(cd "${2:?usage: test-help.sh SOURCE_ROOT BUILD_DIR}" && pwd)
 help="$root/help"
 
 n=0 failures=0
