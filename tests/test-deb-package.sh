@@ -29,8 +29,8 @@ root=$(cd "${1:-$here/..}" && pwd)
 packages=(resprobe resprobe-cli resprobe-common)
 app_id=io.github.resprobe.Resprobe
 root_tap_begin deb-package "install and purge the Debian packages with apt-get" \
-  "dpkg-dev debhelper desktop-file-utils man-db xvfb xdotool imagemagick" \
-  dpkg-buildpackage dh apt-get desktop-file-validate gio man Xvfb xdotool import dbus-run-session
+  "dpkg-dev debhelper lintian desktop-file-utils man-db xvfb xdotool imagemagick" \
+  dpkg-buildpackage dh lintian apt-get desktop-file-validate gio man Xvfb xdotool import dbus-run-session
 out=${G_TEST_BUILDDIR:-$work}
 started=$(date +%s)
 elapsed() { echo $(($(date +%s) - $1)); }
@@ -57,7 +57,7 @@ apt_get() {
 # Whatever happens, the machine is left without the packages.
 cleanup() {
   [ -n "$(installed_ours)" ] && apt_get purge "${packages[@]}" >/dev/null 2>&1
-  [ -n "${window_pid:-}" ] && kill "$window_pid" 2>/dev/null
+  [ -n "${lintian_pid:-}" ] && { kill "$lintian_pid" 2>/dev/null; wait "$lintian_pid" 2>/dev/null; }
   root_tap_cleanup
 }
 root_tap_on_exit cleanup
@@ -69,7 +69,7 @@ t=$(date +%s)
 if [ -n "${RESPROBE_DEBS:-}" ]; then
   mkdir -p "$work/deb" && cp "$RESPROBE_DEBS"/*.deb "$work/deb/"
   ok "the packages of $RESPROBE_DEBS (RESPROBE_DEBS)"
-elif DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" RESPROBE_DEB_LINTIAN=0 \
+elif DEB_BUILD_OPTIONS="nocheck noddebs parallel=$(nproc)" RESPROBE_DEB_LINTIAN=0 \
      bash "$root/build-aux/deb.sh" "$work/deb" >"$work/build.log" 2>&1; then
   ok "build-aux/deb.sh built the packages"
 else
@@ -120,6 +120,11 @@ if grep -qE '/applications/|/help/|/icons/' "$work/contents-resprobe-cli" || [[ 
   split_ok=0
 fi
 [ $split_ok -eq 1 ] && ok "the split: the window, the CLI and monitor, the shared files"
+
+# Lintian meanwhile (it only reads the .debs): no error, no warning, as
+# build-aux/deb.sh asks; its verdict is read at the end.
+lintian --fail-on error,warning "${debs[@]}" >"$work/lintian.log" 2>&1 &
+lintian_pid=$!
 
 # --- Install ----------------------------------------------------------------
 t=$(date +%s)
@@ -259,6 +264,13 @@ stray=$(find /usr/bin /usr/lib /usr/libexec /usr/share /etc /var/lib/systemd /va
 ! in_file x-resprobe-report /usr/share/mime/mime.cache && [ ! -e /usr/share/mime/application/x-resprobe-report+json.xml ] &&
   ok "the MIME database no longer has the report type" || fail "the MIME database still has application/x-resprobe-report+json"
 ! man -w resprobe-cli >/dev/null 2>&1 && ok "man resprobe-cli finds nothing" || fail "man resprobe-cli still finds $(man -w resprobe-cli)"
+
+if wait "$lintian_pid"; then
+  ok "lintian: no error, no warning ($(grep -c '^[EWIP]:' "$work/lintian.log") tags shown)"
+else
+  fail "lintian: $(grep -E '^[EW]:' "$work/lintian.log")"
+fi
+lintian_pid=""
 
 echo "# total: $(elapsed "$started") s"
 echo "1..$n"
