@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-trace-private.h"
 #include "rp-trace-reader.h"
@@ -171,9 +172,9 @@ find_target (const char     *directory,
 }
 
 /* "jiffies: N" and "now at T nsecs" of /proc/timer_list (root only, as
- * tracing is), twice: the kernel's HZ, which jbd2_run_stats and
- * balance_dirty_pages count in. Rounded to the nearest of Kconfig's
- * choices. */
+ * tracing is), twice: the kernel's HZ, which jbd2_run_stats counts in
+ * (balance_dirty_pages converts to ms itself: rp_trace_pause_seconds()).
+ * Rounded to the nearest of Kconfig's choices. */
 static gboolean
 read_timer_list (guint64 *jiffies,
                  guint64 *ns)
@@ -217,8 +218,8 @@ load_formats (void)
   struct tep_handle *tep = tep_alloc ();
   int size = 0;
   g_autofree char *header = tracefs_instance_file_read (NULL, "events/header_page", &size);
-  const RpTraceEventInfo *families[2];
-  guint counts[2];
+  const RpTraceEventInfo *families[3];
+  guint counts[3];
 
   if (tep == NULL || header == NULL ||
       tep_parse_header_page (tep, header, size, sizeof (long)) != 0)
@@ -228,6 +229,7 @@ load_formats (void)
     }
   families[0] = rp_trace_journal_events (&counts[0]);
   families[1] = rp_trace_block_events (&counts[1]);
+  families[2] = rp_trace_task_events (&counts[2]);
   for (guint f = 0; f < G_N_ELEMENTS (families); f++)
     for (guint i = 0; i < counts[f]; i++)
       {
@@ -257,7 +259,8 @@ load_formats (void)
  * the reader nothing.
  *
  * Returns: (transfer full): e.g. "dev == 265289731" or
- *   "bdi == \"254:0\" && pause > 0"
+ *   "bdi == \"254:0\" && pause > 0"; "" for an event of every task
+ *   (%RP_TRACE_FILTER_NONE without a further condition)
  */
 char *
 rp_trace_event_filter (const RpTraceEventInfo *info,
@@ -276,6 +279,8 @@ rp_trace_event_filter (const RpTraceEventInfo *info,
     case RP_TRACE_FILTER_BDI:
       device = g_strdup_printf ("bdi == \"%s\"", target->bdi);
       break;
+    case RP_TRACE_FILTER_NONE:
+      return g_strdup (info->also != NULL ? info->also : "");
     case RP_TRACE_FILTER_NAME:
     default:
       device = g_strdup_printf ("name == \"%s\"", target->disk_name);
@@ -304,7 +309,8 @@ enable_event (RpTraceReader          *self,
   filter = rp_trace_event_filter (info, target);
   /* The event's own files: tracefs_event_enable() would match regular
    * expressions against every event of every system. */
-  if (tracefs_event_file_write (self->instance, info->system, info->name, "filter", filter) < 0 ||
+  if ((filter[0] != '\0' &&
+       tracefs_event_file_write (self->instance, info->system, info->name, "filter", filter) < 0) ||
       tracefs_event_file_write (self->instance, info->system, info->name, "enable", "1") < 0)
     {
       g_string_append_printf (self->missing, "%s%s:%s", self->missing->len ? ", " : "",
@@ -317,11 +323,20 @@ enable_event (RpTraceReader          *self,
   return TRUE;
 }
 
-static void
-init_sink (RpTraceReader *self,
-           RpPartHost    *host)
+/**
+ * rp_trace_sink_init:
+ * @sink: zeroed, but for its target and hz
+ * @host: the run: its series and notes
+ *
+ * Creates the tables and the series the handlers fill; the device latency
+ * series get their full statistics (rp_series_set_full_stats()), which the
+ * handlers feed with every request. The run's own tasks are taken later,
+ * once the events are on (rp_trace_tasks_init()).
+ */
+void
+rp_trace_sink_init (RpTraceSink *sink,
+                    RpPartHost  *host)
 {
-  RpTraceSink *sink = &self->sink;
   static const struct { const char *name; const char *title; } ops[] = {
     { "device_read_latency", N_("Device read latency") },
     { "device_write_latency", N_("Device write latency") },
@@ -341,7 +356,12 @@ init_sink (RpTraceReader *self,
   for (guint op = 0; op < RP_TRACE_N_OPS; op++)
     {
       sink->ops[op].series = rp_part_host_ensure_series (host, ops[op].name, "s", _(ops[op].title));
-      sink->ops[op].histogram = rp_histogram_new ();
+      sink->ops[op].all = rp_series_get_full_stats (sink->ops[op].series);
+      if (sink->ops[op].all == NULL)
+        {
+          sink->ops[op].all = rp_stream_stats_new ();
+          rp_series_set_full_stats (sink->ops[op].series, sink->ops[op].all);
+        }
       sink->ops[op].window_latency = -1;
     }
 }
@@ -429,7 +449,7 @@ rp_trace_reader_new (RpPartHost  *host,
       rp_trace_reader_free (self);
       return NULL;
     }
-  init_sink (self, host);
+  rp_trace_sink_init (&self->sink, host);
 
   events = rp_trace_journal_events (&n);
   for (guint i = 0; i < n; i++)
@@ -439,6 +459,11 @@ rp_trace_reader_new (RpPartHost  *host,
   events = rp_trace_block_events (&n);
   for (guint i = 0; block_device && i < n; i++)
     enable_event (self, &events[i]);
+  events = rp_trace_task_events (&n);
+  for (guint i = 0; block_device && i < n; i++)
+    enable_event (self, &events[i]);
+  /* After the events are on: a thread made meanwhile is in both. */
+  rp_trace_tasks_init (&self->sink);
 
   if (block_device)
     {
@@ -450,6 +475,10 @@ rp_trace_reader_new (RpPartHost  *host,
     rp_part_host_set_note (host, "kernel_events_missing", self->missing->str);
   if (block_device)
     note_diskstats (self, "device_diskstats_at_start");
+  /* The traced window on CLOCK_MONOTONIC (the trace clock "mono"), for a
+   * cross-check by another tracer of the same requests (bpftrace's nsecs:
+   * tests/test-kernel-figures.sh). */
+  rp_part_host_set_number_note (host, "kernel_events_monotonic_start", "%.9f", rp_clock_now ());
   rp_part_host_set_note (host, "kernel_events_instance", tracefs_instance_get_name (instance));
   rp_part_host_set_number_note (host, "kernel_hz", "%.0f", self->sink.hz);
   return self;
@@ -527,6 +556,7 @@ rp_trace_reader_finish (RpTraceReader *self)
     return;
   note_diskstats (self, "device_diskstats_at_end");
   tracefs_trace_off (self->instance);
+  rp_part_host_set_number_note (self->sink.host, "kernel_events_monotonic_end", "%.9f", rp_clock_now ());
   rp_trace_reader_drain (self);
   self->finished = TRUE;
   rp_trace_block_flush (&self->sink);
@@ -554,12 +584,25 @@ rp_trace_reader_free (RpTraceReader *self)
   g_clear_pointer (&self->tep, tep_free);
   g_array_unref (self->dispatch);
   g_string_free (self->missing, TRUE);
-  g_clear_pointer (&self->sink.commit_starts, g_hash_table_unref);
-  g_clear_pointer (&self->sink.sync_starts, g_hash_table_unref);
-  g_clear_pointer (&self->sink.issued, g_hash_table_unref);
-  g_clear_pointer (&self->sink.paused_tasks, g_hash_table_unref);
-  g_clear_pointer (&self->sink.data_completed, g_hash_table_unref);
-  for (guint op = 0; op < RP_TRACE_N_OPS; op++)
-    g_clear_pointer (&self->sink.ops[op].histogram, rp_histogram_free);
+  rp_trace_sink_clear (&self->sink);
   g_free (self);
+}
+
+/**
+ * rp_trace_sink_clear:
+ *
+ * Frees what rp_trace_sink_init() and rp_trace_tasks_init() made; the
+ * series and their statistics stay the run's.
+ */
+void
+rp_trace_sink_clear (RpTraceSink *sink)
+{
+  g_clear_pointer (&sink->commit_starts, g_hash_table_unref);
+  g_clear_pointer (&sink->sync_starts, g_hash_table_unref);
+  g_clear_pointer (&sink->issued, g_hash_table_unref);
+  g_clear_pointer (&sink->paused_tasks, g_hash_table_unref);
+  g_clear_pointer (&sink->data_completed, g_hash_table_unref);
+  g_clear_pointer (&sink->own_tasks, g_hash_table_unref);
+  for (guint op = 0; op < RP_TRACE_N_OPS; op++)
+    sink->ops[op].all = NULL;
 }
