@@ -431,9 +431,18 @@ test_every_request (Fixture       *f,
       RpReport *reports[2] = { report, loaded };
       RpStats exact;
 
+      g_autoptr(RpStreamStats) live = rp_stream_stats_new ();
+      RpStats followed;
+
       rp_stats_compute ((double *) latencies[op]->data, latencies[op]->len, &exact);
       /* The series is thinned: only a point per 0.1 s and those over it. */
       g_assert_cmpuint (rp_series_get_length (series), <, exact.n / 10);
+      /* The window's live summary follows the series: it gets every
+       * request's figures too. */
+      rp_stream_stats_follow (live, series);
+      rp_stream_stats_get (live, &followed);
+      g_assert_cmpuint (followed.n, ==, exact.n);
+      g_assert_cmpuint (followed.over_instant, ==, exact.over_instant);
       for (guint k = 0; k < G_N_ELEMENTS (reports); k++)
         {
           RpStats stats;
