@@ -152,6 +152,9 @@ done
 [ ${#selected[@]} -gt 0 ] || { echo "no mutant matches: ${filters[*]}" >&2; exit 2; }
 
 scratch=$(mktemp -d "${MUTATE_DIR:-/var/tmp}/resprobe-mutate-XXXXXX")
+# mktemp's 0700 keeps nobody out of the build: the fault matrix's rows as
+# nobody (run as root) then fail the unmutated copy.
+chmod 755 "$scratch"
 cleanup() { [ "${MUTATE_KEEP:-0}" = 1 ] && echo "# kept $scratch" || rm -rf "$scratch"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
