@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# test-kernel-figures.sh pauses|latency (root only): the figures the
+# test-kernel-figures.sh pauses|latency|dm (root only): the figures the
 # kernel-events probe derives, against another tracer's view of the same
 # events in the same run (issue 31, acceptance 2 and 3), on an ext4 of the
 # test's own loop device (LOOP_CTL_ADD, removed at the end with its bdi and
@@ -18,6 +18,10 @@
 #           block:block_rq_issue/block_rq_complete (every request, paired
 #           by sector and operation as biolatency does): the product's n,
 #           p50 and p99 of reads and of writes within 5 % of bpftrace's.
+#  dm:      the file system on a device-mapper device over the loop device
+#           (LUKS and LVM on one disk are such chains): the requests are the
+#           loop device's, the writer pauses the dm device's bdi; the probe
+#           finds both, and times every write request.
 # TAP. Without root the whole test is a visible skip; without tracefs or one
 # of its events, a skip naming it. Figures measured on a shared machine are
 # noisy: the test compares two views of the same requests, never a time
@@ -28,10 +32,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/loop-queue.sh"
 # shellcheck source=tests/lib-root-tap.sh
 . "$here/lib-root-tap.sh"
-mode=${1:?usage: test-kernel-figures.sh pauses|latency}
+mode=${1:?usage: test-kernel-figures.sh pauses|latency|dm}
 tools=(mkfs.ext4 losetup python3)
 [ "$mode" = pauses ] && tools+=(trace-cmd)
 [ "$mode" = latency ] && tools+=(bpftrace)
+[ "$mode" = dm ] && tools+=(dmsetup blockdev)
 root_tap_begin "kernel-figures-$mode" "mount a loop device and trace" "e2fsprogs util-linux trace-cmd bpftrace" "${tools[@]}"
 
 tracing=/sys/kernel/tracing
@@ -48,9 +53,20 @@ for e in "${needed[@]}"; do
   fi
 done
 
+if [ "$mode" = dm ] && ! dmsetup version >/dev/null 2>&1; then
+  rm -rf "$work"
+  echo "1..0 # SKIP the kernel has no device-mapper (dmsetup version fails)"
+  exit 0
+fi
+
 check_instance="rpcheck-figures-$$"
 dirty_saved=""
+dm_name=""
 cleanup() {
+  if [ -n "$dm_name" ]; then
+    mountpoint -q "$work/mnt" && umount "$work/mnt"
+    dmsetup remove "$dm_name" 2>/dev/null
+  fi
   [ -n "${bpf_pid:-}" ] && { kill -INT "$bpf_pid" 2>/dev/null; wait "$bpf_pid" 2>/dev/null; }
   [ -d "$tracing/instances/$check_instance" ] && rmdir "$tracing/instances/$check_instance"
   if [ -n "$dirty_saved" ]; then
@@ -64,13 +80,21 @@ root_tap_on_exit cleanup
 root_tap_own_loop_device
 
 truncate -s 3G "$work/ext4.img"
-mkfs.ext4 -q -F "$work/ext4.img"
 # Direct I/O to the image where its file system allows: the loop device's
 # requests then wait for the real disk, milliseconds rather than the
 # microseconds of a copy from the page cache.
 losetup --direct-io=on "/dev/$loop" "$work/ext4.img" 2>/dev/null || losetup "/dev/$loop" "$work/ext4.img"
+fs_dev=/dev/$loop
+if [ "$mode" = dm ]; then
+  dm_name=rpcheck-figures-$$
+  dmsetup create "$dm_name" --table "0 $(blockdev --getsz "/dev/$loop") linear /dev/$loop 0"
+  fs_dev=/dev/mapper/$dm_name
+fi
 mkdir "$work/mnt"
-mount "/dev/$loop" "$work/mnt"
+if ! mkfs.ext4 -q -F "$fs_dev" || ! mount "$fs_dev" "$work/mnt"; then
+  fail "cannot make and mount an ext4 on $fs_dev"
+  echo "1..$n"; exit 1
+fi
 mnt=$work/mnt
 major=$(( 0x$(stat -c %t "/dev/$loop") )); minor=$(( 0x$(stat -c %T "/dev/$loop") ))
 kdev=$(( major << 20 | minor ))   # the kernel's dev_t, as the events carry it
@@ -78,7 +102,34 @@ dd if=/dev/zero of="$mnt/warm-up" bs=1M count=4 conv=fsync status=none
 rm "$mnt/warm-up"
 sync
 
-if [ "$mode" = pauses ]; then
+if [ "$mode" = dm ]; then
+  # --- A device-mapper device over the loop device ---------------------------
+  dm_dev=$(( 0x$(stat -L -c %t "$fs_dev") )):$(( 0x$(stat -L -c %T "$fs_dev") ))
+  "$cli" run -d "$mnt" -l seq-writer -s 128M --fdatasync -p kernel-events --kernel-events=on -t 60 \
+    -o "$work/dm.json" >"$work/dm.out" 2>&1
+  status=$?
+  if [ "$status" -eq 0 ]; then
+    ok "a writer on ext4 on $dm_name ($dm_dev) over $loop with --kernel-events=on"
+  else
+    fail "the run failed ($status): $(tail -5 "$work/dm.out")"
+  fi
+  [ -s "$work/dm.json" ] || { echo "1..$n"; exit 1; }
+  verdict=$(python3 - "$work/dm.json" "$dm_dev" "$loop" <<'EOF'
+import json, sys
+report = json.load(open(sys.argv[1]))
+notes, series = report["notes"], report["series"]
+device = notes.get("kernel_events_device", "")
+ok = device == f"{sys.argv[2]} ({sys.argv[3]})"
+print(f"{'ok' if ok else 'not ok'} writer pauses on the dm device's bdi, requests of the loop device under it: {device}")
+full = series.get("device_write_latency", {}).get("full_statistics") or {}
+writes = float(notes.get("device_write_requests", "0"))
+ok = full.get("n", 0) >= 50 and writes >= full.get("n", 0)
+print(f"{'ok' if ok else 'not ok'} every write request of {sys.argv[3]} timed: {full.get('n', 0)} of {writes:.0f} completed")
+EOF
+)
+  tap_verdict() { local line; while IFS= read -r line; do case "$line" in "ok "*) ok "${line#ok }" ;; *) fail "${line#not ok }" ;; esac; done <<<"$1"; }
+  tap_verdict "$verdict"
+elif [ "$mode" = pauses ]; then
   # --- Writer pauses against trace-cmd --------------------------------------
   bdi=$(bdi_dir "$loop")
   if [ -w "$bdi/max_bytes" ]; then

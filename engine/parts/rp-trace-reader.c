@@ -129,20 +129,76 @@ kernel_dev (dev_t dev)
   return (guint32) (major (dev) << 20 | minor (dev));
 }
 
-/* The file system's device, and when it is a block device, its whole disk
- * (a partition's parent in sysfs) with the disk's name. */
+/* A partition's sysfs directory → its disk's; another device's stays. */
+static char *
+whole_disk_dir (char *dir)
+{
+  g_autofree char *partition = g_build_filename (dir, "partition", NULL);
+  char *parent;
+
+  if (!g_file_test (partition, G_FILE_TEST_EXISTS))
+    return dir;
+  parent = g_path_get_dirname (dir);
+  g_free (dir);
+  return parent;
+}
+
+/* A dm or md device takes bios, not requests: block_rq_issue and
+ * block_rq_complete are its slaves'. Follows a chain of one slave each
+ * (LUKS or LVM on one partition, dm-linear on a loop device) down to the
+ * disk whose queue holds the requests; a device of several slaves (RAID,
+ * LVM over disks) stays itself, and its requests go unseen. */
+static char *
+request_disk_dir (char *dir)
+{
+  for (guint depth = 0; depth < 8; depth++)
+    {
+      g_autofree char *slaves = g_build_filename (dir, "slaves", NULL);
+      g_autoptr(GDir) list = g_dir_open (slaves, 0, NULL);
+      g_autofree char *only = NULL, *link = NULL;
+      const char *name;
+      guint n = 0;
+      char *slave;
+
+      while (list != NULL && (name = g_dir_read_name (list)) != NULL)
+        if (n++ == 0)
+          only = g_strdup (name);
+      if (n != 1)
+        break;
+      link = g_build_filename (slaves, only, NULL);
+      if ((slave = realpath (link, NULL)) == NULL)
+        break;
+      g_free (dir);
+      dir = whole_disk_dir (slave);
+    }
+  return dir;
+}
+
+static gboolean
+read_dev (const char *dir,
+          guint      *out_major,
+          guint      *out_minor)
+{
+  g_autofree char *dev_file = g_build_filename (dir, "dev", NULL);
+  g_autofree char *text = NULL;
+
+  return g_file_get_contents (dev_file, &text, NULL, NULL) && sscanf (text, "%u:%u", out_major, out_minor) == 2;
+}
+
+/* The file system's device; when it is a block device, the bdi its
+ * writers are throttled on (its whole disk's: a partition's parent in
+ * sysfs, a dm device's own), and the disk whose requests it waits for
+ * (request_disk_dir()) with that disk's name. */
 static gboolean
 find_target (const char     *directory,
              RpTraceTarget  *target)
 {
   struct stat st;
   g_autofree char *link = NULL;
-  g_autofree char *disk = NULL;
-  g_autofree char *partition = NULL;
-  g_autofree char *dev_text = NULL;
-  g_autofree char *dev_file = NULL;
   g_autofree char *base = NULL;
-  guint disk_major, disk_minor;
+  char *disk;
+  guint disk_major, disk_minor, bdi_major, bdi_minor;
+  gboolean found;
 
   memset (target, 0, sizeof *target);
   if (stat (directory, &st) != 0)
@@ -152,23 +208,19 @@ find_target (const char     *directory,
   disk = realpath (link, NULL);
   if (disk == NULL)
     return FALSE;  /* not a block device: tmpfs, NFS, btrfs' anonymous dev */
-  partition = g_build_filename (disk, "partition", NULL);
-  if (g_file_test (partition, G_FILE_TEST_EXISTS))
+  disk = whole_disk_dir (disk);
+  found = read_dev (disk, &bdi_major, &bdi_minor);
+  disk = request_disk_dir (disk);
+  found = found && read_dev (disk, &disk_major, &disk_minor);
+  if (found)
     {
-      char *parent = g_path_get_dirname (disk);
-
-      g_free (disk);
-      disk = parent;
+      target->disk_dev = kernel_dev (makedev (disk_major, disk_minor));
+      g_snprintf (target->bdi, sizeof target->bdi, "%u:%u", bdi_major, bdi_minor);
+      base = g_path_get_basename (disk);
+      g_strlcpy (target->disk_name, base, sizeof target->disk_name);
     }
-  dev_file = g_build_filename (disk, "dev", NULL);
-  if (!g_file_get_contents (dev_file, &dev_text, NULL, NULL) ||
-      sscanf (dev_text, "%u:%u", &disk_major, &disk_minor) != 2)
-    return FALSE;
-  target->disk_dev = kernel_dev (makedev (disk_major, disk_minor));
-  g_snprintf (target->bdi, sizeof target->bdi, "%u:%u", disk_major, disk_minor);
-  base = g_path_get_basename (disk);
-  g_strlcpy (target->disk_name, base, sizeof target->disk_name);
-  return TRUE;
+  g_free (disk);
+  return found;
 }
 
 /* "jiffies: N" and "now at T nsecs" of /proc/timer_list (root only, as
