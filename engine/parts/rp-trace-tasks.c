@@ -85,6 +85,11 @@ rp_trace_task_kind (RpTraceSink  *sink,
 
   if (out_comm != NULL)
     *out_comm = task != NULL ? task->comm : "";
+  /* A process of the command may be seen created before it entered the
+   * command's cgroup or exec'd with its variable: asked again when it is
+   * first paused, as it most likely lives then. */
+  if (task != NULL && task->kind == RP_TRACE_TASK_CHILD && rp_command_scope_owns_pid (tid))
+    task->kind = RP_TRACE_TASK_COMMAND;
   if (task != NULL)
     return task->kind;
   own = g_strdup_printf ("/proc/self/task/%d", tid);
