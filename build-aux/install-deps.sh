@@ -13,6 +13,8 @@ packages=(
   libsoup-3.0-dev
   # kernel events (journal commits, device latency) and their cross-check: tests/test-kernel-events.sh
   libtracefs-dev libtraceevent-dev trace-cmd
+  # every block request's latency seen by BPF, against the probe's (tests/test-kernel-figures.sh latency)
+  bpftrace
   # data validation; the user guide (yelp-check: tests/test-help.sh)
   desktop-file-utils appstream yelp-tools
   # the Debian packages (build-aux/deb.sh, tests/test-deb-package.sh)

@@ -92,6 +92,49 @@ test_diskstats (void)
   g_assert_false (rp_proc_parse_diskstats (text, 8, 2, NULL, &c));
 }
 
+/* Deltas of /proc/diskstats across the kernel's wraps: the time fields are
+ * printed as 32-bit unsigned (block/genhd.c), so a busy disk's write_ms
+ * goes from near 2³² back to a small number; a plain subtraction of the
+ * two readings gave 1.8 × 10¹⁹ ms and an await of 10¹⁶ s. A 64-bit count
+ * that goes back was reset (the device made again): what it counted since. */
+static void
+test_diskstats_delta (void)
+{
+  const char *before_text =
+    "   7       3 loop3 100 0 800 50 4000 0 64000 4294967000 2 4294967200 0 0 0 0 0 10 4294967290\n";
+  const char *after_text =
+    "   7       3 loop3 150 0 1200 80 4100 0 65600 704 0 504 0 0 0 0 0 12 6\n";
+  RpDiskCounters before, after, delta, total = { 0 };
+  RpDiskCounters big = { .reads = G_GUINT64_CONSTANT (1) << 40, .write_sectors = G_MAXUINT32 - 10 };
+  RpDiskCounters reset = { .reads = 7, .write_sectors = 20 };
+
+  g_assert_true (rp_proc_parse_diskstats (before_text, 7, 3, NULL, &before));
+  g_assert_true (rp_proc_parse_diskstats (after_text, 7, 3, NULL, &after));
+  rp_disk_counters_delta (&before, &after, &delta);
+  g_assert_cmpuint (delta.reads, ==, 50);
+  g_assert_cmpuint (delta.read_sectors, ==, 400);
+  g_assert_cmpuint (delta.read_ms, ==, 30);
+  g_assert_cmpuint (delta.writes, ==, 100);
+  g_assert_cmpuint (delta.write_sectors, ==, 1600);
+  /* 4294967000 → 704: 296 ms to the wrap and 704 after it. */
+  g_assert_cmpuint (delta.write_ms, ==, 1000);
+  g_assert_cmpuint (delta.io_ticks_ms, ==, 600);
+  g_assert_cmpuint (delta.flushes, ==, 2);
+  g_assert_cmpuint (delta.flush_ms, ==, 12);
+  g_assert_cmpuint (delta.in_flight, ==, 0);
+  /* Totals summed from deltas stay right over two wraps. */
+  rp_disk_counters_add (&total, &delta);
+  rp_disk_counters_add (&total, &delta);
+  g_assert_cmpuint (total.write_ms, ==, 2000);
+  g_assert_cmpuint (total.writes, ==, 200);
+
+  /* A count of a 32-bit kernel wraps at 2³²; a 64-bit one going back
+   * was reset. */
+  rp_disk_counters_delta (&big, &reset, &delta);
+  g_assert_cmpuint (delta.reads, ==, 7);
+  g_assert_cmpuint (delta.write_sectors, ==, 31);
+}
+
 static void
 test_vmstat (void)
 {
@@ -599,6 +642,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stalls/task-stat", test_task_stat);
   g_test_add_func ("/stalls/stack-symbols", test_stack_symbols);
   g_test_add_func ("/stalls/diskstats", test_diskstats);
+  g_test_add_func ("/stalls/diskstats-delta", test_diskstats_delta);
   g_test_add_func ("/stalls/vmstat", test_vmstat);
   g_test_add_func ("/stalls/wait-sites", test_wait_sites);
   g_test_add_func ("/stalls/blocked-call", test_blocked_call);

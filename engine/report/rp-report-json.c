@@ -92,6 +92,14 @@ series_to_json (RpReport         *self,
         json_object_set_array_member (object, "samples", samples_to_json (series));
       else
         add_blocks (object, series);
+      /* A thinned series' figures are of every sample (issue 31). */
+      if (rp_series_get_full_stats (series) != NULL)
+        {
+          JsonObject *full = rp_report_full_stats_to_json (rp_series_get_full_stats (series));
+
+          if (full != NULL)
+            json_object_set_object_member (object, "full_statistics", full);
+        }
       json_object_set_object_member (all, rp_series_get_name (series), object);
     }
   return all;
