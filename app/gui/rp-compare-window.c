@@ -68,33 +68,54 @@ set_have_reports (RpCompareWindow *self,
 /* ------------------------------------------------------------------------- */
 /* Scripts and tests: --screenshot-on-exit */
 
+/* What the worker writes: plain data, no widget. GLib's worker drops its
+ * reference to the task after it has queued the callback, so on a loaded
+ * machine the worker may hold the last one; a window kept by the task (as its
+ * source object) was then finalized on the worker while the main thread tore
+ * the application down: SIGSEGV (issue 30, test gui-compare "partial"). */
+typedef struct {
+  GdkTexture *texture;
+  char       *path;
+} ScreenshotJob;
+
+static void
+screenshot_job_free (gpointer data)
+{
+  ScreenshotJob *job = data;
+
+  g_clear_object (&job->texture);
+  g_free (job->path);
+  g_free (job);
+}
+
 static void
 write_png_in_thread (GTask        *task,
                      gpointer      source_object,
                      gpointer      task_data,
                      GCancellable *cancellable)
 {
-  RpCompareWindow *self = source_object;
-  GdkTexture *texture = task_data;
-  g_autofree char *path = g_file_get_path (self->exit_screenshot);
+  ScreenshotJob *job = task_data;
 
-  if (texture == NULL || path == NULL || !gdk_texture_save_to_png (texture, path))
+  if (job->texture == NULL || job->path == NULL || !gdk_texture_save_to_png (job->texture, job->path))
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                             _("Could not write the screenshot “%s”"), path ? path : "");
+                             _("Could not write the screenshot “%s”"), job->path ? job->path : "");
   else
     g_task_return_boolean (task, TRUE);
 }
 
 static void
-on_screenshot_written (GObject      *object,
+on_screenshot_written (GObject      *source,
                        GAsyncResult *result,
                        gpointer      user_data)
 {
+  /* The task's only reference to the window: dropped here, on the main
+   * thread. */
+  g_autoptr(RpCompareWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     rp_gui_printerr (error->message);
-  gtk_window_destroy (GTK_WINDOW (object));
+  gtk_window_destroy (GTK_WINDOW (self));
 }
 
 static gboolean
@@ -102,13 +123,16 @@ on_screenshot_due (gpointer user_data)
 {
   RpCompareWindow *self = user_data;
   g_autoptr(GTask) task = NULL;
+  ScreenshotJob *job;
   GdkTexture *texture;
 
   if (!rp_gui_screenshot_ready (GTK_WIDGET (self), &self->screenshot_tries, &texture))
     return G_SOURCE_CONTINUE;
-  task = g_task_new (self, NULL, on_screenshot_written, NULL);
-  if (texture != NULL)
-    g_task_set_task_data (task, texture, g_object_unref);
+  job = g_new0 (ScreenshotJob, 1);
+  job->texture = texture;
+  job->path = g_file_get_path (self->exit_screenshot);
+  task = g_task_new (NULL, NULL, on_screenshot_written, g_object_ref (self));
+  g_task_set_task_data (task, job, screenshot_job_free);
   g_task_run_in_thread (task, write_png_in_thread);
   return G_SOURCE_REMOVE;
 }
