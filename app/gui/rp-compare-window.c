@@ -441,10 +441,10 @@ on_compare_text (GObject      *source,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
-  RpCompareWindow *self = RP_COMPARE_WINDOW (source);
+  g_autoptr(RpCompareWindow) self = user_data;
   g_autofree char *text = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  if (text == NULL)
+  if (text == NULL || gtk_window_get_application (GTK_WINDOW (self)) == NULL)
     return;
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
   show_toast (self, _("Comparison copied"));
@@ -462,7 +462,9 @@ copy_comparison_action (GtkWidget  *widget,
 
   if (reports == NULL)
     return;
-  task = g_task_new (self, NULL, on_compare_text, NULL);
+  /* The window in the callback's data, not as the source object: the
+   * worker may drop the task last (see ScreenshotJob). */
+  task = g_task_new (NULL, NULL, on_compare_text, g_object_ref (self));
   g_task_set_task_data (task, g_ptr_array_ref (reports), (GDestroyNotify) g_ptr_array_unref);
   g_task_run_in_thread (task, compare_text_in_thread);
 }
@@ -513,11 +515,14 @@ on_chart_saved (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  RpCompareWindow *self = RP_COMPARE_WINDOW (source);
+  g_autoptr(RpCompareWindow) self = user_data;
   ChartJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   g_autofree char *name = rp_report_io_display_name (job->file);
 
+  /* Closed meanwhile: no window to tell. */
+  if (gtk_window_get_application (GTK_WINDOW (self)) == NULL)
+    return;
   if (g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_autofree char *text = g_strdup_printf (_("Saved “%s”"), name);
@@ -549,7 +554,8 @@ on_chart_file_chosen (GtkNativeDialog *dialog,
     {
       /* (transfer none) */
       GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-      g_autoptr(GTask) task = g_task_new (self, NULL, on_chart_saved, NULL);
+      /* The window in the callback's data (see ScreenshotJob). */
+      g_autoptr(GTask) task = g_task_new (NULL, NULL, on_chart_saved, g_object_ref (self));
       GPtrArray *reports = rp_compare_view_get_reports (self->compare_view);
       ChartJob *job = g_new0 (ChartJob, 1);
       gboolean all = g_object_get_data (G_OBJECT (dialog), "rp-all") != NULL;
