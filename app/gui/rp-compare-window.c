@@ -32,6 +32,8 @@ struct _RpCompareWindow
   /* What the last export wrote: the next one starts in its folder. */
   GFile                *last_export;
   guint                 screenshot_tries;
+  /* The timer of --screenshot-on-exit, until the screenshot is taken */
+  guint                 screenshot_id;
   GCancellable         *cancellable;
 };
 
@@ -128,6 +130,7 @@ on_screenshot_due (gpointer user_data)
 
   if (!rp_gui_screenshot_ready (GTK_WIDGET (self), &self->screenshot_tries, &texture))
     return G_SOURCE_CONTINUE;
+  self->screenshot_id = 0;
   job = g_new0 (ScreenshotJob, 1);
   job->texture = texture;
   job->path = g_file_get_path (self->exit_screenshot);
@@ -285,9 +288,10 @@ rp_compare_window_set_reports (RpCompareWindow *self,
   gtk_stack_set_visible_child_name (self->stack, "compare");
   set_have_reports (self, TRUE);
 
-  if (self->exit_screenshot != NULL)
-    g_timeout_add_full (G_PRIORITY_DEFAULT, SCREENSHOT_DELAY_MS, on_screenshot_due,
-                        g_object_ref (self), g_object_unref);
+  /* One timer, removed in dispose: a window closed before its screenshot
+   * is not kept alive to be rendered and destroyed again. */
+  if (self->exit_screenshot != NULL && self->screenshot_id == 0)
+    self->screenshot_id = g_timeout_add (SCREENSHOT_DELAY_MS, on_screenshot_due, self);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -694,6 +698,7 @@ rp_compare_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->screenshot_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_COMPARE_WINDOW);
 
   G_OBJECT_CLASS (rp_compare_window_parent_class)->dispose (object);
