@@ -117,7 +117,9 @@ on_screenshot_written (GObject      *source,
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     rp_gui_printerr (error->message);
-  gtk_window_destroy (GTK_WINDOW (self));
+  /* Closed meanwhile: destroyed already, not twice. */
+  if (gtk_window_get_application (GTK_WINDOW (self)) != NULL)
+    gtk_window_destroy (GTK_WINDOW (self));
 }
 
 static gboolean
