@@ -76,7 +76,10 @@ run_case () {
 GSK_RENDERER=cairo GTK_A11Y=none timeout 60 "$RP_GUI" --screenshot-on-exit "$RP_OUT/gui-compare-window.png" \
   "$RP_WORK/a.json" "$RP_WORK/b.json" >"$RP_WORK/compare.stdout" 2>"$RP_WORK/compare.stderr" &
 pid=$!
-for _ in $(seq 100); do
+# Looked for while the process lives (it closes the window itself once its PNG is
+# written, 0.5 s after the comparison shows at the soonest): no deadline of its own
+# but the process's timeout (was 100 tries, about 5 s, on a loaded machine too).
+while kill -0 "$pid" 2>/dev/null; do
   if xdotool search --onlyvisible --name '^Compare Reports$' >/dev/null 2>&1; then
     echo found >"$RP_WORK/compare.window"
     break
