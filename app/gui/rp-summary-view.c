@@ -349,8 +349,8 @@ on_refreshed (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  RpSummaryView *self = RP_SUMMARY_VIEW (object);
   g_autoptr(GTask) outer = user_data;
+  RpSummaryView *self = g_task_get_source_object (outer);
   GError *error = NULL;
   Summary *summary;
 
@@ -430,7 +430,10 @@ start_refresh (RpSummaryView       *self,
   outer = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (outer, rp_summary_view_refresh_async);
 
-  inner = g_task_new (self, cancellable, on_refreshed, outer);
+  /* The view is the source of @outer only, which ends on the main thread:
+   * the worker may drop @inner last, and a view it held would be finalized
+   * there (issue 30). */
+  inner = g_task_new (NULL, cancellable, on_refreshed, outer);
   g_object_set_data (G_OBJECT (inner), "rp-generation", GUINT_TO_POINTER (++self->generation));
   g_task_set_task_data (inner, request_new (self, source), request_free);
   g_task_run_in_thread (inner, refresh_in_thread);

@@ -113,29 +113,50 @@ rp_window_release_application (RpWindow *self)
 /* ------------------------------------------------------------------------- */
 /* Scripts and tests: --report-on-exit, --screenshot-on-exit */
 
+/* What the worker writes: plain data, no widget. GLib's worker drops its
+ * reference to the task after it has queued the callback and may hold the
+ * last one: a window kept by the task (as its source object) would then be
+ * finalized on the worker (issue 30, the comparison window's crash). */
+typedef struct {
+  RpReport   *report;
+  GFile      *report_file;
+  GdkTexture *texture;
+  GFile      *screenshot_file;
+} ExitOutputs;
+
+static void
+exit_outputs_free (gpointer data)
+{
+  ExitOutputs *outputs = data;
+
+  g_clear_object (&outputs->report);
+  g_clear_object (&outputs->report_file);
+  g_clear_object (&outputs->texture);
+  g_clear_object (&outputs->screenshot_file);
+  g_free (outputs);
+}
+
 static void
 save_outputs_in_thread (GTask        *task,
                         gpointer      source_object,
                         gpointer      task_data,
                         GCancellable *cancellable)
 {
-  RpWindow *self = source_object;
-  RpReport *report = g_object_get_data (G_OBJECT (task), "report");
-  GdkTexture *texture = g_object_get_data (G_OBJECT (task), "texture");
+  ExitOutputs *outputs = task_data;
   GError *error = NULL;
 
-  if (self->exit_report != NULL && report != NULL &&
-      !rp_report_save (report, self->exit_report, "json", &error))
+  if (outputs->report_file != NULL && outputs->report != NULL &&
+      !rp_report_save (outputs->report, outputs->report_file, "json", &error))
     {
       g_task_return_error (task, error);
       return;
     }
-  if (self->exit_screenshot != NULL)
+  if (outputs->screenshot_file != NULL)
     {
-      g_autofree char *path = g_file_get_path (self->exit_screenshot);
+      g_autofree char *path = g_file_get_path (outputs->screenshot_file);
 
       /* No texture: the window was never drawn (see rp_gui_screenshot_ready()). */
-      if (texture == NULL || path == NULL || !gdk_texture_save_to_png (texture, path))
+      if (outputs->texture == NULL || path == NULL || !gdk_texture_save_to_png (outputs->texture, path))
         {
           g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
                                    _("Could not write the screenshot “%s”"), path ? path : "");
@@ -146,11 +167,13 @@ save_outputs_in_thread (GTask        *task,
 }
 
 static void
-on_outputs_saved (GObject      *object,
+on_outputs_saved (GObject      *source,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  RpWindow *self = RP_WINDOW (object);
+  /* The task's only reference to the window: dropped here, on the main
+   * thread. */
+  g_autoptr(RpWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
@@ -173,6 +196,7 @@ on_screenshot_due (gpointer user_data)
   RpWindow *self = user_data;
   RpReport *report;
   GdkTexture *texture = NULL;
+  ExitOutputs *outputs;
   GTask *task;
 
   /* Disposed (it cancels this source; a dispatch already under way ends
@@ -187,11 +211,13 @@ on_screenshot_due (gpointer user_data)
     return G_SOURCE_CONTINUE;
   self->exit_outputs_id = 0;
   report = rp_summary_view_get_report (self->summary_view);
-  task = g_task_new (self, self->cancellable, on_outputs_saved, NULL);
-  if (report != NULL)
-    g_object_set_data_full (G_OBJECT (task), "report", g_object_ref (report), g_object_unref);
-  if (texture != NULL)
-    g_object_set_data_full (G_OBJECT (task), "texture", texture, g_object_unref);
+  outputs = g_new0 (ExitOutputs, 1);
+  outputs->report = report != NULL ? g_object_ref (report) : NULL;
+  outputs->report_file = self->exit_report != NULL ? g_object_ref (self->exit_report) : NULL;
+  outputs->texture = texture;
+  outputs->screenshot_file = self->exit_screenshot != NULL ? g_object_ref (self->exit_screenshot) : NULL;
+  task = g_task_new (NULL, self->cancellable, on_outputs_saved, g_object_ref (self));
+  g_task_set_task_data (task, outputs, exit_outputs_free);
   /* Writing files is I/O: off the main thread, then close. */
   g_task_run_in_thread (task, save_outputs_in_thread);
   g_object_unref (task);
