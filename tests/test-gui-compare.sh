@@ -11,12 +11,13 @@
 # windows are kept as PNGs in the build dir (gui-compare-window.png,
 # gui-report-window.png, gui-compare-partial-window.png).
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)   # this folder: xvfb-run.sh
 
 gui=${RESPROBE_GUI:?RESPROBE_GUI must point at the resprobe binary}
 cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
 out=${G_TEST_BUILDDIR:-$PWD}
 
-for tool in xvfb-run xdotool python3; do
+for tool in Xvfb xdotool python3; do
   if ! command -v "$tool" >/dev/null; then
     echo "FAIL: $tool is not installed: build-aux/install-deps.sh installs it"
     exit 1
@@ -111,7 +112,7 @@ else
 fi
 # -noreset: several clients in turn; a server that resets when the last one leaves
 # refuses the next one for a moment ("cannot open display").
-timeout 300 "${runner[@]}" xvfb-run -a -n $((200 + RANDOM % 600)) -s "-screen 0 1280x1000x24 -noreset" \
+timeout 300 "${runner[@]}" "$here/xvfb-run.sh" -s "-screen 0 1280x1000x24" \
   bash "$work/session.sh" 2>/dev/null
 
 python3 - "$work" "$out" <<'CHECK'
