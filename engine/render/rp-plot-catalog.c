@@ -304,8 +304,14 @@ add_spans (GArray    *spans,
     {
       const RpStall *stall = g_ptr_array_index (stalls, i);
       g_autofree char *duration = rp_format_latency (stall->duration);
-      g_autofree char *breakdown = rp_report_stall_breakdown_text (stall, 3);
+      g_autofree char *breakdown = NULL;
       RpPlotSpan span = { stall->series, stall->start, stall->start + stall->duration, in_flight, NULL };
+      RpCauseEvidence evidence;
+
+      /* A tooltip's causes from the call's kind alone: the chart has no
+       * series of the run to decide a read behind writes from another. */
+      rp_stall_evidence_from (NULL, NULL, NULL, stall, &evidence);
+      breakdown = rp_stall_breakdown_text (stall, &evidence, 3, FALSE);
 
       span.label = in_flight ?
         /* TRANSLATORS: tooltip of a call in flight: "fsync in flight, 8.20 s so far: waiting for the journal commit 8.10 s (99 %)" */
