@@ -7,7 +7,6 @@
 #include "rp-report-stalls.h"
 #include "rp-stream-stats.h"
 #include "rp-summary-view.h"
-#include "rp-ui-probes.h"
 #include "rp-units.h"
 #include "rp-why-view.h"
 

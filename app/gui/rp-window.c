@@ -318,7 +318,6 @@ rp_window_dispose (GObject *object)
   rp_window_reset_session (self);
   rp_window_release_application (self);
   g_clear_object (&self->session_signals);
-  g_clear_object (&self->probes_signals);
   g_clear_object (&self->settings);
   gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_WINDOW);
 
