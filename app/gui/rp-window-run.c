@@ -47,23 +47,22 @@ refresh_summary (RpWindow *self)
                                  on_summary_refreshed, g_object_ref (self));
 }
 
+/* Once a second: the header, the charts and the summary together, so that
+ * the window renders one frame a second during a run. The session says
+ * "updated" up to 20 times a second, but a chart redraws at most once a
+ * second (rp_chart_view_refresh()): binding the series, the stalls and the
+ * calls in flight that often was work for nothing (issue 32: bench row 5b). */
 static gboolean
 on_status_tick (gpointer user_data)
 {
   RpWindow *self = user_data;
 
   rp_window_update_ui (self);
+  rp_window_refresh_charts (self);
   /* Each refresh reads only the samples new since the last one
    * (rp_summary_view_refresh_async()): an hour costs what a minute does. */
   refresh_summary (self);
   return G_SOURCE_CONTINUE;
-}
-
-static void
-on_session_updated (RpSession *session,
-                    RpWindow  *self)
-{
-  rp_window_refresh_charts (self);
 }
 
 static void
@@ -493,8 +492,6 @@ void
 rp_window_run_init (RpWindow *self)
 {
   self->session_signals = g_signal_group_new (RP_TYPE_SESSION);
-  g_signal_group_connect_object (self->session_signals, "updated",
-                                 G_CALLBACK (on_session_updated), self, 0);
   g_signal_group_connect_object (self->session_signals, "finished",
                                  G_CALLBACK (on_session_finished), self, 0);
   g_signal_group_connect_object (self->session_signals, "notify::state",
