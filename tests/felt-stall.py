@@ -9,14 +9,41 @@ signal came on a busy machine).
   stop  SIGSTOP, sleep SECONDS, SIGCONT: a stopped process.
   hog   the probe window's threads and this process on one CPU (the last one
         online), then a busy loop at SCHED_FIFO priority 50 for SECONDS: a
-        runnable probe that gets no CPU. Needs CAP_SYS_NICE (root) and two
-        CPUs; exits 77 with the reason otherwise.
+        runnable probe that gets no CPU. Needs CAP_SYS_NICE (root), two CPUs
+        and no other real-time task running (another test's hog on a shared
+        machine); exits 77 with the reason otherwise.
   can-hog  exits 0 when hog can run here, 77 with the reason otherwise.
 """
 import os
 import signal
 import sys
 import time
+
+
+def busy_real_time_tasks():
+    """User-space tasks of another real-time policy (SCHED_FIFO, SCHED_RR)
+    that are running now: on a shared machine another test's hog. Beside
+    one, ours would share the CPU's real-time budget (kernel.sched_rt_runtime_us)
+    and wait behind it, and the stall it caused would not be of our length."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            tids = os.listdir("/proc/%s/task" % pid)
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open("/proc/%s/task/%s/stat" % (pid, tid)) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                with open("/proc/%s/task/%s/comm" % (pid, tid)) as f:
+                    comm = f.read().strip()
+            except OSError:
+                continue
+            state, ppid, policy = fields[0], int(fields[1]), int(fields[38])
+            # Kernel threads (kthreadd's children) have their own business.
+            if policy in (1, 2) and state == "R" and ppid != 2 and int(pid) != os.getpid():
+                found.append("%s (%s)" % (comm, tid))
+    return found
 
 
 def hog_refusal():
@@ -27,6 +54,10 @@ def hog_refusal():
         os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     except PermissionError:
         return "SCHED_FIFO needs CAP_SYS_NICE or an RLIMIT_RTPRIO over 0 (root)"
+    others = busy_real_time_tasks()
+    if others:
+        return "another real-time task runs on this machine (%s): the hog's length would not be ours" % \
+            ", ".join(others[:3])
     return None
 
 

@@ -188,7 +188,13 @@ run_session() {
       stop) python3 "$here/felt-stall.py" stop "$c" 0.3 >>"$work/out/$server.caused" ;;
       hog)
         if [ -n "$hog_reason" ]; then skip "$server: hog: $hog_reason"; continue; fi
-        python3 "$here/felt-stall.py" hog "$c" 0.2 >>"$work/out/$server.caused" ;;
+        # Asked again at the moment: another test's real-time hog may have come.
+        if ! python3 "$here/felt-stall.py" hog "$c" 0.2 >"$work/hog.out"; then
+          skip "$server: hog: $(cat "$work/hog.out")"
+          echo "$server" >>"$work/out/hog-skipped"
+          continue
+        fi
+        cat "$work/hog.out" >>"$work/out/$server.caused" ;;
       read)
         # Out of the page cache, then read on the probe window's main thread (SIGUSR1).
         python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' "$document"
@@ -284,7 +290,10 @@ for server in servers:
             print("# %s: within one frame interval (%.1f ms) of the caused length: %s (%+.1f ms)" %
                   (label, refresh * 1e3, "yes" if within else "no, on this machine's load",
                    (stall["duration"] - length) * 1e3))
+    skipped = open(os.path.join(out, "hog-skipped")).read().split() if os.path.exists(os.path.join(out, "hog-skipped")) else []
     for kind in wanted:
+        if kind == "hog" and server in skipped:
+            continue
         check(any(k == kind for k, _, _ in caused), "%s: the %s was made" % (server, kind))
 print("1..%d" % n)
 sys.exit(1 if failures else 0)
