@@ -30,8 +30,9 @@
  * site. A felt stall (a late timer, frame, input event, wake-up) is then
  * explained by the slices it overlaps; the part of it no slice covers is
  * time the probe's main loop ran on time, said by the caller (the display
- * server for frames and input). Between silences a heartbeat costs one
- * pread() of schedstat, the base of the next silence's first slice. */
+ * server for frames and input). Between silences the part reads the pipe
+ * every 20 ms and schedstat once a read, the base of the next silence's
+ * first slice. */
 
 /* Slices older than this are dropped: stalls are explained when their
  * sample arrives, well within this. */
@@ -55,6 +56,7 @@ struct _RpFeltEvidence {
 
   double      last_beat;        /* 0: no heartbeat yet */
   guint64     beat_cpu_ns;
+  gboolean    beat_cpu_stale;   /* beat_cpu_ns is of an older heartbeat */
   gboolean    open;             /* a silence is being looked at */
   double      prev_time;
   guint64     prev_cpu_ns;
@@ -156,19 +158,40 @@ add_slice (RpFeltEvidence *self,
  *   timer's dispatch)
  *
  * The probe's main loop ran: a silence being looked at ends there (its
- * last slice, from the last look, goes to what that look saw).
+ * last slice, from the last look, goes to what that look saw). Call
+ * rp_felt_evidence_settle() once the heartbeats read at a time are in.
  */
 void
 rp_felt_evidence_heartbeat (RpFeltEvidence *self,
                             double          when)
 {
-  guint64 cpu_ns = read_cpu_ns (self);
-
   if (self->open)
-    add_slice (self, MAX (when, self->prev_time), cpu_ns, self->prev_blkio, self->prev_blkio_known);
-  self->open = FALSE;
+    {
+      guint64 cpu_ns = read_cpu_ns (self);
+
+      add_slice (self, MAX (when, self->prev_time), cpu_ns, self->prev_blkio, self->prev_blkio_known);
+      self->open = FALSE;
+      self->beat_cpu_ns = cpu_ns;
+    }
+  else
+    self->beat_cpu_stale = TRUE;
   self->last_beat = MAX (when, self->last_beat);
-  self->beat_cpu_ns = cpu_ns;
+}
+
+/**
+ * rp_felt_evidence_settle:
+ *
+ * Reads the probe's CPU time as the base of a silence that may follow the
+ * latest heartbeat: once per batch of heartbeats read, not once each (one
+ * pread() of schedstat; the reader reads every 20 ms).
+ */
+void
+rp_felt_evidence_settle (RpFeltEvidence *self)
+{
+  if (!self->beat_cpu_stale)
+    return;
+  self->beat_cpu_ns = read_cpu_ns (self);
+  self->beat_cpu_stale = FALSE;
 }
 
 /**

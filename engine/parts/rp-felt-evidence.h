@@ -33,6 +33,7 @@ RpFeltEvidence *rp_felt_evidence_new        (pid_t           pid,
 void            rp_felt_evidence_free       (RpFeltEvidence *self);
 void            rp_felt_evidence_heartbeat  (RpFeltEvidence *self,
                                              double          when);
+void            rp_felt_evidence_settle     (RpFeltEvidence *self);
 double          rp_felt_evidence_next_look  (RpFeltEvidence *self,
                                              double          period);
 void            rp_felt_evidence_look       (RpFeltEvidence *self,

@@ -34,8 +34,15 @@
  * the disk calls' (rp-timed-call.c). Runs in the baseline too: the desktop
  * before the load is the reference. */
 
-/* How long the part waits at most between two looks at the stop flag, s. */
-#define IDLE_CHECK 0.1
+/* How often the part reads the probe window's pipe, seconds: a line is
+ * written at each sample (100 a second and more), and a read for each
+ * would wake this thread as often; every 20 ms is as often as a silence is
+ * looked for (RP_CALL_SAMPLE_AFTER), and the series lose nothing (the
+ * samples carry their own times). */
+#define READ_PERIOD 0.02
+/* How often the part tells the session that samples came, seconds: the
+ * window redraws once a second, and each "updated" wakes its main loop. */
+#define CHANGED_PERIOD 0.5
 /* After the stop, how long the probe window has to write its notes and
  * go before it is killed, seconds (a hang guard: it needs milliseconds). */
 #define QUIT_WAIT 5.0
@@ -326,7 +333,6 @@ read_lines (WindowProbes *probes,
     }
   if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
     probes->ended = TRUE;
-  rp_part_host_changed (host);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -356,18 +362,18 @@ start_window (WindowProbes  *probes,
   return TRUE;
 }
 
-/* How long poll() may wait: until the next look at a silent probe window,
- * at most IDLE_CHECK (the stop flag), in whole milliseconds. */
-static int
-poll_timeout (WindowProbes *probes,
-              double        now)
+/* How long to sleep: READ_PERIOD, or the look period while the probe
+ * window's heartbeat is silent (its first look then comes 20 to 40 ms
+ * after the last heartbeat, the slice covering all of it). */
+static double
+sleep_time (WindowProbes *probes,
+            double        now)
 {
-  double wait = IDLE_CHECK;
   double due = probes->ready ? rp_felt_evidence_next_look (probes->evidence, probes->look_period) : 0;
 
-  if (due > 0)
-    wait = MIN (wait, MAX (due - now, 0));
-  return (int) (wait * 1000 + 0.999);
+  if (due > 0 && due <= now)
+    return probes->look_period;
+  return READ_PERIOD;
 }
 
 /* The window quits when its input ends (it writes its notes first); a
@@ -449,6 +455,7 @@ window_probes_run (RpPartHost *host,
 {
   WindowProbes *probes = state;
   g_autoptr(GError) error = NULL;
+  double last_changed = 0;
   int status;
 
   probes->lateness = rp_part_host_ensure_series (host, RP_SERIES_MAINLOOP_LATENESS, "s", _("Main-loop lateness"));
@@ -472,16 +479,21 @@ window_probes_run (RpPartHost *host,
   rp_part_host_set_number_note (host, "monotonic_at_run_start", "%.6f",
                                 -rp_part_host_time_from_monotonic (host, 0));
 
-  while (!probes->ended && !rp_part_host_should_stop (host))
+  while (!probes->ended && rp_part_host_sleep (host, sleep_time (probes, rp_clock_now ())))
     {
-      struct pollfd fd = { probes->out_fd, POLLIN, 0 };
-      double due;
+      double now, due;
 
-      if (poll (&fd, 1, poll_timeout (probes, rp_clock_now ())) > 0)
-        read_lines (probes, host);
+      read_lines (probes, host);
+      rp_felt_evidence_settle (probes->evidence);
+      now = rp_clock_now ();
       due = probes->ready ? rp_felt_evidence_next_look (probes->evidence, probes->look_period) : 0;
-      if (due > 0 && rp_clock_now () >= due)
-        rp_felt_evidence_look (probes->evidence, rp_clock_now ());
+      if (due > 0 && now >= due)
+        rp_felt_evidence_look (probes->evidence, now);
+      if (now - last_changed >= CHANGED_PERIOD)
+        {
+          rp_part_host_changed (host);
+          last_changed = now;
+        }
     }
 
   status = end_window (probes, host);
