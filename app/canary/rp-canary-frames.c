@@ -5,6 +5,7 @@
 #include "rp-canary-protocol.h"
 #include "rp-canary.h"
 #include "rp-clock.h"
+#include "rp-frame-sync.h"
 
 /* After gtk.h, which defines GDK_WINDOWING_X11 when GTK has that backend. */
 #ifdef GDK_WINDOWING_X11
@@ -169,27 +170,6 @@ collect_presentations (RpCanary      *self,
     }
 }
 
-/* GDK's X11 backend asks, at the end of every frame, whether the window
- * manager supports _NET_WM_FRAME_DRAWN, and remembers the answer only once
- * it has found a window manager: without one (Xvfb, a kiosk session) each
- * question is a synchronous round trip, 120 a second at 60 frames. Without
- * a window manager GDK does not sync frames anyway, so turning frame sync
- * off changes no frame, only the asking. */
-static void
-check_frame_sync (GdkSurface *surface)
-{
-#ifdef GDK_WINDOWING_X11
-  GdkX11Screen *screen;
-
-  if (!GDK_IS_X11_SURFACE (surface))
-    return;
-  screen = gdk_x11_display_get_screen (gdk_surface_get_display (surface));
-  if (!gdk_x11_screen_supports_net_wm_hint (screen, "_NET_WM_FRAME_DRAWN") &&
-      g_strcmp0 (gdk_x11_screen_get_window_manager_name (screen), "unknown") == 0)
-    gdk_x11_surface_set_frame_sync_enabled (surface, FALSE);
-#endif
-}
-
 static void
 check_surface (RpCanary *self)
 {
@@ -202,7 +182,7 @@ check_surface (RpCanary *self)
   if (surface == NULL)
     return;
   g_signal_connect (surface, "enter-monitor", G_CALLBACK (on_surface_enter_monitor), self);
-  check_frame_sync (surface);
+  rp_frame_sync_quiet (surface);
 }
 
 /* Every tick: ask for the next frame (the animation), then read what the
