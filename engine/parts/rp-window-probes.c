@@ -497,6 +497,15 @@ window_probes_run (RpPartHost *host,
     }
 
   status = end_window (probes, host);
+  /* How it ended, when not as asked (it crashed, or was killed): the felt
+   * series end there. */
+  if (WIFSIGNALED (status) || (WIFEXITED (status) && WEXITSTATUS (status) != 0))
+    {
+      g_autofree char *how = WIFSIGNALED (status) ? g_strdup_printf ("signal %d", WTERMSIG (status))
+                                                  : g_strdup_printf ("exit %d", WEXITSTATUS (status));
+
+      rp_part_host_set_note (host, "probe_window_exit", how);
+    }
   /* It could not show itself (no display it can open): the run has no
    * felt probes, which it must say rather than judge an empty series. */
   if (!probes->ready && !rp_part_host_should_stop (host))
