@@ -118,6 +118,10 @@ if os.path.exists(report_path):
     notes = report.get("notes", {})
     check(notes.get("frame_timing_source") in ("presentation", "tick-monotonic"),
           "the frame timing source is recorded (%s)" % notes.get("frame_timing_source"))
+    # XTEST's events carry the X server's time (CLOCK_MONOTONIC ms): every one measured.
+    check(notes.get("input_clock_status") == "known",
+          "the probe window's input events had the server's clock (%s, %s events)" %
+          (notes.get("input_clock_status"), notes.get("input_events")))
     lateness = report.get("summary", {}).get("mainloop_lateness", {})
     print("main-loop lateness: n=%s p50=%s p99=%s max=%s" % tuple(lateness.get(k) for k in ("n", "p50", "p99", "max")))
 
