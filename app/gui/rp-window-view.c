@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "rp-chart-view.h"
+#include "rp-gui-util.h"
 #include "rp-plot.h"
 #include "rp-plot-catalog.h"
 #include "rp-report-io.h"
@@ -260,6 +261,7 @@ rp_window_show_sysinfo (RpWindow *self)
 {
   const RpSysinfo *sysinfo = self->session ? rp_session_get_sysinfo (self->session) : NULL;
   g_auto(GStrv) warnings = NULL;
+  g_autofree char *described = NULL;
   g_autofree char *details = NULL;
   g_autofree char *joined = NULL;
 
@@ -271,7 +273,8 @@ rp_window_show_sysinfo (RpWindow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->warning_label), FALSE);
       return;
     }
-  details = rp_sysinfo_describe (sysinfo);
+  described = rp_sysinfo_describe (sysinfo);
+  details = rp_gui_keep_units (described);
   gtk_label_set_text (self->details_label, details);
 
   warnings = rp_sysinfo_get_warnings (sysinfo);

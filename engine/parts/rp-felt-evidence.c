@@ -309,7 +309,9 @@ rp_felt_evidence_explain (RpFeltEvidence *self,
       if (slice->rest * share > 0)
         rp_stall_add_wait (stall, slice->site, slice->rest * share);
     }
-  if (stall->duration - covered > 1e-4)
+  /* Under a millisecond is the slop between a heartbeat and a frame, not
+   * the display server's doing. */
+  if (stall->duration - covered > 1e-3)
     rp_stall_add_wait (stall, uncovered_site, stall->duration - covered);
   stall->source = g_strdup (covered > 0 ? (self->use_stack ? "stack" : "wchan") : "heartbeat");
   if (self->delayacct && covered > 0)

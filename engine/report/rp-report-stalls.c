@@ -35,6 +35,12 @@ static const struct {
   { "writers_fsync_latency", N_("The writers' fsync") },
   { "cold_read_latency", N_("A cold read") },
   { "app_start_latency", N_("A program start") },
+  /* The probe window's felt stalls (engine/parts/rp-window-probes.c). */
+  { "mainloop_lateness", N_("The probe window’s main loop") },
+  { "frame_interval", N_("A frame of the probe window") },
+  { "input_latency", N_("An input event") },
+  { "wakeup_latency", N_("A wake-up of the probe window") },
+  { "main_thread_save", N_("A save on the main thread") },
 };
 
 /**
