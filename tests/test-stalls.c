@@ -174,6 +174,7 @@ test_wait_sites (void)
   g_assert_cmpstr (site_words (RP_WAIT_SITE_RUNQUEUE), ==, "waiting for a CPU");
   g_assert_cmpstr (site_words (RP_WAIT_SITE_STOPPED), ==, "the process was stopped");
   g_assert_cmpstr (site_words (RP_WAIT_SITE_RUNNING), ==, "its own work on a CPU");
+  g_assert_cmpstr (site_words (RP_WAIT_SITE_DISPLAY), ==, "the display server was late");
   /* Where the evidence cannot decide, it says so: never a guess. */
   g_assert_cmpstr (site_words ("some_new_function"), ==, "the evidence cannot tell");
   g_assert_cmpstr (site_words (RP_WAIT_SITE_UNKNOWN), ==, "the evidence cannot tell");

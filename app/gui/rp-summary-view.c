@@ -4,10 +4,10 @@
 
 #include <glib/gi18n.h>
 
+#include "rp-gui-util.h"
 #include "rp-report-stalls.h"
 #include "rp-stream-stats.h"
 #include "rp-summary-view.h"
-#include "rp-ui-probes.h"
 #include "rp-units.h"
 #include "rp-why-view.h"
 
@@ -249,7 +249,9 @@ set_cell (RpSummaryView *self,
           guint          column,
           const char    *text)
 {
-  gtk_label_set_text (self->cells[row][column], text);
+  g_autofree char *whole = rp_gui_keep_units (text);
+
+  gtk_label_set_text (self->cells[row][column], whole);
 }
 
 static void
@@ -285,16 +287,20 @@ show_summary (RpSummaryView *self,
     }
 }
 
+/* The texts are the window's to show: numbers keep their units on their
+ * line (rp_gui_keep_units()). */
 static void
 set_text_property (RpSummaryView *self,
                    char         **field,
                    const char    *value,
                    guint          prop_id)
 {
-  if (g_strcmp0 (*field, value) == 0)
+  g_autofree char *whole = rp_gui_keep_units (value);
+
+  if (g_strcmp0 (*field, whole) == 0)
     return;
   g_free (*field);
-  *field = g_strdup (value);
+  *field = g_steal_pointer (&whole);
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
 }
 
@@ -328,7 +334,7 @@ on_refreshed (GObject      *object,
       self->why = summary->why != NULL ? g_ptr_array_ref (summary->why) : NULL;
       set_text_property (self, &self->headline, rp_run_summary_get_headline (summary->rows, summary->report != NULL), PROP_HEADLINE);
       g_free (self->short_verdict);
-      self->short_verdict = g_strdup (summary->short_verdict);
+      self->short_verdict = rp_gui_keep_units (summary->short_verdict);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
   g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,

@@ -47,23 +47,22 @@ refresh_summary (RpWindow *self)
                                  on_summary_refreshed, g_object_ref (self));
 }
 
+/* Once a second: the header, the charts and the summary together, so that
+ * the window renders one frame a second during a run. The session says
+ * "updated" up to 20 times a second, but a chart redraws at most once a
+ * second (rp_chart_view_refresh()): binding the series, the stalls and the
+ * calls in flight that often was work for nothing (issue 32: bench row 5b). */
 static gboolean
 on_status_tick (gpointer user_data)
 {
   RpWindow *self = user_data;
 
   rp_window_update_ui (self);
+  rp_window_refresh_charts (self);
   /* Each refresh reads only the samples new since the last one
    * (rp_summary_view_refresh_async()): an hour costs what a minute does. */
   refresh_summary (self);
   return G_SOURCE_CONTINUE;
-}
-
-static void
-on_session_updated (RpSession *session,
-                    RpWindow  *self)
-{
-  rp_window_refresh_charts (self);
 }
 
 static void
@@ -325,8 +324,6 @@ on_session_finished (RpSession *session,
 {
   const GError *error = rp_session_get_error (session);
 
-  if (self->probes != NULL)
-    rp_ui_probes_stop (self->probes);
   g_clear_handle_id (&self->status_id, g_source_remove);
   rp_window_refresh_charts (self);
   rp_window_update_ui (self);
@@ -343,14 +340,6 @@ on_session_finished (RpSession *session,
   self->summary_busy = TRUE;
   rp_summary_view_refresh_async (self->summary_view, session, self->cancellable,
                                  on_final_summary, g_object_ref (self));
-}
-
-static void
-on_save_failed (RpUiProbes   *probes,
-                const GError *error,
-                RpWindow     *self)
-{
-  rp_window_show_toast (self, error->message);
 }
 
 static void
@@ -382,8 +371,6 @@ on_session_started (GObject      *object,
     }
 
   rp_window_show_sysinfo (self);
-  if (!self->stop_requested && !rp_ui_probes_start (self->probes, &error))
-    rp_window_show_toast (self, error->message);
   rp_window_refresh_charts (self);
   self->status_id = g_timeout_add_seconds (STATUS_PERIOD_S, on_status_tick, self);
   g_source_set_name_by_id (self->status_id, "[resprobe] window status");
@@ -396,18 +383,14 @@ on_session_started (GObject      *object,
 /**
  * rp_window_reset_session:
  *
- * Forgets the run (stopped or finished): its probes stop, its signals are
+ * Forgets the run (stopped or finished): its signals are
  * no longer this window's.
  */
 void
 rp_window_reset_session (RpWindow *self)
 {
   g_clear_handle_id (&self->status_id, g_source_remove);
-  if (self->probes != NULL)
-    rp_ui_probes_stop (self->probes);
-  g_signal_group_set_target (self->probes_signals, NULL);
   g_signal_group_set_target (self->session_signals, NULL);
-  g_clear_object (&self->probes);
   g_clear_object (&self->session);
   self->stop_requested = FALSE;
 }
@@ -455,10 +438,6 @@ rp_window_start (RpWindow *self)
   self->run_duration = rp_run_settings_get_duration (self->run_settings);
   g_signal_group_set_target (self->session_signals, self->session);
 
-  self->probes = rp_ui_probes_new (self->session, GTK_WIDGET (self));
-  rp_ui_probes_set_simulate_save (self->probes, rp_run_settings_get_simulate_save (self->run_settings));
-  g_signal_group_set_target (self->probes_signals, self->probes);
-
   rp_summary_view_clear (self->summary_view);
   rp_window_show_sysinfo (self);
   rp_window_show_verdict (self);
@@ -493,8 +472,6 @@ rp_window_stop (RpWindow *self)
   if (state != RP_SESSION_STARTING && state != RP_SESSION_RUNNING)
     return;
   self->stop_requested = TRUE;
-  if (self->probes != NULL)
-    rp_ui_probes_stop (self->probes);
   rp_session_stop (self->session);
   rp_window_update_ui (self);
 }
@@ -513,14 +490,6 @@ stop_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   rp_window_stop (RP_WINDOW (widget));
-}
-
-/* The simulation can be switched on and off during the run. */
-static void
-on_simulate_save_changed (RpWindow *self)
-{
-  if (self->probes != NULL)
-    rp_ui_probes_set_simulate_save (self->probes, rp_run_settings_get_simulate_save (self->run_settings));
 }
 
 /**
@@ -542,24 +511,17 @@ rp_window_run_class_init (GtkWidgetClass *widget_class)
 /**
  * rp_window_run_init:
  *
- * Connects the signals of the session and the probes of each run through
+ * Connects the signals of the session of each run through
  * signal groups: a new run retargets them, none is disconnected by hand.
  */
 void
 rp_window_run_init (RpWindow *self)
 {
   self->session_signals = g_signal_group_new (RP_TYPE_SESSION);
-  g_signal_group_connect_object (self->session_signals, "updated",
-                                 G_CALLBACK (on_session_updated), self, 0);
   g_signal_group_connect_object (self->session_signals, "finished",
                                  G_CALLBACK (on_session_finished), self, 0);
   g_signal_group_connect_object (self->session_signals, "notify::state",
                                  G_CALLBACK (on_session_state), self, 0);
-  self->probes_signals = g_signal_group_new (RP_TYPE_UI_PROBES);
-  g_signal_group_connect_object (self->probes_signals, "save-failed",
-                                 G_CALLBACK (on_save_failed), self, 0);
 
   g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
-  g_signal_connect_object (self->run_settings, "notify::simulate-save",
-                           G_CALLBACK (on_simulate_save_changed), self, G_CONNECT_SWAPPED);
 }

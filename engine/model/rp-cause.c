@@ -33,6 +33,7 @@ static const struct {
   [RP_CAUSE_SLEEP] = { "sleep", N_("sleeping") },
   [RP_CAUSE_PIPE] = { "pipe", N_("waiting for a pipe") },
   [RP_CAUSE_CHILD] = { "child", N_("waiting for a child process") },
+  [RP_CAUSE_DISPLAY] = { "display-server", N_("the display server was late") },
 };
 
 /* What a wait site says by itself. Some say the cause outright (the
@@ -59,6 +60,7 @@ typedef enum {
   SITE_RUNNING,
   SITE_RUNQUEUE,
   SITE_STOPPED,
+  SITE_DISPLAY,
   SITE_UNKNOWN,
 } SiteClass;
 
@@ -146,6 +148,7 @@ static const struct {
   { RP_WAIT_SITE_RUNNING, SITE_RUNNING },
   { RP_WAIT_SITE_RUNQUEUE, SITE_RUNQUEUE },
   { RP_WAIT_SITE_STOPPED, SITE_STOPPED },
+  { RP_WAIT_SITE_DISPLAY, SITE_DISPLAY },
   { RP_WAIT_SITE_UNKNOWN, SITE_UNKNOWN },
 };
 
@@ -264,6 +267,8 @@ rp_cause_of_site (const char            *site,
       return RP_CAUSE_CPU_WAIT;
     case SITE_STOPPED:
       return RP_CAUSE_STOPPED;
+    case SITE_DISPLAY:
+      return RP_CAUSE_DISPLAY;
     case SITE_UNKNOWN:
     default:
       return RP_CAUSE_UNKNOWN;

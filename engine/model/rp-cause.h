@@ -53,6 +53,8 @@ typedef enum {
  * @RP_CAUSE_SLEEP: sleeping on purpose
  * @RP_CAUSE_PIPE: waiting for a pipe
  * @RP_CAUSE_CHILD: waiting for a child process
+ * @RP_CAUSE_DISPLAY: the display server was late: the application was ready
+ *   on time (a felt stall of the probe window)
  * @RP_N_CAUSES: how many
  *
  * Why a call waited, in categories a user reads (rp_cause_describe()) and
@@ -78,6 +80,7 @@ typedef enum {
   RP_CAUSE_SLEEP,
   RP_CAUSE_PIPE,
   RP_CAUSE_CHILD,
+  RP_CAUSE_DISPLAY,
   RP_N_CAUSES,
 } RpCause;
 

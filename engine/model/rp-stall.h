@@ -12,11 +12,15 @@ G_BEGIN_DECLS
  * waited on a run queue for one (its schedstat's run delay grew), was
  * stopped (state T, or the process was continued after a stop meanwhile:
  * rp-process-stops.h), or waited where the kernel does not say (wchan
- * hidden: "0"). */
+ * hidden: "0"). A felt stall of the probe window may also be the display
+ * server's: the probe's main loop ran on time throughout (its 10 ms timer
+ * kept firing), so a frame the display server did not present or an input
+ * event it delivered late (rp-felt-evidence.c). */
 #define RP_WAIT_SITE_RUNNING  "running"
 #define RP_WAIT_SITE_RUNQUEUE "runqueue"
 #define RP_WAIT_SITE_STOPPED  "stopped"
 #define RP_WAIT_SITE_UNKNOWN  "unknown"
+#define RP_WAIT_SITE_DISPLAY  "display-server"
 
 /* A stall is a call over this, seconds (DESIGN.md: RP_LIMIT_INSTANT). */
 #define RP_STALL_MIN_SECONDS 0.1

@@ -326,6 +326,23 @@ keep_stall (RpCallRegistry *registry,
 }
 
 /**
+ * rp_call_registry_add_stall:
+ * @stall: (transfer full): a stall of a call that no #RpTimedCall timed:
+ *   the probe window's felt stalls (engine/parts/rp-window-probes.c), whose
+ *   process and clock are not a worker's; @start in run time
+ *
+ * Keeps @stall with the registry's own, in the same report and under the
+ * same cap.
+ */
+void
+rp_call_registry_add_stall (RpCallRegistry *self,
+                            RpStall        *stall)
+{
+  g_return_if_fail (self != NULL && stall != NULL);
+  keep_stall (self, stall);
+}
+
+/**
  * rp_timed_call_end:
  *
  * Marks the end of the call begun last. A call over

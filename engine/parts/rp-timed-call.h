@@ -83,6 +83,8 @@ GPtrArray      *rp_call_registry_get_in_flight (RpCallRegistry *self,
                                                double          min_age);
 GPtrArray      *rp_call_registry_get_stalls   (RpCallRegistry *self);
 guint64         rp_call_registry_get_dropped  (RpCallRegistry *self);
+void            rp_call_registry_add_stall    (RpCallRegistry *self,
+                                               RpStall        *stall);
 
 void            rp_timed_call_set_frequent    (RpTimedCall    *call,
                                                gboolean        frequent);

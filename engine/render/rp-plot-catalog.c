@@ -33,8 +33,9 @@ static const CatalogEntry catalog[] = {
   { N_("Disk call latency"), "s", TRUE, TRUE, FALSE, { "disk-latency", 0, 0, 2, FALSE } },
   /* R3 compares the writers with each other: does one of them starve? */
   { N_("write() latency per writer thread"), "s", TRUE, TRUE, TRUE, { "writer-threads", 0, 1, 2, TRUE } },
-  /* What is measured is the probe's own window, not the desktop: said so. */
-  { N_("This window: main loop, frames, input"), "s", TRUE, TRUE, FALSE, { "ui-latency", 0, 2, 1, FALSE } },
+  /* What is measured is the probe window (app/canary), an application of
+   * its own that the desktop serves: said so. */
+  { N_("Probe window: main loop, frames, input"), "s", TRUE, TRUE, FALSE, { "ui-latency", 0, 2, 1, FALSE } },
   { N_("CPU time, system-wide"), "ratio", FALSE, FALSE, FALSE, { "cpu", 1, 2, 1, FALSE } },
   { N_("Throughput"), "B/s", FALSE, FALSE, FALSE, { "throughput", 0, 3, 1, FALSE } },
   { N_("Dirty and writeback memory, system-wide"), "B", FALSE, FALSE, FALSE, { "memory", 1, 3, 1, FALSE } },
