@@ -516,7 +516,15 @@ row_file_modes() {
      --report "$work/reports/modes.json") >"$work/last" 2>&1 &
   pid=$!; bg_pids+=("$pid")
   wait_for "$work/last" "fsync time:" 60
-  modes=$(fd_modes "$(pgrep -P "$pid" -f resprobe-cli | head -1)" "$d")
+  # The first fsync time may come from the baseline, before the loads open
+  # their files: look again until all of them are open or the run ends.
+  local child tries=0
+  child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+  modes=$(fd_modes "$child" "$d")
+  while [ "${modes%% *}" -lt 8 ] && [ "$modes" = "${modes%% *}" ] && kill -0 "$child" 2>/dev/null && [ $tries -lt 600 ]; do
+    sleep 0.1; tries=$((tries + 1))
+    modes=$(fd_modes "$child" "$d")
+  done
   if [ "${modes%% *}" -ge 8 ] && [ "$modes" = "${modes%% *}" ]; then ok "file modes: ${modes%% *} open files under umask 000, all 0600 and unlinked"
   else fail "file modes: $modes"; fi
   if [ -z "$(ls -A "$d")" ]; then ok "file modes: no name in the target during the run"

@@ -230,7 +230,10 @@ run_group() {
     >"$work/cpu.out" 2>&1 &
   pid=$!
   sleep 1.5
-  chrt -f 50 taskset -c "$cpu" timeout 2.5 sh -c 'while :; do :; done' &
+  # timeout itself stays an ordinary task free to run on another CPU: pinned
+  # beside the hog at the same priority it would never run again to end it
+  # (seen: a hog left spinning until the test's hang guard killed it).
+  timeout 2.5 chrt -f 50 taskset -c "$cpu" sh -c 'while :; do :; done' &
   hog_pid=$!
   wait "$hog_pid"; hog_pid=""
   wait "$pid" || fail "cpu: the run failed: $(tail -3 "$work/cpu.out")"
