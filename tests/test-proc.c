@@ -1,5 +1,7 @@
 /* test-proc.c: the /proc parsers, fed with text captured from real kernels. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <glib/gstdio.h>
+
 #include "rp-proc.h"
 
 static void
@@ -69,6 +71,30 @@ test_meminfo (void)
   g_assert_false (rp_proc_parse_meminfo ("MemTotal: 1 kB\n", &dirty, &writeback));
 }
 
+/* A flag file such as /proc/sys/kernel/task_delayacct: on only for a
+ * number other than 0; absent or not a number is off. */
+static void
+test_read_flag (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("rp-flag-XXXXXX", NULL);
+  const struct { const char *text; gboolean on; } cases[] = {
+    { "1\n", TRUE }, { "0\n", FALSE }, { "2", TRUE }, { "off", FALSE }, { "", FALSE },
+  };
+
+  g_assert_nonnull (dir);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, "flag", NULL);
+
+      g_assert_true (g_file_set_contents (path, cases[i].text, -1, NULL));
+      g_assert_cmpint (rp_proc_read_flag (path), ==, cases[i].on);
+      g_unlink (path);
+    }
+  g_assert_false (rp_proc_read_flag (dir));
+  g_assert_false (rp_proc_read_flag ("/nonexistent/flag"));
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -77,5 +103,6 @@ main (int argc, char **argv)
   g_test_add_func ("/proc/cpu-iowait-backwards", test_cpu_iowait_backwards);
   g_test_add_func ("/proc/psi", test_psi);
   g_test_add_func ("/proc/meminfo", test_meminfo);
+  g_test_add_func ("/proc/read-flag", test_read_flag);
   return g_test_run ();
 }

@@ -186,6 +186,22 @@ rp_proc_parse_meminfo (const char *text,
 }
 
 /**
+ * rp_proc_read_flag:
+ * @path: a file of one number, e.g. "/proc/sys/kernel/task_delayacct"
+ *
+ * Returns: %TRUE when the file reads as a number other than 0; %FALSE when
+ *   it reads 0, cannot be read (absent on this kernel, no permission) or
+ *   holds no number
+ */
+gboolean
+rp_proc_read_flag (const char *path)
+{
+  g_autofree char *text = NULL;
+
+  return g_file_get_contents (path, &text, NULL, NULL) && g_ascii_strtoull (text, NULL, 10) != 0;
+}
+
+/**
  * rp_proc_start_time:
  * @pid: a process id
  *

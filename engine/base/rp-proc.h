@@ -43,6 +43,7 @@ gboolean rp_proc_parse_meminfo   (const char    *text,
                                   guint64       *out_dirty_bytes,
                                   guint64       *out_writeback_bytes);
 
+gboolean rp_proc_read_flag  (const char    *path);
 guint64  rp_proc_start_time (int pid);
 
 G_END_DECLS

@@ -291,14 +291,6 @@ stall_sampler_free (gpointer data)
   g_free (sampler);
 }
 
-static gboolean
-read_flag_file (const char *path)
-{
-  g_autofree char *text = NULL;
-
-  return g_file_get_contents (path, &text, NULL, NULL) && g_ascii_strtoull (text, NULL, 10) != 0;
-}
-
 static gpointer
 stall_sampler_prepare (RpPartHost *host,
                        GError    **error)
@@ -313,7 +305,7 @@ stall_sampler_prepare (RpPartHost *host,
   if (stack_fd >= 0)
     close (stack_fd);
   sampler->tasks = g_array_new (FALSE, FALSE, sizeof (TaskFiles));
-  sampler->delayacct = read_flag_file ("/proc/sys/kernel/task_delayacct");
+  sampler->delayacct = rp_proc_read_flag ("/proc/sys/kernel/task_delayacct");
   rp_part_host_set_note (host, "stall_source", sampler->stack_readable ? "stack" : "wchan");
   rp_part_host_set_note (host, "task_delayacct", sampler->delayacct ? "on" : "off");
   return sampler;

@@ -114,14 +114,6 @@ find_program (void)
   return g_steal_pointer (&installed);
 }
 
-static gboolean
-read_flag_file (const char *path)
-{
-  g_autofree char *text = NULL;
-
-  return g_file_get_contents (path, &text, NULL, NULL) && g_ascii_strtoull (text, NULL, 10) != 0;
-}
-
 static gpointer
 window_probes_prepare (RpPartHost  *host,
                        GError     **error)
@@ -154,7 +146,7 @@ window_probes_prepare (RpPartHost  *host,
   probes->use_stack = stack_fd >= 0 && rp_proc_read_fd (stack_fd, buffer, sizeof buffer);
   if (stack_fd >= 0)
     close (stack_fd);
-  probes->delayacct = read_flag_file ("/proc/sys/kernel/task_delayacct");
+  probes->delayacct = rp_proc_read_flag ("/proc/sys/kernel/task_delayacct");
   probes->look_period = rp_params_get_seconds (params, "stall_sample_period");
   probes->in_fd = probes->out_fd = -1;
   probes->pending = g_string_new (NULL);
