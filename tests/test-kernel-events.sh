@@ -50,7 +50,10 @@ if ! findmnt -rn -t tracefs "$tracing" >/dev/null; then
   mount -t tracefs nodev "$tracing"
 fi
 
-work=$(mktemp -d "${G_TEST_BUILDDIR:-/var/tmp}/kernel-events-XXXXXX")
+# In /var/tmp, not the build dir: nobody runs here (part 3) and may not
+# reach a build dir inside a private clone (seen: "Permission denied" in a
+# clone under mktemp -d).
+work=$(mktemp -d /var/tmp/resprobe-kernel-events-XXXXXX)
 chmod 755 "$work"   # nobody saves a report here (part 3)
 mnt="$work/mnt"
 loopdev=""
