@@ -128,6 +128,28 @@ if [ -n "$lacking" ]; then
 else
   n=$((n + 1)); echo "ok $n # SKIP this kernel offers bfq, kyber and mq-deadline: none of them to refuse"
 fi
+# An empty list or value is refused, naming the option (it ran no cell and
+# exited 0; an empty --wbt= was ignored and the cells ran).
+check_usage "matrix --scheduler ''" "--scheduler: no value given; list one or more, separated by commas" \
+  matrix --scheduler "" --dir "$target"
+check_usage "matrix --fs ''" "--fs: no value given" matrix --fs "" --dir "$target"
+check_usage "matrix --wbt=" "--wbt: no value given" matrix --wbt= --dir "$target"
+check_usage "matrix --bdi-max-ratio=" "--bdi-max-ratio: no value given" matrix --bdi-max-ratio= --dir "$target"
+check_usage "matrix --scheduler=," "--scheduler: an empty value in “,”; separate the values by single commas" \
+  matrix --scheduler=, --dir "$target"
+check_usage "matrix --journal ordered,,writeback" "--journal: an empty value in “ordered,,writeback”" \
+  matrix --journal ordered,,writeback --dir "$target"
+# A file system whose mkfs is not installed, or that the kernel lacks, is
+# refused before the first cell (each cell failed on its own).
+missing_mkfs=""
+for fs in btrfs xfs ext2; do command -v "mkfs.$fs" >/dev/null || { missing_mkfs=$fs; break; }; done
+if [ -n "$missing_mkfs" ] && grep -qw "$missing_mkfs" /proc/filesystems; then
+  check_usage "matrix --fs $missing_mkfs without mkfs.$missing_mkfs" \
+    "--fs: “$missing_mkfs” needs the program mkfs.$missing_mkfs, which is not installed" \
+    matrix --fs "ext4,$missing_mkfs" --dir "$target"
+else
+  n=$((n + 1)); echo "ok $n # SKIP every file system of the matrix has its mkfs here, or the kernel lacks the one without (unit test kernel-features/file-systems)"
+fi
 check_usage "command not found" "no-such-program-resprobe" run --dir "$target" --duration 1 -- no-such-program-resprobe
 expect_empty "bad values"
 

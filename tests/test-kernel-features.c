@@ -5,6 +5,7 @@
 
 #include "rp-error.h"
 #include "rp-kernel-features.h"
+#include "rp-kernel-file-systems.h"
 
 /* A sysfs tree and a modules directory in a temporary folder. */
 typedef struct {
@@ -188,6 +189,34 @@ test_this_kernel (void)
     g_assert_null (strpbrk (schedulers[i], "[] \n"));
 }
 
+/* File systems: the disk ones of /proc/filesystems ("nodev" ones are not),
+ * then those a module loads at the first mount ("fs-NAME" aliases). */
+static void
+test_file_systems (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *proc = g_build_filename (f->root, "filesystems", NULL);
+  g_autoptr(GPtrArray) offered = NULL;
+  g_autoptr(GPtrArray) asked = names ("ext4", "btrfs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) list = g_string_new (NULL);
+
+  write_file (f, "filesystems", "nodev\tsysfs\nnodev\ttmpfs\n\text3\n\text2\n\text4\nnodev\tfuse\n\txfs\n");
+  write_file (f, "modules/modules.alias", "alias fs-btrfs btrfs\nalias fs-ext4 ext4\nalias bfq-iosched bfq\n");
+  offered = rp_kernel_file_systems_new_at (proc, NULL);
+  for (guint i = 0; i < offered->len; i++)
+    g_string_append_printf (list, "%s ", (const char *) g_ptr_array_index (offered, i));
+  g_assert_cmpstr (list->str, ==, "ext3 ext2 ext4 xfs ");
+  g_assert_false (rp_kernel_file_systems_check (offered, "--fs", asked, &error));
+  g_assert_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==, "--fs: this kernel has no file system “btrfs” (it has ext3, ext2, ext4, xfs)");
+  g_clear_pointer (&offered, g_ptr_array_unref);
+
+  offered = rp_kernel_file_systems_new_at (proc, f->modules);
+  g_assert_true (rp_kernel_file_systems_check (offered, "--fs", asked, NULL));
+  g_assert_cmpuint (offered->len, ==, 5);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -197,6 +226,7 @@ main (int   argc,
   g_test_add ("/kernel-features/schedulers-modules", Fixture, NULL, set_up, test_schedulers_modules, tear_down);
   g_test_add ("/kernel-features/schedulers-unknown", Fixture, NULL, set_up, test_schedulers_unknown, tear_down);
   g_test_add ("/kernel-features/settings", Fixture, NULL, set_up, test_settings, tear_down);
+  g_test_add ("/kernel-features/file-systems", Fixture, NULL, set_up, test_file_systems, tear_down);
   g_test_add_func ("/kernel-features/this-kernel", test_this_kernel);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include "rp-cli.h"
 #include "rp-error.h"
 #include "rp-kernel-features.h"
+#include "rp-kernel-file-systems.h"
 #include "rp-target.h"
 #include "rp-units.h"
 
@@ -326,5 +327,61 @@ rp_cli_matrix_check_kernel (GPtrArray                *schedulers,
     if (settings[i].asked &&
         !rp_kernel_features_check_setting (kernel, settings[i].option, settings[i].setting, error))
       return FALSE;
+  return TRUE;
+}
+
+/* The package that has mkfs.TYPE on Debian and Ubuntu, for the message. */
+static const struct {
+  const char *fs_type;
+  const char *package;
+} mkfs_packages[] = {
+  { "ext2", "e2fsprogs" },
+  { "ext3", "e2fsprogs" },
+  { "ext4", "e2fsprogs" },
+  { "xfs", "xfsprogs" },
+  { "btrfs", "btrfs-progs" },
+};
+
+/**
+ * rp_cli_matrix_check_file_systems:
+ * @fs_types: (element-type utf8): the cells' file systems, e.g. "ext3"
+ * @error: %RP_ERROR_INVALID_ARGUMENT naming the first file system this
+ *   kernel lacks (and those it has: rp-kernel-file-systems.c), or whose
+ *   mkfs.TYPE is not installed (and the package that has it)
+ *
+ * Checks before the first cell what each cell's file system needs: the
+ * kernel's driver and the program that makes it. Without this, every cell
+ * of a missing one failed on its own after the cells before it ran.
+ *
+ * Returns: %TRUE when every file system can be made and mounted
+ */
+gboolean
+rp_cli_matrix_check_file_systems (GPtrArray  *fs_types,
+                                  GError    **error)
+{
+  g_autoptr(GPtrArray) offered = rp_kernel_file_systems_new ();
+
+  g_return_val_if_fail (fs_types != NULL, FALSE);
+
+  if (!rp_kernel_file_systems_check (offered, "--fs", fs_types, error))
+    return FALSE;
+  for (guint i = 0; i < fs_types->len; i++)
+    {
+      const char *fs_type = g_ptr_array_index (fs_types, i);
+      g_autofree char *program = g_strdup_printf ("mkfs.%s", fs_type);
+      g_autofree char *found = g_find_program_in_path (program);
+      const char *package = NULL;
+
+      if (found != NULL)
+        continue;
+      for (guint j = 0; j < G_N_ELEMENTS (mkfs_packages); j++)
+        if (g_str_equal (mkfs_packages[j].fs_type, fs_type))
+          package = mkfs_packages[j].package;
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: a file system's name, its mkfs program, the package that has it */
+                   _("--fs: “%s” needs the program %s, which is not installed (the package %s has it)"),
+                   fs_type, program, package != NULL ? package : program);
+      return FALSE;
+    }
   return TRUE;
 }

@@ -28,5 +28,7 @@ gboolean   rp_cli_matrix_check_kernel     (GPtrArray                *schedulers,
                                            const RpCliMatrixSetting *settings,
                                            guint                     n_settings,
                                            GError                  **error);
+gboolean   rp_cli_matrix_check_file_systems (GPtrArray       *fs_types,
+                                             GError         **error);
 
 G_END_DECLS

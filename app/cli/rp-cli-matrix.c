@@ -521,14 +521,29 @@ parse_list (const char   *text,
 {
   g_auto(GStrv) items = g_strsplit (text, ",", -1);
 
+  /* "--scheduler ''" gave an empty list: no cell, nothing said, exit 0. */
+  if (items[0] == NULL || (items[1] == NULL && *g_strstrip (items[0]) == '\0'))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: an option, e.g. "--scheduler" */
+                   _("%s: no value given; list one or more, separated by commas"), option);
+      return FALSE;
+    }
   for (guint i = 0; items[i] != NULL; i++)
     {
       gboolean known = allowed == NULL;
 
       g_strstrip (items[i]);
+      if (*items[i] == '\0')
+        {
+          g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                       /* TRANSLATORS: an option, e.g. "--scheduler", and its text, e.g. "none,,kyber" */
+                       _("%s: an empty value in “%s”; separate the values by single commas"), option, text);
+          return FALSE;
+        }
       for (guint j = 0; allowed != NULL && allowed[j] != NULL; j++)
         known |= g_str_equal (items[i], allowed[j]);
-      if (!known || *items[i] == '\0')
+      if (!known)
         {
           g_autofree char *choices = allowed ? g_strjoinv (", ", (char **) allowed) : g_strdup ("");
           g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
@@ -1077,7 +1092,8 @@ rp_cli_matrix (int    argc,
     };
 
     if (!rp_cli_matrix_check_kernel (schedulers, scheduler_text == NULL, kernel_settings,
-                                     G_N_ELEMENTS (kernel_settings), &error))
+                                     G_N_ELEMENTS (kernel_settings), &error) ||
+        !rp_cli_matrix_check_file_systems (fs_types, &error))
       return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   }
 

@@ -87,25 +87,59 @@ static void
 add_modular_schedulers (GPtrArray  *schedulers,
                         const char *modules_dir)
 {
-  g_autofree char *path = g_build_filename (modules_dir, "modules.alias", NULL);
+  g_autoptr(GPtrArray) names = rp_kernel_module_aliases (modules_dir, "", "-iosched");
+
+  for (guint i = 0; i < names->len; i++)
+    add_schedulers (schedulers, g_ptr_array_index (names, i));
+}
+
+/**
+ * rp_kernel_module_aliases:
+ * @modules_dir: (nullable): the kernel's modules directory,
+ *   "/lib/modules/RELEASE"; %NULL or missing for a kernel without modules
+ * @prefix: what the alias begins with, e.g. "fs-" (file systems:
+ *   MODULE_ALIAS_FS("btrfs") declares "fs-btrfs"), or ""
+ * @suffix: what it ends with, e.g. "-iosched" (elevators:
+ *   MODULE_ALIAS("bfq-iosched")), or ""
+ *
+ * The names of modules.alias's aliases "PREFIX NAME SUFFIX" (depmod writes
+ * each as "alias ALIAS MODULE"): what the kernel can load on demand though
+ * it does not list it yet.
+ *
+ * Returns: (transfer full) (element-type utf8): the NAMEs, in file order;
+ *   empty when the file cannot be read
+ */
+GPtrArray *
+rp_kernel_module_aliases (const char *modules_dir,
+                          const char *prefix,
+                          const char *suffix)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *path = NULL;
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
 
+  g_return_val_if_fail (prefix != NULL && suffix != NULL, names);
+
+  if (modules_dir == NULL)
+    return names;
+  path = g_build_filename (modules_dir, "modules.alias", NULL);
   if (!g_file_get_contents (path, &contents, NULL, NULL))
-    return;
+    return names;
   lines = g_strsplit (contents, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       g_auto(GStrv) words = g_strsplit (lines[i], " ", -1);
+      gsize length;
 
-      if (g_strv_length (words) >= 3 && g_str_equal (words[0], "alias") &&
-          g_str_has_suffix (words[1], "-iosched"))
-        {
-          g_autofree char *name = g_strndup (words[1], strlen (words[1]) - strlen ("-iosched"));
-
-          add_schedulers (schedulers, name);
-        }
+      if (g_strv_length (words) < 3 || !g_str_equal (words[0], "alias") ||
+          !g_str_has_prefix (words[1], prefix) || !g_str_has_suffix (words[1], suffix))
+        continue;
+      length = strlen (words[1]);
+      if (length > strlen (prefix) + strlen (suffix))
+        g_ptr_array_add (names, g_strndup (words[1] + strlen (prefix), length - strlen (prefix) - strlen (suffix)));
     }
+  return names;
 }
 
 /**
@@ -173,12 +207,24 @@ rp_kernel_features_new_at (const char *sys_root,
 RpKernelFeatures *
 rp_kernel_features_new (void)
 {
-  struct utsname name;
-  g_autofree char *modules_dir = NULL;
+  g_autofree char *modules_dir = rp_kernel_modules_dir ();
 
-  if (uname (&name) == 0)
-    modules_dir = g_build_filename ("/lib/modules", name.release, NULL);
   return rp_kernel_features_new_at ("/sys", modules_dir);
+}
+
+/**
+ * rp_kernel_modules_dir:
+ *
+ * Returns: (transfer full) (nullable): the running kernel's modules
+ *   directory, "/lib/modules/`uname -r`" (it may not exist: a kernel
+ *   without modules); %NULL when uname() fails
+ */
+char *
+rp_kernel_modules_dir (void)
+{
+  struct utsname name;
+
+  return uname (&name) == 0 ? g_build_filename ("/lib/modules", name.release, NULL) : NULL;
 }
 
 void

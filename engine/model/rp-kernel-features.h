@@ -27,6 +27,11 @@ gboolean            rp_kernel_features_check_setting       (const RpKernelFeatur
                                                             const char             *file,
                                                             GError                **error);
 
+char               *rp_kernel_modules_dir                  (void);
+GPtrArray          *rp_kernel_module_aliases               (const char             *modules_dir,
+                                                            const char             *prefix,
+                                                            const char             *suffix);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpKernelFeatures, rp_kernel_features_free)
 
 G_END_DECLS
