@@ -128,6 +128,12 @@ if [ -n "$lacking" ]; then
 else
   n=$((n + 1)); echo "ok $n # SKIP this kernel offers bfq, kyber and mq-deadline: none of them to refuse"
 fi
+# A value that is not text names its option (GOption said only "Invalid byte
+# sequence in conversion input").
+check_usage "run --duration with an invalid byte" "--duration: “�” is not text (an invalid byte)" \
+  run --dir "$target" --duration $'\xff'
+check_usage "run --scenario=R with an invalid byte" "--scenario: “R�” is not text (an invalid byte)" \
+  run --dir "$target" --scenario=$'R\xff'
 # An empty list or value is refused, naming the option (it ran no cell and
 # exited 0; an empty --wbt= was ignored and the cells ran).
 check_usage "matrix --scheduler ''" "--scheduler: no value given; list one or more, separated by commas" \

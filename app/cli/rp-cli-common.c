@@ -114,10 +114,28 @@ rp_cli_parse_options (GOptionContext   *context,
                       char           ***argv)
 {
   g_autoptr(GError) error = NULL;
+  g_auto(GStrv) given = g_strdupv (*argv);
 
   if (g_option_context_parse (context, argc, argv, &error))
     return TRUE;
 
+  /* A value that is not text in the locale's encoding: GOption says only
+   * "Invalid byte sequence in conversion input"; name the option. */
+  if (error->domain == G_CONVERT_ERROR)
+    for (guint i = 1; given[i] != NULL; i++)
+      if (!g_utf8_validate (given[i], -1, NULL))
+        {
+          g_autofree char *shown = g_utf8_make_valid (given[i], -1);
+          const char *option = i > 1 && !g_str_has_prefix (shown, "-") ? given[i - 1] : shown;
+          g_autofree char *name = g_strndup (option, strcspn (option, "="));
+          const char *value = option == shown && strchr (shown, '=') != NULL ? strchr (shown, '=') + 1 : shown;
+
+          /* TRANSLATORS: an option, e.g. "--duration", and its value with
+           * the bytes that are not text shown as � */
+          rp_cli_printerr (_("resprobe-cli: %s: “%s” is not text (an invalid byte)\n"), name, value);
+          g_printerr (_("Run “%s --help” for the options.\n"), g_get_prgname ());
+          return FALSE;
+        }
   /* GOption repeats the unknown option as given. */
   rp_cli_printerr ("resprobe-cli: %s\n", error->message);
   g_printerr (_("Run “%s --help” for the options.\n"), g_get_prgname ());
