@@ -150,9 +150,14 @@ add_late_frames (char       *verdict,
 {
   const char *frames = notes ? g_hash_table_lookup (notes, "frames") : NULL;
   const char *late = notes ? g_hash_table_lookup (notes, "late_frames") : NULL;
-  guint64 n_frames = frames ? g_ascii_strtoull (frames, NULL, 10) : 0;
-  guint64 n_late = late ? g_ascii_strtoull (late, NULL, 10) : 0;
+  guint64 n_frames = 0, n_late = 0;
   g_autofree char *owned = verdict;
+
+  /* A stranger's report: counts, the late ones among the frames. */
+  if (!rp_parse_note_count (frames, RP_NOTE_MAX_COUNT, &n_frames))
+    n_frames = 0;
+  if (!rp_parse_note_count (late, n_frames > 0 ? n_frames : RP_NOTE_MAX_COUNT, &n_late))
+    n_late = 0;
 
   if (late == NULL && late_series != NULL)
     n_late = rp_series_get_length (late_series);

@@ -73,6 +73,10 @@ add_latency (RpTraceOpStats *stats,
 {
   double completed = issued + latency;
 
+  /* Issued before the run's start: the other parts' preparation, not the
+   * run (a report reader drops samples before the start: issue 33). */
+  if (issued < 0)
+    return;
   rp_histogram_add (stats->histogram, latency);
   if (latency > WINDOW)
     {
@@ -229,6 +233,9 @@ on_balance_dirty_pages (RpTraceSink       *sink,
     return;
   seconds = (double) pause / sink->hz;
   t = rp_trace_time (sink, record->ts);
+  /* Before the run's start (its preparation): not the run's (issue 33). */
+  if (t < 0)
+    return;
   rp_series_append (sink->writer_pause, t, seconds);
   sink->pauses++;
   sink->pause_seconds += seconds;

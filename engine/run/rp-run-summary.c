@@ -135,9 +135,10 @@ rp_run_summary_set_notes (RpRunSummary *self,
 
   g_return_if_fail (self != NULL);
 
-  self->gaps = gaps != NULL ? g_ascii_strtoull (gaps, NULL, 10) : 0;
-  self->gap_longest = longest != NULL ? g_ascii_strtod (longest, NULL) : 0;
-  if (!isfinite (self->gap_longest) || self->gap_longest < 0)
+  /* Range-checked: the notes may be a stranger's (issue 33). */
+  if (!rp_parse_note_count (gaps, RP_NOTE_MAX_COUNT, &self->gaps))
+    self->gaps = 0;
+  if (!rp_parse_note_number (longest, 0, RP_NOTE_MAX_NUMBER, &self->gap_longest))
     self->gap_longest = 0;
   g_free (self->kernel_events_unavailable);
   self->kernel_events_unavailable =
@@ -154,7 +155,8 @@ rp_run_summary_set_notes (RpRunSummary *self,
       const char *count_note = rp_run_summary_get_row_info (i)->count_note;
       const char *calls = notes != NULL && count_note != NULL ? g_hash_table_lookup (notes, count_note) : NULL;
 
-      self->calls[i] = calls != NULL ? g_ascii_strtoull (calls, NULL, 10) : 0;
+      if (!rp_parse_note_count (calls, RP_NOTE_MAX_COUNT, &self->calls[i]))
+        self->calls[i] = 0;
     }
 }
 
