@@ -37,6 +37,7 @@ typedef struct {
   SeqReaders *parent;
   GThread    *thread;
   int         fd;
+  char       *buffer;       /* block_size bytes, from prepare: a memory limit fails the start, not a thread */
   guint64     passes;
   double      cpu_seconds;  /* the thread's own CPU time, set when it ends */
 } ReaderThread;
@@ -58,8 +59,11 @@ seq_readers_free (gpointer data)
   SeqReaders *readers = data;
 
   for (guint i = 0; i < readers->n_threads; i++)
-    if (readers->threads[i].fd >= 0)
-      close (readers->threads[i].fd);
+    {
+      if (readers->threads[i].fd >= 0)
+        close (readers->threads[i].fd);
+      g_free (readers->threads[i].buffer);
+    }
   g_free (readers->threads);
   g_clear_error (&readers->error);
   g_mutex_clear (&readers->lock);
@@ -101,7 +105,7 @@ seq_readers_prepare (RpPartHost *host,
 {
   const RpParams *params = rp_part_host_get_params (host);
   SeqReaders *readers = g_new0 (SeqReaders, 1);
-  g_autofree char *chunk = g_malloc (FILL_CHUNK);
+  g_autofree char *chunk = NULL;
 
   g_mutex_init (&readers->lock);
   readers->host = host;
@@ -112,6 +116,14 @@ seq_readers_prepare (RpPartHost *host,
   for (guint i = 0; i < readers->n_threads; i++)
     readers->threads[i].fd = -1;
 
+  /* Every buffer now: under a memory limit (ulimit -v) g_malloc() in a
+   * reader thread aborted the process, report and all (issue 33). */
+  chunk = rp_buffer_try_new (FILL_CHUNK, _("Sequential readers"), error);
+  if (chunk == NULL)
+    {
+      seq_readers_free (readers);
+      return NULL;
+    }
   for (gsize i = 0; i < FILL_CHUNK; i++)
     chunk[i] = (char) (i * 151 + 3);
   for (guint i = 0; i < readers->n_threads; i++)
@@ -119,6 +131,12 @@ seq_readers_prepare (RpPartHost *host,
       ReaderThread *thread = &readers->threads[i];
 
       thread->parent = readers;
+      thread->buffer = rp_buffer_try_new (readers->block_size, _("Sequential readers"), error);
+      if (thread->buffer == NULL)
+        {
+          seq_readers_free (readers);
+          return NULL;
+        }
       thread->fd = rp_part_host_open_tmpfile (host, 0, error);
       if (thread->fd < 0 || !fill_file (readers, thread->fd, chunk, error))
         {
@@ -149,7 +167,7 @@ reader_thread (gpointer data)
 {
   ReaderThread *thread = data;
   SeqReaders *readers = thread->parent;
-  void *buffer = g_malloc (readers->block_size);
+  char *buffer = thread->buffer;
   double cpu_start;
   off_t offset = 0;
 
@@ -179,7 +197,6 @@ reader_thread (gpointer data)
       offset += n;
       g_atomic_pointer_add (&readers->bytes, n);
     }
-  g_free (buffer);
   thread->cpu_seconds = rp_clock_thread_cpu_seconds () - cpu_start;
   return NULL;
 }

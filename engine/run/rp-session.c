@@ -837,8 +837,13 @@ launch_workers (RpSession *self)
             self->loads_running--;
           g_mutex_unlock (&self->lock);
           /* The run fails with what it measured so far: none of its loads
-           * can be trusted to run as asked. */
+           * can be trusted to run as asked. No thread more: the failure
+           * stops the run at once (begin_stop on this thread), whose join
+           * frees the workers meanwhile; one started after it ran on a
+           * freed worker (SIGSEGV in the fault matrix's pids.max=4 row,
+           * about 1 run in 16). */
           session_thread_failed (self, worker, error);
+          break;
         }
     }
 
