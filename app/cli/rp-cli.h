@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "rp-memory-pin.h"
+#include "rp-report.h"
 
 G_BEGIN_DECLS
 
@@ -73,6 +74,11 @@ void rp_cli_print    (const char *format, ...) G_GNUC_PRINTF (1, 2);
 void rp_cli_printerr (const char *format, ...) G_GNUC_PRINTF (1, 2);
 gboolean rp_cli_check_directory (const char  *directory,
                                  GError     **error);
+gboolean rp_cli_check_report_directory (const char  *directory,
+                                        GError     **error);
+gboolean rp_cli_save_report_elsewhere  (RpReport    *report,
+                                        GFile       *failed_directory,
+                                        const char  *stem);
 gboolean rp_cli_check_folder_option (const char  *option,
                                      const char  *folder,
                                      gboolean     must_exist,
