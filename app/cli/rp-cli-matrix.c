@@ -726,18 +726,58 @@ parse_max_ratio (GPtrArray  *texts,
   return TRUE;
 }
 
+/* A vm.dirty_bytes a cell can set and be named by, checked before the
+ * first cell (issue 33: 1 byte failed inside the cell, named "dirty0M",
+ * and 100T was written as is): whole MiB, as the cells' names and labels
+ * count it, from 1 MiB to this machine's memory, beyond which no threshold
+ * is ever reached. */
+static gboolean
+check_dirty_bytes (guint64   bytes,
+                   GError  **error)
+{
+  guint64 memory = (guint64) sysconf (_SC_PHYS_PAGES) * (guint64) sysconf (_SC_PAGESIZE);
+
+  if (!rp_params_check_size (bytes, RP_MiB, MAX (memory, RP_MiB), "--dirty-bytes", error))
+    return FALSE;
+  if (bytes % RP_MiB != 0)
+    {
+      g_autofree char *text = rp_format_size (bytes);
+
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: %s is a size such as "1.5 MiB" */
+                   _("--dirty-bytes: %s is not a whole number of MiB (the cells are named by it, e.g. dirty64M)"),
+                   text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* "/dev/loopN", which libmount's loop= option takes. */
 static gboolean
 check_loop_device (const char  *device,
                    GError     **error)
 {
   const char *number = g_str_has_prefix (device, "/dev/loop") ? device + strlen ("/dev/loop") : NULL;
+  g_autofree char *backing_path = NULL;
+  g_autofree char *backing = NULL;
   guint64 value;
 
   if (number == NULL || !g_ascii_string_to_unsigned (number, 10, 0, 1 << 20, &value, NULL))
     {
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                    _("--loop-device: “%s” is not a loop device such as /dev/loop7"), device);
+      return FALSE;
+    }
+  /* Attached already (to another matrix's image, a user's file): said
+   * now, not as the mount error of the first cell (issue 33). */
+  backing_path = g_strdup_printf ("/sys/block/loop%s/loop/backing_file", number);
+  if (g_file_get_contents (backing_path, &backing, NULL, NULL))
+    {
+      g_strchomp (backing);
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: the loop device, then the file it is attached to */
+                   _("--loop-device: “%s” is busy: it is attached to “%s” (give a free one, or none)"),
+                   device, backing);
       return FALSE;
     }
   return TRUE;
@@ -1007,7 +1047,8 @@ rp_cli_matrix (int    argc,
     {
       guint64 bytes;
 
-      if (!rp_parse_size (g_ptr_array_index (dirty_texts, i), "--dirty-bytes", &bytes, &error))
+      if (!rp_parse_size (g_ptr_array_index (dirty_texts, i), "--dirty-bytes", &bytes, &error) ||
+          !check_dirty_bytes (bytes, &error))
         return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
       g_array_append_val (dirty, bytes);
     }
