@@ -8,7 +8,8 @@
 set -u
 # test-faults.sh [K/N]: only the rows of shard K of N (every Nth row of the
 # table from the Kth), so that meson runs the shards side by side; the
-# checks across all rows then hold for the shard's rows.
+# checks across all rows then hold for the shard's rows. FAULT_ROWS (names of
+# row functions, separated by spaces) runs only those.
 shard=${1:-1/1}
 shard_index=${shard%/*}; shard_count=${shard#*/}
 cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
@@ -1148,6 +1149,367 @@ PY
 }
 
 # ---------------------------------------------------------------------------
+# Issue 33: reliability. Each row failed on the tree before the fix.
+
+# A free port on loopback, for a monitor of a row.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_monitor LOG COMMAND…: COMMAND (a monitor with --listen 127.0.0.1:
+# $monitor_port added) in the background, its PID in $monitor_pid; returns
+# once /metrics answers with an fsync sample (the sessions run), 1 when it
+# ended first or the hang guard (60 s) ran out.
+start_monitor() {
+  local log=$1; shift
+  monitor_port=$(free_port)
+  "$@" --listen "127.0.0.1:$monitor_port" >"$log" 2>&1 &
+  monitor_pid=$!; bg_pids+=("$monitor_pid")
+  for _ in $(seq 600); do
+    curl -s -m 5 "127.0.0.1:$monitor_port/metrics" 2>/dev/null | grep -q '^resprobe_fsync_latency_seconds_count{.* [1-9]' && return 0
+    kill -0 "$monitor_pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# stop_monitor: SIGTERM, and its exit code in $rc.
+stop_monitor() {
+  kill -TERM "$monitor_pid" 2>/dev/null
+  wait "$monitor_pid"; rc=$?
+}
+
+open_fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+
+# Issue 33, item 1: the monitor's connections. Under prlimit --nofile=400
+# (and its fsync and system probes only, whose descriptors are all opened
+# at the start): 30 404s and 150 405s leave no descriptor behind (each was
+# a CLOSE-WAIT socket for good); 20 connections that never finish their
+# request are closed by the monitor (they were held for ever); a
+# Content-Length of -5 gets a reply and no GLib warning; the systemd units
+# set LimitNOFILE.
+row_monitor_connections() {
+  local d=$work/target-monitor log=$work/monitor-connections.log before after closed unit units
+  mkdir "$d"
+  if ! start_monitor "$log" prlimit --nofile=400:400 -- "$cli" monitor --dir "$d" --probe fsync,system; then
+    fail "monitor connections: /metrics never answered: $(tail -3 "$log")"; return
+  fi
+  before=$(open_fds "$monitor_pid")
+  for _ in $(seq 30); do curl -s -m 10 -o /dev/null "127.0.0.1:$monitor_port/favicon.ico"; done
+  for _ in $(seq 150); do curl -s -m 10 -o /dev/null -X POST "127.0.0.1:$monitor_port/metrics"; done
+  # A hang guard of 30 s: the monitor closes each connection with its reply.
+  for _ in $(seq 300); do after=$(open_fds "$monitor_pid"); [ "$after" -le "$before" ] && break; sleep 0.1; done
+  if [ "$after" -le "$before" ]; then ok "monitor connections: 180 replies to unknown paths and methods, descriptors $before before, $after after"
+  else fail "monitor connections: $before descriptors before 180 replies, $after after"; fi
+  closed=$(python3 - "$monitor_port" <<'PY'
+import socket, sys, time
+port = int(sys.argv[1])
+socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+for s in socks[::2]:
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHo")
+closed = set()
+deadline = time.monotonic() + 60  # a hang guard: the monitor's deadline is 10 s
+while len(closed) < len(socks) and time.monotonic() < deadline:
+    for i, s in enumerate(socks):
+        s.setblocking(False)
+        try:
+            if i not in closed and s.recv(65536) == b"":
+                closed.add(i)
+        except BlockingIOError:
+            pass
+        except ConnectionResetError:
+            closed.add(i)
+    time.sleep(0.2)
+print(len(closed))
+PY
+)
+  if [ "$closed" = 20 ]; then ok "monitor connections: 20 unfinished requests closed by the monitor"
+  else fail "monitor connections: of 20 unfinished requests the monitor closed ${closed:-none} in 60 s"; fi
+  if curl -s -m 10 "127.0.0.1:$monitor_port/metrics" | grep -q '^resprobe_'; then ok "monitor connections: /metrics answers after them"
+  else fail "monitor connections: /metrics does not answer after them"; fi
+  curl -s -m 10 -o /dev/null -H "Content-Length: -5" -X POST "127.0.0.1:$monitor_port/metrics"
+  curl -s -m 10 -o /dev/null -H "Content-Length: -5" "127.0.0.1:$monitor_port/metrics"
+  stop_monitor
+  if grep -q "WARNING\|CRITICAL" "$log"; then fail "monitor connections: Content-Length -5: $(grep -m1 "WARNING\|CRITICAL" "$log")"
+  else ok "monitor connections: Content-Length -5 answered without a GLib warning"; fi
+  [ "$rc" -eq 0 ] && ok "monitor connections: SIGTERM, exit 0" || fail "monitor connections: exit $rc: $(tail -3 "$log")"
+  units=$(dirname "$0")/../data/systemd
+  for unit in resprobe-monitor.service.in resprobe-monitor-user.service.in; do
+    if grep -qE '^LimitNOFILE=[0-9]+$' "$units/$unit"; then ok "monitor connections: $unit sets $(grep -E '^LimitNOFILE=' "$units/$unit")"
+    else fail "monitor connections: $unit sets no LimitNOFILE"; fi
+  done
+  unchanged "monitor connections" "$d" ""
+}
+
+# A report of a short run, made once, for the rows that edit one.
+base_report() {
+  local base=$work/reports/base33.json
+  if [ ! -s "$base" ]; then
+    mkdir -p "$work/target-base33"
+    timeout -k 5 60 "$cli" run --dir "$work/target-base33" --probe fsync,system --interval 0.2 --duration 2 \
+      --report "$base" >/dev/null 2>&1
+  fi
+  echo "$base"
+}
+
+# edit_report BASE OUT PYTHON: OUT is BASE (its summary dropped, version 1
+# samples) after PYTHON ran on r, the report as a dict.
+edit_report() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("summary", None)
+exec(sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+}
+
+# Issue 33, item 3: numbers in a report's notes are range-checked where
+# they are read. A command_count of -1 or 99999999999 made show and the PDF
+# loop about 4.3 billion times; a gap count of -1 was printed as
+# 18446744073709551615.
+row_hostile_notes() {
+  local base out=$work/reports/hostile-notes.json count
+  base=$(base_report)
+  [ -s "$base" ] || { fail "hostile notes: no report to edit"; return; }
+  for count in -1 99999999999; do
+    edit_report "$base" "$out" "r['notes'].update({'command_count': '$count', 'command_exit_status': 'exit 0', 'measurement_gaps': '-1', 'measurement_gap_longest': '1e999', 'write_calls': '-7'})"
+    timeout -k 5 30 "$cli" show "$out" >"$work/last" 2>&1; rc=$?
+    expect "hostile notes: command_count $count, show" 0 "Summary"
+    if grep -q "18446744073709551615\|inf" "$work/last"; then fail "hostile notes: a wrapped number shown: $(grep -m1 "18446744073709551615\|inf" "$work/last")"
+    else ok "hostile notes: command_count $count: no wrapped or infinite number shown"; fi
+    rm -f "$work/reports/hostile.pdf"
+    timeout -k 5 30 "$cli" export "$out" --format pdf -o "$work/reports/hostile.pdf" >"$work/last" 2>&1; rc=$?
+    expect "hostile notes: command_count $count, PDF" 0 "Wrote"
+  done
+  rm -f "$out" "$work/reports/hostile.pdf"
+}
+
+# Issue 33, item 5: one-sample series cost a chunk each (80 000 took 1.9 GB):
+# more than 1000 series are refused, naming the file, whatever their
+# samples; 80 000 under ulimit -v 1 GB are refused with that message, not a
+# failed allocation.
+row_many_series() {
+  local base out=$work/reports/many-series.json count
+  base=$(base_report)
+  [ -s "$base" ] || { fail "many series: no report to edit"; return; }
+  for count in 1001 80000; do
+    edit_report "$base" "$out" "r['version'] = 1; r['series'] = {'x%d' % i: {'unit': 's', 'samples': [[0.5, 0.001]]} for i in range($count)}"
+    ( ulimit -v 1000000; exec timeout -k 5 60 "$cli" show "$out" ) >"$work/last" 2>&1; rc=$?
+    expect "many series: $count one-sample series" 2 "$out" "more than 1000 series"
+  done
+  edit_report "$base" "$out" "r['version'] = 1; r['series'].update({'x%d' % i: {'unit': 's', 'samples': [[0.5, 0.001]]} for i in range(900)})"
+  run_cli show "$out"
+  expect "many series: 900 more series load" 0 "Summary"
+  rm -f "$out"
+}
+
+# Issue 33, item 6: the readers' buffers under ulimit -v 200000: a message
+# naming memory or a thread and exit 1, never GLib's abort (exit 133, no
+# report): 64 readers of 1 MiB files, 8 readers reading 64 MiB at a time.
+row_readers_memory_limit() {
+  local d=$work/target-readers-ulimit args
+  mkdir "$d"
+  for args in "--readers 64 --reader-file-size 1M" "--readers 8 --read-size 64M"; do
+    rm -f "$work/reports/readers-ulimit.json"
+    # shellcheck disable=SC2086
+    ( ulimit -v 200000
+      exec timeout -k 5 60 "$cli" run --dir "$d" --load seq-readers $args --duration 3 \
+        --report "$work/reports/readers-ulimit.json" ) >"$work/last" 2>&1
+    rc=$?
+    expect "readers under ulimit -v 200000, $args" 1
+    if grep -v '^#' "$work/last" | grep -qE "memory|thread" && ! grep -q "GLib-ERROR" "$work/last"; then
+      ok "readers under ulimit -v 200000, $args: $(grep -v '^#' "$work/last" | grep -m1 -E "memory|thread")"
+    else fail "readers under ulimit -v 200000, $args: $(tail -2 "$work/last")"; fi
+  done
+  unchanged "readers under ulimit -v" "$d" ""
+}
+
+# Issue 33, item 7: the monitor takes probe sets without fsync (each was
+# refused: "--interval does not apply to scenario custom", no --interval
+# given), and refuses an unwritable --reports at the start, as it refuses an
+# unwritable --textfile; one that becomes read-only later gets each period's
+# report saved in the default reports folder instead (root: a read-only
+# bind mount), as `run` does.
+row_monitor_probes_and_reports() {
+  local d=$work/target-monitor-probes r=$work/monitor-reports probe pid child locked rw
+  mkdir -p "$d" "$r"
+  for probe in save cold-read sync timer system; do
+    rm -f "$work/last"
+    timeout -k 5 60 "$cli" monitor --dir "$d" --probe "$probe" --report-every 1 --reports "$r" >"$work/last" 2>&1 &
+    pid=$!; bg_pids+=("$pid")
+    until grep -q "Report saved" "$work/last" 2>/dev/null || ! kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+    [ -n "$child" ] && kill -TERM "$child"
+    wait "$pid"; rc=$?
+    expect "monitor --probe $probe" 0 "Report saved"
+  done
+  if [ "$is_root" -eq 1 ]; then
+    locked=$nobody_area/monitor-locked-reports
+    mkdir -p -m 755 "$locked"; mkdir -p -m 1777 "$nobody_area/monitor-dir"
+    timeout -k 5 30 "${as_nobody[@]}" "$nobody_cli" monitor --dir "$nobody_area/monitor-dir" --report-every 1 \
+      --reports "$locked" >"$work/last" 2>&1
+  else
+    locked=$work/monitor-locked-reports
+    mkdir -m 555 "$locked"
+    timeout -k 5 30 "$cli" monitor --dir "$d" --report-every 1 --reports "$locked" >"$work/last" 2>&1
+  fi
+  rc=$?
+  expect "monitor, an unwritable --reports" 2 "--reports" "$locked"
+  [ "$is_root" -eq 1 ] || return 0
+  rw=$work/monitor-rw-reports
+  mkdir "$rw"
+  mount --bind "$rw" "$rw" || { fail "monitor, --reports made read-only: cannot bind-mount"; return; }
+  rm -f "$work/last"
+  XDG_DATA_HOME=$work/xdg timeout -k 5 60 "$cli" monitor --dir "$d" --report-every 1 --reports "$rw" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "Report saved" 30
+  mount -o remount,bind,ro "$rw"
+  until grep -q "instead" "$work/last" 2>/dev/null || ! kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+  [ -n "$child" ] && kill -TERM "$child"
+  wait "$pid"; rc=$?
+  umount "$rw"
+  expect "monitor, --reports made read-only" 1 "Read-only file system" "$work/xdg/resprobe/reports" "instead"
+  if ls "$work/xdg/resprobe/reports/"*.json >/dev/null 2>&1; then ok "monitor, --reports made read-only: the reports are in the default folder"
+  else fail "monitor, --reports made read-only: no report in $work/xdg/resprobe/reports"; fi
+  unchanged "monitor probe sets" "$d" ""
+}
+
+# Issue 33, item 8: where the measuring process stood still (a gap of the
+# system sampler's series: here 10 s without a sample in a report), no line
+# crosses: the stroked path of each series breaks there (an SVG path with a
+# second move-to), as the verdict says "stood still".
+row_chart_gap() {
+  local base out=$work/reports/gap.json svg=$work/reports/gap.svg most
+  base=$(base_report)
+  [ -s "$base" ] || { fail "chart gap: no report to edit"; return; }
+  edit_report "$base" "$out" "
+r['version'] = 1; r['stalls'] = []; r['duration'] = 30.0; r['baseline'] = 0
+r['scenario']['sample_period'] = 0.5
+times = [i * 0.5 for i in range(61) if not 5 < i * 0.5 < 15]
+r['series'] = {'cpu_user': {'unit': 'ratio', 'samples': [[t, 0.3] for t in times]},
+               'fsync_latency': {'unit': 's', 'samples': [[t, 0.002 + 0.001 * (k % 3)] for k, t in enumerate(times)]}}"
+  rm -f "$svg"
+  run_cli export "$out" --format svg -o "$svg"
+  expect "chart gap: export" 0 "Wrote"
+  most=$(grep -o '<path[^>]*stroke-width:1.5[^>]*' "$svg" | sed 's/.* d="//' | awk '{ print gsub(/M /, "") }' | sort -n | tail -1)
+  if [ "${most:-0}" -ge 2 ]; then ok "chart gap: the line breaks across 10 s without samples ($most parts)"
+  else fail "chart gap: a line drawn across the gap (${most:-no} parts)"; fi
+  rm -f "$out" "$svg"
+}
+
+# Issue 33, item 8: a sample time before the run's start is dropped when
+# loaded (and noted), never counted: a hand-made fsync of 9 s at t = -5
+# was a stall of the run.
+row_negative_sample_times() {
+  local base out=$work/reports/negative-times.json
+  base=$(base_report)
+  [ -s "$base" ] || { fail "negative sample times: no report to edit"; return; }
+  edit_report "$base" "$out" "
+r['version'] = 1; r['stalls'] = []
+r['series']['fsync_latency'] = {'unit': 's', 'samples': [[-5, 9.0], [0.5, 0.002], [1.0, 0.003]]}"
+  run_cli show "$out"
+  expect "negative sample times" 0 "Summary"
+  if grep -q "9.00 s" "$work/last"; then fail "negative sample times: the sample at -5 s counted: $(grep -m1 "9.00 s" "$work/last")"
+  else ok "negative sample times: the sample at -5 s not counted"; fi
+  if grep -q "samples_dropped_before_start: 1" "$work/last"; then ok "negative sample times: noted: $(grep -m1 "dropped" "$work/last")"
+  else fail "negative sample times: the dropped sample is not noted"; fi
+  rm -f "$out"
+}
+
+# Issue 33, item 8: --report --force of a symbolic link or /dev/null is
+# refused before the run (it failed only after it, the report saved
+# elsewhere).
+row_report_not_regular() {
+  local d=$work/target-not-regular link=$work/reports/link.json
+  mkdir "$d"
+  ln -sf "$work/reports/elsewhere.json" "$link"
+  run_cli run --dir "$d" --duration 2 --report "$link" --force
+  expect "--report LINK --force" 2 "not a regular file"
+  run_cli run --dir "$d" --duration 2 --report /dev/null --force
+  expect "--report /dev/null --force" 2 "not a regular file"
+  if grep -q "fsync time:" "$work/last"; then fail "--report /dev/null --force: the run ran first"
+  else ok "--report /dev/null --force: refused before the run"; fi
+  rm -f "$link"
+  unchanged "--report not a regular file" "$d" ""
+}
+
+# Issue 33, item 8: the small-files folder renamed during the run (a user
+# tidying up) is emptied and removed all the same (2048 files were left).
+row_small_files_renamed() {
+  local d=$work/target-small-renamed pid folder
+  mkdir "$d"
+  rm -f "$work/last"
+  timeout -k 5 60 "$cli" run --dir "$d" --load small-files --duration 4 --report "$work/reports/small-renamed.json" \
+    >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 60
+  folder=$(find "$d" -maxdepth 1 -name 'resprobe-files-*' | head -1)
+  if [ -n "$folder" ]; then mv "$folder" "$d/moved"; else fail "small files renamed: no folder to rename"; fi
+  wait "$pid"; rc=$?
+  expect "small files renamed" 0 "Report saved"
+  unchanged "small files renamed" "$d" ""
+}
+
+# Issue 33, item 8: matrix --dirty-bytes of 1 byte or 100T is refused before
+# the first cell, naming the option (1 byte failed inside the cell, named
+# "dirty0M"). Never as root: run as nobody, refused before needing it.
+row_matrix_dirty_bytes() {
+  local value runner=()
+  [ "$is_root" -eq 1 ] && runner=("${as_nobody[@]}")
+  for value in 1 100T; do
+    timeout -k 5 30 "${runner[@]}" "$nobody_cli" matrix --dir /nonexistent --dirty-bytes "$value" >"$work/last" 2>&1
+    rc=$?
+    expect "matrix --dirty-bytes $value" 2 "--dirty-bytes" "out of range"
+  done
+}
+
+# Issue 33, item 8: a --loop-device attached already is refused before the
+# first cell as busy (it was the first cell's mount error). The row's own
+# loop device, attached to a file of its own.
+row_matrix_busy_loop() {
+  local index image=$work/busy-loop.img d=$work/target-busy-loop
+  mkdir "$d"
+  index=$(loop_control add 400) || { fail "busy loop device: cannot create one"; return; }
+  own_loops+=("$index")
+  truncate -s 16M "$image"
+  losetup "/dev/loop$index" "$image" || { fail "busy loop device: cannot attach /dev/loop$index"; return; }
+  run_cli matrix --dir "$d" --loop-device "/dev/loop$index" --fs ext2 --duration 1
+  losetup -d "/dev/loop$index"
+  expect "matrix --loop-device busy" 2 "/dev/loop$index" "busy" "$image"
+  no_leftover_mounts "matrix --loop-device busy"
+}
+
+# Issue 33, item 8: --baseline 0 ("none") is what a run without the system
+# sampler does anyway: taken, not refused.
+row_baseline_zero() {
+  local d=$work/target-baseline0
+  mkdir "$d"
+  run_cli run --dir "$d" --probe fsync --baseline 0 --duration 1 --report "$work/reports/baseline0.json"
+  expect "--probe fsync --baseline 0" 0 "Report saved"
+  run_cli run --dir "$d" --probe fsync --baseline 2 --duration 1
+  expect "--probe fsync --baseline 2" 2 "--baseline does not apply"
+  unchanged "--baseline 0" "$d" ""
+}
+
+# Issue 33, item 8: a comparison.json of 100 000 reports (1.4 MB) opened in
+# the window: "larger than 1.0 MiB, more than a comparison this program
+# reads", not "not a report".
+row_big_comparison() {
+  local dir=$work/big-comparison out=$work/gui-big-comparison.log
+  mkdir "$dir"
+  python3 -c '
+import json, sys
+json.dump({"format": "resprobe-comparison", "version": 1,
+           "reports": ["run-%d.json" % i for i in range(100000)]}, open(sys.argv[1], "w"))' "$dir/comparison.json"
+  GSK_RENDERER=cairo timeout -k 5 90 dbus-run-session -- "$xvfb_run" \
+    "$RESPROBE_GUI" --screenshot-on-exit "$dir/none.png" "$dir/comparison.json" >"$out" 2>&1
+  if grep -q "larger than 1.0 MiB" "$out"; then ok "comparison of 100 000 reports: $(grep -m1 "larger than" "$out")"
+  else fail "comparison of 100 000 reports: $(tail -2 "$out")"; fi
+}
+
+# ---------------------------------------------------------------------------
 # The table: function, what it needs (root, a command), why it would skip.
 ROWS=(
   "row_missing_directory||"
@@ -1186,19 +1548,34 @@ ROWS=(
   "row_signal_phases||"
   "row_russian_axes|pdftotext locale|"
   "row_device_bad_input||"
+  "row_monitor_connections|curl prlimit python3|"
+  "row_hostile_notes|python3|"
+  "row_many_series|python3|"
+  "row_monitor_probes_and_reports|curl|"
+  "row_chart_gap|python3|"
+  "row_negative_sample_times|python3|"
+  "row_report_not_regular||"
+  "row_small_files_renamed||"
+  "row_matrix_dirty_bytes|setpriv|"
+  "row_matrix_busy_loop|root losetup|a loop device of its own needs root"
+  "row_baseline_zero||"
 )
 # ulimit -v, where the build can run under one: AddressSanitizer reserves
 # terabytes of shadow address space at start and aborts under any limit.
-ldd "$cli" 2>/dev/null | grep -q libasan || ROWS+=("row_memory_limit||")
+ldd "$cli" 2>/dev/null | grep -q libasan || ROWS+=("row_memory_limit||" "row_readers_memory_limit||")
 # The window's rows, where the build has a window (not the sanitizer build).
 [ -n "${RESPROBE_GUI:-}" ] && ROWS+=("row_deaf_session_bus|Xvfb xwininfo python3|"
-                                    "row_gui_huge_values|Xvfb xwininfo dbus-run-session|")
+                                    "row_gui_huge_values|Xvfb xwininfo dbus-run-session|"
+                                    "row_big_comparison|Xvfb dbus-run-session python3|")
 
 row_index=0
 for entry in "${ROWS[@]}"; do
   row_index=$((row_index + 1))
   [ $(( (row_index - 1) % shard_count + 1 )) -eq "$shard_index" ] || continue
   IFS='|' read -r row needs why <<<"$entry"
+  # FAULT_ROWS="row_a row_b": only those (to run a row alone, before and
+  # after a fix).
+  [ -z "${FAULT_ROWS:-}" ] || [[ " $FAULT_ROWS " == *" $row "* ]] || continue
   # Only root is a reason to skip, and only when not root (CI runs as root and
   # skips nothing). A missing tool or device is a failure: the tools come with
   # build-aux/install-deps.sh.
