@@ -13,8 +13,12 @@ packages=(
   libsoup-3.0-dev
   # kernel events (journal commits, device latency) and their cross-check: tests/test-kernel-events.sh
   libtracefs-dev libtraceevent-dev trace-cmd
-  # data validation
-  desktop-file-utils appstream
+  # every block request's latency seen by BPF, against the probe's (tests/test-kernel-figures.sh latency)
+  bpftrace
+  # data validation; the user guide (yelp-check: tests/test-help.sh)
+  desktop-file-utils appstream yelp-tools
+  # the Debian packages (build-aux/deb.sh, tests/test-deb-package.sh)
+  dpkg-dev debhelper lintian
   # GUI tests and screenshots
   xvfb xauth xdotool imagemagick
   # the display probe on Wayland (tests/test-display.sh): weston's headless backend;

@@ -7,8 +7,19 @@
 # Usage: build-aux/screenshots.sh [BUILD_DIR] [TARGET_DIR]; TARGET_DIR must not be on
 # tmpfs (the window would warn that fsync() does nothing there). LANGUAGE=xx takes
 # translated ones, e.g. LANGUAGE=pt_BR build-aux/screenshots.sh _build /var/tmp.
+#
+# build-aux/screenshots.sh --help-figures [BUILD_DIR] [TARGET_DIR] takes the user
+# guide's figures (help/C/figures/*.png) instead, as root: two real R1 runs on an
+# ext3 image in TARGET_DIR on a loop device of the script's own, data=ordered then
+# data=writeback (so that the runs stall as the bug reports' did, for a reason the
+# guide explains), each in the window run as the user nobody (what a user sees:
+# no kernel events): build-aux/help-figures.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --help-figures ]; then
+  shift
+  exec bash build-aux/help-figures.sh "$@"
+fi
 
 build=$(realpath "${1:-_build}")
 target_parent=${2:-/var/tmp}

@@ -98,6 +98,44 @@ m fsync-half-size              $f 'probe->size = rp_params_get_size (params, "fs
 m fsync-wrong-byte             $f "memset (probe->buffer, 'a', probe->size);" "memset (probe->buffer, 'b', probe->size);"
 m fsync-no-interval            $f 'while (rp_part_host_sleep (host, probe->interval));' 'while (rp_part_host_sleep (host, probe->interval / 10));'
 
+# Issue 31: the figures of kernel events and device statistics (k31-…)
+f=engine/parts/rp-trace-block.c
+m k31-pause-divided-by-hz      $f 'return (double) pause_ms / 1000.0;' 'return (double) pause_ms / 250.0;'
+m k31-pause-zero-counted       $f 'if (pause <= 0)' 'if (pause < 0)'
+m k31-own-pause-as-other       $f 'if (task->kind == RP_TRACE_TASK_OTHER)
+    rp_series_append (sink->writer_pause_other' 'if (task->kind != RP_TRACE_TASK_THREAD)
+    rp_series_append (sink->writer_pause_other'
+m k31-stats-only-long-requests $f 'rp_stream_stats_add (stats->all, &latency, 1);' 'if (latency > WINDOW) rp_stream_stats_add (stats->all, &latency, 1);'
+f=engine/parts/rp-trace-tasks.c
+m k31-child-process-as-thread  $f 'if (flags & RP_CLONE_THREAD)' 'if (flags & 0x100)'
+m k31-reused-number-kept       $f 'g_hash_table_remove (sink->own_tasks, GINT_TO_POINTER (child));' '(void) child;'
+m k31-created-tasks-forgotten  $f '  add_task (sink, child, kind, comm);
+}' '  (void) kind;
+}'
+m k31-child-of-child-other     $f '  else if (by->kind != RP_TRACE_TASK_THREAD)
+    kind = by->kind;' '  else if (by->kind != RP_TRACE_TASK_THREAD)
+    kind = RP_TRACE_TASK_OTHER;'
+f=engine/model/rp-series.c
+m k31-series-stats-of-points   $f 'if (self->full_stats != NULL)
+    {' 'if (self->full_stats == NULL && FALSE)
+    {'
+f=engine/model/rp-stream-stats.c
+m k31-follow-ignores-full      $f 'full = self->series != NULL ? rp_series_get_full_stats (self->series) : NULL;' 'full = NULL;'
+m k31-sorted-max-not-exact     $f 'values[n - 1] = rp_histogram_get_max (h);' '(void) h;'
+m k31-histogram-bucket-count-1 engine/base/rp-histogram.c 'self->n += count;' 'self->n += 1;'
+f=engine/report/rp-report-full-stats.c
+m k31-full-fewer-than-points   $f 'if (n > m->n)' 'if (n > m->n + 1000000)'
+m k31-full-buckets-unchecked   $f 'if (rp_histogram_get_count (histogram) != m->n)' 'if (FALSE)'
+m k31-full-not-saved           engine/report/rp-report-json.c 'if (rp_series_get_full_stats (series) != NULL)
+        {' 'if (FALSE)
+        {'
+f=engine/base/rp-proc-wait.c
+m k31-diskstats-no-32bit-wrap  $f 'return (after - before) & G_MAXUINT32;' 'return after - before;'
+m k31-diskstats-reset-zero     $f '  return after;
+}' '  return 0;
+}'
+m k31-diskstats-total-last     $f 'total->write_ms += delta->write_ms;' 'total->write_ms = delta->write_ms;'
+
 # Writers and cleanup paths
 m writer-whole-last-block      engine/parts/rp-seq-writer.c 'guint64 length = MIN (writer->block_size, writer->total_size - bytes);' 'guint64 length = writer->block_size;'
 m tmpfile-fallback-not-unlinked engine/run/rp-target.c 'if (unlink (path) != 0)' 'if (0)'
@@ -114,6 +152,9 @@ done
 [ ${#selected[@]} -gt 0 ] || { echo "no mutant matches: ${filters[*]}" >&2; exit 2; }
 
 scratch=$(mktemp -d "${MUTATE_DIR:-/var/tmp}/resprobe-mutate-XXXXXX")
+# mktemp's 0700 keeps nobody out of the build: the fault matrix's rows as
+# nobody (run as root) then fail the unmutated copy.
+chmod 755 "$scratch"
 cleanup() { [ "${MUTATE_KEEP:-0}" = 1 ] && echo "# kept $scratch" || rm -rf "$scratch"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

@@ -326,6 +326,37 @@ test_exactly_at_limits (void)
   g_assert_cmpuint (stats.over_attention, ==, 1);
 }
 
+/* The values a comparison's rank test reads of a thinned series' full
+ * statistics: every value, in order, each within the histogram's bound of
+ * the exact one at its rank, the extremes exact. */
+static void
+test_sorted_values (void)
+{
+  g_autoptr(RpStreamStats) stats = rp_stream_stats_new ();
+  g_autoptr(RpStreamStats) copy = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autofree double *values = NULL;
+  double exact[3000];
+  gsize n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (exact); i++)
+    exact[i] = 1e-4 * exp (g_rand_double_range (rand, 0, 9));
+  rp_stream_stats_add (stats, exact, G_N_ELEMENTS (exact));
+  copy = rp_stream_stats_copy (stats);
+  qsort (exact, G_N_ELEMENTS (exact), sizeof (double), compare_doubles);
+  values = rp_stream_stats_copy_sorted_values (copy, &n);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (exact));
+  g_assert_cmpfloat (values[0], ==, exact[0]);
+  g_assert_cmpfloat (values[n - 1], ==, exact[n - 1]);
+  for (gsize i = 0; i < n; i++)
+    {
+      assert_within_bound (values[i], exact[i]);
+      g_assert_true (i == 0 || values[i] >= values[i - 1]);
+    }
+  for (guint k = 1; k < 1000; k += 37)
+    assert_within_bound (rp_stats_percentile (values, n, k / 1000.0), rp_stats_percentile (exact, n, k / 1000.0));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -341,6 +372,7 @@ main (int   argc,
   g_test_add_func ("/stream-stats/follow-concurrent", test_follow_concurrent);
   g_test_add_func ("/stream-stats/verdict", test_verdict);
   g_test_add_func ("/stream-stats/exactly-at-limits", test_exactly_at_limits);
+  g_test_add_func ("/stream-stats/sorted-values", test_sorted_values);
 
   return g_test_run ();
 }

@@ -57,11 +57,12 @@ test_names (void)
 static const RpTraceEventInfo *
 find_event (const char *name)
 {
-  const RpTraceEventInfo *families[2];
-  guint counts[2];
+  const RpTraceEventInfo *families[3];
+  guint counts[3];
 
   families[0] = rp_trace_journal_events (&counts[0]);
   families[1] = rp_trace_block_events (&counts[1]);
+  families[2] = rp_trace_task_events (&counts[2]);
   for (guint f = 0; f < G_N_ELEMENTS (families); f++)
     for (guint i = 0; i < counts[f]; i++)
       if (g_str_equal (families[f][i].name, name))
@@ -101,7 +102,14 @@ test_filters (void)
 
       g_assert_cmpstr (filter, ==, cases[i].filter);
     }
-  /* No event of ours is read unfiltered: every filter names a device. */
+  /* Which tasks are the run's (issue 31): every task's creation, the one
+   * event whose filter names no device, as one may be made anywhere. */
+  {
+    g_autofree char *filter = rp_trace_event_filter (find_event ("task_newtask"), &loop);
+
+    g_assert_cmpstr (filter, ==, "");
+  }
+  /* No other event of ours is read unfiltered: every filter names a device. */
   for (guint i = 0; i < G_N_ELEMENTS (all); i++)
     {
       g_autofree char *filter = rp_trace_event_filter (find_event (all[i]), &loop);

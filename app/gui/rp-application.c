@@ -10,6 +10,7 @@
 #include "rp-gui-util.h"
 #include "rp-compare-window.h"
 #include "rp-gui-resources.h"
+#include "rp-help.h"
 #include "rp-preferences-window.h"
 #include "rp-report-io.h"
 #include "rp-scenario.h"
@@ -325,7 +326,7 @@ about_activated (GSimpleAction *action,
   adw_about_window_set_developer_name (about, _("The Responsiveness Probe authors"));
   adw_about_window_set_developers (about, developers);
   adw_about_window_set_comments (about, _("Measures how unresponsive the desktop gets while the disk is busy: "
-                                          "fsync and write() latency, this window’s own delays, the CPU time "
+                                          "fsync and write() latency, the delays of an application window, the CPU time "
                                           "I/O takes, and the configuration that explains them."));
   adw_about_window_set_license_type (about, GTK_LICENSE_GPL_3_0);
   adw_about_window_set_copyright (about, _("© 2026 The Responsiveness Probe authors"));
@@ -354,10 +355,36 @@ preferences_activated (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (preferences));
 }
 
+/* Help (F1, the main menu): the guide's front page. */
+static void
+help_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  GtkWindow *window = gtk_application_get_active_window (user_data);
+
+  if (window != NULL)
+    rp_help_show (window, NULL);
+}
+
+/* A page's link to its topic in the guide (help-topic('verdict')). */
+static void
+help_topic_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  GtkWindow *window = gtk_application_get_active_window (user_data);
+
+  if (window != NULL)
+    rp_help_show (window, g_variant_get_string (parameter, NULL));
+}
+
 static const GActionEntry app_actions[] = {
   { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
   { "about", about_activated, NULL, NULL, NULL, { 0 } },
   { "preferences", preferences_activated, NULL, NULL, NULL, { 0 } },
+  { "help", help_activated, NULL, NULL, NULL, { 0 } },
+  { "help-topic", help_topic_activated, "s", NULL, NULL, { 0 } },
 };
 
 /* What AdwApplication would do with the resource base path, which is unset
@@ -452,6 +479,7 @@ rp_application_startup (GApplication *application)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *preferences_accels[] = { "<Control>comma", NULL };
   static const char *help_overlay_accels[] = { "<Control>question", NULL };
+  static const char *help_accels[] = { "F1", NULL };
   RpApplication *self = RP_APPLICATION (application);
   g_autoptr(GSettings) settings = NULL;
   GAction *preferences;
@@ -475,6 +503,7 @@ rp_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.preferences", preferences_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-help-overlay", help_overlay_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.help", help_accels);
   g_signal_connect (application, "window-added", G_CALLBACK (on_window_added), NULL);
   settings = rp_gui_new_settings ();
   preferences = g_action_map_lookup_action (G_ACTION_MAP (application), "preferences");

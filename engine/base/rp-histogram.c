@@ -246,3 +246,98 @@ rp_histogram_percentile (const RpHistogram *self,
   order_statistics (self, (guint64) lower, &x_k, &x_next);
   return x_k + (h - lower) * (x_next - x_k);
 }
+
+/**
+ * rp_histogram_copy:
+ *
+ * Returns: (transfer full): an independent copy of @self
+ */
+RpHistogram *
+rp_histogram_copy (const RpHistogram *self)
+{
+  gsize size = sizeof *self + rp_histogram_get_n_buckets () * sizeof (guint64);
+
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_memdup2 (self, size);
+}
+
+/**
+ * rp_histogram_next_bucket:
+ * @index: (inout): the bucket to start at (0 for the first); on %TRUE the
+ *   bucket found, so that the next call starts at *@index + 1
+ * @out_count: (out): its count
+ *
+ * Walks the non-empty buckets in ascending order of value, e.g. to save a
+ * histogram: `for (gsize i = 0; rp_histogram_next_bucket (h, &i, &c); i++)`.
+ *
+ * Returns: %FALSE when no bucket at or after *@index holds a value
+ */
+gboolean
+rp_histogram_next_bucket (const RpHistogram *self,
+                          gsize             *index,
+                          guint64           *out_count)
+{
+  g_return_val_if_fail (self != NULL && index != NULL && out_count != NULL, FALSE);
+
+  if (self->n == 0)
+    return FALSE;
+  for (gsize b = MAX (*index, self->lo); b <= self->hi; b++)
+    if (self->counts[b] > 0)
+      {
+        *index = b;
+        *out_count = self->counts[b];
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/**
+ * rp_histogram_add_bucket:
+ * @index: a bucket, below rp_histogram_get_n_buckets()
+ * @count: values to add to it, at least 1
+ * @min: the smallest value of the whole histogram being restored
+ * @max: its largest
+ *
+ * Restores a saved histogram bucket by bucket (rp_histogram_next_bucket()),
+ * with the exact extremes that the buckets alone do not keep.
+ *
+ * Returns: %FALSE (and changes nothing) for an index out of range, a count
+ *   of 0, a count that would overflow, or extremes that are not finite or
+ *   not min ≤ max
+ */
+gboolean
+rp_histogram_add_bucket (RpHistogram *self,
+                         gsize        index,
+                         guint64      count,
+                         double       min,
+                         double       max)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (index >= rp_histogram_get_n_buckets () || count == 0 || self->n > G_MAXUINT64 - count ||
+      !isfinite (min) || !isfinite (max) || min > max)
+    return FALSE;
+  self->counts[index] += count;
+  self->lo = MIN (self->lo, index);
+  self->hi = self->n == 0 ? index : MAX (self->hi, index);
+  self->n += count;
+  self->min = min;
+  self->max = max;
+  return TRUE;
+}
+
+/**
+ * rp_histogram_bucket_value:
+ * @index: a bucket
+ *
+ * Returns: the value that bucket @index stands for (within
+ *   %RP_HISTOGRAM_RELATIVE_ERROR of each of its values), clamped to the
+ *   histogram's exact extremes; what rp_histogram_percentile() uses
+ */
+double
+rp_histogram_bucket_value (const RpHistogram *self,
+                           gsize              index)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return representative (self, MIN (index, rp_histogram_get_n_buckets () - 1));
+}

@@ -26,6 +26,17 @@ double       rp_histogram_get_max        (const RpHistogram *self);
 double       rp_histogram_percentile     (const RpHistogram *self,
                                           double             fraction);
 gsize        rp_histogram_get_n_buckets  (void);
+gboolean     rp_histogram_next_bucket    (const RpHistogram *self,
+                                          gsize             *index,
+                                          guint64           *out_count);
+gboolean     rp_histogram_add_bucket     (RpHistogram       *self,
+                                          gsize              index,
+                                          guint64            count,
+                                          double             min,
+                                          double             max);
+double       rp_histogram_bucket_value   (const RpHistogram *self,
+                                          gsize              index);
+RpHistogram *rp_histogram_copy           (const RpHistogram *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpHistogram, rp_histogram_free)
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rp-proc-wait.h"
@@ -41,6 +42,41 @@ rp_proc_parse_task_stat (const char *text,
     }
   if (field == 42)
     out_stat->blkio_ticks = g_ascii_strtoull (p, NULL, 10);
+  return TRUE;
+}
+
+/**
+ * rp_proc_parse_schedstat:
+ * @text: a /proc/PID/task/TID/schedstat line: "ON_CPU RUN_DELAY SLICES",
+ *   nanoseconds (Documentation/scheduler/sched-stats.rst; there with
+ *   CONFIG_SCHED_INFO, which delay accounting selects, without schedstats)
+ * @out_on_cpu: (out): seconds the thread ran on a CPU
+ * @out_run_delay: (out): seconds it was runnable and waited on a run queue
+ *   for a CPU; the kernel adds a wait when the thread gets the CPU, so a
+ *   wait still going on is not in it yet
+ *
+ * Returns: %FALSE when @text is not such a line
+ */
+gboolean
+rp_proc_parse_schedstat (const char *text,
+                         double     *out_on_cpu,
+                         double     *out_run_delay)
+{
+  guint64 on_cpu, run_delay;
+  char *end;
+
+  g_return_val_if_fail (out_on_cpu != NULL && out_run_delay != NULL, FALSE);
+
+  if (text == NULL || !g_ascii_isdigit (*text))
+    return FALSE;
+  on_cpu = g_ascii_strtoull (text, &end, 10);
+  if (*end != ' ' || !g_ascii_isdigit (end[1]))
+    return FALSE;
+  run_delay = g_ascii_strtoull (end + 1, &end, 10);
+  if (*end != ' ' && *end != '\n' && *end != '\0')
+    return FALSE;
+  *out_on_cpu = (double) on_cpu * 1e-9;
+  *out_run_delay = (double) run_delay * 1e-9;
   return TRUE;
 }
 
@@ -191,6 +227,126 @@ rp_proc_parse_diskstats (const char      *text,
       return TRUE;
     }
   return FALSE;
+}
+
+/* The kernel prints the time fields of /proc/diskstats as 32-bit
+ * unsigned (block/genhd.c diskstats_show(): `(unsigned int)div_u64(nsecs,
+ * NSEC_PER_MSEC)`, and io_ticks likewise): they wrap after 2³² ms, 49.7
+ * days of summed request time, which a busy disk with many requests in
+ * flight reaches in days. The counts are `unsigned long`: 64 bits, or 32 on
+ * a 32-bit kernel, where a busy disk wraps the sector counts (2 TiB) too.
+ * A count that went back from a value that fits 32 bits wrapped there; one
+ * that went back from beyond was reset (the device was removed and made
+ * again under the same number): the new value is what it counted since. */
+static guint64
+counter_delta (guint64  before,
+               guint64  after,
+               gboolean bits32)
+{
+  if (after >= before)
+    return after - before;
+  if (bits32 || before <= G_MAXUINT32)
+    return (after - before) & G_MAXUINT32;
+  return after;
+}
+
+/**
+ * rp_disk_counters_delta:
+ * @before: an earlier reading of a device's counters
+ * @after: a later one
+ * @out_delta: (out caller-allocates): what each counter grew by between
+ *   them, across a wrap of the kernel's 32-bit fields (never the
+ *   2⁶⁴ − something that a plain subtraction gives); @in_flight is
+ *   @after's, a level, not a count
+ *
+ * The one place deltas of /proc/diskstats are taken (rates, await,
+ * utilisation, totals).
+ */
+void
+rp_disk_counters_delta (const RpDiskCounters *before,
+                        const RpDiskCounters *after,
+                        RpDiskCounters       *out_delta)
+{
+  g_return_if_fail (before != NULL && after != NULL && out_delta != NULL);
+
+  out_delta->reads = counter_delta (before->reads, after->reads, FALSE);
+  out_delta->read_sectors = counter_delta (before->read_sectors, after->read_sectors, FALSE);
+  out_delta->read_ms = counter_delta (before->read_ms, after->read_ms, TRUE);
+  out_delta->writes = counter_delta (before->writes, after->writes, FALSE);
+  out_delta->write_sectors = counter_delta (before->write_sectors, after->write_sectors, FALSE);
+  out_delta->write_ms = counter_delta (before->write_ms, after->write_ms, TRUE);
+  out_delta->in_flight = after->in_flight;
+  out_delta->io_ticks_ms = counter_delta (before->io_ticks_ms, after->io_ticks_ms, TRUE);
+  out_delta->discards = counter_delta (before->discards, after->discards, FALSE);
+  out_delta->discard_ms = counter_delta (before->discard_ms, after->discard_ms, TRUE);
+  out_delta->flushes = counter_delta (before->flushes, after->flushes, FALSE);
+  out_delta->flush_ms = counter_delta (before->flush_ms, after->flush_ms, TRUE);
+}
+
+/**
+ * rp_disk_counters_add:
+ * @total: (inout): running totals
+ * @delta: a delta of rp_disk_counters_delta(); its @in_flight is ignored
+ *
+ * Adds @delta to @total: totals over a run summed from the deltas of its
+ * samples stay right across any number of wraps.
+ */
+void
+rp_disk_counters_add (RpDiskCounters       *total,
+                      const RpDiskCounters *delta)
+{
+  g_return_if_fail (total != NULL && delta != NULL);
+
+  total->reads += delta->reads;
+  total->read_sectors += delta->read_sectors;
+  total->read_ms += delta->read_ms;
+  total->writes += delta->writes;
+  total->write_sectors += delta->write_sectors;
+  total->write_ms += delta->write_ms;
+  total->io_ticks_ms += delta->io_ticks_ms;
+  total->discards += delta->discards;
+  total->discard_ms += delta->discard_ms;
+  total->flushes += delta->flushes;
+  total->flush_ms += delta->flush_ms;
+}
+
+/**
+ * rp_block_whole_disk:
+ * @major: a block device's major number, e.g. of a file system's st_dev
+ * @minor: its minor
+ * @out_major: (out): the whole disk's: the partition's parent in sysfs
+ *   (/sys/dev/block/M:m/partition exists), else the device itself (a
+ *   disk, a loop device, a dm or md device)
+ * @out_minor: (out): its minor
+ *
+ * The device whose queue a partition's requests wait in: its time per
+ * request and utilisation are the disk's, whatever partition is busy.
+ *
+ * Returns: %FALSE when sysfs does not know the device (not a block device)
+ */
+gboolean
+rp_block_whole_disk (guint  major,
+                     guint  minor,
+                     guint *out_major,
+                     guint *out_minor)
+{
+  g_autofree char *link = g_strdup_printf ("/sys/dev/block/%u:%u", major, minor);
+  g_autofree char *path = realpath (link, NULL);
+  g_autofree char *partition = NULL, *parent_dev = NULL, *text = NULL;
+  g_autofree char *parent = NULL;
+
+  *out_major = major;
+  *out_minor = minor;
+  if (path == NULL)
+    return FALSE;
+  partition = g_build_filename (path, "partition", NULL);
+  if (!g_file_test (partition, G_FILE_TEST_EXISTS))
+    return TRUE;
+  parent = g_path_get_dirname (path);
+  parent_dev = g_build_filename (parent, "dev", NULL);
+  if (g_file_get_contents (parent_dev, &text, NULL, NULL))
+    sscanf (text, "%u:%u", out_major, out_minor);
+  return TRUE;
 }
 
 /**

@@ -48,6 +48,9 @@ typedef struct {
 
 gboolean    rp_proc_parse_task_stat  (const char     *text,
                                       RpTaskStat     *out_stat);
+gboolean    rp_proc_parse_schedstat  (const char     *text,
+                                      double         *out_on_cpu,
+                                      double         *out_run_delay);
 GStrv       rp_proc_stack_symbols    (const char     *stack);
 char       *rp_proc_clean_wchan      (const char     *wchan);
 gboolean    rp_proc_parse_diskstats  (const char     *text,
@@ -55,6 +58,15 @@ gboolean    rp_proc_parse_diskstats  (const char     *text,
                                       guint           minor,
                                       char          **out_name,
                                       RpDiskCounters *out_counters);
+void        rp_disk_counters_delta   (const RpDiskCounters *before,
+                                      const RpDiskCounters *after,
+                                      RpDiskCounters       *out_delta);
+void        rp_disk_counters_add     (RpDiskCounters       *total,
+                                      const RpDiskCounters *delta);
+gboolean    rp_block_whole_disk      (guint           major,
+                                      guint           minor,
+                                      guint          *out_major,
+                                      guint          *out_minor);
 gboolean    rp_proc_parse_vmstat     (const char     *text,
                                       const char     *key,
                                       guint64        *out_value);

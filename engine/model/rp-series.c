@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rp-series-private.h"
+#include "rp-stream-stats.h"
 
 struct _RpSeries
 {
@@ -25,6 +26,9 @@ struct _RpSeries
   guint      length;
   /* Points dropped because no chunk could be allocated (a memory limit). */
   guint      dropped;
+  /* (nullable) Statistics of every sample the points stand for, when they
+   * are a thinned subset (rp_series_set_full_stats()); locked by itself. */
+  RpStreamStats *full_stats;
 };
 
 G_DEFINE_FINAL_TYPE (RpSeries, rp_series, G_TYPE_OBJECT)
@@ -48,6 +52,7 @@ rp_series_finalize (GObject *object)
   g_clear_pointer (&self->unit, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->chunks, g_ptr_array_unref);
+  g_clear_pointer (&self->full_stats, rp_stream_stats_free);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (rp_series_parent_class)->finalize (object);
@@ -417,6 +422,12 @@ rp_series_get_bounds (RpSeries *self,
 /**
  * rp_series_compute_stats:
  * @out_stats: (out caller-allocates): statistics of all values (see #RpStats)
+ *
+ * Exact, of the points, unless the series has full statistics
+ * (rp_series_set_full_stats()): then those of every sample its points
+ * stand for (rp_stream_stats_get(): n, extremes and limit counts exact,
+ * percentiles within 0.5 %). A figure is of every request, never of the
+ * thinned points that are only for drawing.
  */
 void
 rp_series_compute_stats (RpSeries *self,
@@ -427,6 +438,46 @@ rp_series_compute_stats (RpSeries *self,
 
   g_return_if_fail (RP_IS_SERIES (self));
 
+  if (self->full_stats != NULL)
+    {
+      rp_stream_stats_get (self->full_stats, out_stats);
+      return;
+    }
   values = rp_series_copy_values (self, &n);
   rp_stats_compute (values, n, out_stats);
+}
+
+/**
+ * rp_series_set_full_stats:
+ * @stats: (transfer full) (nullable): statistics of every sample
+ *
+ * For a series whose points are a subset of what was measured (the kernel
+ * events' device latency keeps the longest request of each 0.1 s and every
+ * one over 0.1 s, to be drawn): the statistics of all of it, which its
+ * producer keeps adding to (each sample before the point that may stand for
+ * it, so that they always cover every point). Set once, before the series
+ * is shared; the series owns them. Reports save and load them
+ * (`full_statistics`, docs/REPORT-FORMAT.md).
+ */
+void
+rp_series_set_full_stats (RpSeries      *self,
+                          RpStreamStats *stats)
+{
+  g_return_if_fail (RP_IS_SERIES (self));
+
+  g_clear_pointer (&self->full_stats, rp_stream_stats_free);
+  self->full_stats = stats;
+}
+
+/**
+ * rp_series_get_full_stats:
+ *
+ * Returns: (transfer none) (nullable): the statistics of every sample the
+ *   points stand for, %NULL when the points are every sample
+ */
+RpStreamStats *
+rp_series_get_full_stats (RpSeries *self)
+{
+  g_return_val_if_fail (RP_IS_SERIES (self), NULL);
+  return self->full_stats;
 }

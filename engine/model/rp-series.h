@@ -34,6 +34,9 @@ typedef struct {
   double mean;
 } RpColumn;
 
+/* rp-stream-stats.h: statistics of every sample a thinned series stands for. */
+typedef struct _RpStreamStats RpStreamStats;
+
 #define RP_TYPE_SERIES (rp_series_get_type ())
 G_DECLARE_FINAL_TYPE (RpSeries, rp_series, RP, SERIES, GObject)
 
@@ -62,6 +65,9 @@ gboolean    rp_series_get_bounds   (RpSeries   *self,
                                     double     *out_v_max);
 void        rp_series_compute_stats (RpSeries  *self,
                                     RpStats    *out_stats);
+void        rp_series_set_full_stats (RpSeries      *self,
+                                     RpStreamStats *stats);
+RpStreamStats *rp_series_get_full_stats (RpSeries *self);
 void        rp_series_decimate     (RpSeries   *self,
                                     double      t_start,
                                     double      t_end,

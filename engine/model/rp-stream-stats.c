@@ -157,19 +157,33 @@ rp_stream_stats_follow (RpStreamStats *self,
  * %RP_HISTOGRAM_RELATIVE_ERROR (0.5 %) of the exact percentile for
  * non-negative values (plus 1 ns for values at or under 1 ns). Cost: a scan
  * of the histogram's occupied buckets, not of the samples. All zero while
- * there is no value.
+ * there is no value. Following a series with full statistics
+ * (rp_series_set_full_stats()), those of the series.
  */
 void
 rp_stream_stats_get (RpStreamStats *self,
                      RpStats       *out_stats)
 {
   const RpHistogram *h;
+  RpStreamStats *full;
   guint64 n;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (out_stats != NULL);
 
   memset (out_stats, 0, sizeof *out_stats);
+
+  /* A series that stands for more samples than its points (the kernel
+   * events' device latency) has the statistics of all of them: those are
+   * the figures, not the points'. The series is set once, under the lock. */
+  g_mutex_lock (&self->lock);
+  full = self->series != NULL ? rp_series_get_full_stats (self->series) : NULL;
+  g_mutex_unlock (&self->lock);
+  if (full != NULL)
+    {
+      rp_stream_stats_get (full, out_stats);
+      return;
+    }
 
   g_mutex_lock (&self->lock);
   h = self->histogram;
@@ -190,4 +204,139 @@ rp_stream_stats_get (RpStreamStats *self,
       out_stats->over_attention = self->over_attention;
     }
   g_mutex_unlock (&self->lock);
+}
+
+/**
+ * rp_stream_stats_copy:
+ *
+ * Returns: (transfer full): a copy of @self's statistics, following no
+ *   series
+ */
+RpStreamStats *
+rp_stream_stats_copy (RpStreamStats *self)
+{
+  RpStreamStats *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = rp_stream_stats_new ();
+  g_mutex_lock (&self->lock);
+  copy->histogram = self->histogram != NULL ? rp_histogram_copy (self->histogram) : NULL;
+  copy->mean = self->mean;
+  copy->m2 = self->m2;
+  copy->over_instant = self->over_instant;
+  copy->over_flow = self->over_flow;
+  copy->over_attention = self->over_attention;
+  g_mutex_unlock (&self->lock);
+  return copy;
+}
+
+/**
+ * rp_stream_stats_get_moments:
+ * @out_moments: (out caller-allocates): the exact state besides the
+ *   histogram (all zero while there is no value)
+ */
+void
+rp_stream_stats_get_moments (RpStreamStats   *self,
+                             RpStreamMoments *out_moments)
+{
+  g_return_if_fail (self != NULL && out_moments != NULL);
+
+  memset (out_moments, 0, sizeof *out_moments);
+  g_mutex_lock (&self->lock);
+  if (self->histogram != NULL && rp_histogram_get_count (self->histogram) > 0)
+    {
+      out_moments->n = rp_histogram_get_count (self->histogram);
+      out_moments->min = rp_histogram_get_min (self->histogram);
+      out_moments->max = rp_histogram_get_max (self->histogram);
+      out_moments->mean = self->mean;
+      out_moments->m2 = self->m2;
+      out_moments->over_instant = self->over_instant;
+      out_moments->over_flow = self->over_flow;
+      out_moments->over_attention = self->over_attention;
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * rp_stream_stats_copy_histogram:
+ *
+ * Returns: (transfer full) (nullable): a copy of the histogram of every
+ *   value, %NULL while there is none
+ */
+RpHistogram *
+rp_stream_stats_copy_histogram (RpStreamStats *self)
+{
+  RpHistogram *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_mutex_lock (&self->lock);
+  copy = self->histogram != NULL ? rp_histogram_copy (self->histogram) : NULL;
+  g_mutex_unlock (&self->lock);
+  return copy;
+}
+
+/**
+ * rp_stream_stats_new_restored:
+ * @moments: the state rp_stream_stats_get_moments() gave
+ * @histogram: (transfer full): the histogram rp_stream_stats_copy_histogram()
+ *   gave, restored, with @moments' count, minimum and maximum
+ *
+ * Statistics saved in a report, back; the caller has checked that
+ * @moments and @histogram agree (rp-report-full-stats.c).
+ *
+ * Returns: (transfer full): statistics that give what the saved ones gave
+ */
+RpStreamStats *
+rp_stream_stats_new_restored (const RpStreamMoments *moments,
+                              RpHistogram           *histogram)
+{
+  RpStreamStats *self = rp_stream_stats_new ();
+
+  g_return_val_if_fail (moments != NULL && histogram != NULL, self);
+
+  self->histogram = histogram;
+  self->mean = moments->mean;
+  self->m2 = moments->m2;
+  self->over_instant = moments->over_instant;
+  self->over_flow = moments->over_flow;
+  self->over_attention = moments->over_attention;
+  return self;
+}
+
+/**
+ * rp_stream_stats_copy_sorted_values:
+ * @out_n: (out): how many values
+ *
+ * Every value added, each as its histogram bucket's representative (within
+ * %RP_HISTOGRAM_RELATIVE_ERROR, the extremes exact), in ascending order:
+ * for what needs the values themselves, such as the comparison's rank test
+ * and intervals. 8 bytes a value.
+ *
+ * Returns: (transfer full) (nullable): the values; %NULL when there are none
+ */
+double *
+rp_stream_stats_copy_sorted_values (RpStreamStats *self,
+                                    gsize         *out_n)
+{
+  g_autoptr(RpHistogram) h = NULL;
+  double *values;
+  guint64 count, n, k = 0;
+
+  g_return_val_if_fail (self != NULL && out_n != NULL, NULL);
+
+  *out_n = 0;
+  h = rp_stream_stats_copy_histogram (self);
+  if (h == NULL || (n = rp_histogram_get_count (h)) == 0 || n > G_MAXSIZE / sizeof (double))
+    return NULL;
+  values = g_new (double, n);
+  for (gsize b = 0; rp_histogram_next_bucket (h, &b, &count); b++)
+    for (guint64 c = 0; c < count; c++)
+      values[k++] = rp_histogram_bucket_value (h, b);
+  /* The first and the last are the exact extremes, as in the percentiles. */
+  values[0] = rp_histogram_get_min (h);
+  values[n - 1] = rp_histogram_get_max (h);
+  *out_n = n;
+  return values;
 }

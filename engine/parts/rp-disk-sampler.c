@@ -38,8 +38,8 @@ typedef struct {
   const char    *prefix;         /* of its series' and notes' names: "" or "load_" */
   guint          major, minor;
   char          *device;         /* kernel name; NULL: no device behind the folder */
-  RpDiskCounters first;
   RpDiskCounters previous;
+  RpDiskCounters total;          /* since prepare: the deltas of every look summed */
   DiskSeries     series;
 } Disk;
 
@@ -55,7 +55,8 @@ typedef struct {
 } DiskSampler;
 
 static gboolean read_counters (DiskSampler *sampler, const Disk *disk, RpDiskCounters *out);
-static void note_totals (RpPartHost *host, const Disk *disk, const RpDiskCounters *b);
+static void note_totals (RpPartHost *host, const Disk *disk);
+static void add_to_totals (Disk *disk, const RpDiskCounters *current);
 
 /* The session frees its workers in start order once every thread is joined:
  * the disk sampler starts last (start_rank 3), so it is freed after the
@@ -68,9 +69,15 @@ disk_sampler_free (gpointer data)
   RpDiskCounters last;
 
   if (sampler->ran && sampler->target.device != NULL && read_counters (sampler, &sampler->target, &last))
-    note_totals (sampler->host, &sampler->target, &last);
+    {
+      add_to_totals (&sampler->target, &last);
+      note_totals (sampler->host, &sampler->target);
+    }
   if (sampler->ran && sampler->load.device != NULL && read_counters (sampler, &sampler->load, &last))
-    note_totals (sampler->host, &sampler->load, &last);
+    {
+      add_to_totals (&sampler->load, &last);
+      note_totals (sampler->host, &sampler->load);
+    }
 
   if (sampler->diskstats_fd >= 0)
     close (sampler->diskstats_fd);
@@ -93,7 +100,10 @@ read_counters (DiskSampler    *sampler,
          rp_proc_parse_diskstats (buffer, disk->major, disk->minor, NULL, out);
 }
 
-/* The device behind @directory (st_dev), and its counters before the run. */
+/* The device behind @directory (st_dev), and its counters before the run:
+ * of a partition, its whole disk (rp_block_whole_disk()), whose queue its
+ * requests wait in with every other partition's, as the kernel events'
+ * block requests are the disk's; a loop, dm or md device is itself. */
 static void
 find_disk (DiskSampler *sampler,
            Disk        *disk,
@@ -104,11 +114,10 @@ find_disk (DiskSampler *sampler,
 
   if (stat (directory, &st) != 0)
     return;
-  disk->major = major (st.st_dev);
-  disk->minor = minor (st.st_dev);
+  rp_block_whole_disk (major (st.st_dev), minor (st.st_dev), &disk->major, &disk->minor);
   if (sampler->diskstats_fd >= 0 && rp_proc_read_fd (sampler->diskstats_fd, buffer, sizeof buffer))
-    rp_proc_parse_diskstats (buffer, disk->major, disk->minor, &disk->device, &disk->first);
-  disk->previous = disk->first;
+    rp_proc_parse_diskstats (buffer, disk->major, disk->minor, &disk->device, &disk->previous);
+  memset (&disk->total, 0, sizeof disk->total);
 }
 
 static gpointer
@@ -165,30 +174,43 @@ per_second (guint64 after,
   return after >= before ? (double) (after - before) / dt : 0;
 }
 
+/* The series of one look, from the counters' growth @d over @dt seconds
+ * (rp_disk_counters_delta(): across the kernel's 32-bit wraps). */
 static void
 append_disk (DiskSeries           *s,
-             const RpDiskCounters *a,
-             const RpDiskCounters *b,
+             const RpDiskCounters *d,
              double                now,
              double                dt)
 {
-  guint64 requests = (b->reads - a->reads) + (b->writes - a->writes) +
-                     (b->discards - a->discards) + (b->flushes - a->flushes);
-  guint64 ms = (b->read_ms - a->read_ms) + (b->write_ms - a->write_ms) +
-               (b->discard_ms - a->discard_ms) + (b->flush_ms - a->flush_ms);
+  guint64 requests = d->reads + d->writes + d->discards + d->flushes;
+  guint64 ms = d->read_ms + d->write_ms + d->discard_ms + d->flush_ms;
 
-  append (s->reads, now, per_second (b->reads, a->reads, dt));
-  append (s->writes, now, per_second (b->writes, a->writes, dt));
-  append (s->discards, now, per_second (b->discards, a->discards, dt));
-  append (s->flushes, now, per_second (b->flushes, a->flushes, dt));
+  append (s->reads, now, (double) d->reads / dt);
+  append (s->writes, now, (double) d->writes / dt);
+  append (s->discards, now, (double) d->discards / dt);
+  append (s->flushes, now, (double) d->flushes / dt);
   /* Sectors of /proc/diskstats are 512 bytes whatever the device's. */
-  append (s->read_bytes, now, per_second (b->read_sectors, a->read_sectors, dt) * 512);
-  append (s->write_bytes, now, per_second (b->write_sectors, a->write_sectors, dt) * 512);
-  append (s->in_flight, now, (double) b->in_flight);
+  append (s->read_bytes, now, (double) d->read_sectors * 512 / dt);
+  append (s->write_bytes, now, (double) d->write_sectors * 512 / dt);
+  append (s->in_flight, now, (double) d->in_flight);
   /* iostat's await: time per completed request, queueing included. */
   if (requests > 0)
-    append (s->await, now, (double) ms / 1000.0 / requests);
-  append (s->utilization, now, MIN (1.0, per_second (b->io_ticks_ms, a->io_ticks_ms, dt) / 1000.0));
+    append (s->await, now, (double) ms / 1000.0 / (double) requests);
+  /* io_ticks: ms the device had requests in flight; the share of the period. */
+  append (s->utilization, now, MIN (1.0, (double) d->io_ticks_ms / 1000.0 / dt));
+}
+
+/* Adds what @disk's counters grew by since its last look, and makes
+ * @current the last look. */
+static void
+add_to_totals (Disk                 *disk,
+               const RpDiskCounters *current)
+{
+  RpDiskCounters delta;
+
+  rp_disk_counters_delta (&disk->previous, current, &delta);
+  rp_disk_counters_add (&disk->total, &delta);
+  disk->previous = *current;
 }
 
 static void
@@ -237,18 +259,17 @@ note_total (RpPartHost *host,
 }
 
 static void
-note_totals (RpPartHost           *host,
-             const Disk           *disk,
-             const RpDiskCounters *b)
+note_totals (RpPartHost *host,
+             const Disk *disk)
 {
-  const RpDiskCounters *a = &disk->first;
+  const RpDiskCounters *t = &disk->total;
 
-  note_total (host, disk, "disk_reads_total", (double) (b->reads - a->reads));
-  note_total (host, disk, "disk_writes_total", (double) (b->writes - a->writes));
-  note_total (host, disk, "disk_discards_total", (double) (b->discards - a->discards));
-  note_total (host, disk, "disk_flushes_total", (double) (b->flushes - a->flushes));
-  note_total (host, disk, "disk_read_bytes_total", (double) (b->read_sectors - a->read_sectors) * 512);
-  note_total (host, disk, "disk_write_bytes_total", (double) (b->write_sectors - a->write_sectors) * 512);
+  note_total (host, disk, "disk_reads_total", (double) t->reads);
+  note_total (host, disk, "disk_writes_total", (double) t->writes);
+  note_total (host, disk, "disk_discards_total", (double) t->discards);
+  note_total (host, disk, "disk_flushes_total", (double) t->flushes);
+  note_total (host, disk, "disk_read_bytes_total", (double) t->read_sectors * 512);
+  note_total (host, disk, "disk_write_bytes_total", (double) t->write_sectors * 512);
 }
 
 #define SERIES(field, name) s.field = rp_part_host_ensure_series (host, name, series_unit (name), _(series_title (name)))
@@ -301,14 +322,15 @@ sample_disk (DiskSampler *sampler,
              double       now,
              double       last)
 {
-  RpDiskCounters current;
+  RpDiskCounters current, delta;
 
   if (disk->device == NULL || !read_counters (sampler, disk, &current))
     return;
+  rp_disk_counters_delta (&disk->previous, &current, &delta);
   if (last >= 0 && now > last)
-    append_disk (&disk->series, &disk->previous, &current, now, now - last);
-  disk->previous = current;
-  note_totals (sampler->host, disk, &current);
+    append_disk (&disk->series, &delta, now, now - last);
+  add_to_totals (disk, &current);
+  note_totals (sampler->host, disk);
 }
 
 static void

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rp-command-scope.h"
 #include "rp-trace-private.h"
 
 /* What biolatency (bcc) measures, without BPF: block_rq_issue to
@@ -77,7 +76,9 @@ add_latency (RpTraceOpStats *stats,
    * run (a report reader drops samples before the start: issue 33). */
   if (issued < 0)
     return;
-  rp_histogram_add (stats->histogram, latency);
+  /* Every request into the figures first, then maybe a point: the
+   * statistics cover every point the series has (rp_series_set_full_stats()). */
+  rp_stream_stats_add (stats->all, &latency, 1);
   if (latency > WINDOW)
     {
       rp_series_append (stats->series, issued, latency);
@@ -159,13 +160,13 @@ on_complete (RpTraceSink       *sink,
 
 /* One task the kernel paused for dirty memory: who, how often, how long. */
 typedef struct {
-  int      pid;
-  char    *comm;      /* its name when first paused, "?" if already gone */
-  gboolean ours;      /* the run's: a thread of this process (one of its writers),
-                       * or a process of its command load (dd under --command) */
-  gboolean command;   /* of those, a process of the command load */
-  guint64  pauses;
-  double   seconds, longest;
+  int             pid;
+  char           *comm;   /* its name when first paused; the one it was created
+                           * with, or "?", if already gone */
+  RpTraceTaskKind kind;   /* whose (rp-trace-tasks.c): the run's threads, its
+                           * command's processes, its other children, or not ours */
+  guint64         pauses;
+  double          seconds, longest;
 } RpTracePausedTask;
 
 static void
@@ -189,34 +190,51 @@ rp_trace_paused_tasks_new (void)
   return g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, paused_task_free);
 }
 
-/* Looked up when first paused (the event carries only the pid): a thread
- * of ours is under /proc/self/task; its name is what GLib gave the worker
- * thread ("seq-writer"), another task's its command. A process of the run's
- * command load (its cgroup or scope variable, rp-command-scope.c) is the
- * load's too, not another program's (trial: a --command dd's pauses were
- * counted as other programs'). */
+/* Looked up when first paused (the event carries only the thread's id):
+ * whose it is comes from rp-trace-tasks.c, which knew the run's threads and
+ * processes from their creation, so that one that ended before the reader
+ * looked is still the run's (trial: the run's own writer credited to
+ * "? 28940"; a --command dd counted as another program). Its name is what
+ * GLib gave a worker thread ("seq-writer"), another task's its command. */
 static RpTracePausedTask *
 paused_task (RpTraceSink *sink,
              int          pid)
 {
   RpTracePausedTask *task = g_hash_table_lookup (sink->paused_tasks, GINT_TO_POINTER (pid));
-  g_autofree char *own = NULL, *comm_path = NULL, *comm = NULL;
+  g_autofree char *comm_path = NULL, *comm = NULL;
+  const char *created_as = "";
 
   if (task != NULL)
     return task;
   task = g_new0 (RpTracePausedTask, 1);
   task->pid = pid;
-  own = g_strdup_printf ("/proc/self/task/%d", pid);
-  task->ours = g_file_test (own, G_FILE_TEST_IS_DIR);
-  if (!task->ours)
-    task->ours = task->command = rp_command_scope_owns_pid (pid);
+  task->kind = rp_trace_task_kind (sink, pid, &created_as);
   comm_path = g_strdup_printf ("/proc/%d/comm", pid);
   if (g_file_get_contents (comm_path, &comm, NULL, NULL))
     task->comm = g_strdup (g_strstrip (comm));
   else
-    task->comm = g_strdup ("?");
+    task->comm = g_strdup (created_as[0] != '\0' ? created_as : "?");
   g_hash_table_insert (sink->paused_tasks, GINT_TO_POINTER (pid), task);
   return task;
+}
+
+/**
+ * rp_trace_pause_seconds:
+ * @pause_ms: the `pause` field of writeback:balance_dirty_pages
+ *
+ * The tracepoint stores the pause already converted to milliseconds
+ * (include/trace/events/writeback.h: `__entry->pause = pause * 1000 / HZ`,
+ * as `period`, `paused` and `think`), whatever the kernel's HZ; the sleep
+ * itself is at most MAX_PAUSE, HZ / 5 jiffies (200 ms, mm/page-writeback.c).
+ * Dividing by HZ instead read 4× too long at HZ = 250 (trial: "worst
+ * 800 ms").
+ *
+ * Returns: the pause in seconds
+ */
+double
+rp_trace_pause_seconds (gint64 pause_ms)
+{
+  return (double) pause_ms / 1000.0;
 }
 
 static void
@@ -231,7 +249,7 @@ on_balance_dirty_pages (RpTraceSink       *sink,
   /* Traced with pause 0 when the writer was let through. */
   if (pause <= 0)
     return;
-  seconds = (double) pause / sink->hz;
+  seconds = rp_trace_pause_seconds (pause);
   t = rp_trace_time (sink, record->ts);
   /* Before the run's start (its preparation): not the run's (issue 33). */
   if (t < 0)
@@ -245,7 +263,7 @@ on_balance_dirty_pages (RpTraceSink       *sink,
   task->pauses++;
   task->seconds += seconds;
   task->longest = MAX (task->longest, seconds);
-  if (!task->ours)
+  if (task->kind == RP_TRACE_TASK_OTHER)
     rp_series_append (sink->writer_pause_other, t, seconds);
 }
 
@@ -266,6 +284,12 @@ compare_paused_seconds (gconstpointer a,
 static void
 note_paused_tasks (RpTraceSink *sink)
 {
+  static const char *const whose[] = {
+    [RP_TRACE_TASK_OTHER] = "",
+    [RP_TRACE_TASK_THREAD] = " (this run)",
+    [RP_TRACE_TASK_COMMAND] = " (this run's command)",
+    [RP_TRACE_TASK_CHILD] = " (this run's child)",
+  };
   g_autoptr(GPtrArray) tasks = g_ptr_array_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   GHashTableIter iter;
@@ -281,13 +305,12 @@ note_paused_tasks (RpTraceSink *sink)
     {
       const RpTracePausedTask *task = g_ptr_array_index (tasks, i);
 
-      if (!task->ours)
+      if (task->kind == RP_TRACE_TASK_OTHER)
         others += task->seconds;
       if (i >= 10)
         continue;
       g_string_append_printf (text, "%s%s %d%s: %" G_GUINT64_FORMAT " pauses, %.3f s, longest %.3f s",
-                              text->len ? "; " : "", task->comm, task->pid,
-                              task->command ? " (this run's command)" : task->ours ? " (this run)" : "",
+                              text->len ? "; " : "", task->comm, task->pid, whose[task->kind],
                               task->pauses, task->seconds, task->longest);
     }
   if (tasks->len > 10)
@@ -364,11 +387,14 @@ rp_trace_block_notes (RpTraceSink *sink)
       g_autofree char *p50 = g_strdup_printf ("device_%s_latency_p50", ops[op]);
       g_autofree char *p99 = g_strdup_printf ("device_%s_latency_p99", ops[op]);
 
+      RpStats all;
+
       rp_part_host_set_number_note (host, count, "%.0f", (double) stats->completed);
-      if (rp_histogram_get_count (stats->histogram) == 0)
+      rp_stream_stats_get (stats->all, &all);
+      if (all.n == 0)
         continue;
-      rp_part_host_set_number_note (host, p50, "%.6f", rp_histogram_percentile (stats->histogram, 0.5));
-      rp_part_host_set_number_note (host, p99, "%.6f", rp_histogram_percentile (stats->histogram, 0.99));
+      rp_part_host_set_number_note (host, p50, "%.6f", all.p50);
+      rp_part_host_set_number_note (host, p99, "%.6f", all.p99);
     }
   for (guint i = 0; i < RP_TRACE_N_WBT; i++)
     {

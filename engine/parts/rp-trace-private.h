@@ -6,8 +6,8 @@
 #include <glib.h>
 #include <tracefs.h>
 
-#include "rp-histogram.h"
 #include "rp-part-host.h"
+#include "rp-stream-stats.h"
 
 G_BEGIN_DECLS
 
@@ -30,11 +30,12 @@ typedef enum {
 
 /* Per operation: the series gets the longest request of every 0.1 s
  * (a request over 0.1 s is always its own sample, as the parallel writers'
- * write_latency does), the histogram every request for the notes' p50/p99. */
+ * write_latency does) to be drawn; its full statistics every request, for
+ * every figure (n, percentiles, counts over the limits: issue 31). */
 typedef struct {
-  RpSeries    *series;
-  RpHistogram *histogram;
-  guint64      completed;
+  RpSeries      *series;
+  RpStreamStats *all;          /* the series' full statistics (it owns them) */
+  guint64        completed;
   double       window_end;     /* run clock, s: end of the current 0.1 s */
   double       window_time;    /* issue time of its longest request */
   double       window_latency; /* its latency, s; < 0: window empty */
@@ -49,11 +50,22 @@ typedef struct {
   char    disk_name[32];   /* "loop3", "sda": wbt */
 } RpTraceTarget;
 
+/* Whose a task is (rp-trace-tasks.c). */
+typedef enum {
+  RP_TRACE_TASK_OTHER,     /* another program's */
+  RP_TRACE_TASK_THREAD,    /* a thread of this process: a load's, a probe's */
+  RP_TRACE_TASK_COMMAND,   /* a process of the run's command load */
+  RP_TRACE_TASK_CHILD,     /* another process the run started (a program start) */
+} RpTraceTaskKind;
+
 /* Everything the event handlers aggregate, owned by the reader. */
 typedef struct {
   RpPartHost    *host;
   RpTraceTarget  target;
-  double         hz;          /* kernel jiffies per second (CONFIG_HZ) */
+  double         hz;          /* kernel jiffies per second (CONFIG_HZ): jbd2_run_stats */
+
+  /* The run's own tasks by tid (rp-trace-tasks.c) */
+  GHashTable    *own_tasks;
 
   /* Journal (jbd2): commit start times by transaction id, ns */
   GHashTable    *commit_starts;
@@ -99,7 +111,8 @@ typedef struct {
   /* Which of the target's devices its filter compares with: "dev" with
    * the file system's or the disk's dev_t, "bdi" with the disk's
    * "MAJ:MIN", "name" with the disk's name. */
-  enum { RP_TRACE_FILTER_FS, RP_TRACE_FILTER_DISK, RP_TRACE_FILTER_BDI, RP_TRACE_FILTER_NAME } filter_on;
+  enum { RP_TRACE_FILTER_FS, RP_TRACE_FILTER_DISK, RP_TRACE_FILTER_BDI, RP_TRACE_FILTER_NAME,
+         RP_TRACE_FILTER_NONE } filter_on;
   /* (nullable) A further condition of the filter, in the kernel's filter
    * syntax, for records the handler would drop anyway, e.g. "pause > 0":
    * they then never reach the buffer (issue 18, acceptance 3). */
@@ -112,13 +125,24 @@ void                     rp_trace_instance_destroy    (struct tracefs_instance  
 guint                    rp_trace_instance_remove_stale (void);
 gboolean                 rp_trace_instance_is_ours_and_stale (const char *name);
 
-/* rp-trace-journal.c and rp-trace-block.c: their events */
+/* rp-trace-journal.c, rp-trace-block.c and rp-trace-tasks.c: their events */
 const RpTraceEventInfo *rp_trace_journal_events (guint *out_n);
 const RpTraceEventInfo *rp_trace_block_events   (guint *out_n);
+const RpTraceEventInfo *rp_trace_task_events    (guint *out_n);
+void                    rp_trace_tasks_init     (RpTraceSink *sink);
+RpTraceTaskKind         rp_trace_task_kind      (RpTraceSink  *sink,
+                                                 int           tid,
+                                                 const char  **out_comm);
+double                  rp_trace_pause_seconds  (gint64 pause_ms);
 void                    rp_trace_block_flush    (RpTraceSink *sink);
 void                    rp_trace_journal_notes  (RpTraceSink *sink);
 void                    rp_trace_block_notes    (RpTraceSink *sink);
 GHashTable             *rp_trace_paused_tasks_new (void);
+
+/* The sink's series and tables, and their end (rp-trace-reader.c) */
+void     rp_trace_sink_init    (RpTraceSink *sink,
+                                RpPartHost  *host);
+void     rp_trace_sink_clear   (RpTraceSink *sink);
 
 /* Shared helpers (rp-trace-reader.c) */
 char    *rp_trace_event_filter (const RpTraceEventInfo *info,

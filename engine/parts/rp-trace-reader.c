@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-trace-private.h"
 #include "rp-trace-reader.h"
@@ -128,20 +129,76 @@ kernel_dev (dev_t dev)
   return (guint32) (major (dev) << 20 | minor (dev));
 }
 
-/* The file system's device, and when it is a block device, its whole disk
- * (a partition's parent in sysfs) with the disk's name. */
+/* A partition's sysfs directory → its disk's; another device's stays. */
+static char *
+whole_disk_dir (char *dir)
+{
+  g_autofree char *partition = g_build_filename (dir, "partition", NULL);
+  char *parent;
+
+  if (!g_file_test (partition, G_FILE_TEST_EXISTS))
+    return dir;
+  parent = g_path_get_dirname (dir);
+  g_free (dir);
+  return parent;
+}
+
+/* A dm or md device takes bios, not requests: block_rq_issue and
+ * block_rq_complete are its slaves'. Follows a chain of one slave each
+ * (LUKS or LVM on one partition, dm-linear on a loop device) down to the
+ * disk whose queue holds the requests; a device of several slaves (RAID,
+ * LVM over disks) stays itself, and its requests go unseen. */
+static char *
+request_disk_dir (char *dir)
+{
+  for (guint depth = 0; depth < 8; depth++)
+    {
+      g_autofree char *slaves = g_build_filename (dir, "slaves", NULL);
+      g_autoptr(GDir) list = g_dir_open (slaves, 0, NULL);
+      g_autofree char *only = NULL, *link = NULL;
+      const char *name;
+      guint n = 0;
+      char *slave;
+
+      while (list != NULL && (name = g_dir_read_name (list)) != NULL)
+        if (n++ == 0)
+          only = g_strdup (name);
+      if (n != 1)
+        break;
+      link = g_build_filename (slaves, only, NULL);
+      if ((slave = realpath (link, NULL)) == NULL)
+        break;
+      g_free (dir);
+      dir = whole_disk_dir (slave);
+    }
+  return dir;
+}
+
+static gboolean
+read_dev (const char *dir,
+          guint      *out_major,
+          guint      *out_minor)
+{
+  g_autofree char *dev_file = g_build_filename (dir, "dev", NULL);
+  g_autofree char *text = NULL;
+
+  return g_file_get_contents (dev_file, &text, NULL, NULL) && sscanf (text, "%u:%u", out_major, out_minor) == 2;
+}
+
+/* The file system's device; when it is a block device, the bdi its
+ * writers are throttled on (its whole disk's: a partition's parent in
+ * sysfs, a dm device's own), and the disk whose requests it waits for
+ * (request_disk_dir()) with that disk's name. */
 static gboolean
 find_target (const char     *directory,
              RpTraceTarget  *target)
 {
   struct stat st;
   g_autofree char *link = NULL;
-  g_autofree char *disk = NULL;
-  g_autofree char *partition = NULL;
-  g_autofree char *dev_text = NULL;
-  g_autofree char *dev_file = NULL;
   g_autofree char *base = NULL;
-  guint disk_major, disk_minor;
+  char *disk;
+  guint disk_major, disk_minor, bdi_major, bdi_minor;
+  gboolean found;
 
   memset (target, 0, sizeof *target);
   if (stat (directory, &st) != 0)
@@ -151,29 +208,25 @@ find_target (const char     *directory,
   disk = realpath (link, NULL);
   if (disk == NULL)
     return FALSE;  /* not a block device: tmpfs, NFS, btrfs' anonymous dev */
-  partition = g_build_filename (disk, "partition", NULL);
-  if (g_file_test (partition, G_FILE_TEST_EXISTS))
+  disk = whole_disk_dir (disk);
+  found = read_dev (disk, &bdi_major, &bdi_minor);
+  disk = request_disk_dir (disk);
+  found = found && read_dev (disk, &disk_major, &disk_minor);
+  if (found)
     {
-      char *parent = g_path_get_dirname (disk);
-
-      g_free (disk);
-      disk = parent;
+      target->disk_dev = kernel_dev (makedev (disk_major, disk_minor));
+      g_snprintf (target->bdi, sizeof target->bdi, "%u:%u", bdi_major, bdi_minor);
+      base = g_path_get_basename (disk);
+      g_strlcpy (target->disk_name, base, sizeof target->disk_name);
     }
-  dev_file = g_build_filename (disk, "dev", NULL);
-  if (!g_file_get_contents (dev_file, &dev_text, NULL, NULL) ||
-      sscanf (dev_text, "%u:%u", &disk_major, &disk_minor) != 2)
-    return FALSE;
-  target->disk_dev = kernel_dev (makedev (disk_major, disk_minor));
-  g_snprintf (target->bdi, sizeof target->bdi, "%u:%u", disk_major, disk_minor);
-  base = g_path_get_basename (disk);
-  g_strlcpy (target->disk_name, base, sizeof target->disk_name);
-  return TRUE;
+  g_free (disk);
+  return found;
 }
 
 /* "jiffies: N" and "now at T nsecs" of /proc/timer_list (root only, as
- * tracing is), twice: the kernel's HZ, which jbd2_run_stats and
- * balance_dirty_pages count in. Rounded to the nearest of Kconfig's
- * choices. */
+ * tracing is), twice: the kernel's HZ, which jbd2_run_stats counts in
+ * (balance_dirty_pages converts to ms itself: rp_trace_pause_seconds()).
+ * Rounded to the nearest of Kconfig's choices. */
 static gboolean
 read_timer_list (guint64 *jiffies,
                  guint64 *ns)
@@ -217,8 +270,8 @@ load_formats (void)
   struct tep_handle *tep = tep_alloc ();
   int size = 0;
   g_autofree char *header = tracefs_instance_file_read (NULL, "events/header_page", &size);
-  const RpTraceEventInfo *families[2];
-  guint counts[2];
+  const RpTraceEventInfo *families[3];
+  guint counts[3];
 
   if (tep == NULL || header == NULL ||
       tep_parse_header_page (tep, header, size, sizeof (long)) != 0)
@@ -228,6 +281,7 @@ load_formats (void)
     }
   families[0] = rp_trace_journal_events (&counts[0]);
   families[1] = rp_trace_block_events (&counts[1]);
+  families[2] = rp_trace_task_events (&counts[2]);
   for (guint f = 0; f < G_N_ELEMENTS (families); f++)
     for (guint i = 0; i < counts[f]; i++)
       {
@@ -257,7 +311,8 @@ load_formats (void)
  * the reader nothing.
  *
  * Returns: (transfer full): e.g. "dev == 265289731" or
- *   "bdi == \"254:0\" && pause > 0"
+ *   "bdi == \"254:0\" && pause > 0"; "" for an event of every task
+ *   (%RP_TRACE_FILTER_NONE without a further condition)
  */
 char *
 rp_trace_event_filter (const RpTraceEventInfo *info,
@@ -276,6 +331,8 @@ rp_trace_event_filter (const RpTraceEventInfo *info,
     case RP_TRACE_FILTER_BDI:
       device = g_strdup_printf ("bdi == \"%s\"", target->bdi);
       break;
+    case RP_TRACE_FILTER_NONE:
+      return g_strdup (info->also != NULL ? info->also : "");
     case RP_TRACE_FILTER_NAME:
     default:
       device = g_strdup_printf ("name == \"%s\"", target->disk_name);
@@ -304,7 +361,8 @@ enable_event (RpTraceReader          *self,
   filter = rp_trace_event_filter (info, target);
   /* The event's own files: tracefs_event_enable() would match regular
    * expressions against every event of every system. */
-  if (tracefs_event_file_write (self->instance, info->system, info->name, "filter", filter) < 0 ||
+  if ((filter[0] != '\0' &&
+       tracefs_event_file_write (self->instance, info->system, info->name, "filter", filter) < 0) ||
       tracefs_event_file_write (self->instance, info->system, info->name, "enable", "1") < 0)
     {
       g_string_append_printf (self->missing, "%s%s:%s", self->missing->len ? ", " : "",
@@ -317,11 +375,20 @@ enable_event (RpTraceReader          *self,
   return TRUE;
 }
 
-static void
-init_sink (RpTraceReader *self,
-           RpPartHost    *host)
+/**
+ * rp_trace_sink_init:
+ * @sink: zeroed, but for its target and hz
+ * @host: the run: its series and notes
+ *
+ * Creates the tables and the series the handlers fill; the device latency
+ * series get their full statistics (rp_series_set_full_stats()), which the
+ * handlers feed with every request. The run's own tasks are taken later,
+ * once the events are on (rp_trace_tasks_init()).
+ */
+void
+rp_trace_sink_init (RpTraceSink *sink,
+                    RpPartHost  *host)
 {
-  RpTraceSink *sink = &self->sink;
   static const struct { const char *name; const char *title; } ops[] = {
     { "device_read_latency", N_("Device read latency") },
     { "device_write_latency", N_("Device write latency") },
@@ -341,7 +408,12 @@ init_sink (RpTraceReader *self,
   for (guint op = 0; op < RP_TRACE_N_OPS; op++)
     {
       sink->ops[op].series = rp_part_host_ensure_series (host, ops[op].name, "s", _(ops[op].title));
-      sink->ops[op].histogram = rp_histogram_new ();
+      sink->ops[op].all = rp_series_get_full_stats (sink->ops[op].series);
+      if (sink->ops[op].all == NULL)
+        {
+          sink->ops[op].all = rp_stream_stats_new ();
+          rp_series_set_full_stats (sink->ops[op].series, sink->ops[op].all);
+        }
       sink->ops[op].window_latency = -1;
     }
 }
@@ -429,7 +501,7 @@ rp_trace_reader_new (RpPartHost  *host,
       rp_trace_reader_free (self);
       return NULL;
     }
-  init_sink (self, host);
+  rp_trace_sink_init (&self->sink, host);
 
   events = rp_trace_journal_events (&n);
   for (guint i = 0; i < n; i++)
@@ -439,6 +511,11 @@ rp_trace_reader_new (RpPartHost  *host,
   events = rp_trace_block_events (&n);
   for (guint i = 0; block_device && i < n; i++)
     enable_event (self, &events[i]);
+  events = rp_trace_task_events (&n);
+  for (guint i = 0; block_device && i < n; i++)
+    enable_event (self, &events[i]);
+  /* After the events are on: a thread made meanwhile is in both. */
+  rp_trace_tasks_init (&self->sink);
 
   if (block_device)
     {
@@ -450,6 +527,10 @@ rp_trace_reader_new (RpPartHost  *host,
     rp_part_host_set_note (host, "kernel_events_missing", self->missing->str);
   if (block_device)
     note_diskstats (self, "device_diskstats_at_start");
+  /* The traced window on CLOCK_MONOTONIC (the trace clock "mono"), for a
+   * cross-check by another tracer of the same requests (bpftrace's nsecs:
+   * tests/test-kernel-figures.sh). */
+  rp_part_host_set_number_note (host, "kernel_events_monotonic_start", "%.9f", rp_clock_now ());
   rp_part_host_set_note (host, "kernel_events_instance", tracefs_instance_get_name (instance));
   rp_part_host_set_number_note (host, "kernel_hz", "%.0f", self->sink.hz);
   return self;
@@ -527,6 +608,7 @@ rp_trace_reader_finish (RpTraceReader *self)
     return;
   note_diskstats (self, "device_diskstats_at_end");
   tracefs_trace_off (self->instance);
+  rp_part_host_set_number_note (self->sink.host, "kernel_events_monotonic_end", "%.9f", rp_clock_now ());
   rp_trace_reader_drain (self);
   self->finished = TRUE;
   rp_trace_block_flush (&self->sink);
@@ -554,12 +636,25 @@ rp_trace_reader_free (RpTraceReader *self)
   g_clear_pointer (&self->tep, tep_free);
   g_array_unref (self->dispatch);
   g_string_free (self->missing, TRUE);
-  g_clear_pointer (&self->sink.commit_starts, g_hash_table_unref);
-  g_clear_pointer (&self->sink.sync_starts, g_hash_table_unref);
-  g_clear_pointer (&self->sink.issued, g_hash_table_unref);
-  g_clear_pointer (&self->sink.paused_tasks, g_hash_table_unref);
-  g_clear_pointer (&self->sink.data_completed, g_hash_table_unref);
-  for (guint op = 0; op < RP_TRACE_N_OPS; op++)
-    g_clear_pointer (&self->sink.ops[op].histogram, rp_histogram_free);
+  rp_trace_sink_clear (&self->sink);
   g_free (self);
+}
+
+/**
+ * rp_trace_sink_clear:
+ *
+ * Frees what rp_trace_sink_init() and rp_trace_tasks_init() made; the
+ * series and their statistics stay the run's.
+ */
+void
+rp_trace_sink_clear (RpTraceSink *sink)
+{
+  g_clear_pointer (&sink->commit_starts, g_hash_table_unref);
+  g_clear_pointer (&sink->sync_starts, g_hash_table_unref);
+  g_clear_pointer (&sink->issued, g_hash_table_unref);
+  g_clear_pointer (&sink->paused_tasks, g_hash_table_unref);
+  g_clear_pointer (&sink->data_completed, g_hash_table_unref);
+  g_clear_pointer (&sink->own_tasks, g_hash_table_unref);
+  for (guint op = 0; op < RP_TRACE_N_OPS; op++)
+    sink->ops[op].all = NULL;
 }

@@ -586,6 +586,9 @@ read_one_series (const char  *name,
   else if (!read_samples (shown, json_node_get_string (unit), json_object_get_member (object, "samples"),
                           series, tally, error))
     return NULL;
+  if (!rp_report_read_full_stats (shown, json_object_get_member (object, "full_statistics"), series,
+                                  unit_is_never_negative (json_node_get_string (unit)), error))
+    return NULL;
   /* The tree's samples (~300 bytes a sample as arrays, the text of the
    * blocks) go back before the next series is read. */
   json_object_remove_member (object, "samples");

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 
 #include "rp-report.h"
+#include "rp-stream-stats.h"
 #include "rp-comparison.h"
 #include "rp-report-stalls.h"
 #include "rp-stats.h"
@@ -96,6 +97,14 @@ extern const guint            rp_n_compare_settings;
  * report's samples are in blocks, one string per 4096 samples: its tree is
  * small, and only RP_REPORT_MAX_SAMPLES bounds them. */
 #define RP_REPORT_JSON_MAX_TREE_UNITS (3 * (guint64) RP_REPORT_MAX_JSON_SAMPLES + 1000000)
+
+/* rp-report-full-stats.c: statistics of every sample of a thinned series */
+JsonObject *rp_report_full_stats_to_json (RpStreamStats *stats);
+gboolean    rp_report_read_full_stats    (const char    *shown,
+                                          JsonNode      *node,
+                                          RpSeries      *series,
+                                          gboolean       never_negative,
+                                          GError       **error);
 
 /* rp-report-blocks.c: samples of a version 2 report, in blocks of at most
  * this many (a series' chunk, 4096: a block's base64 then stays under 110 KB,

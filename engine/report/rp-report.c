@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "rp-report-private.h"
+#include "rp-stream-stats.h"
 #include "rp-sysinfo-private.h"
 
 G_DEFINE_FINAL_TYPE (RpReport, rp_report, G_TYPE_OBJECT)
@@ -97,6 +98,10 @@ series_snapshot (RpSeries *series)
   points = rp_series_copy_points (series, 0, &n);
   for (guint i = 0; i < n; i++)
     rp_series_append (copy, points[i].t, points[i].v);
+  /* After the points: the statistics grow before the points that stand
+   * for their samples, so the copy's cover every point copied. */
+  if (rp_series_get_full_stats (series) != NULL)
+    rp_series_set_full_stats (copy, rp_stream_stats_copy (rp_series_get_full_stats (series)));
   return copy;
 }
 
