@@ -49,6 +49,8 @@ skip() { n=$((n + 1)); tap "ok $n - # SKIP $*"; }
 bg_pids=()
 own_loops=()
 cleanup() {
+  # vm.dirty_* as a row found them, should it have stopped half-way.
+  [ -n "${dirty_saved:-}" ] && dirty_put_back "$dirty_saved"
   # Each is a timeout(1) whose child is the CLI: end both.
   for pid in "${bg_pids[@]}"; do pkill -9 -P "$pid" 2>/dev/null; kill -9 "$pid" 2>/dev/null; done
   if [ "$is_root" -eq 1 ]; then
@@ -1509,6 +1511,144 @@ json.dump({"format": "resprobe-comparison", "version": 1,
   else fail "comparison of 100 000 reports: $(tail -2 "$out")"; fi
 }
 
+
+# ---------------------------------------------------------------------------
+# Issue 33, item 2: a matrix killed with SIGKILL mid-cell leaves nothing
+# changed for good. Every machine-wide setting a cell changes is journaled
+# before it is changed; `resprobe-cli cleanup` (or any later matrix in the
+# same --dir) puts everything back and says what.
+
+# dirty_settings: vm.dirty_* in one line, to compare before and after.
+dirty_settings() {
+  local name line=""
+  for name in dirty_ratio dirty_bytes dirty_background_ratio dirty_background_bytes; do
+    line="$line$name=$(cat "/proc/sys/vm/$name") "
+  done
+  echo "${line% }"
+}
+
+# dirty_put_back LINE: vm.dirty_* as dirty_settings printed them, the one
+# of each pair that was in force written last (writing one zeroes the other).
+dirty_put_back() {
+  local pair ratio bytes
+  for pair in "dirty_ratio dirty_bytes" "dirty_background_ratio dirty_background_bytes"; do
+    read -r ratio bytes <<<"$pair"
+    local r b
+    r=$(sed -n "s/.*\b$ratio=\([0-9]*\).*/\1/p" <<<"$1")
+    b=$(sed -n "s/.*\b$bytes=\([0-9]*\).*/\1/p" <<<"$1")
+    if [ -n "$b" ] && [ "$b" != 0 ]; then echo "$b" >"/proc/sys/vm/$bytes"
+    elif [ -n "$r" ]; then echo "$r" >"/proc/sys/vm/$ratio"; fi
+  done
+}
+
+# wait_until SECONDS COMMAND…: until COMMAND succeeds (a hang guard, no
+# timed assertion: the row then fails on what it finds).
+wait_until() {
+  local deadline=$(( $(date +%s) + $1 )); shift
+  until "$@"; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 0.1
+  done
+}
+
+# What a cell in DIR left: mounts and loop devices whose file is in DIR,
+# images, mount points and undo journals.
+cell_leftovers() {
+  local what=""
+  findmnt -rn -o TARGET | grep -qF "$1/" && what="$what mounts:$(findmnt -rn -o TARGET | grep -F "$1/" | tr '\n' ' ')"
+  losetup -a 2>/dev/null | grep -qF "$1/" && what="$what loop:$(losetup -a | grep -F "$1/" | cut -d: -f1 | tr '\n' ' ')"
+  what="$what$(cd "$1" && find . -mindepth 1 -maxdepth 1 | sort | tr '\n' ' ')"
+  echo "${what% }"
+}
+
+sigkill_mid_cell() {
+  [ "$(cat /proc/sys/vm/dirty_bytes)" = 67108864 ] &&
+    [ "$(cat "$bdi/max_ratio")" = 5 ] && findmnt -rn -o TARGET | grep -qF "$d/"
+}
+
+row_matrix_sigkill_settings() {
+  local loop index d=$work/sigkill-settings bdi before_dirty before_queue before_bdi mid_dirty mid_bdi pid
+  index=$(loop_control add 400) || { fail "SIGKILL mid-cell: cannot create a loop device"; return; }
+  own_loops+=("$index")
+  loop=loop$index
+  bdi=$(bdi_dir "$loop")
+  if [ ! -w "$bdi/max_ratio" ]; then
+    skip "SIGKILL mid-cell, dirty limits: this kernel has no bdi max_ratio ($bdi/max_ratio)"
+    return
+  fi
+  queue_set_odd "$loop"
+  mkdir "$d"
+  dirty_saved=$(dirty_settings)
+  before_dirty=$dirty_saved
+  before_queue=$(queue_settings "$loop")
+  before_bdi=$(bdi_limits "$bdi")
+  timeout -k 5 200 "$cli" matrix --fs ext2 --scheduler "$(cell_scheduler "$loop")" --direct-io on \
+    --dirty-bytes 64M --bdi-max-ratio 5 --size 64M --image-size 1300M --duration 120 \
+    --loop-device "/dev/$loop" --dir "$d" --reports "$work/sigkill-reports" >"$work/last" 2>&1 &
+  pid=$!
+  bg_pids+=("$pid")
+  wait_until 90 sigkill_mid_cell || echo "# the cell never had every setting: $(tail -3 "$work/last")" >&2
+  mid_dirty=$(dirty_settings); mid_bdi=$(bdi_limits "$bdi")
+  pkill -KILL -P "$pid"
+  wait "$pid" 2>/dev/null
+  if [ "$mid_dirty" != "$before_dirty" ] && [ "$(dirty_settings)" = "$mid_dirty" ] &&
+     [ "$(bdi_limits "$bdi")" = "$mid_bdi" ] && [ "$mid_bdi" != "$before_bdi" ]; then
+    ok "SIGKILL mid-cell: left vm.dirty_* «$mid_dirty», bdi «$mid_bdi», «$(cell_leftovers "$d")»"
+  else fail "SIGKILL mid-cell: the cell never changed the settings: dirty «$mid_dirty», bdi «$mid_bdi»: $(tail -3 "$work/last")"; fi
+  run_cli cleanup --dir "$d"
+  sed 's/^/# /' "$work/last"
+  expect "cleanup after SIGKILL" 0 "vm.dirty_" "max_ratio" "unmounted" "removed"
+  if [ "$(dirty_settings)" = "$before_dirty" ] && [ "$(bdi_limits "$bdi")" = "$before_bdi" ] &&
+     [ "$(queue_settings "$loop")" = "$before_queue" ]; then
+    ok "cleanup after SIGKILL: vm.dirty_*, bdi and queue of $loop back ($before_bdi; $before_queue)"
+  else fail "cleanup after SIGKILL: dirty «$(dirty_settings)» (was «$before_dirty»), bdi «$(bdi_limits "$bdi")» (was «$before_bdi»), queue «$(queue_settings "$loop")» (was «$before_queue»)"; fi
+  if [ -z "$(cell_leftovers "$d")" ] && ! losetup "/dev/$loop" >/dev/null 2>&1; then
+    ok "cleanup after SIGKILL: no mount, loop device, image or journal left in ${d#"$work"/}"
+  else fail "cleanup after SIGKILL: left $(cell_leftovers "$d") $(losetup "/dev/$loop" 2>&1)"; fi
+  run_cli cleanup --dir "$d"
+  expect "cleanup again" 0 "Nothing to put back"
+  dirty_put_back "$before_dirty"; dirty_saved=""
+}
+
+plain_mid_cell() {
+  [ "$(cat "/sys/block/$loop/loop/dio" 2>/dev/null)" = 1 ] && findmnt -rn -o TARGET | grep -qF "$d/"
+}
+
+# A plain cell (no --device, no sysctl) killed: its mount, loop device and
+# image stayed, and the next matrix in the same --dir failed ("failed to
+# setup loop device"). Now that matrix puts them back and runs.
+row_matrix_sigkill_plain() {
+  local loop index d=$work/sigkill-plain before_queue mid_queue pid wbt=() scheduler
+  index=$(loop_control add 400) || { fail "SIGKILL of a plain cell: cannot create a loop device"; return; }
+  own_loops+=("$index")
+  loop=loop$index
+  queue_set_odd "$loop"
+  has_wbt "$loop" && wbt=(--wbt 1000)
+  mkdir "$d"
+  before_queue=$(queue_settings "$loop")
+  scheduler=$(cell_scheduler "$loop")
+  timeout -k 5 200 "$cli" matrix --fs ext2 --scheduler "$scheduler" "${wbt[@]}" --direct-io on \
+    --size 64M --image-size 1300M --duration 120 --loop-device "/dev/$loop" --dir "$d" \
+    --reports "$work/sigkill-plain-reports" >"$work/last" 2>&1 &
+  pid=$!
+  bg_pids+=("$pid")
+  wait_until 90 plain_mid_cell || echo "# the plain cell never mounted: $(tail -3 "$work/last")" >&2
+  mid_queue=$(queue_settings "$loop")
+  pkill -KILL -P "$pid"
+  wait "$pid" 2>/dev/null
+  if [ "$mid_queue" != "$before_queue" ] && losetup "/dev/$loop" >/dev/null 2>&1; then
+    ok "SIGKILL of a plain cell: left $loop «$mid_queue» bound, «$(cell_leftovers "$d")»"
+  else fail "SIGKILL of a plain cell: the cell never changed $loop («$mid_queue»): $(tail -3 "$work/last")"; fi
+  timeout -k 5 200 "$cli" matrix --fs ext2 --scheduler "$scheduler" --size 16M --image-size 1300M \
+    --duration 1 --loop-device "/dev/$loop" --dir "$d" --reports "$work/sigkill-plain-next" >"$work/last" 2>&1
+  rc=$?
+  expect "a plain matrix after SIGKILL" 0 "Put back what" "unmounted" "Reports and comparison.json saved"
+  if [ "$(queue_settings "$loop")" = "$before_queue" ] && [ -z "$(cell_leftovers "$d")" ] &&
+     ! losetup "/dev/$loop" >/dev/null 2>&1; then
+    ok "a plain matrix after SIGKILL: $loop back ($before_queue) and free, nothing left in ${d#"$work"/}"
+  else fail "a plain matrix after SIGKILL: $loop «$(queue_settings "$loop")» (was «$before_queue»), left «$(cell_leftovers "$d")»"; fi
+}
+
 # ---------------------------------------------------------------------------
 # The table: function, what it needs (root, a command), why it would skip.
 ROWS=(
@@ -1559,6 +1699,8 @@ ROWS=(
   "row_matrix_dirty_bytes|setpriv|"
   "row_matrix_busy_loop|root losetup|a loop device of its own needs root"
   "row_baseline_zero||"
+  "row_matrix_sigkill_settings|root mkfs.ext2 losetup python3|the matrix needs root"
+  "row_matrix_sigkill_plain|root mkfs.ext2 losetup python3|the matrix needs root"
 )
 # ulimit -v, where the build can run under one: AddressSanitizer reserves
 # terabytes of shadow address space at start and aborts under any limit.

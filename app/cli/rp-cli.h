@@ -31,6 +31,10 @@ int  rp_cli_export   (int argc, char **argv);
 int  rp_cli_show     (int argc, char **argv);
 int  rp_cli_compare  (int argc, char **argv);
 int  rp_cli_monitor  (int argc, char **argv);
+int  rp_cli_cleanup  (int argc, char **argv);
+gboolean rp_cli_cleanup_directory (const char  *directory,
+                                   gboolean     say_nothing_done,
+                                   GError     **error);
 
 int  rp_cli_fail     (int exit_code, const GError *error);
 RpMemoryPin *rp_cli_pin_memory (guint64   machine_memory,
