@@ -282,6 +282,9 @@ run_scenario (MatrixState       *state,
   if (device_profile != NULL)
     rp_session_set_note (session, RP_NOTE_DEVICE_PROFILE, device_profile);
 
+  /* A cell's stop waits for its threads: the cell's file system is
+   * unmounted next, and an emulated device drains first (--drain-limit). */
+  rp_session_set_stop_bound (session, -1);
   state->session = session;
   state->stopped_at = 0;
   state->drained = FALSE;

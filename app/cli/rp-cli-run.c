@@ -247,6 +247,16 @@ on_signal (gpointer data)
   /* The first signal stops the run; the summary and the report still come. */
   if (state->signals_received++ == 0)
     g_printerr (_("\nStopping…\n"));
+  /* A second while the stop still waits for threads (a file system that
+   * does not answer): whoever sends it wants the program gone, now
+   * (issue 33: it was not heard for 85 s). Once the run has ended, one
+   * that comes while the report is saved has nothing left to stop. */
+  else if (rp_session_get_state (state->session) != RP_SESSION_FINISHED)
+    {
+      g_printerr (_("resprobe-cli: stopped again: exiting at once, without a report\n"));
+      fflush (stdout);
+      _exit (RP_CLI_EXIT_STOPPED);
+    }
   rp_session_stop (state->session);
   return G_SOURCE_CONTINUE;
 }
@@ -958,6 +968,22 @@ on_started (GObject      *object,
     g_main_loop_quit (start->loop);
 }
 
+/* The threads a stop gave up on (the note RP_NOTE_ABANDONED_THREADS), said
+ * after the summary: the report ends when the stop was asked, without them. */
+static void
+print_abandoned (RpReport *report)
+{
+  GHashTable *notes = rp_report_get_notes (report);
+  const char *names = notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_ABANDONED_THREADS) : NULL;
+  const char *waited = notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_STOP_WAIT_SECONDS) : NULL;
+
+  if (names == NULL)
+    return;
+  /* TRANSLATORS: seconds, then parts such as "fsync-probe, seq-writer" */
+  rp_cli_printerr (_("resprobe-cli: the stop waited %s s and abandoned threads stuck in the kernel (a file system that does not answer?): %s\n"),
+                   waited != NULL ? waited : "?", names);
+}
+
 /* Errors found before anything ran come from the user's values: usage errors. */
 static int
 exit_code_for_start_error (const GError *error)
@@ -1053,7 +1079,9 @@ run_once (const RpScenario  *scenario,
     {
       rp_cli_stop_signals_remove (&signals);
       error = g_steal_pointer (&start.error);
-      return rp_cli_fail (exit_code_for_start_error (error), error);
+      /* A stop that gave up on a preparation stuck in the kernel: stopped. */
+      return rp_cli_fail (state.signals_received > 0 && g_error_matches (error, RP_ERROR, RP_ERROR_FAILED)
+                          ? RP_CLI_EXIT_STOPPED : exit_code_for_start_error (error), error);
     }
 
   /* The handlers stay until the report is saved: without them a second
@@ -1068,6 +1096,7 @@ run_once (const RpScenario  *scenario,
     }
   report = rp_report_new_from_session (session);
   print_summary (report);
+  print_abandoned (report);
 
   if (repeats > 1)
     rp_report_set_configuration (report, scenario->name, scenario->name, repeat, repeats);

@@ -18,6 +18,7 @@ static const struct {
   const char *key;
   const char *label;
 } note_labels[] = {
+  { "abandoned_threads", N_("Threads the stop gave up on (stuck in the kernel)") },
   { "close_seconds", N_("Closing the files after the run") },
   { "configuration", N_("Configuration") },
   { "device_diskstats_at_end", N_("Device’s reads, writes and flushes at the end (diskstats)") },
@@ -78,6 +79,7 @@ static const struct {
   { "stall_samples", N_("Stall samples") },
   { "stall_source", N_("Where stalls were sampled") },
   { "stall_stack_reads", N_("Kernel stack reads") },
+  { "stop_wait_seconds", N_("Time the stop waited for stuck threads") },
   { "task_delayacct", N_("Task delay accounting") },
   { "writer_bytes_total", N_("Bytes the writer wrote") },
   { "writer_pause_max", N_("Longest dirty-page pause") },
