@@ -1659,7 +1659,7 @@ row_matrix_sigkill_plain() {
 # system does. fuse2fs stopped with SIGSTOP under a run: SIGTERM ends the
 # run (the engine gives up on threads stuck in the kernel after 20 s,
 # RP_SESSION_STOP_BOUND_DEFAULT), the report ends when the stop was asked
-# and names the threads; a second SIGTERM exits at once; a stop while the
+# and names the threads; a second SIGTERM gives them up at once; a stop while the
 # run prepares on the stopped file system ends it too. The waits below are
 # hang guards (the run before this fix waited for ever), not timings.
 # The CLI's process may stay a zombie until fuse2fs goes on (threads in
@@ -1712,7 +1712,8 @@ PY
   kill -TERM "$cli_pid"
   wait_for "$work/last" "Stopping" 30
   kill -TERM "$cli_pid"
-  if wait_for "$work/last" "exiting at once" 30; then ok "stopped FUSE, second SIGTERM: $(grep -m1 "exiting at once" "$work/last")"
+  if wait_for "$work/last" "Report saved" 30 && grep -q "no more waiting" "$work/last"; then
+    ok "stopped FUSE, second SIGTERM: $(grep -m1 "no more waiting" "$work/last"); $(grep -m1 "abandoned" "$work/last")"
   else fail "stopped FUSE, second SIGTERM not heard: $(tail -3 "$work/last")"; fi
   kill -CONT "$fuse"
   wait "$pid" 2>/dev/null; rc=$?

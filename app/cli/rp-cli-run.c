@@ -248,14 +248,16 @@ on_signal (gpointer data)
   if (state->signals_received++ == 0)
     g_printerr (_("\nStopping…\n"));
   /* A second while the stop still waits for threads (a file system that
-   * does not answer): whoever sends it wants the program gone, now
-   * (issue 33: it was not heard for 85 s). Once the run has ended, one
-   * that comes while the report is saved has nothing left to stop. */
+   * does not answer): whoever sends it will not wait (issue 33: it was not
+   * heard for 85 s); the threads are given up on now, and the summary and
+   * the report still come. Once the run has ended, one that comes while
+   * the report is saved has nothing left to stop. */
   else if (rp_session_get_state (state->session) != RP_SESSION_FINISHED)
     {
-      g_printerr (_("resprobe-cli: stopped again: exiting at once, without a report\n"));
-      fflush (stdout);
-      _exit (RP_CLI_EXIT_STOPPED);
+      if (state->signals_received == 2)
+        g_printerr (_("resprobe-cli: stopped again: no more waiting for threads stuck in the kernel\n"));
+      rp_session_stop_now (state->session);
+      return G_SOURCE_CONTINUE;
     }
   rp_session_stop (state->session);
   return G_SOURCE_CONTINUE;

@@ -76,6 +76,7 @@ struct _RpSession
   double          stop_asked;          /* rp_clock_now() of the first stop request; 0 none */
   double          stop_bound;          /* seconds from it before stuck threads are abandoned; < 0 waits */
   gboolean        closed;              /* every worker joined and its files closed */
+  double          workers_joined_at;   /* rp_clock_now() once every worker thread was joined */
   gboolean        abandoned;           /* the stop gave up waiting on some */
   const char     *closing;             /* the part whose files are being closed */
   const char     *preparing;           /* the part being prepared (start thread) */

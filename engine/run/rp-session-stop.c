@@ -67,6 +67,9 @@ closer_thread (gpointer data)
       if (worker->thread != NULL)
         g_thread_join (g_steal_pointer (&worker->thread));
     }
+  g_mutex_lock (&self->lock);
+  self->workers_joined_at = rp_clock_now ();
+  g_mutex_unlock (&self->lock);
 
   /* Closing the files drops the unlinked data; it may take a moment on a
    * journaling file system. In the reverse order of the start, so that a
@@ -136,6 +139,34 @@ stuck_names (RpSession *self)
 }
 
 /**
+ * rp_session_stop_now:
+ * @self: a session
+ *
+ * rp_session_stop(), and no more waiting: the threads still stuck in the
+ * kernel a second after the first request are abandoned (as at the bound,
+ * rp_session_set_stop_bound()),
+ * or a start stuck in its preparation is answered. For a second request by
+ * a user who will not wait (a second Ctrl-C or SIGTERM). Owner context.
+ */
+void
+rp_session_stop_now (RpSession *self)
+{
+  g_return_if_fail (RP_IS_SESSION (self));
+
+  rp_session_schedule_stop (self, RP_ENDED_BY_REQUEST);
+  g_mutex_lock (&self->lock);
+  /* A second's grace from the first request: a thread that is not stuck
+   * sees a stop within it (a sleeping probe at once, a writer after its
+   * write()), so two quick signals give up on none of those. */
+  self->stop_bound = MIN (self->stop_bound < 0 ? G_MAXDOUBLE : self->stop_bound,
+                          MAX (rp_clock_now () - self->stop_asked, 1.0));
+  g_cond_broadcast (&self->join_cond);
+  g_mutex_unlock (&self->lock);
+  if (self->state == RP_SESSION_STARTING)
+    rp_session_bound_start (self);
+}
+
+/**
  * rp_session_join_bounded:
  *
  * On the stop's thread: joins every worker and closes their files on the
@@ -162,14 +193,21 @@ rp_session_join_bounded (RpSession *self)
     }
   g_thread_unref (closer);
 
+  /* The deadline anew after each wake-up: rp_session_stop_now() moves it. */
   g_mutex_lock (&self->lock);
-  deadline = g_get_monotonic_time () +
-             (gint64) ((self->stop_asked + self->stop_bound - rp_clock_now ()) * G_USEC_PER_SEC);
   while (!self->closed)
-    if (self->stop_bound < 0)
-      g_cond_wait (&self->join_cond, &self->lock);
-    else if (!g_cond_wait_until (&self->join_cond, &self->lock, deadline))
-      break;
+    {
+      if (self->stop_bound < 0)
+        {
+          g_cond_wait (&self->join_cond, &self->lock);
+          continue;
+        }
+      deadline = g_get_monotonic_time () +
+                 (gint64) ((self->stop_asked + self->stop_bound - rp_clock_now ()) * G_USEC_PER_SEC);
+      if (g_get_monotonic_time () >= deadline ||
+          (!g_cond_wait_until (&self->join_cond, &self->lock, deadline) && !self->closed))
+        break;
+    }
   if (!self->closed)
     {
       self->abandoned = TRUE;

@@ -1014,11 +1014,13 @@ join_in_thread (GTask        *task,
    * the call returns, or gives up at the bound (rp-session-stop.c). This is
    * why stopping is asynchronous. */
   rp_session_join_bounded (self);
-  /* The run ended when it was asked to: what the stop waited for is not
-   * the run's (issue 33: "Stopped after 1 min 32 s of 1 min" for a stop at
-   * 8 s). */
+  /* The run ended when its threads did (its last samples), before the
+   * closing of its files; when the stop gave up on some, when it was asked
+   * to: what the stop waited for is not the run's (issue 33: "Stopped after
+   * 1 min 32 s of 1 min" for a stop at 8 s). */
   g_mutex_lock (&self->lock);
-  self->t_end = self->stop_asked > 0 ? self->stop_asked : rp_clock_now ();
+  self->t_end = self->abandoned && self->stop_asked > 0 ? self->stop_asked :
+                self->workers_joined_at > 0 ? self->workers_joined_at : rp_clock_now ();
   g_mutex_unlock (&self->lock);
   if (rp_call_registry_get_dropped (self->calls) > 0)
     {
@@ -1105,8 +1107,14 @@ rp_session_bound_start (RpSession *self)
 {
   double left;
 
-  if (self->stop_bound < 0 || self->start_bound_source != NULL || self->start_task == NULL)
+  if (self->stop_bound < 0 || self->start_task == NULL)
     return;
+  /* Again after rp_session_stop_now(): the new bound replaces the old. */
+  if (self->start_bound_source != NULL)
+    {
+      g_source_destroy (self->start_bound_source);
+      g_clear_pointer (&self->start_bound_source, g_source_unref);
+    }
   g_mutex_lock (&self->lock);
   left = self->stop_asked + self->stop_bound - rp_clock_now ();
   g_mutex_unlock (&self->lock);

@@ -91,6 +91,7 @@ gboolean          rp_session_start_finish         (RpSession           *self,
 void              rp_session_stop                 (RpSession           *self);
 void              rp_session_set_stop_bound       (RpSession           *self,
                                                    double               seconds);
+void              rp_session_stop_now             (RpSession           *self);
 void              rp_session_stop_async           (RpSession           *self,
                                                    GCancellable        *cancellable,
                                                    GAsyncReadyCallback  callback,
