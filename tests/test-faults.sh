@@ -8,7 +8,8 @@
 set -u
 # test-faults.sh [K/N]: only the rows of shard K of N (every Nth row of the
 # table from the Kth), so that meson runs the shards side by side; the
-# checks across all rows then hold for the shard's rows.
+# checks across all rows then hold for the shard's rows. FAULT_ROWS (names of
+# row functions, separated by spaces) runs only those.
 shard=${1:-1/1}
 shard_index=${shard%/*}; shard_count=${shard#*/}
 cli=${RESPROBE_CLI:?RESPROBE_CLI must point at resprobe-cli}
@@ -47,7 +48,13 @@ skip() { n=$((n + 1)); tap "ok $n - # SKIP $*"; }
 # systems unmounted (FUSE and loop), loop devices detached, files removed.
 bg_pids=()
 own_loops=()
+stopped_fuse=()
 cleanup() {
+  # A FUSE daemon a row stopped (SIGSTOP) goes on, so that its file system
+  # can be unmounted and the runs stuck on it end.
+  for pid in "${stopped_fuse[@]}"; do kill -CONT "$pid" 2>/dev/null; done
+  # vm.dirty_* as a row found them, should it have stopped half-way.
+  [ -n "${dirty_saved:-}" ] && dirty_put_back "$dirty_saved"
   # Each is a timeout(1) whose child is the CLI: end both.
   for pid in "${bg_pids[@]}"; do pkill -9 -P "$pid" 2>/dev/null; kill -9 "$pid" 2>/dev/null; done
   if [ "$is_root" -eq 1 ]; then
@@ -1170,6 +1177,587 @@ PY
 }
 
 # ---------------------------------------------------------------------------
+# Issue 33: reliability. Each row failed on the tree before the fix.
+
+# A free port on loopback, for a monitor of a row.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_monitor LOG COMMAND…: COMMAND (a monitor with --listen 127.0.0.1:
+# $monitor_port added) in the background, its PID in $monitor_pid; returns
+# once /metrics answers with an fsync sample (the sessions run), 1 when it
+# ended first or the hang guard (60 s) ran out.
+start_monitor() {
+  local log=$1; shift
+  monitor_port=$(free_port)
+  "$@" --listen "127.0.0.1:$monitor_port" >"$log" 2>&1 &
+  monitor_pid=$!; bg_pids+=("$monitor_pid")
+  for _ in $(seq 600); do
+    curl -s -m 5 "127.0.0.1:$monitor_port/metrics" 2>/dev/null | grep -q '^resprobe_fsync_latency_seconds_count{.* [1-9]' && return 0
+    kill -0 "$monitor_pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# stop_monitor: SIGTERM, and its exit code in $rc.
+stop_monitor() {
+  kill -TERM "$monitor_pid" 2>/dev/null
+  wait "$monitor_pid"; rc=$?
+}
+
+open_fds() { ls "/proc/$1/fd" 2>/dev/null | wc -l; }
+
+# Issue 33, item 1: the monitor's connections. Under prlimit --nofile=400
+# (and its fsync and system probes only, whose descriptors are all opened
+# at the start): 30 404s and 150 405s leave no descriptor behind (each was
+# a CLOSE-WAIT socket for good); 20 connections that never finish their
+# request are closed by the monitor (they were held for ever); a
+# Content-Length of -5 gets a reply and no GLib warning; the systemd units
+# set LimitNOFILE.
+row_monitor_connections() {
+  local d=$work/target-monitor log=$work/monitor-connections.log before after closed unit units
+  mkdir "$d"
+  if ! start_monitor "$log" prlimit --nofile=400:400 -- "$cli" monitor --dir "$d" --probe fsync,system; then
+    fail "monitor connections: /metrics never answered: $(tail -3 "$log")"; return
+  fi
+  before=$(open_fds "$monitor_pid")
+  for _ in $(seq 30); do curl -s -m 10 -o /dev/null "127.0.0.1:$monitor_port/favicon.ico"; done
+  for _ in $(seq 150); do curl -s -m 10 -o /dev/null -X POST "127.0.0.1:$monitor_port/metrics"; done
+  # A hang guard of 30 s: the monitor closes each connection with its reply.
+  for _ in $(seq 300); do after=$(open_fds "$monitor_pid"); [ "$after" -le "$before" ] && break; sleep 0.1; done
+  if [ "$after" -le "$before" ]; then ok "monitor connections: 180 replies to unknown paths and methods, descriptors $before before, $after after"
+  else fail "monitor connections: $before descriptors before 180 replies, $after after"; fi
+  closed=$(python3 - "$monitor_port" <<'PY'
+import socket, sys, time
+port = int(sys.argv[1])
+socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+for s in socks[::2]:
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHo")
+closed = set()
+deadline = time.monotonic() + 60  # a hang guard: the monitor's deadline is 10 s
+while len(closed) < len(socks) and time.monotonic() < deadline:
+    for i, s in enumerate(socks):
+        s.setblocking(False)
+        try:
+            if i not in closed and s.recv(65536) == b"":
+                closed.add(i)
+        except BlockingIOError:
+            pass
+        except ConnectionResetError:
+            closed.add(i)
+    time.sleep(0.2)
+print(len(closed))
+PY
+)
+  if [ "$closed" = 20 ]; then ok "monitor connections: 20 unfinished requests closed by the monitor"
+  else fail "monitor connections: of 20 unfinished requests the monitor closed ${closed:-none} in 60 s"; fi
+  if curl -s -m 10 "127.0.0.1:$monitor_port/metrics" | grep -q '^resprobe_'; then ok "monitor connections: /metrics answers after them"
+  else fail "monitor connections: /metrics does not answer after them"; fi
+  curl -s -m 10 -o /dev/null -H "Content-Length: -5" -X POST "127.0.0.1:$monitor_port/metrics"
+  curl -s -m 10 -o /dev/null -H "Content-Length: -5" "127.0.0.1:$monitor_port/metrics"
+  stop_monitor
+  if grep -q "WARNING\|CRITICAL" "$log"; then fail "monitor connections: Content-Length -5: $(grep -m1 "WARNING\|CRITICAL" "$log")"
+  else ok "monitor connections: Content-Length -5 answered without a GLib warning"; fi
+  [ "$rc" -eq 0 ] && ok "monitor connections: SIGTERM, exit 0" || fail "monitor connections: exit $rc: $(tail -3 "$log")"
+  units=$(dirname "$0")/../data/systemd
+  for unit in resprobe-monitor.service.in resprobe-monitor-user.service.in; do
+    if grep -qE '^LimitNOFILE=[0-9]+$' "$units/$unit"; then ok "monitor connections: $unit sets $(grep -E '^LimitNOFILE=' "$units/$unit")"
+    else fail "monitor connections: $unit sets no LimitNOFILE"; fi
+  done
+  unchanged "monitor connections" "$d" ""
+}
+
+# A report of a short run, made once, for the rows that edit one.
+base_report() {
+  local base=$work/reports/base33.json
+  if [ ! -s "$base" ]; then
+    mkdir -p "$work/target-base33"
+    timeout -k 5 60 "$cli" run --dir "$work/target-base33" --probe fsync,system --interval 0.2 --duration 2 \
+      --report "$base" >/dev/null 2>&1
+  fi
+  echo "$base"
+}
+
+# edit_report BASE OUT PYTHON: OUT is BASE (its summary dropped, version 1
+# samples) after PYTHON ran on r, the report as a dict.
+edit_report() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("summary", None)
+exec(sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+}
+
+# Issue 33, item 3: numbers in a report's notes are range-checked where
+# they are read. A command_count of -1 or 99999999999 made show and the PDF
+# loop about 4.3 billion times; a gap count of -1 was printed as
+# 18446744073709551615.
+row_hostile_notes() {
+  local base out=$work/reports/hostile-notes.json count
+  base=$(base_report)
+  [ -s "$base" ] || { fail "hostile notes: no report to edit"; return; }
+  for count in -1 99999999999; do
+    edit_report "$base" "$out" "r['notes'].update({'command_count': '$count', 'command_exit_status': 'exit 0', 'measurement_gaps': '-1', 'measurement_gap_longest': '1e999', 'write_calls': '-7'})"
+    timeout -k 5 30 "$cli" show "$out" >"$work/last" 2>&1; rc=$?
+    expect "hostile notes: command_count $count, show" 0 "Summary"
+    if grep -q "18446744073709551615\|inf" "$work/last"; then fail "hostile notes: a wrapped number shown: $(grep -m1 "18446744073709551615\|inf" "$work/last")"
+    else ok "hostile notes: command_count $count: no wrapped or infinite number shown"; fi
+    rm -f "$work/reports/hostile.pdf"
+    timeout -k 5 30 "$cli" export "$out" --format pdf -o "$work/reports/hostile.pdf" >"$work/last" 2>&1; rc=$?
+    expect "hostile notes: command_count $count, PDF" 0 "Wrote"
+  done
+  rm -f "$out" "$work/reports/hostile.pdf"
+}
+
+# Issue 33, item 5: one-sample series cost a chunk each (80 000 took 1.9 GB):
+# more than 1000 series are refused, naming the file, whatever their
+# samples; 80 000 under ulimit -v 1 GB are refused with that message, not a
+# failed allocation.
+row_many_series() {
+  local base out=$work/reports/many-series.json count
+  base=$(base_report)
+  [ -s "$base" ] || { fail "many series: no report to edit"; return; }
+  for count in 1001 80000; do
+    edit_report "$base" "$out" "r['version'] = 1; r['series'] = {'x%d' % i: {'unit': 's', 'samples': [[0.5, 0.001]]} for i in range($count)}"
+    ( ulimit -v 1000000; exec timeout -k 5 60 "$cli" show "$out" ) >"$work/last" 2>&1; rc=$?
+    expect "many series: $count one-sample series" 2 "$out" "more than 1000 series"
+  done
+  edit_report "$base" "$out" "r['version'] = 1; r['series'].update({'x%d' % i: {'unit': 's', 'samples': [[0.5, 0.001]]} for i in range(900)})"
+  run_cli show "$out"
+  expect "many series: 900 more series load" 0 "Summary"
+  rm -f "$out"
+}
+
+# Issue 33, item 6: the readers' buffers under ulimit -v 200000: a message
+# naming memory or a thread and exit 1, never GLib's abort (exit 133, no
+# report): 64 readers of 1 MiB files, 8 readers reading 64 MiB at a time.
+row_readers_memory_limit() {
+  local d=$work/target-readers-ulimit args
+  mkdir "$d"
+  for args in "--readers 64 --reader-file-size 1M" "--readers 8 --read-size 64M"; do
+    rm -f "$work/reports/readers-ulimit.json"
+    # shellcheck disable=SC2086
+    ( ulimit -v 200000
+      exec timeout -k 5 60 "$cli" run --dir "$d" --load seq-readers $args --duration 3 \
+        --report "$work/reports/readers-ulimit.json" ) >"$work/last" 2>&1
+    rc=$?
+    expect "readers under ulimit -v 200000, $args" 1
+    if grep -v '^#' "$work/last" | grep -qE "memory|thread" && ! grep -q "GLib-ERROR" "$work/last"; then
+      ok "readers under ulimit -v 200000, $args: $(grep -v '^#' "$work/last" | grep -m1 -E "memory|thread")"
+    else fail "readers under ulimit -v 200000, $args: $(tail -2 "$work/last")"; fi
+  done
+  unchanged "readers under ulimit -v" "$d" ""
+}
+
+# Issue 33, item 7: the monitor takes probe sets without fsync (each was
+# refused: "--interval does not apply to scenario custom", no --interval
+# given), and refuses an unwritable --reports at the start, as it refuses an
+# unwritable --textfile; one that becomes read-only later gets each period's
+# report saved in the default reports folder instead (root: a read-only
+# bind mount), as `run` does.
+row_monitor_probes_and_reports() {
+  local d=$work/target-monitor-probes r=$work/monitor-reports probe pid child locked rw
+  mkdir -p "$d" "$r"
+  for probe in save cold-read sync timer system; do
+    rm -f "$work/last"
+    timeout -k 5 60 "$cli" monitor --dir "$d" --probe "$probe" --report-every 1 --reports "$r" >"$work/last" 2>&1 &
+    pid=$!; bg_pids+=("$pid")
+    until grep -q "Report saved" "$work/last" 2>/dev/null || ! kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+    [ -n "$child" ] && kill -TERM "$child"
+    wait "$pid"; rc=$?
+    expect "monitor --probe $probe" 0 "Report saved"
+  done
+  if [ "$is_root" -eq 1 ]; then
+    locked=$nobody_area/monitor-locked-reports
+    mkdir -p -m 755 "$locked"; mkdir -p -m 1777 "$nobody_area/monitor-dir"
+    timeout -k 5 30 "${as_nobody[@]}" "$nobody_cli" monitor --dir "$nobody_area/monitor-dir" --report-every 1 \
+      --reports "$locked" >"$work/last" 2>&1
+  else
+    locked=$work/monitor-locked-reports
+    mkdir -m 555 "$locked"
+    timeout -k 5 30 "$cli" monitor --dir "$d" --report-every 1 --reports "$locked" >"$work/last" 2>&1
+  fi
+  rc=$?
+  expect "monitor, an unwritable --reports" 2 "--reports" "$locked"
+  [ "$is_root" -eq 1 ] || return 0
+  rw=$work/monitor-rw-reports
+  mkdir "$rw"
+  mount --bind "$rw" "$rw" || { fail "monitor, --reports made read-only: cannot bind-mount"; return; }
+  rm -f "$work/last"
+  XDG_DATA_HOME=$work/xdg timeout -k 5 60 "$cli" monitor --dir "$d" --report-every 1 --reports "$rw" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "Report saved" 30
+  mount -o remount,bind,ro "$rw"
+  until grep -q "instead" "$work/last" 2>/dev/null || ! kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  child=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+  [ -n "$child" ] && kill -TERM "$child"
+  wait "$pid"; rc=$?
+  umount "$rw"
+  expect "monitor, --reports made read-only" 1 "Read-only file system" "$work/xdg/resprobe/reports" "instead"
+  if ls "$work/xdg/resprobe/reports/"*.json >/dev/null 2>&1; then ok "monitor, --reports made read-only: the reports are in the default folder"
+  else fail "monitor, --reports made read-only: no report in $work/xdg/resprobe/reports"; fi
+  unchanged "monitor probe sets" "$d" ""
+}
+
+# Issue 33, item 8: where the measuring process stood still (a gap of the
+# system sampler's series: here 10 s without a sample in a report), no line
+# crosses: the stroked path of each series breaks there (an SVG path with a
+# second move-to), as the verdict says "stood still".
+row_chart_gap() {
+  local base out=$work/reports/gap.json svg=$work/reports/gap.svg most
+  base=$(base_report)
+  [ -s "$base" ] || { fail "chart gap: no report to edit"; return; }
+  edit_report "$base" "$out" "
+r['version'] = 1; r['stalls'] = []; r['duration'] = 30.0; r['baseline'] = 0
+r['scenario']['sample_period'] = 0.5
+times = [i * 0.5 for i in range(61) if not 5 < i * 0.5 < 15]
+r['series'] = {'cpu_user': {'unit': 'ratio', 'samples': [[t, 0.3] for t in times]},
+               'fsync_latency': {'unit': 's', 'samples': [[t, 0.002 + 0.001 * (k % 3)] for k, t in enumerate(times)]}}"
+  rm -f "$svg"
+  run_cli export "$out" --format svg -o "$svg"
+  expect "chart gap: export" 0 "Wrote"
+  most=$(grep -o '<path[^>]*stroke-width:1.5[^>]*' "$svg" | sed 's/.* d="//' | awk '{ print gsub(/M /, "") }' | sort -n | tail -1)
+  if [ "${most:-0}" -ge 2 ]; then ok "chart gap: the line breaks across 10 s without samples ($most parts)"
+  else fail "chart gap: a line drawn across the gap (${most:-no} parts)"; fi
+  rm -f "$out" "$svg"
+}
+
+# Issue 33, item 8: a sample time before the run's start is dropped when
+# loaded (and noted), never counted: a hand-made fsync of 9 s at t = -5
+# was a stall of the run.
+row_negative_sample_times() {
+  local base out=$work/reports/negative-times.json
+  base=$(base_report)
+  [ -s "$base" ] || { fail "negative sample times: no report to edit"; return; }
+  edit_report "$base" "$out" "
+r['version'] = 1; r['stalls'] = []
+r['series']['fsync_latency'] = {'unit': 's', 'samples': [[-5, 9.0], [0.5, 0.002], [1.0, 0.003]]}"
+  run_cli show "$out"
+  expect "negative sample times" 0 "Summary"
+  if grep -q "9.00 s" "$work/last"; then fail "negative sample times: the sample at -5 s counted: $(grep -m1 "9.00 s" "$work/last")"
+  else ok "negative sample times: the sample at -5 s not counted"; fi
+  if grep -q "samples_dropped_before_start: 1" "$work/last"; then ok "negative sample times: noted: $(grep -m1 "dropped" "$work/last")"
+  else fail "negative sample times: the dropped sample is not noted"; fi
+  rm -f "$out"
+}
+
+# Issue 33, item 8: --report --force of a symbolic link or /dev/null is
+# refused before the run (it failed only after it, the report saved
+# elsewhere).
+row_report_not_regular() {
+  local d=$work/target-not-regular link=$work/reports/link.json
+  mkdir "$d"
+  ln -sf "$work/reports/elsewhere.json" "$link"
+  run_cli run --dir "$d" --duration 2 --report "$link" --force
+  expect "--report LINK --force" 2 "not a regular file"
+  run_cli run --dir "$d" --duration 2 --report /dev/null --force
+  expect "--report /dev/null --force" 2 "not a regular file"
+  if grep -q "fsync time:" "$work/last"; then fail "--report /dev/null --force: the run ran first"
+  else ok "--report /dev/null --force: refused before the run"; fi
+  rm -f "$link"
+  unchanged "--report not a regular file" "$d" ""
+}
+
+# Issue 33, item 8: the small-files folder renamed during the run (a user
+# tidying up) is emptied and removed all the same (2048 files were left).
+row_small_files_renamed() {
+  local d=$work/target-small-renamed pid folder
+  mkdir "$d"
+  rm -f "$work/last"
+  timeout -k 5 60 "$cli" run --dir "$d" --load small-files --duration 4 --report "$work/reports/small-renamed.json" \
+    >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 60
+  folder=$(find "$d" -maxdepth 1 -name 'resprobe-files-*' | head -1)
+  if [ -n "$folder" ]; then mv "$folder" "$d/moved"; else fail "small files renamed: no folder to rename"; fi
+  wait "$pid"; rc=$?
+  expect "small files renamed" 0 "Report saved"
+  unchanged "small files renamed" "$d" ""
+}
+
+# Issue 33, item 8: matrix --dirty-bytes of 1 byte or 100T is refused before
+# the first cell, naming the option (1 byte failed inside the cell, named
+# "dirty0M"). Never as root: run as nobody, refused before needing it.
+row_matrix_dirty_bytes() {
+  local value runner=()
+  [ "$is_root" -eq 1 ] && runner=("${as_nobody[@]}")
+  for value in 1 100T; do
+    timeout -k 5 30 "${runner[@]}" "$nobody_cli" matrix --dir /nonexistent --dirty-bytes "$value" >"$work/last" 2>&1
+    rc=$?
+    expect "matrix --dirty-bytes $value" 2 "--dirty-bytes" "out of range"
+  done
+}
+
+# Issue 33, item 8: a --loop-device attached already is refused before the
+# first cell as busy (it was the first cell's mount error). The row's own
+# loop device, attached to a file of its own.
+row_matrix_busy_loop() {
+  local index image=$work/busy-loop.img d=$work/target-busy-loop
+  mkdir "$d"
+  index=$(loop_control add 400) || { fail "busy loop device: cannot create one"; return; }
+  own_loops+=("$index")
+  truncate -s 16M "$image"
+  losetup "/dev/loop$index" "$image" || { fail "busy loop device: cannot attach /dev/loop$index"; return; }
+  run_cli matrix --dir "$d" --loop-device "/dev/loop$index" --fs ext2 --duration 1
+  losetup -d "/dev/loop$index"
+  expect "matrix --loop-device busy" 2 "/dev/loop$index" "busy" "$image"
+  no_leftover_mounts "matrix --loop-device busy"
+}
+
+# Issue 33, item 8: --baseline 0 ("none") is what a run without the system
+# sampler does anyway: taken, not refused.
+row_baseline_zero() {
+  local d=$work/target-baseline0
+  mkdir "$d"
+  run_cli run --dir "$d" --probe fsync --baseline 0 --duration 1 --report "$work/reports/baseline0.json"
+  expect "--probe fsync --baseline 0" 0 "Report saved"
+  run_cli run --dir "$d" --probe fsync --baseline 2 --duration 1
+  expect "--probe fsync --baseline 2" 2 "--baseline does not apply"
+  unchanged "--baseline 0" "$d" ""
+}
+
+# Issue 33, item 8: a comparison.json of 100 000 reports (1.4 MB) opened in
+# the window: "larger than 1.0 MiB, more than a comparison this program
+# reads", not "not a report".
+row_big_comparison() {
+  local dir=$work/big-comparison out=$work/gui-big-comparison.log
+  mkdir "$dir"
+  python3 -c '
+import json, sys
+json.dump({"format": "resprobe-comparison", "version": 1,
+           "reports": ["run-%d.json" % i for i in range(100000)]}, open(sys.argv[1], "w"))' "$dir/comparison.json"
+  GSK_RENDERER=cairo timeout -k 5 90 dbus-run-session -- "$xvfb_run" \
+    "$RESPROBE_GUI" --screenshot-on-exit "$dir/none.png" "$dir/comparison.json" >"$out" 2>&1
+  if grep -q "larger than 1.0 MiB" "$out"; then ok "comparison of 100 000 reports: $(grep -m1 "larger than" "$out")"
+  else fail "comparison of 100 000 reports: $(tail -2 "$out")"; fi
+}
+
+
+# ---------------------------------------------------------------------------
+# Issue 33, item 2: a matrix killed with SIGKILL mid-cell leaves nothing
+# changed for good. Every machine-wide setting a cell changes is journaled
+# before it is changed; `resprobe-cli cleanup` (or any later matrix in the
+# same --dir) puts everything back and says what.
+
+# dirty_settings: vm.dirty_* in one line, to compare before and after.
+dirty_settings() {
+  local name line=""
+  for name in dirty_ratio dirty_bytes dirty_background_ratio dirty_background_bytes; do
+    line="$line$name=$(cat "/proc/sys/vm/$name") "
+  done
+  echo "${line% }"
+}
+
+# dirty_put_back LINE: vm.dirty_* as dirty_settings printed them, the one
+# of each pair that was in force written last (writing one zeroes the other).
+dirty_put_back() {
+  local pair ratio bytes
+  for pair in "dirty_ratio dirty_bytes" "dirty_background_ratio dirty_background_bytes"; do
+    read -r ratio bytes <<<"$pair"
+    local r b
+    r=$(sed -n "s/.*\b$ratio=\([0-9]*\).*/\1/p" <<<"$1")
+    b=$(sed -n "s/.*\b$bytes=\([0-9]*\).*/\1/p" <<<"$1")
+    if [ -n "$b" ] && [ "$b" != 0 ]; then echo "$b" >"/proc/sys/vm/$bytes"
+    elif [ -n "$r" ]; then echo "$r" >"/proc/sys/vm/$ratio"; fi
+  done
+}
+
+# wait_until SECONDS COMMAND…: until COMMAND succeeds (a hang guard, no
+# timed assertion: the row then fails on what it finds).
+wait_until() {
+  local deadline=$(( $(date +%s) + $1 )); shift
+  until "$@"; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 0.1
+  done
+}
+
+# What a cell in DIR left: mounts and loop devices whose file is in DIR,
+# images, mount points and undo journals.
+cell_leftovers() {
+  local what=""
+  findmnt -rn -o TARGET | grep -qF "$1/" && what="$what mounts:$(findmnt -rn -o TARGET | grep -F "$1/" | tr '\n' ' ')"
+  losetup -a 2>/dev/null | grep -qF "$1/" && what="$what loop:$(losetup -a | grep -F "$1/" | cut -d: -f1 | tr '\n' ' ')"
+  what="$what$(cd "$1" && find . -mindepth 1 -maxdepth 1 | sort | tr '\n' ' ')"
+  echo "${what% }"
+}
+
+sigkill_mid_cell() {
+  [ "$(cat /proc/sys/vm/dirty_bytes)" = 67108864 ] &&
+    [ "$(cat "$bdi/max_ratio")" = 5 ] && findmnt -rn -o TARGET | grep -qF "$d/"
+}
+
+row_matrix_sigkill_settings() {
+  local loop index d=$work/sigkill-settings bdi before_dirty before_queue before_bdi mid_dirty mid_bdi pid
+  index=$(loop_control add 400) || { fail "SIGKILL mid-cell: cannot create a loop device"; return; }
+  own_loops+=("$index")
+  loop=loop$index
+  bdi=$(bdi_dir "$loop")
+  if [ ! -w "$bdi/max_ratio" ]; then
+    skip "SIGKILL mid-cell, dirty limits: this kernel has no bdi max_ratio ($bdi/max_ratio)"
+    return
+  fi
+  queue_set_odd "$loop"
+  mkdir "$d"
+  dirty_saved=$(dirty_settings)
+  before_dirty=$dirty_saved
+  before_queue=$(queue_settings "$loop")
+  before_bdi=$(bdi_limits "$bdi")
+  timeout -k 5 200 "$cli" matrix --fs ext2 --scheduler "$(cell_scheduler "$loop")" --direct-io on \
+    --dirty-bytes 64M --bdi-max-ratio 5 --size 64M --image-size 1300M --duration 120 \
+    --loop-device "/dev/$loop" --dir "$d" --reports "$work/sigkill-reports" >"$work/last" 2>&1 &
+  pid=$!
+  bg_pids+=("$pid")
+  wait_until 90 sigkill_mid_cell || echo "# the cell never had every setting: $(tail -3 "$work/last")" >&2
+  mid_dirty=$(dirty_settings); mid_bdi=$(bdi_limits "$bdi")
+  pkill -KILL -P "$pid"
+  wait "$pid" 2>/dev/null
+  if [ "$mid_dirty" != "$before_dirty" ] && [ "$(dirty_settings)" = "$mid_dirty" ] &&
+     [ "$(bdi_limits "$bdi")" = "$mid_bdi" ] && [ "$mid_bdi" != "$before_bdi" ]; then
+    ok "SIGKILL mid-cell: left vm.dirty_* «$mid_dirty», bdi «$mid_bdi», «$(cell_leftovers "$d")»"
+  else fail "SIGKILL mid-cell: the cell never changed the settings: dirty «$mid_dirty», bdi «$mid_bdi»: $(tail -3 "$work/last")"; fi
+  run_cli cleanup --dir "$d"
+  sed 's/^/# /' "$work/last"
+  expect "cleanup after SIGKILL" 0 "vm.dirty_" "max_ratio" "unmounted" "removed"
+  if [ "$(dirty_settings)" = "$before_dirty" ] && [ "$(bdi_limits "$bdi")" = "$before_bdi" ] &&
+     [ "$(queue_settings "$loop")" = "$before_queue" ]; then
+    ok "cleanup after SIGKILL: vm.dirty_*, bdi and queue of $loop back ($before_bdi; $before_queue)"
+  else fail "cleanup after SIGKILL: dirty «$(dirty_settings)» (was «$before_dirty»), bdi «$(bdi_limits "$bdi")» (was «$before_bdi»), queue «$(queue_settings "$loop")» (was «$before_queue»)"; fi
+  if [ -z "$(cell_leftovers "$d")" ] && ! losetup "/dev/$loop" >/dev/null 2>&1; then
+    ok "cleanup after SIGKILL: no mount, loop device, image or journal left in ${d#"$work"/}"
+  else fail "cleanup after SIGKILL: left $(cell_leftovers "$d") $(losetup "/dev/$loop" 2>&1)"; fi
+  run_cli cleanup --dir "$d"
+  expect "cleanup again" 0 "Nothing to put back"
+  dirty_put_back "$before_dirty"; dirty_saved=""
+}
+
+plain_mid_cell() {
+  [ "$(cat "/sys/block/$loop/loop/dio" 2>/dev/null)" = 1 ] && findmnt -rn -o TARGET | grep -qF "$d/"
+}
+
+# A plain cell (no --device, no sysctl) killed: its mount, loop device and
+# image stayed, and the next matrix in the same --dir failed ("failed to
+# setup loop device"). Now that matrix puts them back and runs.
+row_matrix_sigkill_plain() {
+  local loop index d=$work/sigkill-plain before_queue mid_queue pid wbt=() scheduler
+  index=$(loop_control add 400) || { fail "SIGKILL of a plain cell: cannot create a loop device"; return; }
+  own_loops+=("$index")
+  loop=loop$index
+  queue_set_odd "$loop"
+  has_wbt "$loop" && wbt=(--wbt 1000)
+  mkdir "$d"
+  before_queue=$(queue_settings "$loop")
+  scheduler=$(cell_scheduler "$loop")
+  timeout -k 5 200 "$cli" matrix --fs ext2 --scheduler "$scheduler" "${wbt[@]}" --direct-io on \
+    --size 64M --image-size 1300M --duration 120 --loop-device "/dev/$loop" --dir "$d" \
+    --reports "$work/sigkill-plain-reports" >"$work/last" 2>&1 &
+  pid=$!
+  bg_pids+=("$pid")
+  wait_until 90 plain_mid_cell || echo "# the plain cell never mounted: $(tail -3 "$work/last")" >&2
+  mid_queue=$(queue_settings "$loop")
+  pkill -KILL -P "$pid"
+  wait "$pid" 2>/dev/null
+  if [ "$mid_queue" != "$before_queue" ] && losetup "/dev/$loop" >/dev/null 2>&1; then
+    ok "SIGKILL of a plain cell: left $loop «$mid_queue» bound, «$(cell_leftovers "$d")»"
+  else fail "SIGKILL of a plain cell: the cell never changed $loop («$mid_queue»): $(tail -3 "$work/last")"; fi
+  timeout -k 5 200 "$cli" matrix --fs ext2 --scheduler "$scheduler" --size 16M --image-size 1300M \
+    --duration 1 --loop-device "/dev/$loop" --dir "$d" --reports "$work/sigkill-plain-next" >"$work/last" 2>&1
+  rc=$?
+  expect "a plain matrix after SIGKILL" 0 "Put back what" "unmounted" "Reports and comparison.json saved"
+  if [ "$(queue_settings "$loop")" = "$before_queue" ] && [ -z "$(cell_leftovers "$d")" ] &&
+     ! losetup "/dev/$loop" >/dev/null 2>&1; then
+    ok "a plain matrix after SIGKILL: $loop back ($before_queue) and free, nothing left in ${d#"$work"/}"
+  else fail "a plain matrix after SIGKILL: $loop «$(queue_settings "$loop")» (was «$before_queue»), left «$(cell_leftovers "$d")»"; fi
+}
+
+
+# ---------------------------------------------------------------------------
+# Issue 33, item 4: a stop ends the run within a bound whatever the file
+# system does. fuse2fs stopped with SIGSTOP under a run: SIGTERM ends the
+# run (the engine gives up on threads stuck in the kernel after 20 s,
+# RP_SESSION_STOP_BOUND_DEFAULT), the report ends when the stop was asked
+# and names the threads; a second SIGTERM gives them up at once; a stop while the
+# run prepares on the stopped file system ends it too. The waits below are
+# hang guards (the run before this fix waited for ever), not timings.
+# The CLI's process may stay a zombie until fuse2fs goes on (threads in
+# uninterruptible waits cannot be killed): it is reaped after SIGCONT.
+row_fuse_stopped() {
+  local img=$work/stopped.img mnt=$work/stopped-mnt report=$work/reports/stopped.json fuse pid cli_pid
+  local launched asked
+  mkdir "$mnt"
+  image "$img" 2G mkfs.ext4 -m 0 && fuse2fs "$img" "$mnt" -o rw >/dev/null 2>&1 || { fail "stopped FUSE: cannot mount $img with fuse2fs"; return; }
+  fuse=$(pgrep -xf "fuse2fs $img $mnt -o rw") || { fail "stopped FUSE: no fuse2fs process"; umount "$mnt"; return; }
+  stopped_fuse+=("$fuse")
+
+  # 1. Running: SIGSTOP of fuse2fs, then SIGTERM.
+  rm -f "$work/last"
+  launched=$(date +%s.%N)
+  timeout -k 5 300 "$cli" run --dir "$mnt" --size 32M --duration 120 --report "$report" >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 60
+  kill -STOP "$fuse"
+  sleep 1
+  cli_pid=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+  asked=$(date +%s.%N)
+  kill -TERM "$cli_pid"
+  if wait_for "$work/last" "Report saved" 150; then ok "stopped FUSE, SIGTERM: the run ended: $(grep -m1 "abandoned" "$work/last")"
+  else fail "stopped FUSE, SIGTERM: no end after 150 s: $(tail -3 "$work/last")"; fi
+  if python3 - "$report" "$(echo "$asked - $launched" | bc)" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); notes = r["notes"]; asked = float(sys.argv[2])
+assert "fsync-probe" in notes.get("abandoned_threads", ""), notes.get("abandoned_threads")
+# The run started after the launch: its end is the stop's time, before the
+# SIGTERM counted from the launch (a second of slack for the signal's
+# dispatch), not the end of the wait (20 s later).
+assert r["duration"] <= asked + 1, (r["duration"], asked)
+print("# duration %.1f s, SIGTERM %.1f s after the launch, abandoned: %s, waited %s s"
+      % (r["duration"], asked, notes["abandoned_threads"], notes.get("stop_wait_seconds")))
+PY
+  then ok "stopped FUSE, SIGTERM: the report ends at the stop and names the stuck threads"
+  else fail "stopped FUSE, SIGTERM: report $report"; fi
+  kill -CONT "$fuse"
+  wait "$pid" 2>/dev/null
+
+  # 2. A second SIGTERM while the stop waits: exit at once.
+  rm -f "$work/last"
+  timeout -k 5 300 "$cli" run --dir "$mnt" --size 32M --duration 120 >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  wait_for "$work/last" "fsync time:" 60
+  kill -STOP "$fuse"
+  sleep 1
+  cli_pid=$(pgrep -P "$pid" -f resprobe-cli | head -1)
+  kill -TERM "$cli_pid"
+  wait_for "$work/last" "Stopping" 30
+  kill -TERM "$cli_pid"
+  if wait_for "$work/last" "Report saved" 30 && grep -q "no more waiting" "$work/last"; then
+    ok "stopped FUSE, second SIGTERM: $(grep -m1 "no more waiting" "$work/last"); $(grep -m1 "abandoned" "$work/last")"
+  else fail "stopped FUSE, second SIGTERM not heard: $(tail -3 "$work/last")"; fi
+  kill -CONT "$fuse"
+  wait "$pid" 2>/dev/null; rc=$?
+  [ "$rc" -eq 3 ] && ok "stopped FUSE, second SIGTERM: exit 3" || fail "stopped FUSE, second SIGTERM: exit $rc"
+
+  # 3. Stopped before the run starts: a stop while it prepares.
+  rm -f "$work/last"
+  kill -STOP "$fuse"
+  timeout -k 5 300 "$cli" run --dir "$mnt" --size 32M --duration 120 >"$work/last" 2>&1 &
+  pid=$!; bg_pids+=("$pid")
+  sleep 2
+  kill -TERM "$(pgrep -P "$pid" -f resprobe-cli | head -1)"
+  if wait_for "$work/last" "Stopped while preparing" 150; then ok "stopped FUSE while preparing: $(grep -m1 "Stopped while" "$work/last")"
+  else fail "stopped FUSE while preparing: no end after 150 s: $(tail -3 "$work/last")"; fi
+  kill -CONT "$fuse"
+  wait "$pid" 2>/dev/null; rc=$?
+  [ "$rc" -eq 3 ] && ok "stopped FUSE while preparing: exit 3" || fail "stopped FUSE while preparing: exit $rc"
+  umount "$mnt" || umount -l "$mnt"
+  no_leftover_mounts "stopped FUSE"
+}
+
+# ---------------------------------------------------------------------------
 # The table: function, what it needs (root, a command), why it would skip.
 ROWS=(
   "row_missing_directory||"
@@ -1208,19 +1796,37 @@ ROWS=(
   "row_signal_phases||"
   "row_russian_axes|pdftotext locale|"
   "row_device_bad_input||"
+  "row_monitor_connections|curl prlimit python3|"
+  "row_hostile_notes|python3|"
+  "row_many_series|python3|"
+  "row_monitor_probes_and_reports|curl|"
+  "row_chart_gap|python3|"
+  "row_negative_sample_times|python3|"
+  "row_report_not_regular||"
+  "row_small_files_renamed||"
+  "row_matrix_dirty_bytes|setpriv|"
+  "row_matrix_busy_loop|root losetup|a loop device of its own needs root"
+  "row_baseline_zero||"
+  "row_matrix_sigkill_settings|root mkfs.ext2 losetup python3|the matrix needs root"
+  "row_matrix_sigkill_plain|root mkfs.ext2 losetup python3|the matrix needs root"
+  "row_fuse_stopped|root fuse2fs /dev/fuse bc python3|mounting fuse2fs needs root and the fuse2fs package (build-aux/install-deps.sh)"
 )
 # ulimit -v, where the build can run under one: AddressSanitizer reserves
 # terabytes of shadow address space at start and aborts under any limit.
-ldd "$cli" 2>/dev/null | grep -q libasan || ROWS+=("row_memory_limit||")
+ldd "$cli" 2>/dev/null | grep -q libasan || ROWS+=("row_memory_limit||" "row_readers_memory_limit||")
 # The window's rows, where the build has a window (not the sanitizer build).
 [ -n "${RESPROBE_GUI:-}" ] && ROWS+=("row_deaf_session_bus|Xvfb xwininfo python3|"
-                                    "row_gui_huge_values|Xvfb xwininfo dbus-run-session|")
+                                    "row_gui_huge_values|Xvfb xwininfo dbus-run-session|"
+                                    "row_big_comparison|Xvfb dbus-run-session python3|")
 
 row_index=0
 for entry in "${ROWS[@]}"; do
   row_index=$((row_index + 1))
   [ $(( (row_index - 1) % shard_count + 1 )) -eq "$shard_index" ] || continue
   IFS='|' read -r row needs why <<<"$entry"
+  # FAULT_ROWS="row_a row_b": only those (to run a row alone, before and
+  # after a fix).
+  [ -z "${FAULT_ROWS:-}" ] || [[ " $FAULT_ROWS " == *" $row "* ]] || continue
   # Only root is a reason to skip, and only when not root (CI runs as root and
   # skips nothing). A missing tool or device is a failure: the tools come with
   # build-aux/install-deps.sh.

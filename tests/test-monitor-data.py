@@ -58,6 +58,10 @@ for unit, name in (("resprobe-monitor.service", "resprobe-monitor.service"),
         text = f.read()
     tap("resprobe-cli monitor" in text and "ExecReload=kill -HUP $MAINPID" in text,
         f"{unit} runs the monitor and reloads with SIGHUP")
+    # Issue 33: a limit of descriptors, at least what test-monitor-abuse.py
+    # proves the monitor serves under (256), one value (soft = hard).
+    limits = re.findall(r"^LimitNOFILE=(\d+)$", text, re.M)
+    tap(len(limits) == 1 and int(limits[0]) >= 256, f"{unit} sets LimitNOFILE ({', '.join(limits) or 'none'})")
     if analyze is None or cli is None:
         print(f"ok {count + 1} - systemd-analyze verify {unit} # SKIP systemd-analyze or RESPROBE_CLI missing")
         count += 1

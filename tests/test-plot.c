@@ -643,11 +643,13 @@ test_plot_label_boxes_clear_of_data (void)
  * middle of the chart (the control), with it the middle column holds the
  * faint band only, no opaque pixel of a line below the span's top bar. */
 static guint
-opaque_pixels_mid_chart (gboolean with_span)
+opaque_pixels_mid_chart (gboolean with_span,
+                         gboolean with_gap)
 {
   g_autoptr(RpPlot) plot = rp_plot_new ("Disk call latency", "s");
   g_autoptr(RpSeries) fsync = rp_series_new ("fsync_latency", "s", NULL);
   RpPlotSpan span = { (char *) "fsync_latency", 5, 15, FALSE, NULL };
+  const double gap[] = { 5, 15 };
   cairo_surface_t *data = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 240);
   const guint32 *pixels;
   double area_x, area_y, area_w, area_h;
@@ -663,6 +665,8 @@ opaque_pixels_mid_chart (gboolean with_span)
   rp_plot_bind_series (plot, "fsync_latency", fsync);
   if (with_span)
     rp_plot_set_spans (plot, &span, 1);
+  if (with_gap)
+    rp_plot_set_gaps (plot, gap, 1);
   rp_plot_set_log_y (plot, TRUE);
   rp_plot_style_init_default (&style, FALSE);
   style.background.alpha = 0;
@@ -684,8 +688,18 @@ opaque_pixels_mid_chart (gboolean with_span)
 static void
 test_plot_span_breaks_line (void)
 {
-  g_assert_cmpuint (opaque_pixels_mid_chart (FALSE), >, 0);
-  g_assert_cmpuint (opaque_pixels_mid_chart (TRUE), ==, 0);
+  g_assert_cmpuint (opaque_pixels_mid_chart (FALSE, FALSE), >, 0);
+  g_assert_cmpuint (opaque_pixels_mid_chart (TRUE, FALSE), ==, 0);
+}
+
+/* Issue 33: where the measuring process stood still (a SIGSTOP of 10 s),
+ * no line is drawn across the gap, as across a stall's span; nor anything
+ * else (a gap has no band). */
+static void
+test_plot_gap_breaks_line (void)
+{
+  g_assert_cmpuint (opaque_pixels_mid_chart (FALSE, FALSE), >, 0);
+  g_assert_cmpuint (opaque_pixels_mid_chart (FALSE, TRUE), ==, 0);
 }
 
 /* Issue 21, item 6: a series may have a colour of its own (a comparison's
@@ -750,6 +764,7 @@ main (int   argc,
   g_test_add_func ("/plot/threshold-label-avoids-data", test_plot_threshold_label_avoids_data);
   g_test_add_func ("/plot/label-boxes-clear-of-data", test_plot_label_boxes_clear_of_data);
   g_test_add_func ("/plot/span-breaks-line", test_plot_span_breaks_line);
+  g_test_add_func ("/plot/gap-breaks-line", test_plot_gap_breaks_line);
   g_test_add_func ("/plot/series-color", test_plot_series_color);
   g_test_add_func ("/plot/catalog-cells-apart", test_plot_catalog_cells_apart);
 

@@ -189,6 +189,36 @@ test_format_plain_spaces (void)
     g_assert_true (g_ascii_isprint (*p));
 }
 
+/* Issue 33: numbers read from a report's notes, a stranger's file. */
+static void
+test_note_numbers (void)
+{
+  guint64 count = 7;
+  double number = 7;
+
+  g_assert_true (rp_parse_note_count ("3", 1000, &count));
+  g_assert_cmpuint (count, ==, 3);
+  /* g_ascii_strtoull() reads "-1" as 2^64 - 1: refused, and left alone. */
+  count = 7;
+  for (guint i = 0; i < 7; i++)
+    {
+      const char *bad[] = { "-1", "99999999999", "", " 3", "3x", "+3", "1e3" };
+
+      g_assert_false (rp_parse_note_count (bad[i], 1000, &count));
+      g_assert_cmpuint (count, ==, 7);
+    }
+  g_assert_false (rp_parse_note_count (NULL, 1000, &count));
+  g_assert_true (rp_parse_note_number ("0.25", 0, 1, &number));
+  g_assert_cmpfloat (number, ==, 0.25);
+  g_assert_true (rp_parse_note_number ("-2", -10, 10, &number));
+  for (guint i = 0; i < 6; i++)
+    {
+      const char *bad[] = { "1e999", "nan", "inf", "2", "0.5s", " 1" };
+
+      g_assert_false (rp_parse_note_number (bad[i], 0, 1, &number));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -198,6 +228,7 @@ main (int argc, char **argv)
   g_test_add_func ("/units/durations", test_durations);
   g_test_add_func ("/units/decimal-comma", test_decimal_comma);
   g_test_add_func ("/units/counts", test_counts);
+  g_test_add_func ("/units/note-numbers", test_note_numbers);
   g_test_add_func ("/units/format", test_format);
   g_test_add_func ("/units/format/plain-spaces", test_format_plain_spaces);
   return g_test_run ();

@@ -27,6 +27,7 @@ static const Command commands[] = {
   { "export", rp_cli_export, N_("Convert a saved report to JSON, CSV, text, PNG, SVG or PDF") },
   { "compare", rp_cli_compare, N_("Compare 2 to 32 saved reports side by side") },
   { "monitor", rp_cli_monitor, N_("Measure without a load for as long as it runs; export to Prometheus") },
+  { "cleanup", rp_cli_cleanup, N_("Put back what a matrix killed with SIGKILL left changed in its directory (root)") },
 };
 
 static void

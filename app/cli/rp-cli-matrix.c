@@ -18,11 +18,14 @@
 #include "rp-bdi-state.h"
 #include "rp-clock.h"
 #include "rp-device-profile.h"
+#include "rp-dirty-state.h"
 #include "rp-emulated-device.h"
 #include "rp-error.h"
 #include "rp-loop-mount.h"
 #include "rp-report.h"
 #include "rp-session.h"
+#include "rp-undo-cleanup.h"
+#include "rp-undo-journal.h"
 #include "rp-units.h"
 
 /* Every reporter of docs/SCENARIOS.md compared configurations by reinstalling. This
@@ -64,16 +67,12 @@ typedef struct {
   double      stopped_at;        /* rp_clock_now() at the stop; 0 running */
   guint       drain_source;
   gboolean    drained;
+  /* Every machine-wide change is written here before it is made
+   * (rp-undo-journal.c): a SIGKILL leaves the way back for the next
+   * matrix or `resprobe-cli cleanup`. */
+  RpUndoJournal *journal;
+  RpDirtyState  *saved_dirty;    /* vm.dirty_* as found before the first cell */
 } MatrixState;
-
-/* vm.dirty_* as found, so that they can be put back exactly. Writing
- * dirty_bytes zeroes dirty_ratio in the kernel and vice versa, so both are kept. */
-typedef struct {
-  char *ratio;
-  char *bytes;
-  char *background_ratio;
-  char *background_bytes;
-} DirtySettings;
 
 static void
 cell_clear (gpointer data)
@@ -162,83 +161,6 @@ cell_label (const Cell *cell)
   if (cell->memory != 0)
     append_memory (label, ", memory ", cell->memory);
   return g_string_free (label, FALSE);
-}
-
-static char *
-read_sysctl (const char *name)
-{
-  g_autofree char *path = g_build_filename ("/proc/sys/vm", name, NULL);
-  char *contents = NULL;
-
-  if (!g_file_get_contents (path, &contents, NULL, NULL))
-    return NULL;
-  return g_strstrip (contents);
-}
-
-static gboolean
-write_sysctl (const char  *name,
-              const char  *value,
-              GError     **error)
-{
-  g_autofree char *path = g_build_filename ("/proc/sys/vm", name, NULL);
-
-  return g_file_set_contents_full (path, value, -1, G_FILE_SET_CONTENTS_NONE, 0644, error);
-}
-
-static void
-dirty_settings_save (DirtySettings *saved)
-{
-  saved->ratio = read_sysctl ("dirty_ratio");
-  saved->bytes = read_sysctl ("dirty_bytes");
-  saved->background_ratio = read_sysctl ("dirty_background_ratio");
-  saved->background_bytes = read_sysctl ("dirty_background_bytes");
-}
-
-/* Whichever of the pair was in force (non-zero) is written back last. */
-static void
-restore_pair (const char *ratio_name,
-              const char *ratio,
-              const char *bytes_name,
-              const char *bytes)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (bytes != NULL && g_strcmp0 (bytes, "0") != 0)
-    write_sysctl (bytes_name, bytes, &error);
-  else if (ratio != NULL)
-    write_sysctl (ratio_name, ratio, &error);
-  if (error != NULL)
-    rp_cli_printerr (_("resprobe-cli: could not restore vm.%s: %s\n"), bytes_name, error->message);
-}
-
-static void
-dirty_settings_restore (const DirtySettings *saved)
-{
-  restore_pair ("dirty_ratio", saved->ratio, "dirty_bytes", saved->bytes);
-  restore_pair ("dirty_background_ratio", saved->background_ratio,
-                "dirty_background_bytes", saved->background_bytes);
-}
-
-static void
-dirty_settings_clear (DirtySettings *saved)
-{
-  g_free (saved->ratio);
-  g_free (saved->bytes);
-  g_free (saved->background_ratio);
-  g_free (saved->background_bytes);
-}
-
-/* vm.dirty_bytes as asked, and the background threshold at half of it, the
- * kernel's default proportion (dirty_background_ratio 10 vs dirty_ratio 20). */
-static gboolean
-apply_dirty_bytes (guint64   bytes,
-                   GError  **error)
-{
-  g_autofree char *value = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
-  g_autofree char *background = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes / 2);
-
-  return write_sysctl ("dirty_bytes", value, error) &&
-         write_sysctl ("dirty_background_bytes", background, error);
 }
 
 static gboolean
@@ -360,6 +282,9 @@ run_scenario (MatrixState       *state,
   if (device_profile != NULL)
     rp_session_set_note (session, RP_NOTE_DEVICE_PROFILE, device_profile);
 
+  /* A cell's stop waits for its threads: the cell's file system is
+   * unmounted next, and an emulated device drains first (--drain-limit). */
+  rp_session_set_stop_bound (session, -1);
   state->session = session;
   state->stopped_at = 0;
   state->drained = FALSE;
@@ -401,10 +326,11 @@ cell_sets_bdi (const Cell *cell)
  * saved first (*@out_saved), even when a write fails, so that the caller
  * puts back whatever did change. */
 static gboolean
-apply_bdi (const Cell   *cell,
-           const char   *device,
-           RpBdiState  **out_saved,
-           GError      **error)
+apply_bdi (const Cell     *cell,
+           const char     *device,
+           RpUndoJournal  *journal,
+           RpBdiState    **out_saved,
+           GError        **error)
 {
   g_autofree char *disk = device != NULL ? g_path_get_basename (device) : NULL;
   g_autofree char *bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, cell->bdi_max_bytes);
@@ -417,7 +343,8 @@ apply_bdi (const Cell   *cell,
       return FALSE;
     }
   saved = *out_saved = rp_bdi_state_save (disk, error);
-  return saved != NULL &&
+  /* Nothing is changed before the way back is on disk. */
+  return saved != NULL && rp_bdi_state_journal (saved, journal, error) &&
          (cell->bdi_strict_limit < 0 ||
           rp_bdi_state_set (saved, "strict_limit", cell->bdi_strict_limit ? "1" : "0", error)) &&
          (cell->bdi_max_ratio == NULL || rp_bdi_state_set (saved, "max_ratio", cell->bdi_max_ratio, error)) &&
@@ -461,7 +388,7 @@ run_cell (MatrixState       *state,
     }
   else
     scratch = rp_loop_mount_create (work_directory, cell->fs_type, cell->journal_mode,
-                                    image_size, loop_device, &queue, error);
+                                    image_size, loop_device, &queue, state->journal, error);
   if (scratch == NULL)
     {
       if (!rp_emulated_device_destroy (device, &cleanup_error))
@@ -481,8 +408,11 @@ run_cell (MatrixState       *state,
       dispatch_pending ();
     }
   if (!state->interrupted && (cell->memory == 0 || pin != NULL) &&
-      (cell->dirty_bytes == 0 || apply_dirty_bytes (cell->dirty_bytes, error)) &&
-      (!cell_sets_bdi (cell) || apply_bdi (cell, rp_loop_mount_get_device (scratch), &saved_bdi, error)))
+      (cell->dirty_bytes == 0 ||
+       (rp_dirty_state_journal (state->saved_dirty, state->journal, error) &&
+        rp_dirty_apply_bytes (cell->dirty_bytes, error))) &&
+      (!cell_sets_bdi (cell) ||
+       apply_bdi (cell, rp_loop_mount_get_device (scratch), state->journal, &saved_bdi, error)))
     {
       /* With --probe-dir the cell's file system takes the load and the
        * probes measure the user's fast one: the USB stick scenario. */
@@ -501,6 +431,11 @@ run_cell (MatrixState       *state,
     {
       rp_cli_printerr (_("resprobe-cli: could not restore the per-device dirty limits of bdi %s: %s\n"),
                        rp_bdi_state_get_name (saved_bdi), cleanup_error->message);
+      g_clear_error (&cleanup_error);
+    }
+  else if (saved_bdi != NULL && !rp_undo_journal_forget (state->journal, RP_UNDO_GROUP_BDI, &cleanup_error))
+    {
+      rp_cli_printerr ("resprobe-cli: %s\n", cleanup_error->message);
       g_clear_error (&cleanup_error);
     }
 
@@ -741,18 +676,65 @@ parse_max_ratio (GPtrArray  *texts,
   return TRUE;
 }
 
+/* A vm.dirty_bytes a cell can set and be named by, checked before the
+ * first cell (issue 33: 1 byte failed inside the cell, named "dirty0M",
+ * and 100T was written as is): whole MiB, as the cells' names and labels
+ * count it, from 1 MiB to this machine's memory, beyond which no threshold
+ * is ever reached. */
+static gboolean
+check_dirty_bytes (guint64   bytes,
+                   GError  **error)
+{
+  guint64 memory = (guint64) sysconf (_SC_PHYS_PAGES) * (guint64) sysconf (_SC_PAGESIZE);
+
+  if (!rp_params_check_size (bytes, RP_MiB, MAX (memory, RP_MiB), "--dirty-bytes", error))
+    return FALSE;
+  if (bytes % RP_MiB != 0)
+    {
+      g_autofree char *text = rp_format_size (bytes);
+
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: %s is a size such as "1.5 MiB" */
+                   _("--dirty-bytes: %s is not a whole number of MiB (the cells are named by it, e.g. dirty64M)"),
+                   text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* "/dev/loopN", which libmount's loop= option takes. */
 static gboolean
 check_loop_device (const char  *device,
                    GError     **error)
 {
   const char *number = g_str_has_prefix (device, "/dev/loop") ? device + strlen ("/dev/loop") : NULL;
-  guint64 value;
 
-  if (number == NULL || !g_ascii_string_to_unsigned (number, 10, 0, 1 << 20, &value, NULL))
+  if (number == NULL || !g_ascii_string_to_unsigned (number, 10, 0, 1 << 20, NULL, NULL))
     {
       g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
                    _("--loop-device: “%s” is not a loop device such as /dev/loop7"), device);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Attached already (to another matrix's image, a user's file): said
+ * before the first cell, not as its mount error (issue 33); checked after
+ * the cleanup of what dead runs left, which may have been attached by one. */
+static gboolean
+check_loop_device_free (const char  *device,
+                        GError     **error)
+{
+  g_autofree char *backing_path = g_strdup_printf ("/sys/block/%s/loop/backing_file", device + strlen ("/dev/"));
+  g_autofree char *backing = NULL;
+
+  if (g_file_get_contents (backing_path, &backing, NULL, NULL))
+    {
+      g_strchomp (backing);
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: the loop device, then the file it is attached to */
+                   _("--loop-device: “%s” is busy: it is attached to “%s” (give a free one, or none)"),
+                   device, backing);
       return FALSE;
     }
   return TRUE;
@@ -794,6 +776,18 @@ save_run (RpCliGroup  *group,
   g_ptr_array_add (group->reports, report);
 }
 
+/* vm.dirty_* as before the first cell, and the journal forgets them; a
+ * failure is said and the journal keeps them for a cleanup. */
+static void
+restore_dirty (MatrixState *state)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!rp_dirty_state_restore (state->saved_dirty, NULL, &error) ||
+      !rp_undo_journal_forget (state->journal, RP_UNDO_GROUP_DIRTY, &error))
+    rp_cli_printerr (_("resprobe-cli: could not restore vm.dirty_*: %s\n"), error->message);
+}
+
 /* Each cell @repeats times, interleaved (A, B, A, B …) so that drift over
  * the session hits every cell alike. Returns the number of runs that gave a
  * report. */
@@ -805,10 +799,8 @@ run_matrix (MatrixState      *state,
 {
   guint total = plan->cells->len * plan->repeats;
   guint done = 0, reported = 0;
-  DirtySettings saved_dirty = { 0 };
   double started = rp_clock_now (), spent = 0;
 
-  dirty_settings_save (&saved_dirty);
   for (guint r = 0; r < plan->repeats && !state->interrupted; r++)
     for (guint i = 0; i < plan->cells->len && !state->interrupted; i++, done++)
       {
@@ -828,7 +820,7 @@ run_matrix (MatrixState      *state,
         report = run_cell (state, cell, plan->scenario, plan->directory, plan->image_size,
                            plan->loop_device, plan->probe_directory, &cell_error);
         if (cell->dirty_bytes != 0)
-          dirty_settings_restore (&saved_dirty);
+          restore_dirty (state);
         spent = rp_clock_now () - started;
         /* A stop between mounting and the run leaves no report and no error. */
         if (report == NULL && cell_error == NULL)
@@ -845,7 +837,6 @@ run_matrix (MatrixState      *state,
         save_run (group, report, plan->reports_directory, r + 1, plan->repeats, exit_code);
         reported++;
       }
-  dirty_settings_clear (&saved_dirty);
   return reported;
 }
 
@@ -970,6 +961,8 @@ rp_cli_matrix (int    argc,
   g_autoptr(RpScenario) scenario = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(RpUndoJournal) journal = NULL;
+  g_autoptr(RpDirtyState) saved_dirty = NULL;
   g_auto(RpRunOptions) run_options = { 0 };
   g_autoptr(GArray) parts_entries_array = NULL;
   GOptionGroup *parts_group;
@@ -1022,7 +1015,8 @@ rp_cli_matrix (int    argc,
     {
       guint64 bytes;
 
-      if (!rp_parse_size (g_ptr_array_index (dirty_texts, i), "--dirty-bytes", &bytes, &error))
+      if (!rp_parse_size (g_ptr_array_index (dirty_texts, i), "--dirty-bytes", &bytes, &error) ||
+          !check_dirty_bytes (bytes, &error))
         return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
       g_array_append_val (dirty, bytes);
     }
@@ -1128,18 +1122,13 @@ rp_cli_matrix (int    argc,
   for (guint i = 0; i < devices->len; i++)
     if (!rp_emulated_device_check_tools (rp_device_choice_get_profile (g_ptr_array_index (devices, i)), &error))
       return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
-  /* What a matrix killed with SIGKILL left in this directory. */
-  {
-    g_autoptr(GError) leftover_error = NULL;
-    guint removed = rp_emulated_device_remove_leftovers (directory, &leftover_error);
-
-    if (removed > 0)
-      rp_cli_print (ngettext ("Removed %u emulated device that a dead run left in %s.\n",
-                              "Removed %u emulated devices that dead runs left in %s.\n", removed),
-                    removed, directory);
-    if (leftover_error != NULL)
-      rp_cli_printerr (_("resprobe-cli: removing what a dead run left: %s\n"), leftover_error->message);
-  }
+  /* What a matrix killed with SIGKILL left in this directory: put back
+   * before anything of this one, whose loop device may be the dead one's. */
+  if (!rp_cli_cleanup_directory (directory, FALSE, &error))
+    rp_cli_printerr (_("resprobe-cli: putting back what a dead run left: %s\n"), error->message);
+  g_clear_error (&error);
+  if (loop_device != NULL && !check_loop_device_free (loop_device, &error))
+    return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
 
   if (reports_directory == NULL)
     {
@@ -1168,6 +1157,8 @@ rp_cli_matrix (int    argc,
                         image_size, (guint) repeats };
   loop = g_main_loop_new (NULL, FALSE);
   state.loop = loop;
+  state.journal = journal = rp_undo_journal_new (directory);
+  state.saved_dirty = saved_dirty = rp_dirty_state_save ();
   rp_cli_stop_signals_add (&signals, on_signal, &state);
   reported = run_matrix (&state, &plan, groups, &exit_code);
   rp_cli_stop_signals_remove (&signals);

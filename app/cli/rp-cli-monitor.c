@@ -17,6 +17,7 @@
 
 #if HAVE_LIBSOUP
 #include <libsoup/soup.h>
+#include "rp-cli-http.h"
 #endif
 
 #include "rp-cli.h"
@@ -33,7 +34,7 @@
 #define DEFAULT_PERIOD      600.0
 /* The fsync probe's interval when none is given: 1 MiB written and synced
  * every 10 s costs little and still sees a stall of a few seconds. */
-#define DEFAULT_INTERVAL    "10"
+#define DEFAULT_INTERVAL    10.0
 /* The samplers' periods when none is given: a monitor runs for months,
  * and the run defaults (0.5 s, and 100 looks a second at a stalled call)
  * cost over 1 % of a core in wake-ups (bench/monitor-soak.sh, README). */
@@ -79,6 +80,7 @@ typedef struct {
   int           exit_code;
 #if HAVE_LIBSOUP
   SoupServer   *server;
+  RpCliHttp    *http;            /* its connections (rp-cli-http.c) */
 #endif
 } Monitor;
 
@@ -205,7 +207,10 @@ report_stem (const Watch *watch,
   return g_strdup_printf ("resprobe-monitor-%s-%s", base, stamp);
 }
 
-/* The period's report, under a name no other file has. */
+/* The period's report, under a name no other file has; when --reports
+ * fails (made read-only, removed, full since the start, which checked
+ * it), elsewhere as `run` does: the default reports folder, else the
+ * temporary one, saying where (issue 33: each period's report was lost). */
 static void
 save_report (Monitor   *monitor,
              Watch     *watch,
@@ -214,6 +219,7 @@ save_report (Monitor   *monitor,
   g_autoptr(RpReport) report = rp_report_new_from_session (session);
   g_autofree char *stem = report_stem (watch, session);
   g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) failed = NULL;
   g_autofree char *path = NULL;
 
   for (guint k = 1; path == NULL || g_file_test (path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK); k++)
@@ -238,6 +244,8 @@ save_report (Monitor   *monitor,
     }
   rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
   monitor->exit_code = RP_CLI_EXIT_FAILURE;
+  failed = g_file_new_for_path (monitor->reports_dir);
+  rp_cli_save_report_elsewhere (report, failed, stem);
 }
 
 /* The process's resident set, bytes (/proc/self/statm); 0 if unreadable. */
@@ -418,6 +426,10 @@ folder_scenario (Monitor     *monitor,
   for (guint i = 0; i < G_N_ELEMENTS (quiet_periods); i++)
     if (options->param_texts[rp_parts_lookup_param (quiet_periods[i].key)->index] == NULL)
       rp_params_set_seconds (scenario->params, quiet_periods[i].key, quiet_periods[i].seconds);
+  /* Set here, not as if typed: a typed --interval is refused where no
+   * probe takes it, and `--probe save` had none (issue 33). */
+  if (options->param_texts[rp_parts_lookup_param ("fsync_interval")->index] == NULL)
+    rp_params_set_seconds (scenario->params, "fsync_interval", DEFAULT_INTERVAL);
   return scenario;
 }
 
@@ -501,12 +513,10 @@ on_metrics_request (SoupServer        *server,
     }
   harvest (monitor);
   text = rp_metrics_to_text (monitor->metrics);
-  /* One request a connection: libsoup 3.2 kept a kept-alive connection
-   * open after its client had closed it (CLOSE-WAIT), an fd and ~2 KB of
-   * heap each, so that a client like curl, one connection a scrape, grew
-   * the RSS of the 30-minute soak and would in the end exhaust the fds.
-   * Prometheus reconnects each scrape, on loopback a fraction of a ms. */
-  soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
+  /* One request a connection, every reply (rp-cli-http.c): libsoup 3.2
+   * kept a kept-alive connection open after its client had closed it
+   * (CLOSE-WAIT), an fd and ~2 KB of heap each. Prometheus reconnects each
+   * scrape, on loopback a fraction of a ms. */
   soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
   soup_server_message_set_response (message, "text/plain; version=0.0.4; charset=utf-8",
                                     SOUP_MEMORY_TAKE, text, strlen (text));
@@ -555,7 +565,9 @@ start_server (Monitor     *monitor,
     return FALSE;
   monitor->server = soup_server_new ("server-header", "resprobe/" PACKAGE_VERSION, NULL);
   soup_server_add_handler (monitor->server, NULL, on_metrics_request, monitor, NULL);
-  if (soup_server_listen (monitor->server, address, 0, error))
+  /* Accepted by rp-cli-http.c, which closes what does not finish in time. */
+  monitor->http = rp_cli_http_new (monitor->server, address, error);
+  if (monitor->http != NULL)
     return TRUE;
   g_prefix_error (error, "--listen %s: ", listen);
   return FALSE;
@@ -688,11 +700,8 @@ setup (Monitor         *monitor,
        MonitorOptions  *mine,
        GError         **error)
 {
-  int interval = rp_parts_lookup_param ("fsync_interval")->index;
   g_autoptr(RpScenario) probe = NULL;
 
-  if (monitor->options->param_texts[interval] == NULL)
-    monitor->options->param_texts[interval] = g_strdup (DEFAULT_INTERVAL);
   monitor->period = DEFAULT_PERIOD;
   if (mine->report_every != NULL)
     {
@@ -716,6 +725,17 @@ setup (Monitor         *monitor,
       return FALSE;
   monitor->reports_dir = mine->reports ? g_strdup (mine->reports)
                                        : g_build_filename (g_get_user_data_dir (), "resprobe", "reports", NULL);
+  /* Refused now, as an unwritable --textfile is, rather than a report
+   * lost (or saved elsewhere) each period. */
+  if (monitor->save_reports &&
+      (g_mkdir_with_parents (monitor->reports_dir, 0700) != 0 ||
+       !rp_cli_check_report_directory (monitor->reports_dir, error)))
+    {
+      if (error != NULL && *error == NULL)
+        rp_error_set_from_errno (error, errno, _("The report cannot be saved in"), monitor->reports_dir);
+      g_prefix_error (error, "--reports: ");
+      return FALSE;
+    }
   if (mine->folders == NULL && !add_default_folder (monitor, error))
     return FALSE;
   for (guint i = 0; mine->folders != NULL && mine->folders[i] != NULL; i++)
@@ -795,6 +815,7 @@ rp_cli_monitor (int    argc,
   if (!setup (&monitor, &mine, &error))
     {
 #if HAVE_LIBSOUP
+      g_clear_pointer (&monitor.http, rp_cli_http_free);
       g_clear_object (&monitor.server);
 #endif
       g_free (monitor.reports_dir);
@@ -814,8 +835,7 @@ rp_cli_monitor (int    argc,
   g_clear_handle_id (&monitor.harvest_id, g_source_remove);
   g_clear_handle_id (&monitor.period_id, g_source_remove);
 #if HAVE_LIBSOUP
-  if (monitor.server != NULL)
-    soup_server_disconnect (monitor.server);
+  g_clear_pointer (&monitor.http, rp_cli_http_free);
   g_clear_object (&monitor.server);
 #endif
   g_free (monitor.reports_dir);

@@ -314,6 +314,30 @@ refuse_inapplicable (const RpScenario  *scenario,
   return FALSE;
 }
 
+/* The baseline is a parameter of the system sampler's row, but every part
+ * that runs in it (the disk and stall samplers, kernel events) makes one,
+ * and "0" (none) is what a run without such a part does anyway: neither is
+ * refused (issue 33: `--probe fsync --baseline 0` was). */
+static gboolean
+baseline_applies (const RpScenario  *scenario,
+                  const RpParamInfo *param,
+                  const char        *text)
+{
+  g_autoptr(RpParams) parsed = rp_params_copy (scenario->params);
+  const RpPartInfo * const *parts;
+  guint n;
+
+  /* Parsed as the option is ("0", "0s", "0,0"): 0 is "no baseline". */
+  if (text != NULL && rp_params_parse (parsed, param, text, NULL, NULL) &&
+      rp_params_get_seconds (parsed, param->key) == 0)
+    return TRUE;
+  parts = rp_parts_get_table (&n);
+  for (guint i = 0; i < n; i++)
+    if (parts[i]->in_baseline && rp_scenario_has_part (scenario, parts[i]->id))
+      return TRUE;
+  return FALSE;
+}
+
 /* Each parameter given, parsed by rp-units so that a bad value names its
  * option, for a part that runs. */
 static gboolean
@@ -331,7 +355,8 @@ apply_parameters (const RpRunOptions  *options,
 
       if (p->option == NULL || !param_given (options, i))
         continue;
-      if (!rp_scenario_has_part (scenario, params[i].part->id))
+      if (!rp_scenario_has_part (scenario, params[i].part->id) &&
+          !(g_str_equal (p->key, "baseline") && baseline_applies (scenario, p, options->param_texts[i])))
         return refuse_inapplicable (scenario, p->option, error);
       if (p->kind == RP_PARAM_ARGV && g_str_equal (p->key, "command_argv"))
         continue;  /* apply_command() */

@@ -247,6 +247,18 @@ on_signal (gpointer data)
   /* The first signal stops the run; the summary and the report still come. */
   if (state->signals_received++ == 0)
     g_printerr (_("\nStopping…\n"));
+  /* A second while the stop still waits for threads (a file system that
+   * does not answer): whoever sends it will not wait (issue 33: it was not
+   * heard for 85 s); the threads are given up on now, and the summary and
+   * the report still come. Once the run has ended, one that comes while
+   * the report is saved has nothing left to stop. */
+  else if (rp_session_get_state (state->session) != RP_SESSION_FINISHED)
+    {
+      if (state->signals_received == 2)
+        g_printerr (_("resprobe-cli: stopped again: no more waiting for threads stuck in the kernel\n"));
+      rp_session_stop_now (state->session);
+      return G_SOURCE_CONTINUE;
+    }
   rp_session_stop (state->session);
   return G_SOURCE_CONTINUE;
 }
@@ -336,8 +348,9 @@ note_double (GHashTable *notes,
              const char *key)
 {
   const char *value = g_hash_table_lookup (notes, key);
+  double number;
 
-  return value != NULL ? g_ascii_strtod (value, NULL) : NAN;
+  return rp_parse_note_number (value, -RP_NOTE_MAX_NUMBER, RP_NOTE_MAX_NUMBER, &number) ? number : NAN;
 }
 
 /* A line of the summary, wrapped to 80 columns. Takes @line. */
@@ -358,11 +371,13 @@ append_copy_line (GString    *out,
   double bytes = note_double (notes, "copy_bytes_total");
   double seconds = note_double (notes, "copy_seconds");
   g_autofree char *size = NULL, *rate = NULL, *source = NULL;
+  double source_bytes = note_double (notes, "copy_source_bytes");
 
-  if (count == NULL || !(seconds > 0))
+  /* NAN (absent, or no number) and negatives fail these: no cast of either. */
+  if (count == NULL || !(seconds > 0) || !(bytes >= 0) || !(source_bytes >= 0))
     return;
   size = rp_format_size ((guint64) bytes);
-  source = rp_format_size ((guint64) note_double (notes, "copy_source_bytes"));
+  source = rp_format_size ((guint64) source_bytes);
   rate = rp_format_rate (bytes / seconds);
   /* TRANSLATORS: e.g. "Copy loop: 3 copies of 1.0 GiB done, 3.4 GiB in 20.0 s, 174.1 MiB/s" */
   append_line (out, g_strdup_printf (_("Copy loop: %s copies of %s done, %s in %.1f s, %s\n"),
@@ -427,7 +442,7 @@ append_one_command (GString    *out,
   const char *wall = rp_report_notes_command_note (notes, number, "wall_seconds");
   const char *user = rp_report_notes_command_note (notes, number, "user_seconds");
   const char *system = rp_report_notes_command_note (notes, number, "system_seconds");
-  double escaped = escaped_text ? g_ascii_strtod (escaped_text, NULL) : 0;
+  double escaped, wall_s, user_s, system_s;
   /* TRANSLATORS: a run's Nth command, e.g. "Command 2" */
   g_autofree char *label = count > 1 ? g_strdup_printf (_("Command %u"), number) : g_strdup (_("Command"));
 
@@ -439,17 +454,19 @@ append_one_command (GString    *out,
   else
     /* TRANSLATORS: "Command 2: exit 0"; the status is not translated */
     append_line (out, g_strdup_printf (_("%s: %s\n"), label, status));
-  if (wall != NULL && user != NULL && system != NULL)
+  if (rp_parse_note_number (wall, 0, RP_NOTE_MAX_NUMBER, &wall_s) &&
+      rp_parse_note_number (user, 0, RP_NOTE_MAX_NUMBER, &user_s) &&
+      rp_parse_note_number (system, 0, RP_NOTE_MAX_NUMBER, &system_s))
     {
-      g_autofree char *wall_text = rp_format_latency (g_ascii_strtod (wall, NULL));
-      g_autofree char *user_text = rp_format_latency (g_ascii_strtod (user, NULL));
-      g_autofree char *system_text = rp_format_latency (g_ascii_strtod (system, NULL));
+      g_autofree char *wall_text = rp_format_latency (wall_s);
+      g_autofree char *user_text = rp_format_latency (user_s);
+      g_autofree char *system_text = rp_format_latency (system_s);
 
       /* TRANSLATORS: "Command 2: ran 12.3 s, CPU 1.20 s user, 0.40 s system" (rusage) */
       append_line (out, g_strdup_printf (_("%s: ran %s, CPU %s user, %s system\n"),
                                          label, wall_text, user_text, system_text));
     }
-  if (escaped >= 1)
+  if (rp_parse_note_number (escaped_text, 1, RP_NOTE_MAX_COUNT, &escaped))
     append_line (out, g_strdup_printf (ngettext ("Command: %.0f process had left its process group (setsid, a daemon); it was stopped too\n",
                                                  "Command: %.0f processes had left its process group (setsid, a daemon); they were stopped too\n",
                                                  (unsigned long) escaped),
@@ -522,12 +539,13 @@ append_load_lines (GString  *out,
 {
   GHashTable *notes = rp_report_get_notes (report);
   const char *writers_bytes = g_hash_table_lookup (notes, "writers_bytes_total");
+  guint64 writers_total;
 
   append_copy_line (out, notes);
   append_cpu_bench_line (out, notes);
-  if (writers_bytes != NULL)
+  if (rp_parse_note_count (writers_bytes, G_MAXINT64, &writers_total))
     {
-      g_autofree char *size = rp_format_size (g_ascii_strtoull (writers_bytes, NULL, 10));
+      g_autofree char *size = rp_format_size (writers_total);
       const char *wraps = g_hash_table_lookup (notes, "writers_wraps");
 
       append_line (out, g_strdup_printf (_("Parallel writers: %s written, %s wrap-arounds\n"),
@@ -551,6 +569,8 @@ print_summary (RpReport *report)
   GHashTable *notes = rp_report_get_notes (report);
   const char *bytes_total = g_hash_table_lookup (notes, "writer_bytes_total");
   const char *seconds = g_hash_table_lookup (notes, "writer_seconds");
+  guint64 bytes;
+  double elapsed;
   double iowait = series_mean (report, "cpu_iowait");
   double system = series_mean (report, "cpu_system");
   double psi_some = series_mean (report, "psi_io_some");
@@ -566,10 +586,9 @@ print_summary (RpReport *report)
   else
     rp_text_append_wrapped (out, "", "", _("Summary"));
 
-  if (bytes_total != NULL && seconds != NULL && g_ascii_strtod (seconds, NULL) > 0)
+  if (rp_parse_note_count (bytes_total, G_MAXINT64, &bytes) &&
+      rp_parse_note_number (seconds, 0, RP_NOTE_MAX_NUMBER, &elapsed) && elapsed > 0)
     {
-      guint64 bytes = g_ascii_strtoull (bytes_total, NULL, 10);
-      double elapsed = g_ascii_strtod (seconds, NULL);
       g_autofree char *size = rp_format_size (bytes);
       g_autofree char *rate = rp_format_rate ((double) bytes / elapsed);
       /* The note is C-locale text; shown here like the other numbers. */
@@ -727,16 +746,24 @@ save_report_exclusively (RpReport    *report,
   return save_reserved_report (report, path, error);
 }
 
-/* The measurements of a run exist only in memory: when the report cannot be
- * saved where it should (the directory went away or became read-only, the
- * disk filled up, during a run of hours), it goes under a new name to the
- * default reports directory, else to the temporary directory, and the user
- * is told where. @failed_directory, which has just failed, is not tried
- * again. Returns whether the report was saved. */
-static gboolean
-save_report_elsewhere (RpReport   *report,
-                       GFile      *failed_directory,
-                       const char *stem)
+/**
+ * rp_cli_save_report_elsewhere:
+ * @report: the report that could not be saved where it should
+ * @failed_directory: (nullable): the folder that has just failed, not tried again
+ * @stem: the file name to take, without ".json" ("-2" … is added when taken)
+ *
+ * The measurements of a run exist only in memory: when the report cannot
+ * be saved where it should (the directory went away or became read-only,
+ * the disk filled up, during a run of hours), it goes under a new name to
+ * the default reports directory, else to the temporary directory, and the
+ * user is told where (`run`, and each period of `monitor`).
+ *
+ * Returns: whether the report was saved
+ */
+gboolean
+rp_cli_save_report_elsewhere (RpReport   *report,
+                              GFile      *failed_directory,
+                              const char *stem)
 {
   g_autofree char *reports = default_report_directory ();
   const char *candidates[] = { reports, g_get_tmp_dir () };
@@ -808,15 +835,23 @@ save_run_report (RpReport   *report,
   rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
   /* A report too large for JSON is as large anywhere else. */
   if (!g_error_matches (error, RP_ERROR, RP_ERROR_FAILED))
-    save_report_elsewhere (report, failed_directory, stem);
+    rp_cli_save_report_elsewhere (report, failed_directory, stem);
   return FALSE;
 }
 
-/* A run may last hours: a report that cannot be saved must be refused before
- * it starts, not found out after. */
-static gboolean
-check_report_directory (const char  *directory,
-                        GError     **error)
+/**
+ * rp_cli_check_report_directory:
+ * @directory: where reports are to be saved
+ * @error: %RP_ERROR_PERMISSION (or the errno's code) naming @directory
+ *
+ * A run may last hours: a report that cannot be saved must be refused
+ * before it starts, not found out after (`run`, `matrix`, `monitor`).
+ *
+ * Returns: whether @directory is a folder this process may write in
+ */
+gboolean
+rp_cli_check_report_directory (const char  *directory,
+                               GError     **error)
 {
   /* access() of a file says EACCES, even to root: name the real cause. */
   if (g_file_test (directory, G_FILE_TEST_EXISTS) && !g_file_test (directory, G_FILE_TEST_IS_DIR))
@@ -843,6 +878,7 @@ check_report_path (const char  *report_path,
   g_autofree char *path = NULL;
   g_autofree char *parent = NULL;
   g_autofree char *base = NULL;
+  GStatBuf st;
 
   if (*report_path == '\0')
     {
@@ -887,6 +923,15 @@ check_report_path (const char  *report_path,
                    _("--report: “%s” already exists; use --force to replace it"), path);
       return FALSE;
     }
+  /* rp_report_save() replaces only a regular file (a link, /dev/null or a
+   * pipe would become one): refused now, not after a run of hours. */
+  if (g_lstat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_INVALID_ARGUMENT,
+                   /* TRANSLATORS: %s is the file given with --report and --force, e.g. a symbolic link or /dev/null */
+                   _("--report: “%s” is not a regular file, and only a regular file is replaced"), path);
+      return FALSE;
+    }
   /* Found now rather than after the run, when only a fallback is left. */
   base = g_path_get_basename (path);
   if (strlen (base) > NAME_MAX)
@@ -900,7 +945,7 @@ check_report_path (const char  *report_path,
       return FALSE;
     }
   parent = g_path_get_dirname (path);
-  if (check_report_directory (parent, error))
+  if (rp_cli_check_report_directory (parent, error))
     return TRUE;
   /* Like the other --report messages: name the option. */
   g_prefix_error (error, "--report: ");
@@ -923,6 +968,22 @@ on_started (GObject      *object,
     print_header (RP_SESSION (object));
   else
     g_main_loop_quit (start->loop);
+}
+
+/* The threads a stop gave up on (the note RP_NOTE_ABANDONED_THREADS), said
+ * after the summary: the report ends when the stop was asked, without them. */
+static void
+print_abandoned (RpReport *report)
+{
+  GHashTable *notes = rp_report_get_notes (report);
+  const char *names = notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_ABANDONED_THREADS) : NULL;
+  const char *waited = notes != NULL ? g_hash_table_lookup (notes, RP_NOTE_STOP_WAIT_SECONDS) : NULL;
+
+  if (names == NULL)
+    return;
+  /* TRANSLATORS: seconds, then parts such as "fsync-probe, seq-writer" */
+  rp_cli_printerr (_("resprobe-cli: the stop waited %s s and abandoned threads stuck in the kernel (a file system that does not answer?): %s\n"),
+                   waited != NULL ? waited : "?", names);
 }
 
 /* Errors found before anything ran come from the user's values: usage errors. */
@@ -1020,7 +1081,9 @@ run_once (const RpScenario  *scenario,
     {
       rp_cli_stop_signals_remove (&signals);
       error = g_steal_pointer (&start.error);
-      return rp_cli_fail (exit_code_for_start_error (error), error);
+      /* A stop that gave up on a preparation stuck in the kernel: stopped. */
+      return rp_cli_fail (state.signals_received > 0 && g_error_matches (error, RP_ERROR, RP_ERROR_FAILED)
+                          ? RP_CLI_EXIT_STOPPED : exit_code_for_start_error (error), error);
     }
 
   /* The handlers stay until the report is saved: without them a second
@@ -1035,6 +1098,7 @@ run_once (const RpScenario  *scenario,
     }
   report = rp_report_new_from_session (session);
   print_summary (report);
+  print_abandoned (report);
 
   if (repeats > 1)
     rp_report_set_configuration (report, scenario->name, scenario->name, repeat, repeats);
@@ -1134,7 +1198,7 @@ rp_cli_run (int    argc,
     {
       report_directory = default_report_directory ();
       if (!make_report_directory (report_directory, &error) ||
-          !check_report_directory (report_directory, &error))
+          !rp_cli_check_report_directory (report_directory, &error))
         return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
     }
 

@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "rp-memory-pin.h"
+#include "rp-report.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +31,10 @@ int  rp_cli_export   (int argc, char **argv);
 int  rp_cli_show     (int argc, char **argv);
 int  rp_cli_compare  (int argc, char **argv);
 int  rp_cli_monitor  (int argc, char **argv);
+int  rp_cli_cleanup  (int argc, char **argv);
+gboolean rp_cli_cleanup_directory (const char  *directory,
+                                   gboolean     say_nothing_done,
+                                   GError     **error);
 
 int  rp_cli_fail     (int exit_code, const GError *error);
 RpMemoryPin *rp_cli_pin_memory (guint64   machine_memory,
@@ -73,6 +78,11 @@ void rp_cli_print    (const char *format, ...) G_GNUC_PRINTF (1, 2);
 void rp_cli_printerr (const char *format, ...) G_GNUC_PRINTF (1, 2);
 gboolean rp_cli_check_directory (const char  *directory,
                                  GError     **error);
+gboolean rp_cli_check_report_directory (const char  *directory,
+                                        GError     **error);
+gboolean rp_cli_save_report_elsewhere  (RpReport    *report,
+                                        GFile       *failed_directory,
+                                        const char  *stem);
 gboolean rp_cli_check_folder_option (const char  *option,
                                      const char  *folder,
                                      gboolean     must_exist,

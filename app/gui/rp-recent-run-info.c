@@ -85,8 +85,7 @@ command_note (GHashTable *notes,
 static gboolean
 some_command_failed (GHashTable *notes)
 {
-  const char *count_text = g_hash_table_lookup (notes, "command_count");
-  guint count = count_text != NULL ? MAX ((guint) g_ascii_strtoull (count_text, NULL, 10), 1) : 1;
+  guint count = rp_report_notes_command_count (notes);
 
   /* At most a few commands: a hostile count must not loop for long. */
   for (guint number = 1; number <= MIN (count, 64); number++)

@@ -172,11 +172,24 @@ rp_window_refresh_charts (RpWindow *self)
 
       rp_plot_catalog_set_stalls (self->plots, stalls, flying);
       rp_plot_catalog_set_baseline (self->plots, rp_session_get_baseline (self->session));
+      /* Where the process stood still, once the run is over: no line across
+       * (a scan of the sampler's series, too costly on every live refresh). */
+      if (rp_session_get_state (self->session) == RP_SESSION_FINISHED)
+        {
+          g_autoptr(GPtrArray) series = rp_session_get_series (self->session);
+
+          rp_plot_catalog_set_gaps (self->plots, series,
+                                    rp_params_get_seconds (rp_session_get_scenario (self->session)->params,
+                                                           "sample_period"));
+        }
     }
   else if (self->loaded_report != NULL)
     {
       rp_plot_catalog_set_stalls (self->plots, rp_report_get_stalls (self->loaded_report), NULL);
       rp_plot_catalog_set_baseline (self->plots, rp_report_get_baseline (self->loaded_report));
+      rp_plot_catalog_set_gaps (self->plots, rp_report_get_series (self->loaded_report),
+                                rp_params_get_seconds (rp_report_get_scenario (self->loaded_report)->params,
+                                                       "sample_period"));
     }
 
   /* New points do not change the plots' properties: redraw explicitly, but

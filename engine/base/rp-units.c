@@ -254,6 +254,66 @@ rp_parse_count (const char  *text,
   return TRUE;
 }
 
+/**
+ * rp_parse_note_count:
+ * @text: (nullable): a number as a report's notes hold it, e.g. "3"
+ * @max: the largest count that makes sense where it is read
+ * @out_count: (out): the count, set only on success
+ *
+ * A count read from a report, a stranger's file: decimal digits only (no
+ * sign, no space, no exponent) and at most @max. g_ascii_strtoull() reads
+ * "-1" as 2^64 - 1, and a loop to such a count ran for hours (issue 33).
+ *
+ * Returns: whether @text is such a count
+ */
+gboolean
+rp_parse_note_count (const char *text,
+                     guint64     max,
+                     guint64    *out_count)
+{
+  guint64 value;
+
+  g_return_val_if_fail (out_count != NULL, FALSE);
+
+  if (text == NULL || !g_ascii_isdigit (text[0]) ||
+      !g_ascii_string_to_unsigned (text, 10, 0, max, &value, NULL))
+    return FALSE;
+  *out_count = value;
+  return TRUE;
+}
+
+/**
+ * rp_parse_note_number:
+ * @text: (nullable): a decimal number as a report's notes hold it, e.g. "0.25"
+ * @min: smallest value that makes sense where it is read
+ * @max: largest value
+ * @out_value: (out): the number, set only on success
+ *
+ * A number read from a report: the whole text a C-locale decimal number,
+ * finite ("1e999" is infinity to strtod), within @min..@max.
+ *
+ * Returns: whether @text is such a number
+ */
+gboolean
+rp_parse_note_number (const char *text,
+                      double      min,
+                      double      max,
+                      double     *out_value)
+{
+  char *end = NULL;
+  double value;
+
+  g_return_val_if_fail (out_value != NULL, FALSE);
+
+  if (text == NULL || *text == '\0' || g_ascii_isspace (*text))
+    return FALSE;
+  value = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (value) || value < min || value > max)
+    return FALSE;
+  *out_value = value;
+  return TRUE;
+}
+
 /* GLib puts a no-break space between number and unit (U+00A0, or what its
  * translation chose, e.g. U+202F), and a translator may do the same. Units
  * go to terminals, mail and bug trackers, where that space is two bytes

@@ -10,6 +10,13 @@ G_BEGIN_DECLS
 #define RP_MiB (RP_KiB * 1024)
 #define RP_GiB (RP_MiB * 1024)
 
+/* The largest count a report's notes may hold (calls, frames, gaps): 10^15,
+ * a call every microsecond for 31 years; more is no run's (a hostile
+ * "-1" reads as 2^64 - 1 with g_ascii_strtoull()). */
+#define RP_NOTE_MAX_COUNT G_GUINT64_CONSTANT (1000000000000000)
+/* The largest magnitude of a number in a report: as RP_REPORT_MAX_VALUE. */
+#define RP_NOTE_MAX_NUMBER 1e21
+
 gboolean rp_parse_size     (const char  *text,
                             const char  *field,
                             guint64     *out_bytes,
@@ -23,6 +30,13 @@ gboolean rp_parse_count    (const char  *text,
                             guint        max,
                             guint       *out_count,
                             GError     **error);
+gboolean rp_parse_note_count  (const char *text,
+                               guint64     max,
+                               guint64    *out_count);
+gboolean rp_parse_note_number (const char *text,
+                               double      min,
+                               double      max,
+                               double     *out_value);
 char    *rp_format_size    (guint64      bytes);
 char    *rp_format_rate    (double       bytes_per_second);
 char    *rp_format_latency (double       seconds);

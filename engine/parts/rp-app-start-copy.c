@@ -68,11 +68,14 @@ copy_file (const char  *from,
            const char  *to,
            GError     **error)
 {
-  g_autofree char *buffer = g_malloc (COPY_CHUNK);
-  int in = open (from, O_RDONLY | O_CLOEXEC);
+  g_autofree char *buffer = rp_buffer_try_new (COPY_CHUNK, _("App-start probe"), error);
+  int in = buffer == NULL ? -1 : open (from, O_RDONLY | O_CLOEXEC);
   int out = in < 0 ? -1 : open (to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700);
   gboolean ok = out >= 0;
   ssize_t n = 0;
+
+  if (buffer == NULL)
+    return FALSE;
 
   while (ok && (n = read (in, buffer, COPY_CHUNK)) != 0)
     ok = (n > 0 && rp_write_all (out, buffer, (gsize) n)) || (n < 0 && errno == EINTR);

@@ -52,7 +52,14 @@ open_probe_prepare (RpPartHost *host,
 
   probe->size = rp_params_get_size (params, "open_file_size");
   probe->interval = rp_params_get_seconds (params, "open_interval");
-  probe->buffer = g_malloc (READ_CHUNK);
+  probe->fd = -1;
+  /* Under a memory limit a message, not GLib's abort (issue 33). */
+  probe->buffer = rp_buffer_try_new (READ_CHUNK, _("Open probe"), error);
+  if (probe->buffer == NULL)
+    {
+      open_probe_free (probe);
+      return NULL;
+    }
   for (gsize i = 0; i < READ_CHUNK; i++)
     probe->buffer[i] = (char) (i * 73 + 1);
   probe->fd = rp_part_host_open_tmpfile (host, 0, error);

@@ -156,8 +156,10 @@ rp_page_cache_resident_share (const char *path)
   close (fd);
   if (map == MAP_FAILED)
     return -1;
-  vector = g_malloc (pages);
-  if (mincore (map, (size_t) st.st_size, vector) == 0)
+  /* A byte a page: 256 KiB for a 1 GiB file; under a memory limit the
+   * share is unknown rather than GLib's abort. */
+  vector = g_try_malloc (pages);
+  if (vector != NULL && mincore (map, (size_t) st.st_size, vector) == 0)
     {
       for (gsize i = 0; i < pages; i++)
         resident += vector[i] & 1;

@@ -24,6 +24,13 @@ G_BEGIN_DECLS
 #define RP_NOTE_GAPS        "measurement_gaps"
 #define RP_NOTE_GAP_LONGEST "measurement_gap_longest"
 #define RP_NOTE_GAP_TOTAL   "measurement_gap_total"
+/* Seconds by which a sampler's wake-up must be later than its period for
+ * the process to have stood still (rp-system-sampler.c; the charts break
+ * their lines there, rp_plot_catalog_set_gaps()). */
+#define RP_GAP_MIN          1.0
+/* The series whose samples tell those gaps: the system sampler's, every
+ * sample_period. */
+#define RP_SERIES_GAP_CLOCK "cpu_user"
 /* Why the kernel-events probe recorded nothing (a translated sentence). */
 #define RP_NOTE_KERNEL_EVENTS_UNAVAILABLE "kernel_events_unavailable"
 /* Whether the window's input events had times on our clock

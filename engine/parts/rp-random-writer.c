@@ -59,8 +59,10 @@ lay_out (RandomWriter  *writer,
          RpPartHost    *host,
          GError       **error)
 {
-  g_autofree char *chunk = g_malloc (LAYOUT_CHUNK);
+  g_autofree char *chunk = rp_buffer_try_new (LAYOUT_CHUNK, _("Random writer"), error);
 
+  if (chunk == NULL)
+    return FALSE;
   for (gsize i = 0; i < LAYOUT_CHUNK; i++)
     chunk[i] = (char) (i * 97 + 11);
   for (guint64 written = 0; written < writer->file_size; written += LAYOUT_CHUNK)
@@ -94,7 +96,14 @@ random_writer_prepare (RpPartHost *host,
 
   writer->file_size = rp_params_get_size (params, "random_file_size");
   writer->write_size = rp_params_get_size (params, "random_write_size");
-  writer->buffer = g_malloc (writer->write_size);
+  /* Under a memory limit a message, not GLib's abort (issue 33). */
+  writer->buffer = rp_buffer_try_new (writer->write_size, _("Random writer"), error);
+  if (writer->buffer == NULL)
+    {
+      writer->fd = -1;
+      random_writer_free (writer);
+      return NULL;
+    }
   /* Not zeros: nothing below may skip or compress them. */
   for (guint64 i = 0; i < writer->write_size; i++)
     writer->buffer[i] = (char) (i * 97 + 11);

@@ -66,7 +66,13 @@ save_probe_prepare (RpPartHost *host,
   probe->folder_fd = -1;
   probe->size = (gsize) rp_params_get_size (params, "save_size");
   probe->interval = rp_params_get_seconds (params, "save_interval");
-  probe->content = g_malloc (probe->size);
+  /* Under a memory limit a message, not GLib's abort (issue 33). */
+  probe->content = rp_buffer_try_new (probe->size, _("Save probe"), error);
+  if (probe->content == NULL)
+    {
+      save_probe_free (probe);
+      return NULL;
+    }
   /* Text, as a document would be. */
   for (gsize i = 0; i < probe->size; i++)
     probe->content[i] = (char) ('a' + i % 26);

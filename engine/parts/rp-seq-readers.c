@@ -38,6 +38,7 @@ typedef struct {
   SeqReaders *parent;
   GThread    *thread;
   int         fd;
+  char       *buffer;       /* block_size bytes, from prepare: a memory limit fails the start, not a thread */
   guint64     passes;
   double      cpu_seconds;  /* the thread's own CPU time, set when it ends */
   RpCallWindow calls;       /* its read()s, each timed */
@@ -61,8 +62,11 @@ seq_readers_free (gpointer data)
   SeqReaders *readers = data;
 
   for (guint i = 0; i < readers->n_threads; i++)
-    if (readers->threads[i].fd >= 0)
-      close (readers->threads[i].fd);
+    {
+      if (readers->threads[i].fd >= 0)
+        close (readers->threads[i].fd);
+      g_free (readers->threads[i].buffer);
+    }
   g_free (readers->threads);
   g_clear_error (&readers->error);
   g_mutex_clear (&readers->lock);
@@ -104,7 +108,7 @@ seq_readers_prepare (RpPartHost *host,
 {
   const RpParams *params = rp_part_host_get_params (host);
   SeqReaders *readers = g_new0 (SeqReaders, 1);
-  g_autofree char *chunk = g_malloc (FILL_CHUNK);
+  g_autofree char *chunk = NULL;
 
   g_mutex_init (&readers->lock);
   readers->host = host;
@@ -115,6 +119,14 @@ seq_readers_prepare (RpPartHost *host,
   for (guint i = 0; i < readers->n_threads; i++)
     readers->threads[i].fd = -1;
 
+  /* Every buffer now: under a memory limit (ulimit -v) g_malloc() in a
+   * reader thread aborted the process, report and all (issue 33). */
+  chunk = rp_buffer_try_new (FILL_CHUNK, _("Sequential readers"), error);
+  if (chunk == NULL)
+    {
+      seq_readers_free (readers);
+      return NULL;
+    }
   for (gsize i = 0; i < FILL_CHUNK; i++)
     chunk[i] = (char) (i * 151 + 3);
   for (guint i = 0; i < readers->n_threads; i++)
@@ -122,6 +134,12 @@ seq_readers_prepare (RpPartHost *host,
       ReaderThread *thread = &readers->threads[i];
 
       thread->parent = readers;
+      thread->buffer = rp_buffer_try_new (readers->block_size, _("Sequential readers"), error);
+      if (thread->buffer == NULL)
+        {
+          seq_readers_free (readers);
+          return NULL;
+        }
       thread->fd = rp_part_host_open_tmpfile (host, 0, error);
       if (thread->fd < 0 || !fill_file (readers, thread->fd, chunk, error))
         {
@@ -152,7 +170,7 @@ reader_thread (gpointer data)
 {
   ReaderThread *thread = data;
   SeqReaders *readers = thread->parent;
-  void *buffer = g_malloc (readers->block_size);
+  char *buffer = thread->buffer;
   /* Each read() is a timed call (issue 31): in flight for the stall
    * sampler, so that a reader's stall has its cause; thousands a second,
    * so the sampler takes its run-delay baseline itself. */
@@ -194,7 +212,6 @@ reader_thread (gpointer data)
       g_atomic_pointer_add (&readers->bytes, n);
     }
   rp_call_window_flush (&thread->calls);
-  g_free (buffer);
   thread->cpu_seconds = rp_clock_thread_cpu_seconds () - cpu_start;
   return NULL;
 }

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
@@ -54,19 +55,37 @@ struct _SmallFiles {
   GMutex      lock;
 };
 
-/* Removes every file of the folder and the folder itself. */
+/* Removes every file of the folder and the folder itself. Through the
+ * folder's descriptor, not its name: a folder renamed during the run
+ * (a user tidying up, `mv`) kept its 2048 files when its old name was
+ * listed (issue 33); its new name is the descriptor's in /proc. */
 static void
 remove_folder (SmallFiles *load)
 {
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
+  g_autofree char *link = NULL;
+  g_autofree char *now = NULL;
+  DIR *dir;
+  struct dirent *entry;
+  int listing;
 
   if (load->folder == NULL)
     return;
-  dir = g_dir_open (load->folder, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    unlinkat (load->folder_fd, name, 0);
-  g_rmdir (load->folder);
+  listing = load->folder_fd >= 0 ? openat (load->folder_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  dir = listing >= 0 ? fdopendir (listing) : NULL;
+  if (dir == NULL && listing >= 0)
+    close (listing);
+  while (dir != NULL && (entry = readdir (dir)) != NULL)
+    if (!g_str_equal (entry->d_name, ".") && !g_str_equal (entry->d_name, ".."))
+      unlinkat (load->folder_fd, entry->d_name, 0);
+  if (dir != NULL)
+    closedir (dir);
+  if (g_rmdir (load->folder) == 0 || load->folder_fd < 0)
+    return;
+  link = g_strdup_printf ("/proc/self/fd/%d", load->folder_fd);
+  now = g_file_read_link (link, NULL);
+  /* " (deleted)" when it is gone already: nothing to remove. */
+  if (now != NULL && g_path_is_absolute (now) && !g_str_has_suffix (now, " (deleted)"))
+    g_rmdir (now);
 }
 
 static void
@@ -99,7 +118,13 @@ small_files_prepare (RpPartHost *host,
   load->n_threads = (guint) rp_params_get_size (params, "small_files_writers");
   load->file_size = rp_params_get_size (params, "small_file_size");
   load->threads = g_new0 (FileThread, load->n_threads);
-  load->buffer = g_malloc (load->file_size);
+  /* Under a memory limit a message, not GLib's abort (issue 33). */
+  load->buffer = rp_buffer_try_new (load->file_size, _("Small files"), error);
+  if (load->buffer == NULL)
+    {
+      small_files_free (load);
+      return NULL;
+    }
   for (guint64 i = 0; i < load->file_size; i++)
     load->buffer[i] = (char) (i * 29 + 5);
 

@@ -146,10 +146,9 @@ sample_psi (RpPartHost *host,
 }
 
 /* The process's own freezes: the sampler wakes every @period; a wake-up
- * over RP_GAP_MIN later than that means the whole process stood still
- * (SIGSTOP, a suspended machine, a cgroup freezer, no CPU for it), and
- * every series has a hole there, which would read as calm. */
-#define RP_GAP_MIN 1.0
+ * over RP_GAP_MIN (rp-parts.h) later than that means the whole process
+ * stood still (SIGSTOP, a suspended machine, a cgroup freezer, no CPU for
+ * it), and every series has a hole there, which would read as calm. */
 
 typedef struct {
   double  last;

@@ -72,6 +72,10 @@ add_latency (RpTraceOpStats *stats,
 {
   double completed = issued + latency;
 
+  /* Issued before the run's start: the other parts' preparation, not the
+   * run (a report reader drops samples before the start: issue 33). */
+  if (issued < 0)
+    return;
   /* Every request into the figures first, then maybe a point: the
    * statistics cover every point the series has (rp_series_set_full_stats()). */
   rp_stream_stats_add (stats->all, &latency, 1);
@@ -247,6 +251,9 @@ on_balance_dirty_pages (RpTraceSink       *sink,
     return;
   seconds = rp_trace_pause_seconds (pause);
   t = rp_trace_time (sink, record->ts);
+  /* Before the run's start (its preparation): not the run's (issue 33). */
+  if (t < 0)
+    return;
   rp_series_append (sink->writer_pause, t, seconds);
   sink->pauses++;
   sink->pause_seconds += seconds;

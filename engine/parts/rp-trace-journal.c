@@ -62,7 +62,9 @@ on_end_commit (RpTraceSink       *sink,
   guint64 start;
   double seconds;
 
-  if (!span_end (sink->commit_starts, tid, record, &start, &seconds))
+  /* A commit begun before the run's start (its preparation) is not the
+   * run's: a report reader drops samples before the start (issue 33). */
+  if (!span_end (sink->commit_starts, tid, record, &start, &seconds) || rp_trace_time (sink, start) < 0)
     return;
   rp_series_append (sink->journal_commit, rp_trace_time (sink, start), seconds);
   if (sink->commits == 0 || tid < sink->first_tid)

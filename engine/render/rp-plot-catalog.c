@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "rp-parts.h"
@@ -321,6 +322,47 @@ add_spans (GArray    *spans,
         g_strdup_printf (_("%s stalled %s: %s"), rp_stall_call_name (stall->series), duration, breakdown);
       g_array_append_val (spans, span);
     }
+}
+
+/**
+ * rp_plot_catalog_set_gaps:
+ * @plots: (element-type RpPlot): charts of the catalog
+ * @series: (element-type RpSeries): the run's series
+ * @sample_period: the system sampler's period, seconds (the scenario's
+ *   sample_period)
+ *
+ * Finds where the measurement stood still as the verdict does (the notes
+ * %RP_NOTE_GAPS): two samples of the system sampler
+ * (%RP_SERIES_GAP_CLOCK) more than @sample_period + %RP_GAP_MIN apart,
+ * and gives those gaps to every chart (rp_plot_set_gaps()), which draws
+ * no line across them. Without that series (a scenario without the system
+ * sampler), none. Reads the whole series: for a finished run or a report.
+ */
+void
+rp_plot_catalog_set_gaps (GPtrArray *plots,
+                          GPtrArray *series,
+                          double     sample_period)
+{
+  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree RpPoint *points = NULL;
+  RpSeries *clock = NULL;
+  guint n = 0;
+
+  g_return_if_fail (plots != NULL && series != NULL);
+
+  for (guint i = 0; i < series->len && clock == NULL; i++)
+    if (g_str_equal (rp_series_get_name (g_ptr_array_index (series, i)), RP_SERIES_GAP_CLOCK))
+      clock = g_ptr_array_index (series, i);
+  if (clock != NULL && isfinite (sample_period) && sample_period > 0)
+    points = rp_series_copy_points (clock, 0, &n);
+  for (guint i = 1; i < n; i++)
+    if (points[i].t - points[i - 1].t - sample_period > RP_GAP_MIN)
+      {
+        g_array_append_val (bounds, points[i - 1].t);
+        g_array_append_val (bounds, points[i].t);
+      }
+  for (guint i = 0; i < plots->len; i++)
+    rp_plot_set_gaps (g_ptr_array_index (plots, i), (const double *) bounds->data, bounds->len / 2);
 }
 
 /**

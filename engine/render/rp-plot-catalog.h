@@ -40,6 +40,9 @@ GPtrArray *rp_plot_catalog_build       (GPtrArray        *series,
 
 void       rp_plot_catalog_set_baseline (GPtrArray       *plots,
                                          double           seconds);
+void       rp_plot_catalog_set_gaps    (GPtrArray        *plots,
+                                        GPtrArray        *series,
+                                        double            sample_period);
 void       rp_plot_catalog_set_stalls  (GPtrArray        *plots,
                                         GPtrArray        *stalls,
                                         GPtrArray        *in_flight);

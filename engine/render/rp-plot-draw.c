@@ -32,6 +32,17 @@ column_left (RpPlot *self,
   return self->area_x + floor (column * self->area_w / self->n_columns);
 }
 
+/* Whether the measurement stood still between columns @c and @next
+ * (rp_plot_set_gaps()): nothing joins them then. */
+static gboolean
+gap_between_columns (RpPlot *self,
+                     guint   c,
+                     guint   next)
+{
+  return next < self->n_columns &&
+         rp_plot_gap_between (self, rp_plot_column_x (self, c), rp_plot_column_x (self, next));
+}
+
 /* The pixel rows of @entry's columns (see Entry.rows), brought up to date. */
 static const double *
 entry_rows (RpPlot         *self,
@@ -88,14 +99,16 @@ line_bars (Draw           *d,
 
       while (next < self->n_columns && columns[next].n == 0)
         next++;
-      x1 = next < self->n_columns ? column_left (self, next) : x0 + 1;
+      /* Not across a gap: the column ends, and the next starts afresh. */
+      x1 = next >= self->n_columns ? x0 + 1
+         : gap_between_columns (self, c, next) ? column_left (self, c + 1) : column_left (self, next);
 
       /* Stretched to the previous column's own range, not its stretched one. */
       y0 = have_previous ? MIN (top, previous_bottom) : top;
       y1 = have_previous ? MAX (bottom, previous_top) : bottom;
       previous_top = top;
       previous_bottom = bottom;
-      have_previous = TRUE;
+      have_previous = !gap_between_columns (self, c, next);
 
       /* Two pixels tall at least, as thick as a stroked line. */
       y0 = floor (y0 - 0.5);
@@ -125,7 +138,8 @@ path_line_stroke (Draw           *d,
 
       if (columns[c].n == 0)
         continue;
-      if (started && rp_plot_span_between (self, entry, previous_x, x))
+      if (started && (rp_plot_gap_between (self, previous_x, x) ||
+                      rp_plot_span_between (self, entry, previous_x, x)))
         {
           cairo_new_sub_path (d->cr);
           started = FALSE;
@@ -196,51 +210,45 @@ draw_line (Draw           *d,
  * means. Dense: pixel-aligned boxes whose edges the next series shares
  * exactly (no seams); sparse: a polygon and its top edge. */
 static void
-draw_stacked (Draw           *d,
-              Entry          *entry,
+stacked_bars (Draw           *d,
+              const RpRgba   *color,
               const RpColumn *columns)
 {
   RpPlot *self = d->plot;
-  const RpRgba *color = &d->style->palette[entry->color];
-  guint filled = count_filled (self, columns), first = 0, last = 0;
-  gboolean started = FALSE;
 
-  if (filled == 0)
-    return;
-
-  if (self->area_w / filled < BAR_SPACING)
-    {
-      rp_plot_bars_begin (d, color, 0.8);
-      for (guint c = 0; c < self->n_columns; c++)
-        {
-          guint next = c + 1;
-          double x0, x1, top, bottom;
-
-          if (columns[c].n == 0)
-            continue;
-          while (next < self->n_columns && columns[next].n == 0)
-            next++;
-          x0 = column_left (self, c);
-          x1 = next < self->n_columns ? column_left (self, next) : x0 + 1;
-          bottom = round (rp_plot_y_to_pixel (self, &self->drawn_y, self->stack[c]));
-          self->stack[c] += columns[c].mean;
-          top = round (rp_plot_y_to_pixel (self, &self->drawn_y, self->stack[c]));
-          if (bottom > top)
-            rp_plot_bars_add (d, x0, top, MAX (x1 - x0, 1), bottom - top);
-        }
-      rp_plot_bars_end (d);
-      return;
-    }
-
-  rp_plot_vector_begin (d);
+  rp_plot_bars_begin (d, color, 0.8);
   for (guint c = 0; c < self->n_columns; c++)
-    if (columns[c].n > 0)
-      {
-        if (!started)
-          first = c;
-        last = c;
-        started = TRUE;
-      }
+    {
+      guint next = c + 1;
+      double x0, x1, top, bottom;
+
+      if (columns[c].n == 0)
+        continue;
+      while (next < self->n_columns && columns[next].n == 0)
+        next++;
+      x0 = column_left (self, c);
+      /* Not across a gap of the measurement (rp_plot_set_gaps()). */
+      x1 = next >= self->n_columns ? x0 + 1
+         : gap_between_columns (self, c, next) ? column_left (self, c + 1) : column_left (self, next);
+      bottom = round (rp_plot_y_to_pixel (self, &self->drawn_y, self->stack[c]));
+      self->stack[c] += columns[c].mean;
+      top = round (rp_plot_y_to_pixel (self, &self->drawn_y, self->stack[c]));
+      if (bottom > top)
+        rp_plot_bars_add (d, x0, top, MAX (x1 - x0, 1), bottom - top);
+    }
+  rp_plot_bars_end (d);
+}
+
+/* One stretch of filled columns, @first to @last, with no gap between:
+ * its polygon, then its top edge. */
+static void
+stacked_polygon (Draw           *d,
+                 const RpRgba   *color,
+                 const RpColumn *columns,
+                 guint           first,
+                 guint           last)
+{
+  RpPlot *self = d->plot;
 
   /* Top edge left to right, then the previous stack back right to left. */
   for (guint c = first; c <= last; c++)
@@ -265,6 +273,46 @@ draw_stacked (Draw           *d,
   set_source (d->cr, color, 1);
   cairo_set_line_width (d->cr, 1);
   cairo_stroke (d->cr);
+}
+
+/* An area from the running stack (self->stack) up by this series' column
+ * means. Dense: pixel-aligned boxes whose edges the next series shares
+ * exactly (no seams); sparse: a polygon and its top edge per stretch
+ * between gaps of the measurement. */
+static void
+draw_stacked (Draw           *d,
+              Entry          *entry,
+              const RpColumn *columns)
+{
+  RpPlot *self = d->plot;
+  const RpRgba *color = &d->style->palette[entry->color];
+  guint filled = count_filled (self, columns), first = 0, last = 0;
+  gboolean started = FALSE;
+
+  if (filled == 0)
+    return;
+  if (self->area_w / filled < BAR_SPACING)
+    {
+      stacked_bars (d, color, columns);
+      return;
+    }
+
+  rp_plot_vector_begin (d);
+  for (guint c = 0; c < self->n_columns; c++)
+    {
+      if (columns[c].n == 0)
+        continue;
+      if (started && gap_between_columns (self, last, c))
+        {
+          stacked_polygon (d, color, columns, first, last);
+          started = FALSE;
+        }
+      if (!started)
+        first = c;
+      last = c;
+      started = TRUE;
+    }
+  stacked_polygon (d, color, columns, first, last);
 }
 
 /**

@@ -106,6 +106,7 @@ struct _RpPlot
   GPtrArray       *entries;
   GArray          *thresholds;
   GArray          *spans;      /* RpPlotSpan, or NULL before any */
+  GArray          *gaps;       /* double: start, end of each gap of the measurement; NULL before any */
   double           baseline;   /* end of the run's baseline, seconds; 0: none */
   double           hover_x;
 
@@ -232,6 +233,9 @@ void            rp_plot_draw_baseline         (RpPlot            *self,
                                                const RpPlotStyle *style);
 gboolean        rp_plot_span_between          (RpPlot            *self,
                                                const Entry       *entry,
+                                               double             x0,
+                                               double             x1);
+gboolean        rp_plot_gap_between           (RpPlot            *self,
                                                double             x0,
                                                double             x1);
 void            rp_plot_draw_spans            (RpPlot            *self,

@@ -86,6 +86,48 @@ time_to_x (RpPlot *self,
 }
 
 /**
+ * rp_plot_set_gaps:
+ * @bounds: (array length=n_gaps) (nullable): each gap's start then its
+ *   end, seconds of the run; copied
+ * @n_gaps: how many gaps (half the length of @bounds)
+ *
+ * The times when the measurement stood still (the process stopped: a
+ * SIGSTOP, a suspended machine): no line joins two points across one, and
+ * no bar or area reaches over it, so that a chart does not show values
+ * where nothing was measured (issue 33). rp_plot_catalog_set_gaps() finds
+ * them.
+ */
+void
+rp_plot_set_gaps (RpPlot       *self,
+                  const double *bounds,
+                  guint         n_gaps)
+{
+  g_return_if_fail (RP_IS_PLOT (self));
+  g_return_if_fail (bounds != NULL || n_gaps == 0);
+
+  if (self->gaps == NULL)
+    self->gaps = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_set_size (self->gaps, 0);
+  g_array_append_vals (self->gaps, bounds, 2 * n_gaps);
+}
+
+/* Whether a gap of the measurement lies between two drawn points (x,
+ * pixels): they are not joined then. */
+gboolean
+rp_plot_gap_between (RpPlot *self,
+                     double  x0,
+                     double  x1)
+{
+  if (self->gaps == NULL || self->mode != RP_PLOT_TIMELINE || self->drawn_t1 <= self->drawn_t0)
+    return FALSE;
+  for (guint i = 0; i + 1 < self->gaps->len; i += 2)
+    if (time_to_x (self, g_array_index (self->gaps, double, i)) < x1 &&
+        time_to_x (self, g_array_index (self->gaps, double, i + 1)) > x0)
+      return TRUE;
+  return FALSE;
+}
+
+/**
  * rp_plot_set_baseline:
  * @seconds: the end of the run's baseline, seconds from its start (the
  *   system-wide samplers alone, before the loads; rp_report_get_baseline());
@@ -294,6 +336,13 @@ rp_plot_hash_spans (RpPlot *self,
           memcpy (&bits, &parts[k], sizeof bits);
           hash = (hash ^ (guint) bits ^ (guint) (bits >> 32)) * 16777619u;
         }
+    }
+  for (guint i = 0; self->gaps != NULL && i < self->gaps->len; i++)
+    {
+      guint64 bits;
+
+      memcpy (&bits, &g_array_index (self->gaps, double, i), sizeof bits);
+      hash = (hash ^ (guint) bits ^ (guint) (bits >> 32)) * 16777619u;
     }
   return hash;
 }

@@ -76,6 +76,7 @@ rp_plot_finalize (GObject *object)
   g_clear_pointer (&self->entries, g_ptr_array_unref);
   g_clear_pointer (&self->thresholds, g_array_unref);
   g_clear_pointer (&self->spans, g_array_unref);
+  g_clear_pointer (&self->gaps, g_array_unref);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->unit, g_free);
   g_clear_pointer (&self->placeholder, g_free);

@@ -162,6 +162,9 @@ void        rp_plot_set_spans          (RpPlot           *self,
                                         const RpPlotSpan *spans,
                                         guint             n_spans);
 guint       rp_plot_get_n_spans        (RpPlot      *self);
+void        rp_plot_set_gaps           (RpPlot           *self,
+                                        const double     *bounds,
+                                        guint             n_gaps);
 const char *rp_plot_span_at            (RpPlot      *self,
                                         double       x);
 void        rp_plot_add_series_colored (RpPlot      *self,

@@ -139,6 +139,8 @@ rp_export_charts_init (Charts   *charts,
                                          rp_report_get_duration (report),
                                          charts->placements);
   rp_plot_catalog_set_stalls (charts->plots, rp_report_get_stalls (report), NULL);
+  rp_plot_catalog_set_gaps (charts->plots, rp_report_get_series (report),
+                            rp_params_get_seconds (rp_report_get_scenario (report)->params, "sample_period"));
   rp_plot_catalog_set_baseline (charts->plots, rp_report_get_baseline (report));
 }
 

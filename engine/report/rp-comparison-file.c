@@ -8,14 +8,35 @@
 
 #include "rp-comparison-file.h"
 #include "rp-error.h"
+#include "rp-report-private.h"
 #include "rp-text.h"
+#include "rp-units.h"
 
 /* A comparison.json lists file names; a matrix of 8 configurations with
  * 10 repeats writes a few kilobytes. Anything larger is not one. */
 #define MAX_COMPARISON_FILE_SIZE (1024 * 1024)
+/* Where a comparison's "format" is: the first key the matrix writes. */
+#define HEAD_BYTES 4096
 
-/* The file's bytes when it is small enough to be a comparison, else NULL
- * (no error: a report is larger, and not ours to read here). */
+/* Whether a file too large to be read as a comparison says it is one near
+ * its start, where the matrix writes "format". */
+static gboolean
+starts_as_comparison (GFile *file)
+{
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  char head[HEAD_BYTES];
+  gsize n = 0;
+
+  if (stream == NULL ||
+      !g_input_stream_read_all (G_INPUT_STREAM (stream), head, sizeof head, &n, NULL, NULL))
+    return FALSE;
+  return g_strstr_len (head, (gssize) n, "\"resprobe-comparison\"") != NULL;
+}
+
+/* The file's bytes when it is small enough to be a comparison, else NULL:
+ * without an error when it is not one (a report is larger, and not ours
+ * to read here), with one naming the limit when it says it is one (a
+ * hand-made list of 100 000 reports was "not a report": issue 33). */
 static GBytes *
 read_small (GFile   *file,
             GError **error)
@@ -26,9 +47,23 @@ read_small (GFile   *file,
 
   info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
                             G_FILE_QUERY_INFO_NONE, NULL, NULL);
-  if (info == NULL || g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR ||
-      g_file_info_get_size (info) > MAX_COMPARISON_FILE_SIZE)
+  if (info == NULL || g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
     return NULL;
+  if (g_file_info_get_size (info) > MAX_COMPARISON_FILE_SIZE)
+    {
+      g_autofree char *name = NULL;
+      g_autofree char *limit = NULL;
+
+      if (!starts_as_comparison (file))
+        return NULL;
+      name = rp_text_file_name (file);
+      limit = rp_format_size (MAX_COMPARISON_FILE_SIZE);
+      g_set_error (error, RP_ERROR, RP_ERROR_REPORT,
+                   /* TRANSLATORS: a matrix's comparison.json; %s is its name, then a size, "1.0 MiB" */
+                   _("Comparison “%s” is larger than %s, more than a comparison this program reads "
+                     "(a matrix writes a few kilobytes: a list of its reports)"), name, limit);
+      return NULL;
+    }
   if (!g_file_load_contents (file, NULL, &data, &length, NULL, error))
     return NULL;
   return g_bytes_new_take (g_steal_pointer (&data), length);
@@ -45,7 +80,10 @@ comparison_root (JsonParser *parser,
   JsonNode *root;
   JsonObject *object;
 
-  if (!json_parser_load_from_data (parser, data, (gssize) length, NULL))
+  /* json-glib recurses without a limit: the reports' pre-check (depth,
+   * size of the tree) first, as for a report. */
+  if (!rp_report_json_precheck (data, length, NULL) ||
+      !json_parser_load_from_data (parser, data, (gssize) length, NULL))
     return NULL;
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))

@@ -437,13 +437,12 @@ note_figure (RpReport   *report,
 {
   GHashTable *notes = rp_report_get_notes (report);
   const char *text = notes != NULL ? g_hash_table_lookup (notes, key) : NULL;
-  char *end = NULL;
   double value;
 
-  if (text == NULL)
+  /* A stranger's "12 apples" or "1e300" is not a figure of a run. */
+  if (!rp_parse_note_number (text, -RP_NOTE_MAX_NUMBER, RP_NOTE_MAX_NUMBER, &value))
     return NAN;
-  value = g_ascii_strtod (text, &end);
-  return end != text && isfinite (value) ? value : NAN;
+  return value;
 }
 
 static double

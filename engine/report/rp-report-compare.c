@@ -269,11 +269,12 @@ writer_mean_rate (RpReport *report)
   GHashTable *notes = rp_report_get_notes (report);
   const char *bytes = notes ? g_hash_table_lookup (notes, "writer_bytes_total") : NULL;
   const char *seconds = notes ? g_hash_table_lookup (notes, "writer_seconds") : NULL;
-  double s = seconds ? g_ascii_strtod (seconds, NULL) : 0;
+  double s, b;
 
-  if (bytes == NULL || !(s > 0))
+  if (!rp_parse_note_number (seconds, 0, RP_REPORT_MAX_SECONDS, &s) || s <= 0 ||
+      !rp_parse_note_number (bytes, 0, RP_NOTE_MAX_NUMBER, &b))
     return 0;
-  return g_ascii_strtod (bytes, NULL) / s;
+  return b / s;
 }
 
 /**

@@ -367,6 +367,12 @@ unit_is_never_negative (const char *unit)
   return FALSE;
 }
 
+/* What the series of a report add up to while they are read. */
+typedef struct {
+  guint64 samples;       /* every sample, against the limits */
+  guint64 before_start;  /* dropped: a time before the run's start */
+} Tally;
+
 /* Adds @n to the report's count, refusing more than @limit samples. */
 static gboolean
 count_samples (guint64     *n_samples,
@@ -390,10 +396,12 @@ append_points (const char  *shown,
                const char  *unit,
                GArray      *points,
                RpSeries    *series,
+               Tally       *tally,
                GError     **error)
 {
   gboolean unsorted = FALSE;
   gboolean never_negative = unit_is_never_negative (unit);
+  guint kept = 0;
 
   for (guint i = 0; i < points->len; i++)
     {
@@ -408,9 +416,19 @@ append_points (const char  *shown,
         /* TRANSLATORS: e.g. "Series “fsync_latency”, sample 3: the value -1 is negative, but values in “s” cannot be" */
         return set_report_error (error, _("Series “%s”, sample %u: the value %g is negative, but values in “%s” cannot be"),
                                  shown, i, point->v, unit);
-      if (i > 0 && point->t < point[-1].t)
+      /* A time before the start is no sample of the run (t counts from
+       * it): dropped and counted, not judged (issue 33: a hand-made
+       * "-5" was counted as a stall of the run). */
+      if (point->t < 0)
+        {
+          tally->before_start++;
+          continue;
+        }
+      if (kept > 0 && point->t < g_array_index (points, RpPoint, kept - 1).t)
         unsorted = TRUE;
+      g_array_index (points, RpPoint, kept++) = *point;
     }
+  g_array_set_size (points, kept);
   /* RpSeries keeps points in time order (its decimation bisects); a
    * hand-edited file may not. g_qsort_with_data() is stable. */
   if (unsorted)
@@ -428,7 +446,7 @@ read_samples (const char  *shown,
               const char  *unit,
               JsonNode    *node,
               RpSeries    *series,
-              guint64     *n_samples,
+              Tally       *tally,
               GError     **error)
 {
   g_autoptr(GArray) points = NULL;
@@ -442,7 +460,7 @@ read_samples (const char  *shown,
                              shown);
   samples = json_node_get_array (node);
   n = json_array_get_length (samples);
-  if (!count_samples (n_samples, n, RP_REPORT_MAX_JSON_SAMPLES, error))
+  if (!count_samples (&tally->samples, n, RP_REPORT_MAX_JSON_SAMPLES, error))
     return FALSE;
 
   points = g_array_sized_new (FALSE, FALSE, sizeof (RpPoint), n);
@@ -455,7 +473,7 @@ read_samples (const char  *shown,
                                  shown, i);
       g_array_append_val (points, point);
     }
-  return append_points (shown, unit, points, series, error);
+  return append_points (shown, unit, points, series, tally, error);
 }
 
 /* series.NAME.count and .blocks (version 2) into @series: each block's
@@ -467,7 +485,7 @@ read_blocks (const char  *shown,
              const char  *unit,
              JsonObject  *object,
              RpSeries    *series,
-             guint64     *n_samples,
+             Tally       *tally,
              GError     **error)
 {
   JsonNode *count_node = json_object_get_member (object, "count");
@@ -484,7 +502,7 @@ read_blocks (const char  *shown,
   if (blocks_node == NULL || !JSON_NODE_HOLDS_ARRAY (blocks_node))
     return set_report_error (error, _("Series “%s”: “blocks” must be an array of strings"), shown);
   count = json_node_get_int (count_node);
-  if (!count_samples (n_samples, (guint64) count, RP_REPORT_MAX_SAMPLES, error))
+  if (!count_samples (&tally->samples, (guint64) count, RP_REPORT_MAX_SAMPLES, error))
     return FALSE;
 
   blocks = json_node_get_array (blocks_node);
@@ -513,13 +531,13 @@ read_blocks (const char  *shown,
       return set_report_error (error, _("Series “%s”: key “count” says %s samples, but its blocks hold %s (is the report truncated?)"),
                                shown, expected, found);
     }
-  return append_points (shown, unit, points, series, error);
+  return append_points (shown, unit, points, series, tally, error);
 }
 
 static RpSeries *
 read_one_series (const char  *name,
                  JsonNode    *node,
-                 guint64     *n_samples,
+                 Tally       *tally,
                  GError     **error)
 {
   g_autofree char *shown = rp_text_shorten (name);
@@ -562,11 +580,11 @@ read_one_series (const char  *name,
    * takes either whatever the version, as the keys tell. */
   if (json_object_has_member (object, "blocks") || json_object_has_member (object, "count"))
     {
-      if (!read_blocks (shown, json_node_get_string (unit), object, series, n_samples, error))
+      if (!read_blocks (shown, json_node_get_string (unit), object, series, tally, error))
         return NULL;
     }
   else if (!read_samples (shown, json_node_get_string (unit), json_object_get_member (object, "samples"),
-                          series, n_samples, error))
+                          series, tally, error))
     return NULL;
   if (!rp_report_read_full_stats (shown, json_object_get_member (object, "full_statistics"), series,
                                   unit_is_never_negative (json_node_get_string (unit)), error))
@@ -581,26 +599,36 @@ read_one_series (const char  *name,
 static gboolean
 read_series (JsonObject  *root,
              GPtrArray   *out,
+             GHashTable  *notes,
              GError     **error)
 {
   JsonNode *node = json_object_get_member (root, "series");
   g_autoptr(GList) members = NULL;
   JsonObject *object;
-  guint64 n_samples = 0;
+  Tally tally = { 0 };
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return set_report_error (error, _("Key “series”: missing or not an object"));
   object = json_node_get_object (node);
+  /* Counted before any is read: each costs a chunk, whatever it holds. */
+  if (json_object_get_size (object) > RP_REPORT_MAX_SERIES)
+    return set_report_error (error, g_dngettext (GETTEXT_PACKAGE,
+                                                 "The report has more than %u series, more than this program reads",
+                                                 "The report has more than %u series, more than this program reads",
+                                                 RP_REPORT_MAX_SERIES), RP_REPORT_MAX_SERIES);
   members = json_object_get_members (object);
   for (GList *l = members; l != NULL; l = l->next)
     {
       RpSeries *series = read_one_series (l->data, json_object_get_member (object, l->data),
-                                          &n_samples, error);
+                                          &tally, error);
 
       if (series == NULL)
         return FALSE;
       g_ptr_array_add (out, series);
     }
+  if (tally.before_start > 0)
+    g_hash_table_replace (notes, g_strdup (RP_NOTE_SAMPLES_BEFORE_START),
+                          g_strdup_printf ("%" G_GUINT64_FORMAT, tally.before_start));
   return TRUE;
 }
 
@@ -633,7 +661,7 @@ report_from_object (JsonObject  *root,
       !read_system (root, &sysinfo, error) ||
       !read_scenario (root, &scenario, error) ||
       !read_notes (root, notes, error) ||
-      !read_series (root, series, error) ||
+      !read_series (root, series, notes, error) ||
       !rp_report_configuration_from_json (root, &configuration, error) ||
       !rp_report_read_stalls (root, stalls, error))
     return NULL;

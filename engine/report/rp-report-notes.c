@@ -18,6 +18,7 @@ static const struct {
   const char *key;
   const char *label;
 } note_labels[] = {
+  { "abandoned_threads", N_("Threads the stop gave up on (stuck in the kernel)") },
   { "close_seconds", N_("Closing the files after the run") },
   { "configuration", N_("Configuration") },
   { "device_diskstats_at_end", N_("Device’s reads, writes and flushes at the end (diskstats)") },
@@ -72,11 +73,13 @@ static const struct {
   { "memory_pin_held", N_("Memory pinned for the whole run") },
   { "memory_pinned_bytes", N_("Memory pinned") },
   { "memory_total_bytes", N_("Machine’s memory (MemTotal)") },
+  { "samples_dropped_before_start", N_("Samples dropped: their time was before the start") },
   { "stall_sampler_cpu_seconds", N_("Stall sampler’s CPU time") },
   { "stall_sampler_wakes", N_("Stall sampler’s wake-ups") },
   { "stall_samples", N_("Stall samples") },
   { "stall_source", N_("Where stalls were sampled") },
   { "stall_stack_reads", N_("Kernel stack reads") },
+  { "stop_wait_seconds", N_("Time the stop waited for stuck threads") },
   { "task_delayacct", N_("Task delay accounting") },
   { "writer_bytes_total", N_("Bytes the writer wrote") },
   { "writer_pause_max", N_("Longest dirty-page pause") },
@@ -183,19 +186,23 @@ char *
 rp_report_note_value (const char *key,
                       const char *value)
 {
+  double number;
+  guint64 bytes;
+
   g_return_val_if_fail (key != NULL && value != NULL, NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (note_words); i++)
     if (g_str_equal (note_words[i].value, value))
       return g_strdup (g_dpgettext2 (GETTEXT_PACKAGE, "note value", note_words[i].text));
-  if (!is_decimal (value))
+  /* Beyond what a report may hold, the digits are shown as written. */
+  if (!is_decimal (value) || !rp_parse_note_number (value, -RP_NOTE_MAX_NUMBER, RP_NOTE_MAX_NUMBER, &number))
     return g_strdup (value);
   if (g_str_has_suffix (key, "_seconds") || g_str_has_suffix (key, "_max") ||
       g_str_has_suffix (key, "_p50") || g_str_has_suffix (key, "_p99"))
-    return rp_format_latency (g_ascii_strtod (value, NULL));
-  if ((g_str_has_suffix (key, "_bytes") || g_str_has_suffix (key, "_bytes_total")) && value[0] != '-' &&
-      strchr (value, '.') == NULL)
-    return rp_format_size (g_ascii_strtoull (value, NULL, 10));
+    return rp_format_latency (number);
+  if ((g_str_has_suffix (key, "_bytes") || g_str_has_suffix (key, "_bytes_total")) &&
+      rp_parse_note_count (value, G_MAXINT64, &bytes))
+    return rp_format_size (bytes);
   if (strchr (value, '.') != NULL)
     {
       /* The digits as written, with the locale's separator: "0,0035". */

@@ -155,15 +155,24 @@ rp_report_get_short_verdict (RpReport *self)
  * rp_report_notes_command_count:
  * @notes: (element-type utf8 utf8) (nullable): a report's notes
  *
+ * Callers loop over the commands, so the count of a stranger's report is
+ * range-checked here: each command of a run writes several notes of its
+ * own (command_K_exit_status, …), so a count over the number of notes, or
+ * over %RP_REPORT_MAX_COMMANDS, is no run's ("-1" and "99999999999" made
+ * `show`, the PDF and the window loop for hours: issue 33).
+ *
  * Returns: how many commands the run's command load had (notes command_*,
- *   command_2_* …): "command_count", or 1
+ *   command_2_* …): "command_count" when it is such a number, else 1
  */
 guint
 rp_report_notes_command_count (GHashTable *notes)
 {
   const char *count_text = notes != NULL ? g_hash_table_lookup (notes, "command_count") : NULL;
+  guint64 count;
 
-  return count_text != NULL ? MAX ((guint) g_ascii_strtoull (count_text, NULL, 10), 1) : 1;
+  if (!rp_parse_note_count (count_text, MIN (RP_REPORT_MAX_COMMANDS, g_hash_table_size (notes)), &count))
+    return 1;
+  return (guint) MAX (count, 1);
 }
 
 /**

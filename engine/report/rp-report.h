@@ -31,13 +31,28 @@ G_BEGIN_DECLS
 #define RP_REPORT_MAX_FILE_SIZE (G_GUINT64_CONSTANT (1) << 30)
 #define RP_REPORT_MAX_SAMPLES   150000000u
 #define RP_REPORT_MAX_JSON_SAMPLES 5000000u
+/* Series a loader accepts. A run writes about a hundred at most (64 writer
+ * threads' write_latency_N and the probes'), and each loaded series costs
+ * its first chunk of samples, about 56 KB of address space and 16 KB
+ * resident however few samples it has (RpSeries, 4096 points a chunk): 80 000
+ * one-sample series took 1.3 GB (issue 33). At this limit they take at most
+ * 56 MB, within the bound the samples' limits keep. */
+#define RP_REPORT_MAX_SERIES    1000u
 /* The largest time (seconds) and magnitude of a value that a report may
  * hold: a year, where runs last 30 days at most (rp_scenario_validate()),
  * and 10^21 (a zettabyte; no counter of a machine gets there). Beyond them
  * times lose the precision that series and axes need, and figures no
  * longer fit a table. */
 #define RP_REPORT_MAX_SECONDS   (366 * 24 * 3600.0)
+/* The most commands a report's command load may have had (`--command`
+ * given again; notes command_count, command_K_*): no run has more than a
+ * few, and readers loop over them. */
+#define RP_REPORT_MAX_COMMANDS  1000
 #define RP_REPORT_MAX_VALUE     1e21
+
+/* Note a loader adds: how many samples it dropped for a time before the
+ * run's start (t < 0), which no run's series holds. */
+#define RP_NOTE_SAMPLES_BEFORE_START "samples_dropped_before_start"
 
 /* Series names the verdict and the comparison look for. */
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "rp-bdi-state.h"
 #include "rp-error.h"
@@ -22,6 +23,7 @@
 
 struct _RpBdiState
 {
+  char *disk;            /* the disk it is of, e.g. "loop3" */
   char *name;            /* the bdi, e.g. "7:3" */
   char *dir;             /* /sys/class/bdi/NAME */
   char *max_ratio;       /* max_ratio_fine where the kernel has it, else max_ratio */
@@ -83,6 +85,7 @@ rp_bdi_state_save (const char  *disk,
       return NULL;
     }
   self->strict_limit = read_attribute (self->dir, "strict_limit");
+  self->disk = g_strdup (disk);
   return g_steal_pointer (&self);
 }
 
@@ -125,11 +128,13 @@ rp_bdi_state_set (RpBdiState  *self,
   return TRUE;
 }
 
-/* Writes @saved to @attribute unless it already reads so. */
+/* Writes @saved to @attribute unless it already reads so; says so in
+ * @said (nullable). */
 static void
 put_back (RpBdiState  *self,
           const char  *attribute,
           const char  *saved,
+          GPtrArray   *said,
           GError     **first)
 {
   g_autofree char *now = read_attribute (self->dir, attribute);
@@ -144,11 +149,33 @@ put_back (RpBdiState  *self,
       else
         g_error_free (error);
     }
+  else if (said != NULL)
+    g_ptr_array_add (said, g_strdup_printf ("%s/%s %s (was %s)", self->dir, attribute, saved,
+                                            now != NULL ? now : "?"));
 }
 
 /**
  * rp_bdi_state_restore:
  * @self: limits saved by rp_bdi_state_save()
+ * @error: the first limit that could not be put back
+ *
+ * rp_bdi_state_put_back() without its account of what it did.
+ *
+ * Returns: %TRUE when both are as saved
+ */
+gboolean
+rp_bdi_state_restore (RpBdiState  *self,
+                      GError     **error)
+{
+  return rp_bdi_state_put_back (self, NULL, error);
+}
+
+/**
+ * rp_bdi_state_put_back:
+ * @self: limits saved by rp_bdi_state_save() or read back from a journal
+ *   (rp_bdi_state_from_journal())
+ * @said: (nullable) (element-type utf8): where a line is added for each
+ *   limit put back, e.g. "/sys/class/bdi/7:3/max_ratio 100 (was 5)"
  * @error: the first limit that could not be put back; the other one is
  *   still tried
  *
@@ -159,21 +186,112 @@ put_back (RpBdiState  *self,
  * Returns: %TRUE when both are as saved
  */
 gboolean
-rp_bdi_state_restore (RpBdiState  *self,
-                      GError     **error)
+rp_bdi_state_put_back (RpBdiState  *self,
+                       GPtrArray   *said,
+                       GError     **error)
 {
   GError *first = NULL;
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  put_back (self, "strict_limit", self->strict_limit, &first);
-  put_back (self, self->fine ? "max_ratio_fine" : "max_ratio", self->max_ratio, &first);
+  put_back (self, "strict_limit", self->strict_limit, said, &first);
+  put_back (self, self->fine ? "max_ratio_fine" : "max_ratio", self->max_ratio, said, &first);
   if (first != NULL)
     {
       g_propagate_error (error, first);
       return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * rp_bdi_state_journal:
+ * @self: limits saved by rp_bdi_state_save()
+ * @journal: the run's undo journal
+ * @error: as for rp_undo_journal_commit()
+ *
+ * Writes @self to @journal (group %RP_UNDO_GROUP_BDI) durably: call it
+ * before changing a limit.
+ *
+ * Returns: %TRUE when on disk
+ */
+gboolean
+rp_bdi_state_journal (RpBdiState     *self,
+                      RpUndoJournal  *journal,
+                      GError        **error)
+{
+  GKeyFile *file;
+
+  g_return_val_if_fail (self != NULL && journal != NULL, FALSE);
+
+  file = rp_undo_journal_get_key_file (journal);
+  g_key_file_set_string (file, RP_UNDO_GROUP_BDI, "disk", self->disk);
+  g_key_file_set_string (file, RP_UNDO_GROUP_BDI, "name", self->name);
+  g_key_file_set_string (file, RP_UNDO_GROUP_BDI, "max_ratio", self->max_ratio);
+  g_key_file_set_boolean (file, RP_UNDO_GROUP_BDI, "fine", self->fine);
+  if (self->strict_limit != NULL)
+    g_key_file_set_string (file, RP_UNDO_GROUP_BDI, "strict_limit", self->strict_limit);
+  return rp_undo_journal_commit (journal, error);
+}
+
+/* "7:3", "0", "1", "100": nothing a file may put under /sys but digits
+ * and one colon (the journal may have been edited). */
+static gboolean
+is_number (const char *text,
+           gboolean    colon)
+{
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  for (const char *c = text; *c != '\0'; c++)
+    if (!g_ascii_isdigit (*c) && !(colon && *c == ':'))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * rp_bdi_state_from_journal:
+ * @file: a journal's key file with the group %RP_UNDO_GROUP_BDI
+ * @error: %G_KEY_FILE_ERROR when a value is missing or not a number
+ *
+ * Returns: (transfer full) (nullable): the limits a dead run journaled,
+ *   for rp_bdi_state_put_back()
+ */
+RpBdiState *
+rp_bdi_state_from_journal (GKeyFile  *file,
+                           GError   **error)
+{
+  g_autoptr(RpBdiState) self = g_new0 (RpBdiState, 1);
+
+  g_return_val_if_fail (file != NULL, NULL);
+
+  if ((self->disk = g_key_file_get_string (file, RP_UNDO_GROUP_BDI, "disk", error)) == NULL ||
+      (self->name = g_key_file_get_string (file, RP_UNDO_GROUP_BDI, "name", error)) == NULL ||
+      (self->max_ratio = g_key_file_get_string (file, RP_UNDO_GROUP_BDI, "max_ratio", error)) == NULL)
+    return NULL;
+  self->fine = g_key_file_get_boolean (file, RP_UNDO_GROUP_BDI, "fine", NULL);
+  self->strict_limit = g_key_file_get_string (file, RP_UNDO_GROUP_BDI, "strict_limit", NULL);
+  if (!is_number (self->name, TRUE) || !is_number (self->max_ratio, FALSE) ||
+      (self->strict_limit != NULL && !is_number (self->strict_limit, FALSE)) ||
+      strchr (self->disk, '/') != NULL)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "bdi %s: not a device's dirty limits", self->name);
+      return NULL;
+    }
+  self->dir = g_build_filename ("/sys/class/bdi", self->name, NULL);
+  return g_steal_pointer (&self);
+}
+
+/**
+ * rp_bdi_state_get_disk:
+ *
+ * Returns: (transfer none): the disk the limits are of, e.g. "loop3"
+ */
+const char *
+rp_bdi_state_get_disk (RpBdiState *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->disk;
 }
 
 /**
@@ -199,6 +317,7 @@ rp_bdi_state_free (RpBdiState *self)
 {
   if (self == NULL)
     return;
+  g_free (self->disk);
   g_free (self->name);
   g_free (self->dir);
   g_free (self->max_ratio);

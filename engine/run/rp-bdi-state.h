@@ -4,6 +4,8 @@
 
 #include <gio/gio.h>
 
+#include "rp-undo-journal.h"
+
 G_BEGIN_DECLS
 
 typedef struct _RpBdiState RpBdiState;
@@ -16,7 +18,16 @@ gboolean    rp_bdi_state_set      (RpBdiState   *self,
                                    GError      **error);
 gboolean    rp_bdi_state_restore  (RpBdiState   *self,
                                    GError      **error);
+gboolean    rp_bdi_state_put_back (RpBdiState   *self,
+                                   GPtrArray    *said,
+                                   GError      **error);
+gboolean    rp_bdi_state_journal  (RpBdiState     *self,
+                                   RpUndoJournal  *journal,
+                                   GError        **error);
+RpBdiState *rp_bdi_state_from_journal (GKeyFile *file,
+                                       GError  **error);
 const char *rp_bdi_state_get_name (RpBdiState   *self);
+const char *rp_bdi_state_get_disk (RpBdiState   *self);
 void        rp_bdi_state_free     (RpBdiState   *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpBdiState, rp_bdi_state_free)

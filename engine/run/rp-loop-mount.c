@@ -13,6 +13,7 @@
 #include "rp-error.h"
 #include "rp-loop-mount.h"
 #include "rp-queue-state.h"
+#include "rp-undo-journal.h"
 #include "rp-unmount.h"
 
 /* What the reporters did by reinstalling, done in seconds: an image file, mkfs,
@@ -31,6 +32,7 @@ struct _RpLoopMount
   RpQueueState *saved_queue;   /* the loop device's settings before we changed them */
   gboolean      owns_image;    /* FALSE: the caller's file (an emulated device) */
   char         *state_file;    /* saved_queue on disk, or NULL (see create()) */
+  RpUndoJournal *journal;      /* the caller's, or NULL: where the way back is written first */
 };
 
 /* Beside an emulated device's files, in its run directory: what the next
@@ -40,7 +42,8 @@ struct _RpLoopMount
 
 static RpLoopMount *create (const char *work_directory, const char *backing_file,
                             const char *fs_type, const char *journal_mode, guint64 image_size,
-                            const char *loop_device, const RpLoopMountQueue *queue, GError **error);
+                            const char *loop_device, const RpLoopMountQueue *queue,
+                            RpUndoJournal *journal, GError **error);
 static RpLoopMount *mount_and_apply (RpLoopMount *self, const char *fs_type, const char *journal_mode,
                                      const char *loop_device, const RpLoopMountQueue *queue,
                                      GError **error);
@@ -215,8 +218,14 @@ apply_queue (RpLoopMount              *self,
  *   %NULL: the first free one (libmount chooses)
  * @queue: (nullable): the loop device's queue settings for the run; %NULL
  *   leaves them as they are
+ * @journal: (nullable): the run's undo journal: the mount point and the
+ *   image (group %RP_UNDO_GROUP_CELL) are written to it before they are
+ *   made, the loop device's queue settings (%RP_UNDO_GROUP_QUEUE) before
+ *   they are changed, so that a SIGKILL leaves a way back
+ *   (rp-undo-cleanup.c); rp_loop_mount_destroy() forgets both once undone
  * @error: %RP_ERROR_PERMISSION without root, %RP_ERROR_FAILED when a step
- *   fails, %RP_ERROR_INVALID_ARGUMENT when the kernel refuses a setting
+ *   fails, %RP_ERROR_INVALID_ARGUMENT when the kernel refuses a setting,
+ *   %G_FILE_ERROR when the journal cannot be written
  *
  * Creates `resprobe-TYPE-XXXXXX.img` in @work_directory, makes the file system,
  * mounts it through a loop device on a new directory beside it and applies
@@ -236,9 +245,10 @@ rp_loop_mount_create (const char              *work_directory,
                       guint64                  image_size,
                       const char              *loop_device,
                       const RpLoopMountQueue  *queue,
+                      RpUndoJournal           *journal,
                       GError                 **error)
 {
-  return create (work_directory, NULL, fs_type, journal_mode, image_size, loop_device, queue, error);
+  return create (work_directory, NULL, fs_type, journal_mode, image_size, loop_device, queue, journal, error);
 }
 
 /**
@@ -274,7 +284,55 @@ rp_loop_mount_create_on_file (const char              *work_directory,
 {
   g_return_val_if_fail (backing_file != NULL, NULL);
 
-  return create (work_directory, backing_file, fs_type, journal_mode, 0, loop_device, queue, error);
+  return create (work_directory, backing_file, fs_type, journal_mode, 0, loop_device, queue, NULL, error);
+}
+
+/* The mount point's name chosen and written to the journal, with the
+ * image's beside it, before either exists: a SIGKILL between making one
+ * and writing it down would leave it for good. */
+static gboolean
+make_journaled_mount_point (RpLoopMount  *self,
+                            const char   *work_directory,
+                            const char   *fs_type,
+                            GError      **error)
+{
+  GKeyFile *file = rp_undo_journal_get_key_file (self->journal);
+  static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+  for (int attempt = 0; attempt < 100; attempt++)
+    {
+      char suffix[7];
+      g_autofree char *name = NULL;
+
+      for (guint i = 0; i < 6; i++)
+        suffix[i] = letters[g_random_int_range (0, sizeof letters - 1)];
+      suffix[6] = '\0';
+      name = g_strdup_printf ("resprobe-%s-%s", fs_type, suffix);
+      g_free (self->mount_point);
+      g_free (self->image_path);
+      self->mount_point = g_build_filename (work_directory, name, NULL);
+      self->image_path = g_strdup_printf ("%s.img", self->mount_point);
+      if (g_file_test (self->mount_point, G_FILE_TEST_EXISTS) || g_file_test (self->image_path, G_FILE_TEST_EXISTS))
+        continue;
+      g_key_file_set_string (file, RP_UNDO_GROUP_CELL, "mount_point", self->mount_point);
+      g_key_file_set_string (file, RP_UNDO_GROUP_CELL, "image", self->image_path);
+      if (!rp_undo_journal_commit (self->journal, error))
+        break;
+      if (g_mkdir (self->mount_point, 0700) == 0)
+        return TRUE;
+      if (errno != EEXIST)
+        {
+          rp_error_set_from_errno (error, errno, _("Creating a mount point in"), work_directory);
+          break;
+        }
+    }
+  if (error != NULL && *error == NULL)
+    rp_error_set_from_errno (error, EEXIST, _("Creating a mount point in"), work_directory);
+  /* Nothing of ours there: not to be removed by anyone. */
+  g_clear_pointer (&self->mount_point, g_free);
+  g_clear_pointer (&self->image_path, g_free);
+  rp_undo_journal_forget (self->journal, RP_UNDO_GROUP_CELL, NULL);
+  return FALSE;
 }
 
 static RpLoopMount *
@@ -285,6 +343,7 @@ create (const char              *work_directory,
         guint64                  image_size,
         const char              *loop_device,
         const RpLoopMountQueue  *queue,
+        RpUndoJournal           *journal,
         GError                 **error)
 {
   RpLoopMount *self;
@@ -303,14 +362,26 @@ create (const char              *work_directory,
     }
 
   self = g_new0 (RpLoopMount, 1);
-  template = g_strdup_printf ("resprobe-%s-XXXXXX", fs_type);
-  self->mount_point = g_build_filename (work_directory, template, NULL);
-  if (g_mkdtemp_full (self->mount_point, 0700) == NULL)
+  self->journal = journal;
+  if (journal != NULL && backing_file == NULL)
     {
-      rp_error_set_from_errno (error, errno, _("Creating a mount point in"), work_directory);
-      g_clear_pointer (&self->mount_point, g_free);
-      rp_loop_mount_destroy (self, NULL);
-      return NULL;
+      if (!make_journaled_mount_point (self, work_directory, fs_type, error))
+        {
+          rp_loop_mount_destroy (self, NULL);
+          return NULL;
+        }
+    }
+  else
+    {
+      template = g_strdup_printf ("resprobe-%s-XXXXXX", fs_type);
+      self->mount_point = g_build_filename (work_directory, template, NULL);
+      if (g_mkdtemp_full (self->mount_point, 0700) == NULL)
+        {
+          rp_error_set_from_errno (error, errno, _("Creating a mount point in"), work_directory);
+          g_clear_pointer (&self->mount_point, g_free);
+          rp_loop_mount_destroy (self, NULL);
+          return NULL;
+        }
     }
 
   if (backing_file != NULL)
@@ -320,7 +391,8 @@ create (const char              *work_directory,
       return mount_and_apply (self, fs_type, journal_mode, loop_device, queue, error);
     }
   self->owns_image = TRUE;
-  self->image_path = g_strdup_printf ("%s.img", self->mount_point);
+  if (self->image_path == NULL)
+    self->image_path = g_strdup_printf ("%s.img", self->mount_point);
   fd = open (self->image_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0 || ftruncate (fd, (off_t) image_size) != 0)
     {
@@ -352,7 +424,8 @@ mount_and_apply (RpLoopMount              *self,
                  GError                  **error)
 {
   if (loop_device != NULL &&
-      (self->saved_queue = rp_queue_state_save (loop_device + strlen ("/dev/"), error)) == NULL)
+      ((self->saved_queue = rp_queue_state_save (loop_device + strlen ("/dev/"), error)) == NULL ||
+       (self->journal != NULL && !rp_queue_state_journal (self->saved_queue, self->journal, error))))
     {
       rp_loop_mount_destroy (self, NULL);
       return NULL;
@@ -373,7 +446,8 @@ mount_and_apply (RpLoopMount              *self,
     }
   /* Nothing is changed before the way back is on disk. */
   if ((self->saved_queue == NULL &&
-       (self->saved_queue = rp_queue_state_save (self->device + strlen ("/dev/"), error)) == NULL) ||
+       ((self->saved_queue = rp_queue_state_save (self->device + strlen ("/dev/"), error)) == NULL ||
+        (self->journal != NULL && !rp_queue_state_journal (self->saved_queue, self->journal, error)))) ||
       (self->state_file != NULL && !rp_queue_state_write (self->saved_queue, self->state_file, error)) ||
       !apply_queue (self, queue, error))
     {
@@ -470,6 +544,13 @@ rp_loop_mount_destroy (RpLoopMount  *self,
     rp_error_set_from_errno (&first, errno, _("Removing"), self->mount_point);
   if (self->image_path != NULL && self->owns_image && g_unlink (self->image_path) != 0 && errno != ENOENT && first == NULL)
     rp_error_set_from_errno (&first, errno, _("Removing"), self->image_path);
+  /* Undone: the journal forgets it. Not undone: it stays for a cleanup. */
+  if (self->journal != NULL && first == NULL)
+    {
+      g_key_file_remove_group (rp_undo_journal_get_key_file (self->journal), RP_UNDO_GROUP_QUEUE, NULL);
+      g_key_file_remove_group (rp_undo_journal_get_key_file (self->journal), RP_UNDO_GROUP_CELL, NULL);
+      rp_undo_journal_commit (self->journal, &first);
+    }
 
   g_free (self->image_path);
   g_free (self->mount_point);

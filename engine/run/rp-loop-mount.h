@@ -4,6 +4,8 @@
 
 #include <gio/gio.h>
 
+#include "rp-undo-journal.h"
+
 G_BEGIN_DECLS
 
 typedef struct _RpLoopMount RpLoopMount;
@@ -35,6 +37,7 @@ RpLoopMount *rp_loop_mount_create           (const char              *work_direc
                                              guint64                  image_size,
                                              const char              *loop_device,
                                              const RpLoopMountQueue  *queue,
+                                             RpUndoJournal           *journal,
                                              GError                 **error);
 RpLoopMount *rp_loop_mount_create_on_file   (const char              *work_directory,
                                              const char              *backing_file,

@@ -188,11 +188,13 @@ keep_first (GError **first,
     g_error_free (error);
 }
 
-/* Writes @saved to @attribute unless it already reads so. */
+/* Writes @saved to @attribute unless it already reads so; says so in
+ * @said (nullable). */
 static void
 put_back (const char  *disk,
           const char  *attribute,
           const char  *saved,
+          GPtrArray   *said,
           GError     **first)
 {
   g_autofree char *now = NULL;
@@ -208,8 +210,13 @@ put_back (const char  *disk,
       g_free (now);
       now = selected;
     }
-  if (g_strcmp0 (now, saved) != 0 && !rp_queue_set (disk, attribute, saved, &error))
+  if (g_strcmp0 (now, saved) == 0)
+    return;
+  if (!rp_queue_set (disk, attribute, saved, &error))
     keep_first (first, error);
+  else if (said != NULL)
+    g_ptr_array_add (said, g_strdup_printf ("/sys/block/%s/%s %s (was %s)", disk, attribute, saved,
+                                            now != NULL ? now : "?"));
 }
 
 /**
@@ -218,11 +225,7 @@ put_back (const char  *disk,
  * @error: the first setting that could not be put back; every other one is
  *   still tried
  *
- * Puts back what differs from @self: the rotational flag and the scheduler
- * first (leaving bfq sets wbt_lat_usec to the kernel's default, so wbt must
- * come after it), then wbt_lat_usec, read_ahead_kb and a loop device's
- * direct I/O (while it is
- * still bound: detaching forgets it). Call it before the device is released.
+ * rp_queue_state_put_back() without its account of what it did.
  *
  * Returns: %TRUE when everything is as saved
  */
@@ -230,15 +233,41 @@ gboolean
 rp_queue_state_restore (RpQueueState  *self,
                         GError       **error)
 {
+  return rp_queue_state_put_back (self, NULL, error);
+}
+
+/**
+ * rp_queue_state_put_back:
+ * @self: settings saved by rp_queue_state_save() or read back from a
+ *   journal (rp_queue_state_from_journal())
+ * @said: (nullable) (element-type utf8): where a line is added for each
+ *   setting put back, e.g. "/sys/block/loop7/queue/scheduler none (was
+ *   mq-deadline)"
+ * @error: the first setting that could not be put back; every other one is
+ *   still tried
+ *
+ * Puts back what differs from @self: the rotational flag and the scheduler
+ * first (leaving bfq sets wbt_lat_usec to the kernel's default, so wbt must
+ * come after it), then wbt_lat_usec, read_ahead_kb and a loop device's
+ * direct I/O (while it is still bound: detaching forgets it). Call it
+ * before the device is released.
+ *
+ * Returns: %TRUE when everything is as saved
+ */
+gboolean
+rp_queue_state_put_back (RpQueueState  *self,
+                         GPtrArray     *said,
+                         GError       **error)
+{
   GError *first = NULL;
   g_autofree char *dio = NULL;
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  put_back (self->disk, "queue/rotational", self->rotational, &first);
-  put_back (self->disk, "queue/scheduler", self->scheduler, &first);
-  put_back (self->disk, "queue/wbt_lat_usec", self->wbt_lat_usec, &first);
-  put_back (self->disk, "queue/read_ahead_kb", self->read_ahead_kb, &first);
+  put_back (self->disk, "queue/rotational", self->rotational, said, &first);
+  put_back (self->disk, "queue/scheduler", self->scheduler, said, &first);
+  put_back (self->disk, "queue/wbt_lat_usec", self->wbt_lat_usec, said, &first);
+  put_back (self->disk, "queue/read_ahead_kb", self->read_ahead_kb, said, &first);
   dio = read_attribute (self->disk, "loop/dio");
   if (self->direct_io >= 0 && dio != NULL && g_str_equal (dio, "1") != self->direct_io)
     {
@@ -246,6 +275,9 @@ rp_queue_state_restore (RpQueueState  *self,
 
       if (!rp_loop_set_direct_io (self->disk, self->direct_io, &dio_error))
         keep_first (&first, dio_error);
+      else if (said != NULL)
+        g_ptr_array_add (said, g_strdup_printf ("/sys/block/%s/loop/dio %d (was %s)", self->disk,
+                                                self->direct_io, dio));
     }
   if (first != NULL)
     {
@@ -253,6 +285,64 @@ rp_queue_state_restore (RpQueueState  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+static void
+to_key_file (RpQueueState *self,
+             GKeyFile     *file,
+             const char   *group)
+{
+  g_key_file_set_string (file, group, "disk", self->disk);
+  if (self->scheduler != NULL)
+    g_key_file_set_string (file, group, "scheduler", self->scheduler);
+  if (self->wbt_lat_usec != NULL)
+    g_key_file_set_string (file, group, "wbt_lat_usec", self->wbt_lat_usec);
+  g_key_file_set_string (file, group, "read_ahead_kb", self->read_ahead_kb);
+  if (self->rotational != NULL)
+    g_key_file_set_string (file, group, "rotational", self->rotational);
+  g_key_file_set_integer (file, group, "direct_io", self->direct_io);
+}
+
+/* What a file may put under /sys/block: names such as "loop7", values
+ * such as "mq-deadline", "2000" (never a slash or "..": it may have been
+ * edited). */
+static gboolean
+is_plain (const char *text)
+{
+  if (text == NULL || *text == '\0')
+    return text == NULL;
+  for (const char *c = text; *c != '\0'; c++)
+    if (!g_ascii_isalnum (*c) && *c != '-' && *c != '_')
+      return FALSE;
+  return TRUE;
+}
+
+static RpQueueState *
+from_key_file (GKeyFile    *file,
+               const char  *group,
+               const char  *where,
+               GError     **error)
+{
+  g_autoptr(RpQueueState) self = g_new0 (RpQueueState, 1);
+  g_autoptr(GError) ignored = NULL;
+
+  if ((self->disk = g_key_file_get_string (file, group, "disk", error)) == NULL ||
+      (self->read_ahead_kb = g_key_file_get_string (file, group, "read_ahead_kb", error)) == NULL)
+    return NULL;
+  self->scheduler = g_key_file_get_string (file, group, "scheduler", NULL);
+  self->wbt_lat_usec = g_key_file_get_string (file, group, "wbt_lat_usec", NULL);
+  self->rotational = g_key_file_get_string (file, group, "rotational", NULL);
+  if (!is_plain (self->disk) || !is_plain (self->scheduler) || !is_plain (self->wbt_lat_usec) ||
+      !is_plain (self->read_ahead_kb) || !is_plain (self->rotational))
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "%s: not a disk's queue settings (%s)", where, self->disk);
+      return NULL;
+    }
+  self->direct_io = g_key_file_get_integer (file, group, "direct_io", &ignored);
+  if (ignored != NULL || self->direct_io > 1)
+    self->direct_io = -1;
+  return g_steal_pointer (&self);
 }
 
 #define STATE_GROUP "queue"
@@ -278,13 +368,7 @@ rp_queue_state_write (RpQueueState  *self,
 
   g_return_val_if_fail (self != NULL && path != NULL, FALSE);
 
-  g_key_file_set_string (file, STATE_GROUP, "disk", self->disk);
-  if (self->scheduler != NULL)
-    g_key_file_set_string (file, STATE_GROUP, "scheduler", self->scheduler);
-  if (self->wbt_lat_usec != NULL)
-    g_key_file_set_string (file, STATE_GROUP, "wbt_lat_usec", self->wbt_lat_usec);
-  g_key_file_set_string (file, STATE_GROUP, "read_ahead_kb", self->read_ahead_kb);
-  g_key_file_set_integer (file, STATE_GROUP, "direct_io", self->direct_io);
+  to_key_file (self, file, STATE_GROUP);
   return g_key_file_save_to_file (file, path, error);
 }
 
@@ -302,29 +386,52 @@ rp_queue_state_read (const char  *path,
                      GError     **error)
 {
   g_autoptr(GKeyFile) file = g_key_file_new ();
-  g_autoptr(RpQueueState) self = g_new0 (RpQueueState, 1);
-  g_autoptr(GError) ignored = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, error) ||
-      (self->disk = g_key_file_get_string (file, STATE_GROUP, "disk", error)) == NULL ||
-      (self->read_ahead_kb = g_key_file_get_string (file, STATE_GROUP, "read_ahead_kb", error)) == NULL)
+  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, error))
     return NULL;
-  /* A name to put under /sys/block: nothing but "loopN" and the like. */
-  for (const char *c = self->disk; *c != '\0'; c++)
-    if (!g_ascii_isalnum (*c))
-      {
-        g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
-                     "%s: not a disk name: %s", path, self->disk);
-        return NULL;
-      }
-  self->scheduler = g_key_file_get_string (file, STATE_GROUP, "scheduler", NULL);
-  self->wbt_lat_usec = g_key_file_get_string (file, STATE_GROUP, "wbt_lat_usec", NULL);
-  self->direct_io = g_key_file_get_integer (file, STATE_GROUP, "direct_io", &ignored);
-  if (ignored != NULL)
-    self->direct_io = -1;
-  return g_steal_pointer (&self);
+  return from_key_file (file, STATE_GROUP, path, error);
+}
+
+/**
+ * rp_queue_state_journal:
+ * @self: settings saved by rp_queue_state_save()
+ * @journal: the run's undo journal
+ * @error: as for rp_undo_journal_commit()
+ *
+ * Writes @self to @journal (group %RP_UNDO_GROUP_QUEUE) durably: call it
+ * before changing any setting of the disk.
+ *
+ * Returns: %TRUE when on disk
+ */
+gboolean
+rp_queue_state_journal (RpQueueState   *self,
+                        RpUndoJournal  *journal,
+                        GError        **error)
+{
+  g_return_val_if_fail (self != NULL && journal != NULL, FALSE);
+
+  to_key_file (self, rp_undo_journal_get_key_file (journal), RP_UNDO_GROUP_QUEUE);
+  return rp_undo_journal_commit (journal, error);
+}
+
+/**
+ * rp_queue_state_from_journal:
+ * @file: a journal's key file with the group %RP_UNDO_GROUP_QUEUE
+ * @error: %G_KEY_FILE_ERROR when it lacks the disk or its read_ahead_kb, or
+ *   a value is not a plain word
+ *
+ * Returns: (transfer full) (nullable): the settings a dead run journaled,
+ *   for rp_queue_state_put_back()
+ */
+RpQueueState *
+rp_queue_state_from_journal (GKeyFile  *file,
+                             GError   **error)
+{
+  g_return_val_if_fail (file != NULL, NULL);
+
+  return from_key_file (file, RP_UNDO_GROUP_QUEUE, "journal", error);
 }
 
 /**

@@ -4,6 +4,8 @@
 
 #include <gio/gio.h>
 
+#include "rp-undo-journal.h"
+
 G_BEGIN_DECLS
 
 typedef struct _RpQueueState RpQueueState;
@@ -12,7 +14,15 @@ RpQueueState *rp_queue_state_save          (const char    *disk,
                                             GError       **error);
 gboolean      rp_queue_state_restore       (RpQueueState  *self,
                                             GError       **error);
+gboolean      rp_queue_state_put_back      (RpQueueState  *self,
+                                            GPtrArray     *said,
+                                            GError       **error);
 void          rp_queue_state_free          (RpQueueState  *self);
+gboolean      rp_queue_state_journal       (RpQueueState  *self,
+                                            RpUndoJournal *journal,
+                                            GError       **error);
+RpQueueState *rp_queue_state_from_journal  (GKeyFile      *file,
+                                            GError       **error);
 gboolean      rp_queue_state_write         (RpQueueState  *self,
                                             const char    *path,
                                             GError       **error);

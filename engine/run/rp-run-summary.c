@@ -140,9 +140,10 @@ rp_run_summary_set_notes (RpRunSummary *self,
 
   g_return_if_fail (self != NULL);
 
-  self->gaps = gaps != NULL ? g_ascii_strtoull (gaps, NULL, 10) : 0;
-  self->gap_longest = longest != NULL ? g_ascii_strtod (longest, NULL) : 0;
-  if (!isfinite (self->gap_longest) || self->gap_longest < 0)
+  /* Range-checked: the notes may be a stranger's (issue 33). */
+  if (!rp_parse_note_count (gaps, RP_NOTE_MAX_COUNT, &self->gaps))
+    self->gaps = 0;
+  if (!rp_parse_note_number (longest, 0, RP_NOTE_MAX_NUMBER, &self->gap_longest))
     self->gap_longest = 0;
   g_free (self->kernel_events_unavailable);
   self->kernel_events_unavailable =
@@ -157,17 +158,21 @@ rp_run_summary_set_notes (RpRunSummary *self,
   {
     const char *frames = notes != NULL ? g_hash_table_lookup (notes, "frames") : NULL;
     const char *late = notes != NULL ? g_hash_table_lookup (notes, "late_frames") : NULL;
+    guint64 n_frames = 0, n_late = 0;
 
-    if (late != NULL)
-      rp_run_summary_set_late_frames (self, frames != NULL ? g_ascii_strtoull (frames, NULL, 10) : 0,
-                                      g_ascii_strtoull (late, NULL, 10));
+    /* Counts, the late ones among the frames (a stranger's report). */
+    if (!rp_parse_note_count (frames, RP_NOTE_MAX_COUNT, &n_frames))
+      n_frames = 0;
+    if (late != NULL && rp_parse_note_count (late, n_frames > 0 ? n_frames : RP_NOTE_MAX_COUNT, &n_late))
+      rp_run_summary_set_late_frames (self, n_frames, n_late);
   }
   for (guint i = 0; i < self->n_rows; i++)
     {
       const char *count_note = rp_run_summary_get_row_info (i)->count_note;
       const char *calls = notes != NULL && count_note != NULL ? g_hash_table_lookup (notes, count_note) : NULL;
 
-      self->calls[i] = calls != NULL ? g_ascii_strtoull (calls, NULL, 10) : 0;
+      if (!rp_parse_note_count (calls, RP_NOTE_MAX_COUNT, &self->calls[i]))
+        self->calls[i] = 0;
     }
 }
 

@@ -20,6 +20,7 @@ typedef struct {
   RpPartHost          *host;           /* the session, or its load host (borrowed) */
   GThread             *thread;
   RpSession           *session;
+  gboolean             ended;          /* its thread returned (under the session's lock) */
 } Worker;
 
 struct _RpSession
@@ -68,11 +69,30 @@ struct _RpSession
   GPtrArray      *workers;             /* Worker, owned by the session */
   GSource        *duration_source;
   GPtrArray      *stop_waiters;        /* GTask of rp_session_stop_async() */
+
+  /* A stop within a bound, whatever the file system does (issue 33;
+   * rp-session-stop.c). Under @lock but @stop_bound. */
+  GCond           join_cond;           /* a worker ended, or the closer is done */
+  double          stop_asked;          /* rp_clock_now() of the first stop request; 0 none */
+  double          stop_bound;          /* seconds from it before stuck threads are abandoned; < 0 waits */
+  gboolean        closed;              /* every worker joined and its files closed */
+  double          workers_joined_at;   /* rp_clock_now() once every worker thread was joined */
+  gboolean        abandoned;           /* the stop gave up waiting on some */
+  const char     *closing;             /* the part whose files are being closed */
+  const char     *preparing;           /* the part being prepared (start thread) */
+  gboolean        start_given_up;      /* the start was answered before its thread ended */
+  GTask          *start_task;          /* the owner's start, until it is answered (borrowed) */
+  GSource        *start_bound_source;
 };
 
 void rp_session_schedule_update (RpSession            *self);
 void rp_session_schedule_stop   (RpSession            *self,
                                  const char           *reason);
 void rp_session_part_host_init  (RpPartHostInterface  *iface);
+
+void rp_session_worker_ended    (Worker               *worker);
+void rp_session_worker_free     (Worker               *worker);
+void rp_session_join_bounded    (RpSession            *self);
+void rp_session_bound_start     (RpSession            *self);
 
 G_END_DECLS

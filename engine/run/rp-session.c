@@ -40,8 +40,14 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void
-worker_free (Worker *worker)
+/**
+ * rp_session_worker_free:
+ * @worker: a worker whose thread was joined (or never started)
+ *
+ * Frees its part's state (closing its files) and the worker.
+ */
+void
+rp_session_worker_free (Worker *worker)
 {
   if (worker->state != NULL && worker->klass->free_state != NULL)
     worker->klass->free_state (worker->state);
@@ -87,6 +93,7 @@ rp_session_finalize (GObject *object)
   g_clear_error (&self->error);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->stop_cond);
+  g_cond_clear (&self->join_cond);
 
   G_OBJECT_CLASS (rp_session_parent_class)->finalize (object);
 }
@@ -152,10 +159,12 @@ rp_session_init (RpSession *self)
 {
   g_mutex_init (&self->lock);
   g_cond_init (&self->stop_cond);
+  g_cond_init (&self->join_cond);
+  self->stop_bound = RP_SESSION_STOP_BOUND_DEFAULT;
   self->series = g_ptr_array_new_with_free_func (g_object_unref);
   self->series_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) worker_free);
+  self->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_session_worker_free);
   self->stop_waiters = g_ptr_array_new_with_free_func (g_object_unref);
   self->calls = rp_call_registry_new ();
 }
@@ -526,6 +535,7 @@ worker_thread (gpointer data)
       if (worker->is_load)
         rp_part_host_load_done (RP_PART_HOST (worker->session));
       rp_session_schedule_update (worker->session);
+      rp_session_worker_ended (worker);
       return NULL;
     }
 
@@ -533,6 +543,7 @@ worker_thread (gpointer data)
   if (worker->is_load)
     rp_part_host_load_done (RP_PART_HOST (worker->session));
   rp_session_schedule_update (worker->session);
+  rp_session_worker_ended (worker);
   return NULL;
 }
 
@@ -606,6 +617,10 @@ prepare_workers (RpSession     *self,
 
       if (worker->klass->prepare != NULL)
         {
+          /* Named, should a stop give up waiting for it. */
+          g_mutex_lock (&self->lock);
+          self->preparing = part->id;
+          g_mutex_unlock (&self->lock);
           worker->state = worker->klass->prepare (worker->host, error);
           if (worker->state == NULL)
             return FALSE;
@@ -841,8 +856,13 @@ launch_workers (RpSession *self)
             self->loads_running--;
           g_mutex_unlock (&self->lock);
           /* The run fails with what it measured so far: none of its loads
-           * can be trusted to run as asked. */
+           * can be trusted to run as asked. No thread more: the failure
+           * stops the run at once (begin_stop on this thread), whose join
+           * frees the workers meanwhile; one started after it ran on a
+           * freed worker (SIGSEGV in the fault matrix's pids.max=4 row,
+           * about 1 run in 16). */
           session_thread_failed (self, worker, error);
+          break;
         }
     }
 
@@ -865,6 +885,21 @@ on_started (GObject      *object,
   g_autoptr(GTask) task = user_data;
   GError *error = NULL;
 
+  self->start_task = NULL;
+  if (self->start_bound_source != NULL)
+    {
+      g_source_destroy (self->start_bound_source);
+      g_clear_pointer (&self->start_bound_source, g_source_unref);
+    }
+  /* A stop gave up on this start (rp_session_bound_start()) and answered
+   * the owner: what the preparation opened is closed now, nothing runs. */
+  if (self->start_given_up)
+    {
+      g_clear_error (&error);
+      g_task_propagate_boolean (G_TASK (result), NULL);
+      g_ptr_array_set_size (self->workers, 0);
+      return;
+    }
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       /* Cancelled after the thread prepared them: close their files now. */
@@ -931,6 +966,7 @@ rp_session_start_async (RpSession           *self,
 
   self->owner_context = g_main_context_ref_thread_default ();
   self->live = rp_scenario_copy (self->scenario);
+  self->start_task = task;
   set_state (self, RP_SESSION_STARTING);
 
   inner = g_task_new (self, cancellable, on_started, task);
@@ -966,22 +1002,6 @@ rp_session_start_finish (RpSession     *self,
 /* ------------------------------------------------------------------------ */
 /* Stopping                                                                  */
 
-/* The files are anonymous and stay valid when their directory goes, so a run
- * whose target directory is removed measures on (what a load that needs a
- * new file per iteration, the copy loop, cannot: it stops with
- * RP_ERROR_TARGET). The report says it happened: the note
- * "target_directory_removed". */
-static void
-note_target_removed (RpSession *self)
-{
-  struct stat st;
-
-  if (stat (self->scenario->directory, &st) == 0 ?
-      st.st_dev != self->target_dev || st.st_ino != self->target_ino :
-      errno == ENOENT || errno == ENOTDIR)
-    rp_session_set_note (self, "target_directory_removed", "true");
-}
-
 static void
 join_in_thread (GTask        *task,
                 gpointer      source_object,
@@ -989,19 +1009,19 @@ join_in_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   RpSession *self = source_object;
-  char closing[G_ASCII_DTOSTR_BUF_SIZE];
-  double closing_started;
 
-  /* A worker blocked in fsync() cannot be interrupted: the join waits until the
-   * call returns. This is why stopping is asynchronous. */
-  for (guint i = 0; i < self->workers->len; i++)
-    {
-      Worker *worker = g_ptr_array_index (self->workers, i);
-
-      if (worker->thread != NULL)
-        g_thread_join (g_steal_pointer (&worker->thread));
-    }
-  self->t_end = rp_clock_now ();
+  /* A worker blocked in fsync() cannot be interrupted: the join waits until
+   * the call returns, or gives up at the bound (rp-session-stop.c). This is
+   * why stopping is asynchronous. */
+  rp_session_join_bounded (self);
+  /* The run ended when its threads did (its last samples), before the
+   * closing of its files; when the stop gave up on some, when it was asked
+   * to: what the stop waited for is not the run's (issue 33: "Stopped after
+   * 1 min 32 s of 1 min" for a stop at 8 s). */
+  g_mutex_lock (&self->lock);
+  self->t_end = self->abandoned && self->stop_asked > 0 ? self->stop_asked :
+                self->workers_joined_at > 0 ? self->workers_joined_at : rp_clock_now ();
+  g_mutex_unlock (&self->lock);
   if (rp_call_registry_get_dropped (self->calls) > 0)
     {
       g_autofree char *dropped = g_strdup_printf ("%" G_GUINT64_FORMAT,
@@ -1009,19 +1029,6 @@ join_in_thread (GTask        *task,
 
       rp_session_set_note (self, "stalls_dropped", dropped);
     }
-
-  /* Closing the files drops the unlinked data; it may take a moment on a
-   * journaling file system, which is why it happens here, off the owner.
-   * In the reverse order of the start, so that a part started first (the
-   * kernel-events probe) still sees what the others' closing does. */
-  closing_started = rp_clock_now ();
-  while (self->workers->len > 0)
-    g_ptr_array_remove_index (self->workers, self->workers->len - 1);
-  /* On ext3/ext4 data=ordered a closed file may wait for the writeback of
-   * its dirty pages first: minutes on a slow device (issue 20, R6). */
-  rp_session_set_note (self, RP_NOTE_CLOSE_SECONDS,
-                       g_ascii_formatd (closing, sizeof closing, "%.3f", rp_clock_now () - closing_started));
-  note_target_removed (self);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -1058,6 +1065,65 @@ on_joined (GObject      *object,
   g_object_unref (self);
 }
 
+/* The bound of a stop while preparing is over and the start thread has
+ * not come back: a step of some part's preparation is stuck in the kernel
+ * (creating its file on a stopped FUSE file system). The owner hears now
+ * that the run was stopped while preparing, naming that part; the thread
+ * ends when its call does, and on_started() then closes what it opened. */
+static gboolean
+on_start_bound (gpointer data)
+{
+  RpSession *self = data;
+  const char *preparing;
+  GTask *task = self->start_task;
+
+  g_clear_pointer (&self->start_bound_source, g_source_unref);
+  if (self->state != RP_SESSION_STARTING || task == NULL)
+    return G_SOURCE_REMOVE;
+  g_mutex_lock (&self->lock);
+  self->start_given_up = TRUE;
+  preparing = self->preparing;
+  g_mutex_unlock (&self->lock);
+  self->start_task = NULL;
+  rp_session_set_note (self, RP_NOTE_ABANDONED_THREADS, preparing != NULL ? preparing : "rp-session-start");
+  set_state (self, RP_SESSION_FINISHED);
+  g_task_return_new_error (task, RP_ERROR, RP_ERROR_FAILED,
+                           /* TRANSLATORS: seconds, then a part such as "copy-loop" */
+                           _("Stopped while preparing: the preparation did not end within %.0f s of the stop "
+                             "and was abandoned, stuck in the kernel in %s (a file system that does not answer?)"),
+                           self->stop_bound, preparing != NULL ? preparing : _("the start"));
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * rp_session_bound_start:
+ *
+ * On the owner context, a stop while the session starts: arms the bound
+ * (rp_session_set_stop_bound()) after which the start is answered without
+ * waiting for its thread.
+ */
+void
+rp_session_bound_start (RpSession *self)
+{
+  double left;
+
+  if (self->stop_bound < 0 || self->start_task == NULL)
+    return;
+  /* Again after rp_session_stop_now(): the new bound replaces the old. */
+  if (self->start_bound_source != NULL)
+    {
+      g_source_destroy (self->start_bound_source);
+      g_clear_pointer (&self->start_bound_source, g_source_unref);
+    }
+  g_mutex_lock (&self->lock);
+  left = self->stop_asked + self->stop_bound - rp_clock_now ();
+  g_mutex_unlock (&self->lock);
+  self->start_bound_source = g_timeout_source_new ((guint) (MAX (left, 0) * 1000));
+  g_source_set_name (self->start_bound_source, "[resprobe] stop bound while preparing");
+  g_source_set_callback (self->start_bound_source, on_start_bound, self, NULL);
+  g_source_attach (self->start_bound_source, self->owner_context);
+}
+
 /* On the owner context: turn a stop request into the STOPPING state and join
  * the workers on a thread. */
 static gboolean
@@ -1070,6 +1136,10 @@ begin_stop (gpointer data)
   self->stop_scheduled = FALSE;
   g_mutex_unlock (&self->lock);
 
+  /* Preparing: the start thread sees the stop between its steps; one step
+   * stuck in the kernel is given up at the bound. */
+  if (self->state == RP_SESSION_STARTING)
+    rp_session_bound_start (self);
   if (self->state != RP_SESSION_RUNNING)
     return G_SOURCE_REMOVE;
 
@@ -1102,6 +1172,8 @@ rp_session_schedule_stop (RpSession  *self,
   g_atomic_int_set (&self->stopping, 1);
 
   g_mutex_lock (&self->lock);
+  if (self->stop_asked == 0)
+    self->stop_asked = rp_clock_now ();
   if (self->ended_by == NULL)
     {
       self->ended_by = reason;
@@ -1131,6 +1203,27 @@ rp_session_stop (RpSession *self)
   g_return_if_fail (RP_IS_SESSION (self));
 
   rp_session_schedule_stop (self, RP_ENDED_BY_REQUEST);
+}
+
+/**
+ * rp_session_set_stop_bound:
+ * @seconds: how long a stop waits, from the request, for the threads to
+ *   end and the files to close before it gives up on those stuck in the
+ *   kernel; < 0 waits for ever (the matrix: it must unmount the cell's file
+ *   system after, and lets an emulated device drain first). Default
+ *   %RP_SESSION_STOP_BOUND_DEFAULT.
+ *
+ * Threads given up on are named in the note %RP_NOTE_ABANDONED_THREADS;
+ * they go on to the end of their call and the session keeps what they use
+ * until then. Call before the start.
+ */
+void
+rp_session_set_stop_bound (RpSession *self,
+                           double     seconds)
+{
+  g_return_if_fail (RP_IS_SESSION (self));
+
+  self->stop_bound = seconds;
 }
 
 /**

@@ -52,6 +52,20 @@ typedef enum {
 #define RP_NOTE_CLOSE_SECONDS   "close_seconds"
 #define RP_NOTE_ENDING_SECONDS  "ending_seconds"
 #define RP_NOTE_ENDING_DRAINED  "ending_drained"
+/* Notes of a stop that did not wait for every thread (issue 33): the parts
+ * whose threads were still stuck in the kernel at the bound (a file system
+ * that does not answer: a stopped FUSE daemon, a dead NFS server),
+ * comma-separated, e.g. "fsync-probe, seq-writer" or "closing the files of
+ * seq-writer"; and the seconds the stop waited for them ("%.3f"). The
+ * report's duration ends when the stop was asked, not when it ended. */
+#define RP_NOTE_ABANDONED_THREADS "abandoned_threads"
+#define RP_NOTE_STOP_WAIT_SECONDS "stop_wait_seconds"
+/* rp_session_set_stop_bound()'s default, seconds: far longer than any
+ * part takes to see a stop (a sleeping probe at once, a writer after its
+ * write()), long enough for a journal commit on a busy disk, short enough
+ * that a user or a service manager does not give up first (systemd's
+ * TimeoutStopSec is 90 s by default). */
+#define RP_SESSION_STOP_BOUND_DEFAULT 20.0
 
 #define RP_TYPE_SESSION (rp_session_get_type ())
 G_DECLARE_FINAL_TYPE (RpSession, rp_session, RP, SESSION, GObject)
@@ -75,6 +89,9 @@ gboolean          rp_session_start_finish         (RpSession           *self,
                                                    GAsyncResult        *result,
                                                    GError             **error);
 void              rp_session_stop                 (RpSession           *self);
+void              rp_session_set_stop_bound       (RpSession           *self,
+                                                   double               seconds);
+void              rp_session_stop_now             (RpSession           *self);
 void              rp_session_stop_async           (RpSession           *self,
                                                    GCancellable        *cancellable,
                                                    GAsyncReadyCallback  callback,
