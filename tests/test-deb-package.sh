@@ -106,6 +106,7 @@ expect resprobe /usr/share/mime/packages/$app_id.xml
 expect resprobe /usr/share/help/C/resprobe/index.page
 expect resprobe /usr/share/man/man1/resprobe.1.gz
 expect resprobe /usr/libexec/resprobe/resprobe-first-frame
+expect resprobe /usr/libexec/resprobe/resprobe-canary
 expect resprobe-cli /usr/bin/resprobe-cli
 expect resprobe-cli /usr/share/man/man1/resprobe-cli.1.gz
 expect resprobe-cli /usr/lib/systemd/system/resprobe-monitor.service
