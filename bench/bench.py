@@ -313,7 +313,7 @@ class Bench:
         """A row that cannot run here, with the reason in the table. With --tap
         a TAP skip when not root or not built (-Dgui=false), but a failure
         when a tool is missing: build-aux/install-deps.sh installs them all
-        (README, Tests), so a missing one is a broken set-up."""
+        (docs/TESTING.md), so a missing one is a broken set-up."""
         self.add(row, what, "-", "-", None, "-", None, "skipped: " + reason)
         self.rows[-1].update(skipped=reason, missing_tool=missing_tool)
 
@@ -955,7 +955,7 @@ def row17_monitor(bench):
     """`resprobe-cli monitor` at its defaults (issue 22, acceptance 3), scraped
     every 5 s, side by side with `run --scenario passive` (row 5a's program)
     in the same seconds: CPU % of a core and RSS at the start and the end.
-    The 30-minute soak is bench/monitor-soak.sh (README)."""
+    The 30-minute soak is bench/monitor-soak.sh (docs/PERFORMANCE.md)."""
     seconds = bench.args.cpu_seconds
     warm = bench.args.cpu_warm_seconds
     port = None

@@ -33,6 +33,8 @@ packages=(
   nbdkit nbdkit-plugin-dev libnbd-bin xterm
   # report checks
   poppler-utils
+  # the README's monitor example (tests/test-readme.sh): /metrics with curl
+  curl
   # test scripts
   python3 bc
   # fault matrix (a FUSE target) and memcheck: tests/test-faults.sh, tests/test-valgrind.sh
@@ -46,7 +48,7 @@ packages=(
   gtk-update-icon-cache
   # man pages against --help (tests/test-man.sh), the report MIME type (tests/test-mime.sh)
   man-db shared-mime-info
-  # stress: a busy machine beside the test suite (README.md, Tests: the suite
+  # stress: a busy machine beside the test suite (docs/TESTING.md: the suite
   # passes while `stress-ng --cpu 2 --io 1` runs)
   stress-ng
   # benchmarks (bench/run.sh): cyclictest is the reference of the main-loop lateness row,

@@ -6,12 +6,17 @@
 # and UBSan (_build_asan), where any report fails the test; RESPROBE_NO_ASAN=1
 # leaves that build out.
 #
-# Three streams side by side, each with a log of its own in meson-logs/:
-#   root  the suite 'root', one test at a time (they attach loop devices and
-#         change queue and kernel settings, and check that they were put back:
-#         two at once could take one loop device number), testlog-root.json;
-#   main  every other test of _build, in parallel, testlog.json;
-#   asan  the sanitizer build, compiled and tested, testlog.json of _build_asan.
+# Four streams side by side, each with a log of its own in meson-logs/:
+#   root     the suite 'root', one test at a time (they attach loop devices and
+#            change queue and kernel settings, and check that they were put
+#            back: two at once could take one loop device number),
+#            testlog-root.json;
+#   package  the suite 'package' (root): the Debian packages built, installed
+#            and purged (tests/test-deb-package.sh); no loop device, no kernel
+#            setting, so beside the root suite rather than in its line: most
+#            of its ten minutes is a compile, testlog-package.json;
+#   main     every other test of _build, in parallel, testlog.json;
+#   asan     the sanitizer build, compiled and tested, testlog.json of _build_asan.
 # Most tests wait (for runs of a fixed length, for writeback, for a window),
 # so the streams share a 2-core machine well; each stream's output is printed
 # when it ends. Arguments are a test selection for `meson test` instead
@@ -51,15 +56,17 @@ asan_stream() {
     "${meson_test[@]}" -C _build_asan --suite engine --suite cli --no-suite slow
 }
 
-streams=(root main)
+# The package stream first: its compile then overlaps the waiting of the others.
+streams=(package root main)
 [ "${RESPROBE_NO_ASAN:-0}" = 1 ] || streams+=(asan)
 mkdir -p _build/meson-logs
 declare -A pids
 for stream in "${streams[@]}"; do
   out=_build/meson-logs/stream-$stream.txt
   case "$stream" in
+    package) "${meson_test[@]}" -C _build --suite package --logbase testlog-package >"$out" 2>&1 & ;;
     root) "${meson_test[@]}" -C _build --suite root --logbase testlog-root >"$out" 2>&1 & ;;
-    main) "${meson_test[@]}" -C _build --no-suite root >"$out" 2>&1 & ;;
+    main) "${meson_test[@]}" -C _build --no-suite root --no-suite package >"$out" 2>&1 & ;;
     asan) asan_stream >"$out" 2>&1 & ;;
   esac
   pids[$stream]=$!

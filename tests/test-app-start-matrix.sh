@@ -192,7 +192,7 @@ else fail "no figures"; fi
 # emulated laptop disk, 2026-12-02 at load average 16-24, bfq's cold starts were
 # 6.0-9.8× faster than mq-deadline's in four runs, time(1)'s 3.2-8.1×; inside the
 # whole suite with an ASan build beside it 2.57× (bfq's start then waits for a
-# CPU, not for the disk; README, Performance).
+# CPU, not for the disk; docs/PERFORMANCE.md).
 case $verdict in
   0) ok "cold start ≥3× apart between the schedulers, in the direction of time(1) after drop_caches" ;;
   2|3) if [ "${RESPROBE_TIMING_CHECKS:-0}" = 1 ]; then

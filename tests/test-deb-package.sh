@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# test-deb-package.sh SOURCE_ROOT (root, suite 'root'): the Debian packages as a user
+# test-deb-package.sh SOURCE_ROOT (root, suite 'package'): the Debian packages as a user
 # gets them (issue 35). Builds them once (build-aux/deb.sh with
 # DEB_BUILD_OPTIONS="nocheck parallel=N": the project's own tests run elsewhere),
 # checks the split, installs them with `apt-get install ./….deb` on this machine,
@@ -14,7 +14,8 @@
 # - the schema is compiled, the icon cached, the entry in the desktop and MIME
 #   databases, the monitor's units installed but not enabled;
 # then `apt-get purge` and checks that nothing of the packages is left: no file
-# `dpkg -L` listed, no unit state, no schema in gschemas.compiled, no icon in the
+# `dpkg -L` listed, no file named after resprobe that was not there before the
+# install, no unit state, no schema in gschemas.compiled, no icon in the
 # hicolor cache, no entry in mimeinfo.cache or the MIME database, no dpkg record.
 # Skips, saying why, when not root or when a resprobe package is installed
 # already (it would be replaced and purged). One run at a time on a machine (a
@@ -106,6 +107,7 @@ expect resprobe /usr/share/mime/packages/$app_id.xml
 expect resprobe /usr/share/help/C/resprobe/index.page
 expect resprobe /usr/share/man/man1/resprobe.1.gz
 expect resprobe /usr/libexec/resprobe/resprobe-first-frame
+expect resprobe /usr/libexec/resprobe/resprobe-canary
 expect resprobe-cli /usr/bin/resprobe-cli
 expect resprobe-cli /usr/share/man/man1/resprobe-cli.1.gz
 expect resprobe-cli /usr/lib/systemd/system/resprobe-monitor.service
@@ -127,6 +129,15 @@ lintian --fail-on error,warning "${debs[@]}" >"$work/lintian.log" 2>&1 &
 lintian_pid=$!
 
 # --- Install ----------------------------------------------------------------
+# Files named after the project in /usr, /etc and /var, before the install:
+# after the purge none may be new. Before, not none: on a shared machine
+# another engineer's test may have its own there (a D-Bus service or polkit
+# rule of the helper under test), which is not this package's leftover.
+named_after_us() {
+  find /usr/bin /usr/lib /usr/libexec /usr/share /etc /var/lib/systemd /var/lib/dpkg/info /var/cache /var/lib \
+    -xdev \( -path /var/lib/apt -o -path /var/cache/apt \) -prune -o \( -iname '*resprobe*' -print \) 2>/dev/null | sort
+}
+named_after_us >"$work/named-before"
 t=$(date +%s)
 # Without Recommends: yelp would bring a web engine to this machine for good.
 if apt_get install --no-install-recommends "${debs[@]}" >"$work/install.log" 2>&1; then
@@ -255,9 +266,8 @@ echo "# purge: $(elapsed "$t") s"
 [ -z "$(installed_ours)" ] && ok "dpkg knows none of the packages any more" || fail "dpkg still has: $(installed_ours | tr '\n' ' ')"
 left=$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done <"$work/ours")
 [ -z "$left" ] && ok "none of the $(wc -l <"$work/ours") files and folders of the packages is left" || fail "left: $left"
-stray=$(find /usr/bin /usr/lib /usr/libexec /usr/share /etc /var/lib/systemd /var/lib/dpkg/info /var/cache /var/lib \
-  -xdev \( -path /var/lib/apt -o -path /var/cache/apt \) -prune -o \( -iname '*resprobe*' -print \) 2>/dev/null)
-[ -z "$stray" ] && ok "no file named after resprobe in /usr, /etc or /var" || fail "files named after resprobe: $stray"
+stray=$(named_after_us | comm -13 "$work/named-before" -)
+[ -z "$stray" ] && ok "no new file named after resprobe in /usr, /etc or /var" || fail "new files named after resprobe: $stray"
 ! in_file $app_id /usr/share/glib-2.0/schemas/gschemas.compiled && ok "gschemas.compiled no longer names $app_id" || fail "gschemas.compiled still names $app_id"
 ! in_file $app_id /usr/share/icons/hicolor/icon-theme.cache && ok "the hicolor icon cache no longer names $app_id" || fail "the icon cache still names $app_id"
 ! in_file $app_id /usr/share/applications/mimeinfo.cache && ok "mimeinfo.cache no longer names $app_id" || fail "mimeinfo.cache still names $app_id"

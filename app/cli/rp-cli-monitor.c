@@ -37,7 +37,7 @@
 #define DEFAULT_INTERVAL    10.0
 /* The samplers' periods when none is given: a monitor runs for months,
  * and the run defaults (0.5 s, and 100 looks a second at a stalled call)
- * cost over 1 % of a core in wake-ups (bench/monitor-soak.sh, README). */
+ * cost over 1 % of a core in wake-ups (bench/monitor-soak.sh, docs/PERFORMANCE.md). */
 static const struct {
   const char *key;
   double      seconds;
@@ -798,7 +798,7 @@ rp_cli_monitor (int    argc,
    * freed, so the RSS rose a step at the end of a period although the heap
    * in use did not (issue 22: 3.4 to 9.5 MB of arenas, 7.9 MB of it free,
    * and RSS 15.4 to 18.4 MB over 90 periods of 1 s; with one arena 2.8 to
-   * 3.2 MB and RSS 12.9 MB throughout; README, Monitor soak). A monitor's
+   * 3.2 MB and RSS 12.9 MB throughout; docs/PERFORMANCE.md, Monitor soak). A monitor's
    * few threads allocate a few times a second: no contention to spread. */
   mallopt (M_ARENA_MAX, 1);
 #endif

@@ -10,8 +10,8 @@
 
 /* A run exists only in memory until it is saved: the window saves every
  * finished run here, as resprobe-cli does, so that closing the window never
- * loses one. The folder and the names are the CLI's (README, "Command
- * line"), so that the window lists the CLI's runs too. */
+ * loses one. The folder and the names are the CLI's (docs/CLI.md,
+ * "Synopsis"), so that the window lists the CLI's runs too. */
 
 /* How many "-N" suffixes to try when runs end in the same second. */
 #define MAX_NAME_TRIES 100

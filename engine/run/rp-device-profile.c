@@ -16,7 +16,7 @@
  * the mean seek between two uniformly random places is 8/15 of it
  * (E[sqrt|x−y|] for x, y uniform on [0, 1]), so a datasheet's average seek
  * S becomes a full seek of 15/8 × S. bench/bench-device.c checks with fio
- * that the emulation gives these figures (README, Performance). */
+ * that the emulation gives these figures (docs/PERFORMANCE.md). */
 
 #define MB 1e6
 #define MiB 1048576.0
