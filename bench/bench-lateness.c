@@ -1,4 +1,4 @@
-/* bench-lateness.c: benchmark 4, the GUI's main-loop lateness timer on an idle GMainLoop. */
+/* bench-lateness.c: benchmark 4, the probe window's main-loop lateness timer on an idle GMainLoop. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
@@ -7,7 +7,7 @@
 #include "rp-stats.h"
 #include "rp-timerfd-source.h"
 
-/* The same source the GUI's main-loop probe uses (app/gui/rp-timerfd-source.c,
+/* The same source the probe window's main-loop probe uses (app/canary/rp-timerfd-source.c,
  * compiled in), on a plain GMainLoop with nothing else attached: what is
  * left is the cost of the kernel's wake-up, the scheduler and GLib's
  * dispatch, which cyclictest's clock_nanosleep() loop measures without GLib.

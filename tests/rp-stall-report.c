@@ -68,8 +68,28 @@ rp_stall_report_json (const char         *stalls,
                       int                 version,
                       RpStallReportFlags  flags)
 {
-  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
   g_autoptr(GPtrArray) series = stall_series (flags);
+
+  return rp_stall_report_json_with (stalls, version, series);
+}
+
+/**
+ * rp_stall_report_json_with:
+ * @stalls: (nullable): the report's "stalls", JSON text; %NULL for none
+ * @version: the report format's version it claims
+ * @series: (element-type RpSeries): the run's series
+ *
+ * rp_stall_report_json() with series of the caller's: a run made up to
+ * hold what a judgement is tested on (issue 31's ground truth in small).
+ *
+ * Returns: (transfer full): the report's JSON text
+ */
+char *
+rp_stall_report_json_with (const char *stalls,
+                           int         version,
+                           GPtrArray  *series)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
   g_autoptr(RpReport) report = rp_report_new (NULL, scenario, series, NULL);
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();

@@ -27,6 +27,9 @@ extern const char rp_stall_report_two_stalls[];
 char *rp_stall_report_json  (const char         *stalls,
                              int                 version,
                              RpStallReportFlags  flags);
+char *rp_stall_report_json_with (const char      *stalls,
+                                 int              version,
+                                 GPtrArray       *series);
 char *rp_stall_report_write (const char         *stalls,
                              RpStallReportFlags  flags,
                              const char         *name_template);

@@ -210,10 +210,13 @@ test_catalog_all (void)
   g_assert_cmpstr (rp_plot_get_title (disk), ==, "Disk call latency");
   g_assert_true (rp_plot_get_log_y (disk));
   /* The calls' latencies (with the probes of issue 19), then the device's
-   * own time per request, then the loads' device's (issue 20: R6's stick). */
-  g_assert_cmpuint (rp_plot_get_n_series (disk), ==, 13);
-  g_assert_cmpstr (rp_plot_get_series_name (disk, 11), ==, "disk_await");
-  g_assert_cmpstr (rp_plot_get_series_name (disk, 12), ==, "load_disk_await");
+   * own time per request, then the loads' device's (issue 20: R6's stick);
+   * the readers' and the random writer's calls, timed since issue 31. */
+  g_assert_cmpuint (rp_plot_get_n_series (disk), ==, 15);
+  g_assert_cmpstr (rp_plot_get_series_name (disk, 11), ==, "read_latency");
+  g_assert_cmpstr (rp_plot_get_series_name (disk, 12), ==, "random_write_latency");
+  g_assert_cmpstr (rp_plot_get_series_name (disk, 13), ==, "disk_await");
+  g_assert_cmpstr (rp_plot_get_series_name (disk, 14), ==, "load_disk_await");
   g_assert_cmpstr (rp_plot_get_series_name (disk, 0), ==, "fsync_latency");
   g_assert_cmpstr (rp_plot_get_series_name (disk, 1), ==, "fsync_pwrite_latency");
   writers = g_ptr_array_index (plots, 1);

@@ -1,18 +1,21 @@
-/* test-gui-probes.c: the main-thread probes and the chart widget, under a real (X) display. */
+/* test-gui-probes.c: the probe window's timer and samples, and the chart widget, under a real (X) display. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
+#include <signal.h>
+#include <stdlib.h>
 
 #include "rp-chart-view.h"
 #include "rp-clock.h"
 #include "rp-gui-fixture.h"
 #include "rp-scenario.h"
 #include "rp-session.h"
+#include "rp-params.h"
+#include "rp-parts.h"
 #include "rp-timerfd-source.h"
-#include "rp-ui-probes.h"
 
 typedef struct {
   guint     dispatches;
@@ -115,45 +118,59 @@ series_length (RpSession  *session,
   return series ? rp_series_get_length (series) : 0;
 }
 
-/* All probes on a shown window: samples in every series, notes written, the
- * simulated save leaves nothing in its folder. */
+static void
+on_started (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GError **error = user_data;
+
+  rp_session_start_finish (RP_SESSION (object), result, error);
+}
+
+static gboolean
+session_finished (gpointer data)
+{
+  return rp_session_get_state (data) == RP_SESSION_FINISHED;
+}
+
+/* The window part's probe window (app/canary, a process of its own): samples
+ * in every felt series, its notes, the simulated save in its process
+ * leaving nothing in its folder, and no probe window left after the stop. */
 static void
 test_probes_record (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("test-gui-probes-XXXXXX", NULL);
   g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("passive", NULL);
   g_autoptr(RpSession) session = NULL;
-  g_autoptr(RpUiProbes) probes = NULL;
   g_autoptr(GHashTable) notes = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) listing = NULL;
-  GtkWidget *window = gtk_window_new ();
   guint guard;
+  int pid;
 
   g_assert_nonnull (dir);
   scenario->directory = g_strdup (dir);
+  rp_scenario_set_part (scenario, "window", TRUE);
+  rp_params_set_flag (scenario->params, "simulate_save", TRUE);
   session = rp_session_new (scenario);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 320, 200);
-  gtk_window_present (GTK_WINDOW (window));
-  probes = rp_ui_probes_new (session, window);
-  rp_ui_probes_set_simulate_save (probes, TRUE);
-  g_assert_true (rp_ui_probes_start (probes, &error));
-  g_assert_no_error (error);
-  g_assert_true (rp_ui_probes_get_running (probes));
+  rp_session_start_async (session, NULL, on_started, &error);
 
   /* Until every probe has recorded (how soon depends on the machine: the
-   * first simulated save is due after a second, and its write and fsync may
-   * take a while longer on a loaded machine); a hang guard of 30 s. */
+   * probe window starts, settles, and its first save is due after a
+   * second); a hang guard of 30 s. */
   guard = g_timeout_add_seconds (30, hang_guard, (gpointer) "probes");
-  while (series_length (session, RP_SERIES_MAINLOOP_LATENESS) < 2 ||
-         series_length (session, RP_SERIES_WAKEUP_LATENCY) < 1 ||
-         series_length (session, RP_SERIES_FRAME_INTERVAL) < 1 ||
-         series_length (session, RP_SERIES_MAIN_THREAD_SAVE) < 1)
+  while (error == NULL &&
+         (series_length (session, RP_SERIES_MAINLOOP_LATENESS) < 2 ||
+          series_length (session, RP_SERIES_WAKEUP_LATENCY) < 1 ||
+          series_length (session, RP_SERIES_FRAME_INTERVAL) < 1 ||
+          series_length (session, RP_SERIES_MAIN_THREAD_SAVE) < 1))
     rp_gui_fixture_spin (50);
+  g_assert_no_error (error);
+  rp_session_stop (session);
+  rp_gui_fixture_wait (session_finished, session, "the run to finish");
   g_source_remove (guard);
-  rp_ui_probes_stop (probes);
-  g_assert_false (rp_ui_probes_get_running (probes));
+  g_assert_null (rp_session_get_error (session));
 
   /* Samples in time order, not negative. */
   {
@@ -176,21 +193,18 @@ test_probes_record (void)
   }
 
   notes = rp_session_get_notes (session);
-  g_assert_nonnull (g_hash_table_lookup (notes, "frame_timing_source"));
+  g_assert_cmpstr (g_hash_table_lookup (notes, "frame_timing_source"), ==, "tick-monotonic");
   g_assert_cmpstr (g_hash_table_lookup (notes, "simulate_save"), ==, "on");
-
-  /* Stopped: no more samples arrive. */
-  {
-    guint before = series_length (session, RP_SERIES_MAINLOOP_LATENESS);
-
-    rp_gui_fixture_spin (100);
-    g_assert_cmpuint (series_length (session, RP_SERIES_MAINLOOP_LATENESS), ==, before);
-  }
+  g_assert_cmpstr (g_hash_table_lookup (notes, "probe_window_backend"), ==, "x11");
+  g_assert_cmpstr (g_hash_table_lookup (notes, "canary_lines_dropped"), ==, "0");
+  /* The probe window went with the run (reaped: kill() finds no process). */
+  pid = atoi (g_hash_table_lookup (notes, "probe_window_pid"));
+  g_assert_cmpint (pid, >, 0);
+  g_assert_cmpint (kill (pid, 0), ==, -1);
 
   listing = g_dir_open (dir, 0, NULL);
   g_assert_null (g_dir_read_name (listing));
   g_rmdir (dir);
-  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 typedef struct {

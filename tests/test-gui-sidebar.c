@@ -613,6 +613,83 @@ take_screenshots (void)
   g_unlink (path);
 }
 
+static gboolean
+report_shown (gpointer data)
+{
+  RpWindow *window = data;
+
+  return rp_window_get_report (window) != NULL && !rp_window_get_busy (window);
+}
+
+/* Saves @window's sidebar scrolled to the Results and the Why section, its
+ * stall rows expanded (the sidebar shown over the charts when folded). */
+static void
+save_why (RpWindow   *window,
+          const char *name)
+{
+  g_autoptr(GPtrArray) expanders = g_ptr_array_new ();
+  g_autoptr(GPtrArray) scrolled = g_ptr_array_new ();
+  graphene_point_t top = GRAPHENE_POINT_INIT (0, 0);
+  graphene_point_t at;
+
+  if (rp_window_get_folded (window))
+    {
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
+      rp_gui_fixture_wait (flap_shown, window->flap, "the sidebar over the charts");
+    }
+  rp_gui_fixture_collect (GTK_WIDGET (window->why_view), ADW_TYPE_EXPANDER_ROW, expanders);
+  for (guint i = 0; i < expanders->len && i < 2; i++)
+    adw_expander_row_set_expanded (expanders->pdata[i], TRUE);
+  rp_gui_fixture_collect (adw_flap_get_flap (window->flap), GTK_TYPE_SCROLLED_WINDOW, scrolled);
+  if (scrolled->len > 0 &&
+      gtk_widget_compute_point (GTK_WIDGET (window->summary_view),
+                                gtk_scrolled_window_get_child (scrolled->pdata[0]), &top, &at))
+    {
+      /* Two passes: the expanded rows grow the page, then the scroll holds. */
+      save_widget (GTK_WIDGET (window), name);
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scrolled->pdata[0]), at.y - 12);
+    }
+  save_widget (GTK_WIDGET (window), name);
+}
+
+/* Issue 32's screenshots: each report of RP_SHOTS_REPORTS ("NAME=PATH;…":
+ * an idle run, each known stall) opened at 360 × 720 and 1280 × 800, as it
+ * opens (NAME-LANGUAGE-WxH.png) and with the Why section in view
+ * (NAME-why-LANGUAGE-WxH.png). */
+static void
+take_report_screenshots (void)
+{
+  static const int sizes[][2] = { { 360, 720 }, { 1280, 800 } };
+  const char *language = g_getenv ("LANGUAGE");
+  g_auto(GStrv) items = g_strsplit (g_getenv ("RP_SHOTS_REPORTS"), ";", -1);
+
+  for (guint r = 0; items[r] != NULL; r++)
+    {
+      g_auto(GStrv) pair = g_strsplit (items[r], "=", 2);
+      g_autoptr(GFile) file = NULL;
+
+      if (pair[0] == NULL || pair[1] == NULL)
+        continue;
+      file = g_file_new_for_path (pair[1]);
+      for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+        {
+          RpWindow *window = rp_window_new (application);
+          SizeWait wait = { GTK_WIDGET (window), sizes[s][0] };
+          g_autofree char *name = g_strdup_printf ("%s-%s-%dx%d.png", pair[0], language, sizes[s][0], sizes[s][1]);
+          g_autofree char *why = g_strdup_printf ("%s-why-%s-%dx%d.png", pair[0], language, sizes[s][0], sizes[s][1]);
+
+          gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+          gtk_window_present (GTK_WINDOW (window));
+          rp_gui_fixture_wait (laid_out, &wait, "the window at its size");
+          rp_window_open_files (window, &file, 1);
+          rp_gui_fixture_wait (report_shown, window, "the report");
+          save_widget (GTK_WIDGET (window), name);
+          save_why (window, why);
+          gtk_window_destroy (GTK_WINDOW (window));
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -627,7 +704,9 @@ main (int   argc,
   g_test_add_func ("/sidebar/load-folder-row", test_load_folder_row);
   g_test_add_func ("/sidebar/headers-whole", test_headers_whole);
   g_test_add_func ("/sidebar/recent-follows-folder", test_recent_follows_folder);
-  if (g_getenv ("RP_SHOTS_DIR") != NULL)
+  if (g_getenv ("RP_SHOTS_DIR") != NULL && g_getenv ("RP_SHOTS_REPORTS") != NULL)
+    g_test_add_func ("/sidebar/report-screenshots", take_report_screenshots);
+  else if (g_getenv ("RP_SHOTS_DIR") != NULL)
     g_test_add_func ("/sidebar/screenshots", take_screenshots);
 
   return rp_gui_fixture_run ();

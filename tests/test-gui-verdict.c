@@ -98,6 +98,62 @@ test_charts_keep_place (gconstpointer data)
   gtk_window_destroy (GTK_WINDOW (shown.window));
 }
 
+/* Whether a line of @label's layout begins with a unit: "%)", "s;", "ms". */
+static gboolean
+a_line_begins_with_a_unit (GtkLabel *label)
+{
+  PangoLayout *layout = gtk_label_get_layout (label);
+  const char *text = pango_layout_get_text (layout);
+  g_autoptr(GRegex) unit = g_regex_new ("^(%|[mµ]?s\\b|[KMG]iB)", 0, 0, NULL);
+
+  for (GSList *l = pango_layout_get_lines_readonly (layout); l != NULL; l = l->next)
+    {
+      PangoLayoutLine *line = l->data;
+
+      if (g_regex_match (unit, text + line->start_index, 0, NULL))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Issue 32: at 360 px the verdict wraps over the lines it needs instead of
+ * losing its end ("(82 %)") at three lines, and no figure is parted from
+ * its unit by a line break (no-break spaces, rp_gui_keep_units()). */
+static void
+test_narrow_wraps_whole (void)
+{
+  g_autofree char *path = rp_stall_report_write (rp_stall_report_two_stalls, RP_STALL_REPORT_CALM_CALLS,
+                                                 "test-gui-verdict-XXXXXX.json");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  Shown shown = { rp_window_new (application), 360, 720 };
+  g_autoptr(GString) longer = g_string_new (NULL);
+  const char *short_verdict;
+
+  gtk_window_set_default_size (GTK_WINDOW (shown.window), 360, 720);
+  gtk_window_present (GTK_WINDOW (shown.window));
+  rp_window_open_files (shown.window, &file, 1);
+  rp_gui_fixture_wait (laid_out, &shown, "the report laid out");
+  g_unlink (path);
+  rp_gui_fixture_spin (200);
+
+  short_verdict = rp_summary_view_get_short_verdict (shown.window->summary_view);
+  g_test_message ("card at %d px: %s", gtk_widget_get_width (GTK_WIDGET (shown.window)), short_verdict);
+  g_assert_nonnull (strstr (short_verdict, "\u00a0s"));
+  g_assert_nonnull (strstr (short_verdict, "\u00a0%"));
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (shown.window->verdict_label)));
+  g_assert_false (a_line_begins_with_a_unit (shown.window->verdict_label));
+
+  /* Longer than three lines hold at this width: all of it shows. */
+  g_string_append_printf (longer, "%s %s", short_verdict, short_verdict);
+  gtk_label_set_text (shown.window->verdict_label, longer->str);
+  rp_gui_fixture_spin (200);
+  g_test_message ("%d lines", pango_layout_get_line_count (gtk_label_get_layout (shown.window->verdict_label)));
+  g_assert_cmpint (pango_layout_get_line_count (gtk_label_get_layout (shown.window->verdict_label)), >, 3);
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (shown.window->verdict_label)));
+  g_assert_false (a_line_begins_with_a_unit (shown.window->verdict_label));
+  gtk_window_destroy (GTK_WINDOW (shown.window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -110,5 +166,6 @@ main (int   argc,
 
   g_test_add_data_func ("/gui-verdict/charts-keep-place-800x600", small, test_charts_keep_place);
   g_test_add_data_func ("/gui-verdict/charts-keep-place-1920x1080", large, test_charts_keep_place);
+  g_test_add_func ("/gui-verdict/narrow-wraps-whole", test_narrow_wraps_whole);
   return rp_gui_fixture_run ();
 }

@@ -566,6 +566,65 @@ test_narrow_layout (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+run_measuring (gpointer data)
+{
+  RpWindow *window = data;
+
+  return window->session != NULL && rp_session_get_state (window->session) == RP_SESSION_RUNNING;
+}
+
+static gboolean
+is_active (gpointer data)
+{
+  return gtk_window_is_active (data);
+}
+
+/* Issue 32: Ctrl+Enter typed in a field of the form starts the run, and the
+ * form's turning insensitive leaves no text field with a focus it never
+ * lost (GtkText warned "did not receive a focus-out event" at its next
+ * cursor blink, which g_test_init() makes fatal here): the Stop button has
+ * it. The header counts the same span in its elapsed time and its total:
+ * the 1 s asked for and the 3 s baseline the session adds before it. */
+static void
+test_start_from_field (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *target = g_dir_make_tmp ("test-gui-window-XXXXXX", &error);
+  RpWindow *window;
+  const char *subtitle;
+
+  if (!rp_gui_fixture_has_real_input ())
+    return;
+  g_assert_no_error (error);
+  rp_gui_fixture_empty_reports ();
+  window = rp_gui_fixture_passive_window (target, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  /* Without a window manager the focus follows the pointer. */
+  rp_gui_fixture_xdotool ("mousemove --sync 640 400");
+  rp_gui_fixture_wait (is_active, window, "the window to be active");
+  gtk_widget_grab_focus (GTK_WIDGET (window->duration_entry));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
+                                         GTK_WIDGET (window->duration_entry)));
+  rp_gui_fixture_xdotool ("key --clearmodifiers ctrl+Return");
+  g_assert_true (rp_window_get_busy (window));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == GTK_WIDGET (window->run_button));
+
+  rp_gui_fixture_wait (run_measuring, window, "the run to start");
+  subtitle = adw_window_title_get_subtitle (window->window_title);
+  g_test_message ("header: %s", subtitle);
+  g_assert_true (g_str_has_prefix (subtitle, "Running · "));
+  g_assert_true (g_str_has_suffix (subtitle, " of 4 s"));
+  /* A cursor blink (GTK's is 1.2 s) would have warned meanwhile. */
+  rp_gui_fixture_wait (rp_gui_fixture_window_idle, window, "the end of the run");
+  subtitle = adw_window_title_get_subtitle (window->window_title);
+  g_test_message ("header: %s", subtitle);
+  g_assert_true (g_str_has_prefix (subtitle, "Finished after "));
+  gtk_window_destroy (GTK_WINDOW (window));
+  rp_gui_fixture_remove_tree (target);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -579,6 +638,7 @@ main (int   argc,
   g_test_add_func ("/window/compare-baseline", test_compare_baseline);
   g_test_add_func ("/window/report-folder", test_report_folder);
   g_test_add_func ("/window/narrow-layout", test_narrow_layout);
+  g_test_add_func ("/window/start-from-field", test_start_from_field);
 
   return rp_gui_fixture_run ();
 }

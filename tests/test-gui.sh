@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test-gui.sh: resprobe under Xvfb runs R1 for 10 s on a temporary folder while xdotool
-# moves the pointer, clicks and types; the report it saves on exit must hold samples
-# of every UI probe and of fsync, the folder must be empty afterwards, stderr free of
-# warnings. The window and the screen are kept as PNGs in the build dir (artefacts).
+# moves the pointer, clicks and types in its probe window (resprobe-canary, which the
+# run starts); the report it saves on exit must hold samples of every felt probe and
+# of fsync, the folder must be empty afterwards, stderr (the window's and the probe
+# window's) free of warnings. The window and the screen are kept as PNGs in the build
+# dir (artefacts).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)   # this folder: xvfb-run.sh
 
@@ -46,14 +48,22 @@ if [ -z "$wid" ]; then
   exit 1
 fi
 
+# The probe window (resprobe-canary) the run starts: input latency is what it feels.
+cwid=
+for _ in $(seq 200); do
+  cwid=$(xdotool search --onlyvisible --name 'Probe Window' 2>/dev/null | head -n1)
+  [ -n "$cwid" ] && break
+  sleep 0.1
+done
+[ -n "$cwid" ] || echo "no probe window appeared" >&2
 sleep 2
-xdotool windowfocus "$wid" 2>/dev/null || true
-# Pointer motion, clicks and keys over the charts, spread over the run so that the
-# input latency series gets samples at several times. Secondary clicks: they are
-# input events as any, and inert on a chart, where a primary click on a stall's
-# marker opens its popover (which this test is not about; tests/test-gui-why.c is).
+xdotool windowfocus "$cwid" 2>/dev/null || true
+# Pointer motion, clicks and keys over the probe window, spread over the run so
+# that the input latency series gets samples at several times. Secondary clicks:
+# input events as any, inert in the probe window. XTEST, not --window (a SendEvent
+# carries time 0, which no latency can be measured from).
 for i in $(seq 12); do
-  xdotool mousemove --window "$wid" $((600 + i * 20)) $((400 + (i % 3) * 30))
+  xdotool mousemove --window "$cwid" $((40 + i * 15)) $((20 + (i % 3) * 10))
   xdotool click 3
   xdotool key shift x
   sleep 0.4
@@ -108,6 +118,10 @@ if os.path.exists(report_path):
     notes = report.get("notes", {})
     check(notes.get("frame_timing_source") in ("presentation", "tick-monotonic"),
           "the frame timing source is recorded (%s)" % notes.get("frame_timing_source"))
+    # XTEST's events carry the X server's time (CLOCK_MONOTONIC ms): every one measured.
+    check(notes.get("input_clock_status") == "known",
+          "the probe window's input events had the server's clock (%s, %s events)" %
+          (notes.get("input_clock_status"), notes.get("input_events")))
     lateness = report.get("summary", {}).get("mainloop_lateness", {})
     print("main-loop lateness: n=%s p50=%s p99=%s max=%s" % tuple(lateness.get(k) for k in ("n", "p50", "p99", "max")))
 

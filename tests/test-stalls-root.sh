@@ -113,7 +113,7 @@ status=$?
 echo "$saved_delayacct" >/proc/sys/kernel/task_delayacct
 if [ "$status" -eq 0 ] && check_attribution "$workdir/root.json" stack &&
    "$RESPROBE_CLI" show "$workdir/root.json" >"$workdir/root.txt" &&
-   grep -q "waiting for the journal commit" "$workdir/root.txt"; then
+   grep -q "waiting for the journal to commit" "$workdir/root.txt"; then
   ok "root: >= 80 % of the stalled fsync time at named wait sites (stack); the verdict names the journal commit"
 else
   cat "$workdir/root.json.out" | sed 's/^/# /'

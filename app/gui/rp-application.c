@@ -326,7 +326,7 @@ about_activated (GSimpleAction *action,
   adw_about_window_set_developer_name (about, _("The Responsiveness Probe authors"));
   adw_about_window_set_developers (about, developers);
   adw_about_window_set_comments (about, _("Measures how unresponsive the desktop gets while the disk is busy: "
-                                          "fsync and write() latency, this window’s own delays, the CPU time "
+                                          "fsync and write() latency, the delays of an application window, the CPU time "
                                           "I/O takes, and the configuration that explains them."));
   adw_about_window_set_license_type (about, GTK_LICENSE_GPL_3_0);
   adw_about_window_set_copyright (about, _("© 2026 The Responsiveness Probe authors"));

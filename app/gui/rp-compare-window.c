@@ -32,6 +32,8 @@ struct _RpCompareWindow
   /* What the last export wrote: the next one starts in its folder. */
   GFile                *last_export;
   guint                 screenshot_tries;
+  /* The timer of --screenshot-on-exit, until the screenshot is taken */
+  guint                 screenshot_id;
   GCancellable         *cancellable;
 };
 
@@ -68,33 +70,56 @@ set_have_reports (RpCompareWindow *self,
 /* ------------------------------------------------------------------------- */
 /* Scripts and tests: --screenshot-on-exit */
 
+/* What the worker writes: plain data, no widget. GLib's worker drops its
+ * reference to the task after it has queued the callback, so on a loaded
+ * machine the worker may hold the last one; a window kept by the task (as its
+ * source object) was then finalized on the worker while the main thread tore
+ * the application down: SIGSEGV (issue 30, test gui-compare "partial"). */
+typedef struct {
+  GdkTexture *texture;
+  char       *path;
+} ScreenshotJob;
+
+static void
+screenshot_job_free (gpointer data)
+{
+  ScreenshotJob *job = data;
+
+  g_clear_object (&job->texture);
+  g_free (job->path);
+  g_free (job);
+}
+
 static void
 write_png_in_thread (GTask        *task,
                      gpointer      source_object,
                      gpointer      task_data,
                      GCancellable *cancellable)
 {
-  RpCompareWindow *self = source_object;
-  GdkTexture *texture = task_data;
-  g_autofree char *path = g_file_get_path (self->exit_screenshot);
+  ScreenshotJob *job = task_data;
 
-  if (texture == NULL || path == NULL || !gdk_texture_save_to_png (texture, path))
+  if (job->texture == NULL || job->path == NULL || !gdk_texture_save_to_png (job->texture, job->path))
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                             _("Could not write the screenshot “%s”"), path ? path : "");
+                             _("Could not write the screenshot “%s”"), job->path ? job->path : "");
   else
     g_task_return_boolean (task, TRUE);
 }
 
 static void
-on_screenshot_written (GObject      *object,
+on_screenshot_written (GObject      *source,
                        GAsyncResult *result,
                        gpointer      user_data)
 {
+  /* The task's only reference to the window: dropped here, on the main
+   * thread. */
+  g_autoptr(RpCompareWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     rp_gui_printerr (error->message);
-  gtk_window_destroy (GTK_WINDOW (object));
+  /* Closed meanwhile: destroyed already, not twice. */
+  if (gtk_window_get_application (GTK_WINDOW (self)) != NULL)
+    gtk_window_destroy (GTK_WINDOW (self));
 }
 
 static gboolean
@@ -102,13 +127,17 @@ on_screenshot_due (gpointer user_data)
 {
   RpCompareWindow *self = user_data;
   g_autoptr(GTask) task = NULL;
+  ScreenshotJob *job;
   GdkTexture *texture;
 
   if (!rp_gui_screenshot_ready (GTK_WIDGET (self), &self->screenshot_tries, &texture))
     return G_SOURCE_CONTINUE;
-  task = g_task_new (self, NULL, on_screenshot_written, NULL);
-  if (texture != NULL)
-    g_task_set_task_data (task, texture, g_object_unref);
+  self->screenshot_id = 0;
+  job = g_new0 (ScreenshotJob, 1);
+  job->texture = texture;
+  job->path = g_file_get_path (self->exit_screenshot);
+  task = g_task_new (NULL, NULL, on_screenshot_written, g_object_ref (self));
+  g_task_set_task_data (task, job, screenshot_job_free);
   g_task_run_in_thread (task, write_png_in_thread);
   return G_SOURCE_REMOVE;
 }
@@ -261,9 +290,10 @@ rp_compare_window_set_reports (RpCompareWindow *self,
   gtk_stack_set_visible_child_name (self->stack, "compare");
   set_have_reports (self, TRUE);
 
-  if (self->exit_screenshot != NULL)
-    g_timeout_add_full (G_PRIORITY_DEFAULT, SCREENSHOT_DELAY_MS, on_screenshot_due,
-                        g_object_ref (self), g_object_unref);
+  /* One timer, removed in dispose: a window closed before its screenshot
+   * is not kept alive to be rendered and destroyed again. */
+  if (self->exit_screenshot != NULL && self->screenshot_id == 0)
+    self->screenshot_id = g_timeout_add (SCREENSHOT_DELAY_MS, on_screenshot_due, self);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -417,10 +447,10 @@ on_compare_text (GObject      *source,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
-  RpCompareWindow *self = RP_COMPARE_WINDOW (source);
+  g_autoptr(RpCompareWindow) self = user_data;
   g_autofree char *text = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  if (text == NULL)
+  if (text == NULL || gtk_window_get_application (GTK_WINDOW (self)) == NULL)
     return;
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
   show_toast (self, _("Comparison copied"));
@@ -438,7 +468,9 @@ copy_comparison_action (GtkWidget  *widget,
 
   if (reports == NULL)
     return;
-  task = g_task_new (self, NULL, on_compare_text, NULL);
+  /* The window in the callback's data, not as the source object: the
+   * worker may drop the task last (see ScreenshotJob). */
+  task = g_task_new (NULL, NULL, on_compare_text, g_object_ref (self));
   g_task_set_task_data (task, g_ptr_array_ref (reports), (GDestroyNotify) g_ptr_array_unref);
   g_task_run_in_thread (task, compare_text_in_thread);
 }
@@ -489,11 +521,14 @@ on_chart_saved (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  RpCompareWindow *self = RP_COMPARE_WINDOW (source);
+  g_autoptr(RpCompareWindow) self = user_data;
   ChartJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   g_autofree char *name = rp_report_io_display_name (job->file);
 
+  /* Closed meanwhile: no window to tell. */
+  if (gtk_window_get_application (GTK_WINDOW (self)) == NULL)
+    return;
   if (g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_autofree char *text = g_strdup_printf (_("Saved “%s”"), name);
@@ -525,7 +560,8 @@ on_chart_file_chosen (GtkNativeDialog *dialog,
     {
       /* (transfer none) */
       GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-      g_autoptr(GTask) task = g_task_new (self, NULL, on_chart_saved, NULL);
+      /* The window in the callback's data (see ScreenshotJob). */
+      g_autoptr(GTask) task = g_task_new (NULL, NULL, on_chart_saved, g_object_ref (self));
       GPtrArray *reports = rp_compare_view_get_reports (self->compare_view);
       ChartJob *job = g_new0 (ChartJob, 1);
       gboolean all = g_object_get_data (G_OBJECT (dialog), "rp-all") != NULL;
@@ -664,6 +700,7 @@ rp_compare_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->screenshot_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_COMPARE_WINDOW);
 
   G_OBJECT_CLASS (rp_compare_window_parent_class)->dispose (object);

@@ -157,3 +157,40 @@ rp_gui_menu_button_quiet_tooltip (GtkMenuButton *button)
   g_signal_connect (button, "notify::popover", G_CALLBACK (on_menu_popover_changed), NULL);
   on_menu_popover_changed (button);
 }
+
+/**
+ * rp_gui_keep_units:
+ * @text: (nullable): a sentence of the judgement or a figure, e.g. "fsync
+ *   stalled 7 of 60 times over 1 s, worst 9.85 s; cause: journal commit (89 %)."
+ *
+ * The same text with a no-break space (U+00A0) between each number and its
+ * unit ("9.85 s", "89 %", "64 MiB", "5 min") and a word joiner (U+2060)
+ * after a slash within a word ("I/O", "MiB/s"), so that a label that wraps
+ * never puts the unit on a line of its own ("(82⏎%)", "1.40⏎s", issue 32).
+ * For the window's labels only: the engine's texts keep plain spaces for
+ * terminals and files.
+ *
+ * Returns: (transfer full) (nullable): the text, %NULL for %NULL
+ */
+char *
+rp_gui_keep_units (const char *text)
+{
+  static GRegex *number_unit, *slash;
+  static gsize initialized;
+  g_autofree char *joined = NULL;
+
+  if (text == NULL)
+    return NULL;
+  if (g_once_init_enter (&initialized))
+    {
+      /* A digit, one space, then a unit the engine prints (rp-units.c)
+       * that ends a word: "3 stalls" keeps its space. */
+      number_unit = g_regex_new ("(?<=\\d) (?=(?:%|[kKMGTP]i?B(?:/s)?\\b|B(?:/s)?\\b|[mµn]?s\\b|min\\b|h\\b|ops/s|Hz\\b))",
+                                 G_REGEX_OPTIMIZE, 0, NULL);
+      /* Pango may break a line after a slash: "I/⏎O scheduler", "MiB/⏎s". */
+      slash = g_regex_new ("(?<=\\S)/(?=\\S)", G_REGEX_OPTIMIZE, 0, NULL);
+      g_once_init_leave (&initialized, 1);
+    }
+  joined = g_regex_replace_literal (slash, text, -1, 0, "/\u2060", 0, NULL);
+  return g_regex_replace_literal (number_unit, joined, -1, 0, "\u00a0", 0, NULL);
+}

@@ -14,6 +14,7 @@ gboolean    rp_gui_screenshot_ready  (GtkWidget   *widget,
 void        rp_gui_printerr          (const char  *message);
 
 GSettings  *rp_gui_new_settings      (void);
+char       *rp_gui_keep_units        (const char  *text);
 
 void        rp_gui_menu_button_quiet_tooltip (GtkMenuButton *button);
 

@@ -117,6 +117,10 @@ rp_run_settings_build_scenario (RpRunSettings  *self,
   /* Without a duration the run ends with its loads, as dd does (and as the
    * CLI does); a scenario without loads runs until stopped. */
   scenario->stop_when_loads_finish = self->duration == 0 && rp_scenario_has_role (scenario, RP_PART_LOAD);
+  /* What a desktop user feels, measured in a probe window of its own
+   * (engine/parts/rp-window-probes.c), which also makes the naive save. */
+  rp_scenario_set_part (scenario, "window", TRUE);
+  rp_params_set_flag (scenario->params, "simulate_save", self->simulate_save);
 
   if (!rp_scenario_validate (scenario, error))
     return NULL;

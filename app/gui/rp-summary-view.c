@@ -4,10 +4,10 @@
 
 #include <glib/gi18n.h>
 
+#include "rp-gui-util.h"
 #include "rp-report-stalls.h"
 #include "rp-stream-stats.h"
 #include "rp-summary-view.h"
-#include "rp-ui-probes.h"
 #include "rp-units.h"
 #include "rp-why-view.h"
 
@@ -141,78 +141,44 @@ summary_free (gpointer data)
   g_free (summary);
 }
 
-/* The frames line after the verdict. @notes has "frames" and "late_frames"
- * once the run ended; while it runs, the late-frame series is counted. */
-static char *
-add_late_frames (char       *verdict,
-                 GHashTable *notes,
-                 RpSeries   *late_series)
+static RpSeries *
+lookup_in_session (gpointer    owner,
+                   const char *name)
 {
-  const char *frames = notes ? g_hash_table_lookup (notes, "frames") : NULL;
-  const char *late = notes ? g_hash_table_lookup (notes, "late_frames") : NULL;
-  guint64 n_frames = frames ? g_ascii_strtoull (frames, NULL, 10) : 0;
-  guint64 n_late = late ? g_ascii_strtoull (late, NULL, 10) : 0;
-  g_autofree char *owned = verdict;
-
-  if (late == NULL && late_series != NULL)
-    n_late = rp_series_get_length (late_series);
-  if (n_late == 0)
-    return g_steal_pointer (&owned);
-
-  if (n_frames > 0)
-    return g_strdup_printf (ngettext ("%s %lu of %lu frames was late.",
-                                      "%s %lu of %lu frames were late.", (gulong) n_late),
-                            verdict, (gulong) n_late, (gulong) n_frames);
-  return g_strdup_printf (ngettext ("%s %lu frame was late.", "%s %lu frames were late.",
-                                    (gulong) n_late),
-                          verdict, (gulong) n_late);
+  return rp_session_lookup_series (owner, name);
 }
 
-static char *
-make_verdict (Summary *summary)
+/* What the judgement needs of a running session beside the rows: its
+ * notes, its late frames so far, its longest call in flight, each row's
+ * own cause so far. The sentences are the judgement's (rp-run-summary.c);
+ * this view only shows them. */
+static void
+judge_live (Summary         *summary,
+            Live            *live,
+            const RpSysinfo *sysinfo)
 {
-  /* Why: the dominant cause of the stalls, after the verdict's counts. */
-  rp_run_summary_set_cause (summary->rows, summary->cause);
-  return add_late_frames (rp_run_summary_get_verdict (summary->rows, rp_report_get_sysinfo (summary->report)),
-                          rp_report_get_notes (summary->report),
-                          rp_report_lookup_series (summary->report, RP_SERIES_LATE_FRAMES));
-}
-
-/* A call that has not returned counts too: the worst moment of a run is
- * often the one still going on, invisible to the statistics until it ends. */
-static char *
-add_in_flight (char      *verdict,
-               RpSession *session)
-{
-  g_autofree char *owned = verdict;
-  g_autoptr(GPtrArray) flying = rp_session_get_in_flight (session, RP_STALL_MIN_SECONDS);
+  g_autoptr(GHashTable) notes = rp_session_get_notes (live->session);
+  g_autoptr(GPtrArray) flying = rp_session_get_in_flight (live->session, RP_STALL_MIN_SECONDS);
+  g_autoptr(GPtrArray) stalls = rp_session_get_stalls (live->session);
+  RpSeries *late = rp_session_lookup_series (live->session, RP_SERIES_LATE_FRAMES);
   const RpStall *longest = NULL;
-  g_autofree char *seconds = NULL;
 
+  rp_run_summary_set_notes (summary->rows, notes);
+  rp_run_summary_set_live (summary->rows, TRUE);
+  if (late != NULL && g_hash_table_lookup (notes, "late_frames") == NULL)
+    rp_run_summary_set_late_frames (summary->rows, 0, rp_series_get_length (late));
   for (guint i = 0; i < flying->len; i++)
     if (longest == NULL || ((RpStall *) flying->pdata[i])->duration > longest->duration)
       longest = flying->pdata[i];
-  if (longest == NULL)
-    return g_steal_pointer (&owned);
-  seconds = rp_format_latency (longest->duration);
-  /* TRANSLATORS: after the live verdict: "… Right now fsync has not returned for 8.20 s." */
-  return g_strdup_printf (_("%s Right now %s has not returned for %s."), verdict,
-                          rp_stall_call_name (longest->series), seconds);
-}
+  if (longest != NULL)
+    rp_run_summary_set_in_flight (summary->rows, rp_stall_call_name (longest->series), longest->duration);
+  for (guint row = 0; row < summary->rows->n_rows; row++)
+    {
+      g_autofree char *cause = rp_stalls_get_call_cause_short (stalls, rp_run_summary_get_row_info (row)->name,
+                                                               lookup_in_session, live->session, sysinfo);
 
-/* The same sentences as the report's verdict, from the running statistics:
- * the verdict reads only counts and maxima, which they keep exactly. */
-static char *
-make_live_verdict (Summary         *summary,
-                   Live            *live,
-                   const RpSysinfo *sysinfo)
-{
-  g_autoptr(GHashTable) notes = rp_session_get_notes (live->session);
-
-  rp_run_summary_set_notes (summary->rows, notes);
-  return add_in_flight (add_late_frames (rp_run_summary_get_verdict (summary->rows, sysinfo), notes,
-                                         rp_session_lookup_series (live->session, RP_SERIES_LATE_FRAMES)),
-                        live->session);
+      rp_run_summary_set_row_cause (summary->rows, row, cause);
+    }
 }
 
 /* Reads what the probes' series gained since the last refresh. A series
@@ -262,28 +228,16 @@ refresh_in_thread (GTask        *task,
                           ? g_object_ref (RP_REPORT (request->source))
                           : rp_report_new_from_session (RP_SESSION (request->source));
       summary->rows = rp_report_get_summary (summary->report);
-      summary->cause = rp_report_get_stall_cause (summary->report);
+      summary->cause = g_strdup (summary->rows->cause);
       summary->why = rp_why_items_collect (summary->report, rp_report_get_stalls (summary->report),
                                            RP_WHY_MAX_STALLS);
     }
-  summary->severity = rp_run_summary_get_severity (summary->rows);
-  summary->verdict = request->live != NULL
-                       ? make_live_verdict (summary, request->live, request->sysinfo)
-                       : make_verdict (summary);
-  /* After the verdict: the live one has read the session's notes. A call
-   * still in flight is the worst moment of a run: said in the card too. */
-  summary->short_verdict = rp_run_summary_get_short_verdict (summary->rows);
-  if (request->live != NULL && summary->severity == RP_SEVERITY_INSTANT)
-    {
-      /* While it runs, what has been seen so far, not "stayed responsive". */
-      g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
-
-      g_free (summary->short_verdict);
-      /* TRANSLATORS: the card's sentence during a run; %s is the limit, "0.1 s" */
-      summary->short_verdict = g_strdup_printf (_("No stalls over %s so far."), instant);
-    }
   if (request->live != NULL)
-    summary->short_verdict = add_in_flight (summary->short_verdict, request->live->session);
+    judge_live (summary, request->live, request->sysinfo);
+  summary->severity = rp_run_summary_get_severity (summary->rows);
+  summary->verdict = rp_run_summary_get_verdict (summary->rows, request->live != NULL ? request->sysinfo
+                                                                                    : rp_report_get_sysinfo (summary->report));
+  summary->short_verdict = rp_run_summary_get_short_verdict (summary->rows);
   g_task_return_pointer (task, summary, summary_free);
 }
 
@@ -295,7 +249,9 @@ set_cell (RpSummaryView *self,
           guint          column,
           const char    *text)
 {
-  gtk_label_set_text (self->cells[row][column], text);
+  g_autofree char *whole = rp_gui_keep_units (text);
+
+  gtk_label_set_text (self->cells[row][column], whole);
 }
 
 static void
@@ -331,16 +287,20 @@ show_summary (RpSummaryView *self,
     }
 }
 
+/* The texts are the window's to show: numbers keep their units on their
+ * line (rp_gui_keep_units()). */
 static void
 set_text_property (RpSummaryView *self,
                    char         **field,
                    const char    *value,
                    guint          prop_id)
 {
-  if (g_strcmp0 (*field, value) == 0)
+  g_autofree char *whole = rp_gui_keep_units (value);
+
+  if (g_strcmp0 (*field, whole) == 0)
     return;
   g_free (*field);
-  *field = g_strdup (value);
+  *field = g_steal_pointer (&whole);
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
 }
 
@@ -349,8 +309,8 @@ on_refreshed (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  RpSummaryView *self = RP_SUMMARY_VIEW (object);
   g_autoptr(GTask) outer = user_data;
+  RpSummaryView *self = g_task_get_source_object (outer);
   GError *error = NULL;
   Summary *summary;
 
@@ -374,7 +334,7 @@ on_refreshed (GObject      *object,
       self->why = summary->why != NULL ? g_ptr_array_ref (summary->why) : NULL;
       set_text_property (self, &self->headline, rp_run_summary_get_headline (summary->rows, summary->report != NULL), PROP_HEADLINE);
       g_free (self->short_verdict);
-      self->short_verdict = g_strdup (summary->short_verdict);
+      self->short_verdict = rp_gui_keep_units (summary->short_verdict);
       set_text_property (self, &self->verdict, summary->verdict, PROP_VERDICT);
     }
   g_task_return_pointer (outer, summary->report ? g_object_ref (summary->report) : NULL,
@@ -430,7 +390,10 @@ start_refresh (RpSummaryView       *self,
   outer = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (outer, rp_summary_view_refresh_async);
 
-  inner = g_task_new (self, cancellable, on_refreshed, outer);
+  /* The view is the source of @outer only, which ends on the main thread:
+   * the worker may drop @inner last, and a view it held would be finalized
+   * there (issue 30). */
+  inner = g_task_new (NULL, cancellable, on_refreshed, outer);
   g_object_set_data (G_OBJECT (inner), "rp-generation", GUINT_TO_POINTER (++self->generation));
   g_task_set_task_data (inner, request_new (self, source), request_free);
   g_task_run_in_thread (inner, refresh_in_thread);

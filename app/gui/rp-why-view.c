@@ -4,12 +4,13 @@
 
 #include <glib/gi18n.h>
 
+#include "rp-gui-util.h"
 #include "rp-report-stalls.h"
 #include "rp-session.h"
 #include "rp-units.h"
 #include "rp-why-view.h"
 
-/* The sites a row's subtitle names: the rest is in its breakdown. */
+/* The causes a row's subtitle names: the rest is in its breakdown. */
 #define SUBTITLE_SITES 2
 
 struct _RpWhyView
@@ -98,6 +99,15 @@ rp_why_items_collect (RpReport  *report,
 
       item->meanwhile = rp_report_stall_meanwhile (report, item->stall);
     }
+  for (guint i = 0; i < items->len; i++)
+    {
+      RpWhyItem *item = items->pdata[i];
+
+      if (report != NULL)
+        rp_report_stall_evidence (report, item->stall, &item->evidence);
+      else
+        rp_stall_evidence_from (NULL, NULL, NULL, item->stall, &item->evidence);
+    }
   return items;
 }
 
@@ -167,6 +177,8 @@ rp_why_items_collect_live (RpSession  *session,
       GPtrArray *kept = g_hash_table_lookup (settled, key);
 
       item->in_flight = FALSE;
+      rp_stall_evidence_from (lookup_in_session, session, rp_session_get_sysinfo (session), item->stall,
+                              &item->evidence);
       for (guint k = 0; k < stalls->len; k++)
         if (g_hash_table_contains (in_flight, stalls->pdata[k]) &&
             g_str_equal (((RpStall *) stalls->pdata[k])->series, item->stall->series) &&
@@ -184,16 +196,15 @@ rp_why_items_collect_live (RpSession  *session,
   return items;
 }
 
-/* "(100 %)" wraps as "(100" and "%)" in a narrow sidebar: a no-break space
- * keeps a share on one line. */
+/* "(100 %)" wraps as "(100" and "%)" in a narrow sidebar, "9.85 s" as
+ * "9.85" and "s": a no-break space keeps a figure on one line. */
 static char *
 keep_shares_whole (char *text)
 {
-  GString *out = g_string_new (text);
+  char *whole = rp_gui_keep_units (text);
 
   g_free (text);
-  g_string_replace (out, " %", "\u00a0%", 0);
-  return g_string_free (out, FALSE);
+  return whole;
 }
 
 static GtkWidget *
@@ -232,22 +243,26 @@ describe_item (const RpWhyItem *item)
   if (item->in_flight)
     /* TRANSLATORS: a row of the Why section for a call that has not
      * returned yet: "fsync in flight for 8.20 s since 12.3 s" */
-    g_ptr_array_add (texts, g_strdup_printf (_("%s in flight for %s since %.1f s"),
-                                             rp_stall_call_name (stall->series), duration, stall->start));
+    g_ptr_array_add (texts, keep_shares_whole (g_strdup_printf (_("%s in flight for %s since %.1f s"),
+                                                                rp_stall_call_name (stall->series), duration,
+                                                                stall->start)));
   else
     /* TRANSLATORS: a row of the Why section: the call, how long it took and
      * when it began, seconds since the start: "fsync took 9.85 s at 12.3 s" */
-    g_ptr_array_add (texts, g_strdup_printf (_("%s took %s at %.1f s"), rp_stall_call_name (stall->series),
-                                             duration, stall->start));
-  g_ptr_array_add (texts, keep_shares_whole (rp_report_stall_breakdown_text (stall, SUBTITLE_SITES)));
+    g_ptr_array_add (texts, keep_shares_whole (g_strdup_printf (_("%s took %s at %.1f s"),
+                                                                rp_stall_call_name (stall->series),
+                                                                duration, stall->start)));
+  /* The causes in plain words; the kernel's sites beside them in the
+   * expansion, for engineers. */
+  g_ptr_array_add (texts, keep_shares_whole (rp_stall_breakdown_text (stall, &item->evidence, SUBTITLE_SITES, FALSE)));
   /* TRANSLATORS: in a stall's expanded row: where all of its time went */
   g_ptr_array_add (texts, g_strdup (_("Where the time went")));
-  g_ptr_array_add (texts, keep_shares_whole (rp_report_stall_breakdown_text (stall, 0)));
+  g_ptr_array_add (texts, keep_shares_whole (rp_stall_breakdown_text (stall, &item->evidence, 0, TRUE)));
   if (item->meanwhile != NULL && item->meanwhile->len >= 2)
     for (guint i = 0; i + 1 < item->meanwhile->len; i += 2)
       {
         g_ptr_array_add (texts, g_strdup (item->meanwhile->pdata[i]));
-        g_ptr_array_add (texts, g_strdup (item->meanwhile->pdata[i + 1]));
+        g_ptr_array_add (texts, keep_shares_whole (g_strdup (item->meanwhile->pdata[i + 1])));
       }
   else
     {

@@ -24,6 +24,7 @@ G_BEGIN_DECLS
  *   label/value pairs (rp_stall_meanwhile_from()), so far while the run
  *   goes on; %NULL when not asked
  * @in_flight: the call has not returned yet: @stall's duration is so far
+ * @evidence: what decides its causes (rp_stall_evidence_from())
  *
  * One row of the section.
  */
@@ -31,6 +32,7 @@ typedef struct {
   RpStall   *stall;
   GPtrArray *meanwhile;
   gboolean   in_flight;
+  RpCauseEvidence evidence;
 } RpWhyItem;
 
 GPtrArray *rp_why_items_collect      (RpReport   *report,

@@ -6,7 +6,6 @@
 #include "rp-run-settings.h"
 #include "rp-session.h"
 #include "rp-summary-view.h"
-#include "rp-ui-probes.h"
 #include "rp-why-view.h"
 #include "rp-window.h"
 
@@ -67,11 +66,9 @@ struct _RpWindow
   GCancellable         *cancellable;
 
   RpSession            *session;
-  /* The session's and the probes' signals, connected while they are this
-   * window's (g_signal_group_set_target()). */
+  /* The session's signals, connected while it is this window's
+   * (g_signal_group_set_target()). */
   GSignalGroup         *session_signals;
-  GSignalGroup         *probes_signals;
-  RpUiProbes           *probes;
   double                run_duration;  /* planned seconds of the run; 0: until done */
   gboolean              stop_requested;
   /* The last run failed to start: its charts say so, not "Waiting for data…". */

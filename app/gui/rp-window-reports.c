@@ -475,7 +475,7 @@ on_summary_text (GObject      *source,
                  GAsyncResult *result,
                  gpointer      user_data)
 {
-  RpWindow *self = RP_WINDOW (source);
+  g_autoptr(RpWindow) self = user_data;
   g_autofree char *text = g_task_propagate_pointer (G_TASK (result), NULL);
 
   if (text == NULL || rp_window_is_gone (self))
@@ -494,7 +494,9 @@ copy_summary_action (GtkWidget  *widget,
 
   if (report == NULL)
     return;
-  task = g_task_new (widget, RP_WINDOW (widget)->cancellable, on_summary_text, NULL);
+  /* The window in the callback's data, not as the source object: the
+   * worker may drop the task last, and would then finalize the window. */
+  task = g_task_new (NULL, RP_WINDOW (widget)->cancellable, on_summary_text, g_object_ref (widget));
   g_task_set_task_data (task, g_object_ref (report), g_object_unref);
   g_task_run_in_thread (task, summary_text_in_thread);
 }

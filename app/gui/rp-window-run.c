@@ -47,23 +47,22 @@ refresh_summary (RpWindow *self)
                                  on_summary_refreshed, g_object_ref (self));
 }
 
+/* Once a second: the header, the charts and the summary together, so that
+ * the window renders one frame a second during a run. The session says
+ * "updated" up to 20 times a second, but a chart redraws at most once a
+ * second (rp_chart_view_refresh()): binding the series, the stalls and the
+ * calls in flight that often was work for nothing (issue 32: bench row 5b). */
 static gboolean
 on_status_tick (gpointer user_data)
 {
   RpWindow *self = user_data;
 
   rp_window_update_ui (self);
+  rp_window_refresh_charts (self);
   /* Each refresh reads only the samples new since the last one
    * (rp_summary_view_refresh_async()): an hour costs what a minute does. */
   refresh_summary (self);
   return G_SOURCE_CONTINUE;
-}
-
-static void
-on_session_updated (RpSession *session,
-                    RpWindow  *self)
-{
-  rp_window_refresh_charts (self);
 }
 
 static void
@@ -113,29 +112,50 @@ rp_window_release_application (RpWindow *self)
 /* ------------------------------------------------------------------------- */
 /* Scripts and tests: --report-on-exit, --screenshot-on-exit */
 
+/* What the worker writes: plain data, no widget. GLib's worker drops its
+ * reference to the task after it has queued the callback and may hold the
+ * last one: a window kept by the task (as its source object) would then be
+ * finalized on the worker (issue 30, the comparison window's crash). */
+typedef struct {
+  RpReport   *report;
+  GFile      *report_file;
+  GdkTexture *texture;
+  GFile      *screenshot_file;
+} ExitOutputs;
+
+static void
+exit_outputs_free (gpointer data)
+{
+  ExitOutputs *outputs = data;
+
+  g_clear_object (&outputs->report);
+  g_clear_object (&outputs->report_file);
+  g_clear_object (&outputs->texture);
+  g_clear_object (&outputs->screenshot_file);
+  g_free (outputs);
+}
+
 static void
 save_outputs_in_thread (GTask        *task,
                         gpointer      source_object,
                         gpointer      task_data,
                         GCancellable *cancellable)
 {
-  RpWindow *self = source_object;
-  RpReport *report = g_object_get_data (G_OBJECT (task), "report");
-  GdkTexture *texture = g_object_get_data (G_OBJECT (task), "texture");
+  ExitOutputs *outputs = task_data;
   GError *error = NULL;
 
-  if (self->exit_report != NULL && report != NULL &&
-      !rp_report_save (report, self->exit_report, "json", &error))
+  if (outputs->report_file != NULL && outputs->report != NULL &&
+      !rp_report_save (outputs->report, outputs->report_file, "json", &error))
     {
       g_task_return_error (task, error);
       return;
     }
-  if (self->exit_screenshot != NULL)
+  if (outputs->screenshot_file != NULL)
     {
-      g_autofree char *path = g_file_get_path (self->exit_screenshot);
+      g_autofree char *path = g_file_get_path (outputs->screenshot_file);
 
       /* No texture: the window was never drawn (see rp_gui_screenshot_ready()). */
-      if (texture == NULL || path == NULL || !gdk_texture_save_to_png (texture, path))
+      if (outputs->texture == NULL || path == NULL || !gdk_texture_save_to_png (outputs->texture, path))
         {
           g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
                                    _("Could not write the screenshot “%s”"), path ? path : "");
@@ -146,11 +166,13 @@ save_outputs_in_thread (GTask        *task,
 }
 
 static void
-on_outputs_saved (GObject      *object,
+on_outputs_saved (GObject      *source,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  RpWindow *self = RP_WINDOW (object);
+  /* The task's only reference to the window: dropped here, on the main
+   * thread. */
+  g_autoptr(RpWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
@@ -173,6 +195,7 @@ on_screenshot_due (gpointer user_data)
   RpWindow *self = user_data;
   RpReport *report;
   GdkTexture *texture = NULL;
+  ExitOutputs *outputs;
   GTask *task;
 
   /* Disposed (it cancels this source; a dispatch already under way ends
@@ -187,11 +210,13 @@ on_screenshot_due (gpointer user_data)
     return G_SOURCE_CONTINUE;
   self->exit_outputs_id = 0;
   report = rp_summary_view_get_report (self->summary_view);
-  task = g_task_new (self, self->cancellable, on_outputs_saved, NULL);
-  if (report != NULL)
-    g_object_set_data_full (G_OBJECT (task), "report", g_object_ref (report), g_object_unref);
-  if (texture != NULL)
-    g_object_set_data_full (G_OBJECT (task), "texture", texture, g_object_unref);
+  outputs = g_new0 (ExitOutputs, 1);
+  outputs->report = report != NULL ? g_object_ref (report) : NULL;
+  outputs->report_file = self->exit_report != NULL ? g_object_ref (self->exit_report) : NULL;
+  outputs->texture = texture;
+  outputs->screenshot_file = self->exit_screenshot != NULL ? g_object_ref (self->exit_screenshot) : NULL;
+  task = g_task_new (NULL, self->cancellable, on_outputs_saved, g_object_ref (self));
+  g_task_set_task_data (task, outputs, exit_outputs_free);
   /* Writing files is I/O: off the main thread, then close. */
   g_task_run_in_thread (task, save_outputs_in_thread);
   g_object_unref (task);
@@ -299,8 +324,6 @@ on_session_finished (RpSession *session,
 {
   const GError *error = rp_session_get_error (session);
 
-  if (self->probes != NULL)
-    rp_ui_probes_stop (self->probes);
   g_clear_handle_id (&self->status_id, g_source_remove);
   rp_window_refresh_charts (self);
   rp_window_update_ui (self);
@@ -317,14 +340,6 @@ on_session_finished (RpSession *session,
   self->summary_busy = TRUE;
   rp_summary_view_refresh_async (self->summary_view, session, self->cancellable,
                                  on_final_summary, g_object_ref (self));
-}
-
-static void
-on_save_failed (RpUiProbes   *probes,
-                const GError *error,
-                RpWindow     *self)
-{
-  rp_window_show_toast (self, error->message);
 }
 
 static void
@@ -356,8 +371,6 @@ on_session_started (GObject      *object,
     }
 
   rp_window_show_sysinfo (self);
-  if (!self->stop_requested && !rp_ui_probes_start (self->probes, &error))
-    rp_window_show_toast (self, error->message);
   rp_window_refresh_charts (self);
   self->status_id = g_timeout_add_seconds (STATUS_PERIOD_S, on_status_tick, self);
   g_source_set_name_by_id (self->status_id, "[resprobe] window status");
@@ -370,18 +383,14 @@ on_session_started (GObject      *object,
 /**
  * rp_window_reset_session:
  *
- * Forgets the run (stopped or finished): its probes stop, its signals are
+ * Forgets the run (stopped or finished): its signals are
  * no longer this window's.
  */
 void
 rp_window_reset_session (RpWindow *self)
 {
   g_clear_handle_id (&self->status_id, g_source_remove);
-  if (self->probes != NULL)
-    rp_ui_probes_stop (self->probes);
-  g_signal_group_set_target (self->probes_signals, NULL);
   g_signal_group_set_target (self->session_signals, NULL);
-  g_clear_object (&self->probes);
   g_clear_object (&self->session);
   self->stop_requested = FALSE;
 }
@@ -429,10 +438,6 @@ rp_window_start (RpWindow *self)
   self->run_duration = rp_run_settings_get_duration (self->run_settings);
   g_signal_group_set_target (self->session_signals, self->session);
 
-  self->probes = rp_ui_probes_new (self->session, GTK_WIDGET (self));
-  rp_ui_probes_set_simulate_save (self->probes, rp_run_settings_get_simulate_save (self->run_settings));
-  g_signal_group_set_target (self->probes_signals, self->probes);
-
   rp_summary_view_clear (self->summary_view);
   rp_window_show_sysinfo (self);
   rp_window_show_verdict (self);
@@ -467,8 +472,6 @@ rp_window_stop (RpWindow *self)
   if (state != RP_SESSION_STARTING && state != RP_SESSION_RUNNING)
     return;
   self->stop_requested = TRUE;
-  if (self->probes != NULL)
-    rp_ui_probes_stop (self->probes);
   rp_session_stop (self->session);
   rp_window_update_ui (self);
 }
@@ -487,14 +490,6 @@ stop_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   rp_window_stop (RP_WINDOW (widget));
-}
-
-/* The simulation can be switched on and off during the run. */
-static void
-on_simulate_save_changed (RpWindow *self)
-{
-  if (self->probes != NULL)
-    rp_ui_probes_set_simulate_save (self->probes, rp_run_settings_get_simulate_save (self->run_settings));
 }
 
 /**
@@ -516,24 +511,17 @@ rp_window_run_class_init (GtkWidgetClass *widget_class)
 /**
  * rp_window_run_init:
  *
- * Connects the signals of the session and the probes of each run through
+ * Connects the signals of the session of each run through
  * signal groups: a new run retargets them, none is disconnected by hand.
  */
 void
 rp_window_run_init (RpWindow *self)
 {
   self->session_signals = g_signal_group_new (RP_TYPE_SESSION);
-  g_signal_group_connect_object (self->session_signals, "updated",
-                                 G_CALLBACK (on_session_updated), self, 0);
   g_signal_group_connect_object (self->session_signals, "finished",
                                  G_CALLBACK (on_session_finished), self, 0);
   g_signal_group_connect_object (self->session_signals, "notify::state",
                                  G_CALLBACK (on_session_state), self, 0);
-  self->probes_signals = g_signal_group_new (RP_TYPE_UI_PROBES);
-  g_signal_group_connect_object (self->probes_signals, "save-failed",
-                                 G_CALLBACK (on_save_failed), self, 0);
 
   g_signal_connect (self, "notify::is-active", G_CALLBACK (on_is_active_changed), NULL);
-  g_signal_connect_object (self->run_settings, "notify::simulate-save",
-                           G_CALLBACK (on_simulate_save_changed), self, G_CONNECT_SWAPPED);
 }

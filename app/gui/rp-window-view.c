@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "rp-chart-view.h"
+#include "rp-gui-util.h"
 #include "rp-plot.h"
 #include "rp-plot-catalog.h"
 #include "rp-report-io.h"
@@ -61,6 +62,13 @@ rp_window_view_set_columns (RpWindow *self,
 {
   g_return_if_fail (n_columns == 1 || n_columns == 2);
 
+  /* Narrow, the verdict's sentence wraps over the lines it needs: cut at
+   * three it lost its end, the cause and its share ("(82 %)", issue 32).
+   * The charts below stand in one scrolled column then, which a card that
+   * grows by a line moves no further than scrolling does. */
+  gtk_label_set_lines (self->verdict_label, n_columns == 2 ? 3 : -1);
+  gtk_label_set_ellipsize (self->verdict_label, n_columns == 2 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+
   for (guint i = 0; i < self->views->len; i++)
     {
       GtkWidget *view = g_ptr_array_index (self->views, i);
@@ -109,6 +117,18 @@ bind_series (RpWindow *self)
     }
 }
 
+/* How long the run shown lasts in all, seconds, 0 when it runs until it is
+ * stopped or its load is done: the duration asked for plus the baseline,
+ * which the session adds before it (rp_session_get_baseline()), so that
+ * the elapsed time, the total and the progress count the same span. */
+static double
+planned_seconds (RpWindow *self)
+{
+  if (self->session == NULL || self->run_duration <= 0)
+    return 0;
+  return self->run_duration + rp_session_get_baseline (self->session);
+}
+
 /* A live chart keeps its time range fixed for as long as possible (the
  * decimation cache stays valid): the planned duration, or steps that grow
  * ahead of the elapsed time. A finished run fits its data. */
@@ -117,7 +137,7 @@ chart_time_end (RpWindow *self)
 {
   static const double steps[] = { 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400, 43200, 86400 };
   double elapsed = self->session ? rp_session_get_elapsed (self->session) : 0;
-  double duration = self->session ? self->run_duration : 0;
+  double duration = planned_seconds (self);
 
   if (self->session == NULL && self->loaded_report != NULL)
     return MAX (rp_report_get_duration (self->loaded_report), 1);
@@ -241,6 +261,7 @@ rp_window_show_sysinfo (RpWindow *self)
 {
   const RpSysinfo *sysinfo = self->session ? rp_session_get_sysinfo (self->session) : NULL;
   g_auto(GStrv) warnings = NULL;
+  g_autofree char *described = NULL;
   g_autofree char *details = NULL;
   g_autofree char *joined = NULL;
 
@@ -252,7 +273,8 @@ rp_window_show_sysinfo (RpWindow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->warning_label), FALSE);
       return;
     }
-  details = rp_sysinfo_describe (sysinfo);
+  described = rp_sysinfo_describe (sysinfo);
+  details = rp_gui_keep_units (described);
   gtk_label_set_text (self->details_label, details);
 
   warnings = rp_sysinfo_get_warnings (sysinfo);
@@ -282,8 +304,8 @@ static char *
 running_subtitle (RpWindow *self)
 {
   double elapsed = rp_session_get_elapsed (self->session);
-  double duration = self->run_duration;
-  g_autofree char *elapsed_text = format_seconds (elapsed);
+  double duration = planned_seconds (self);
+  g_autofree char *elapsed_text = format_seconds (MIN (elapsed, duration > 0 ? duration : elapsed));
 
   if (duration > 0)
     {
@@ -318,7 +340,7 @@ static void
 update_progress (RpWindow *self)
 {
   RpSessionState state = rp_window_session_state (self);
-  double duration = self->session ? self->run_duration : 0;
+  double duration = planned_seconds (self);
 
   if (state == RP_SESSION_RUNNING && duration > 0)
     {
@@ -485,6 +507,17 @@ rp_window_update_ui (RpWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-load-folder",
                                  !busy && rp_run_settings_get_load_directory (self->run_settings) != NULL);
   rp_window_reports_update (self, busy);
+  /* A field that has the focus when the form turns insensitive (Ctrl+Enter
+   * in it) loses it without being told, and its cursor blink then warns
+   * "GtkText - did not receive a focus-out event": hand the focus to the
+   * Stop button first, which is what the user acts on next. */
+  if (busy && gtk_widget_get_sensitive (GTK_WIDGET (self->run_group)))
+    {
+      GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+      if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->run_group)))
+        gtk_widget_grab_focus (GTK_WIDGET (self->run_button));
+    }
   gtk_widget_set_sensitive (GTK_WIDGET (self->run_group), !busy);
   update_progress (self);
 }

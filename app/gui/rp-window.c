@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "rp-frame-sync.h"
 #include "rp-gui-util.h"
 #include "rp-window-private.h"
 
@@ -221,6 +222,15 @@ apply_fold (gpointer user_data)
  * can shrink, but should not have to beside the sidebar. libadwaita 1.2 has
  * no breakpoints (1.4), so the allocation is watched here and the fold
  * changed in an idle (not during the allocation that caused it). */
+/* Without a window manager GDK asks the X server twice a frame whether one
+ * supports _NET_WM_FRAME_DRAWN (rp_frame_sync_quiet()). */
+static void
+rp_window_realize (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (rp_window_parent_class)->realize (widget);
+  rp_frame_sync_quiet (gtk_native_get_surface (GTK_NATIVE (widget)));
+}
+
 static void
 rp_window_size_allocate (GtkWidget *widget,
                          int        width,
@@ -318,7 +328,6 @@ rp_window_dispose (GObject *object)
   rp_window_reset_session (self);
   rp_window_release_application (self);
   g_clear_object (&self->session_signals);
-  g_clear_object (&self->probes_signals);
   g_clear_object (&self->settings);
   gtk_widget_dispose_template (GTK_WIDGET (self), RP_TYPE_WINDOW);
 
@@ -444,6 +453,7 @@ rp_window_class_init (RpWindowClass *klass)
   object_class->set_property = rp_window_set_property;
   window_class->close_request = rp_window_close_request;
   widget_class->size_allocate = rp_window_size_allocate;
+  widget_class->realize = rp_window_realize;
 
   /**
    * RpWindow:settings:

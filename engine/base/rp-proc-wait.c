@@ -45,6 +45,41 @@ rp_proc_parse_task_stat (const char *text,
   return TRUE;
 }
 
+/**
+ * rp_proc_parse_schedstat:
+ * @text: a /proc/PID/task/TID/schedstat line: "ON_CPU RUN_DELAY SLICES",
+ *   nanoseconds (Documentation/scheduler/sched-stats.rst; there with
+ *   CONFIG_SCHED_INFO, which delay accounting selects, without schedstats)
+ * @out_on_cpu: (out): seconds the thread ran on a CPU
+ * @out_run_delay: (out): seconds it was runnable and waited on a run queue
+ *   for a CPU; the kernel adds a wait when the thread gets the CPU, so a
+ *   wait still going on is not in it yet
+ *
+ * Returns: %FALSE when @text is not such a line
+ */
+gboolean
+rp_proc_parse_schedstat (const char *text,
+                         double     *out_on_cpu,
+                         double     *out_run_delay)
+{
+  guint64 on_cpu, run_delay;
+  char *end;
+
+  g_return_val_if_fail (out_on_cpu != NULL && out_run_delay != NULL, FALSE);
+
+  if (text == NULL || !g_ascii_isdigit (*text))
+    return FALSE;
+  on_cpu = g_ascii_strtoull (text, &end, 10);
+  if (*end != ' ' || !g_ascii_isdigit (end[1]))
+    return FALSE;
+  run_delay = g_ascii_strtoull (end + 1, &end, 10);
+  if (*end != ' ' && *end != '\n' && *end != '\0')
+    return FALSE;
+  *out_on_cpu = (double) on_cpu * 1e-9;
+  *out_run_delay = (double) run_delay * 1e-9;
+  return TRUE;
+}
+
 /* Frames of the scheduler and of the system-call entry: where every wait
  * ends, so they name none. The kernel's own get_wchan() skips the same. */
 static gboolean

@@ -48,6 +48,9 @@ typedef struct {
 
 gboolean    rp_proc_parse_task_stat  (const char     *text,
                                       RpTaskStat     *out_stat);
+gboolean    rp_proc_parse_schedstat  (const char     *text,
+                                      double         *out_on_cpu,
+                                      double         *out_run_delay);
 GStrv       rp_proc_stack_symbols    (const char     *stack);
 char       *rp_proc_clean_wchan      (const char     *wchan);
 gboolean    rp_proc_parse_diskstats  (const char     *text,

@@ -4,12 +4,23 @@
 
 #include <glib-object.h>
 
+#include "rp-cause.h"
+
 G_BEGIN_DECLS
 
 /* Site names that are no kernel symbol: the thread was on a CPU (state R),
- * or waited where the kernel does not say (wchan hidden: "0"). */
-#define RP_WAIT_SITE_RUNNING "running"
-#define RP_WAIT_SITE_UNKNOWN "unknown"
+ * waited on a run queue for one (its schedstat's run delay grew), was
+ * stopped (state T, or the process was continued after a stop meanwhile:
+ * rp-process-stops.h), or waited where the kernel does not say (wchan
+ * hidden: "0"). A felt stall of the probe window may also be the display
+ * server's: the probe's main loop ran on time throughout (its 10 ms timer
+ * kept firing), so a frame the display server did not present or an input
+ * event it delivered late (rp-felt-evidence.c). */
+#define RP_WAIT_SITE_RUNNING  "running"
+#define RP_WAIT_SITE_RUNQUEUE "runqueue"
+#define RP_WAIT_SITE_STOPPED  "stopped"
+#define RP_WAIT_SITE_UNKNOWN  "unknown"
+#define RP_WAIT_SITE_DISPLAY  "display-server"
 
 /* A stall is a call over this, seconds (DESIGN.md: RP_LIMIT_INSTANT). */
 #define RP_STALL_MIN_SECONDS 0.1
@@ -17,7 +28,8 @@ G_BEGIN_DECLS
 /**
  * RpWaitShare:
  * @site: a kernel function (e.g. "jbd2_log_wait_commit"), or
- *   %RP_WAIT_SITE_RUNNING, %RP_WAIT_SITE_UNKNOWN
+ *   %RP_WAIT_SITE_RUNNING, %RP_WAIT_SITE_RUNQUEUE, %RP_WAIT_SITE_STOPPED,
+ *   %RP_WAIT_SITE_UNKNOWN
  * @seconds: time the call spent there, estimated from samples: each sample
  *   stands for the time since the previous one (the first: since the
  *   call's start)
@@ -51,6 +63,21 @@ typedef struct {
   GArray *breakdown;
 } RpStall;
 
+/**
+ * RpCauseShare:
+ * @cause: a cause
+ * @seconds: the stall's seconds at the sites of that cause
+ * @site: (transfer none): the site of that cause with the most seconds: the
+ *   kernel's word beside the cause's, for engineers
+ *
+ * Part of a stall's time by cause (rp_stall_get_causes()).
+ */
+typedef struct {
+  RpCause     cause;
+  double      seconds;
+  const char *site;
+} RpCauseShare;
+
 #define RP_TYPE_STALL (rp_stall_get_type ())
 GType        rp_stall_get_type           (void) G_GNUC_CONST;
 
@@ -66,13 +93,9 @@ void         rp_stall_sort               (RpStall       *self);
 double       rp_stall_get_sampled        (const RpStall *self);
 double       rp_stall_get_named          (const RpStall *self);
 const RpWaitShare *rp_stall_get_dominant (const RpStall *self);
+GArray      *rp_stall_get_causes         (const RpStall *self,
+                                          const RpCauseEvidence *evidence);
 
-const char  *rp_wait_site_describe       (const char    *site);
-const char  *rp_wait_site_get_cause      (const char    *site);
-const char  *rp_wait_site_get_cause_in_mode (const char *site,
-                                             const char *journal_mode);
-const char  *rp_wait_site_get_cause_id   (const char    *site);
-gboolean     rp_wait_site_is_telling     (const char    *site);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpStall, rp_stall_free)
 

@@ -290,12 +290,14 @@ static const RpSeriesInfo series[] = {
     N_("Time from starting a program whose files were evicted from the page cache until it exits, ready"),
     15, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("Cold program starts") },
+    N_("Cold program starts"), NULL, RP_CALL_KIND_READ, N_("A program start") },
   { "app_start_cached_latency", "s", N_("Cached program start"), "disk-latency", N_("cached start"), N_("Cached program start"),
     N_("The same program started again right after, with its files in the page cache"),
     16, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("Cached program starts") },
+    N_("Cached program starts"), NULL, RP_CALL_KIND_READ,
+    /* TRANSLATORS: opens a sentence: "A cached program start took 2.1 s at 3.0 s" */
+    N_("A cached program start") },
 };
 
 static char *

@@ -157,7 +157,7 @@ static const RpSeriesInfo series[] = {
     N_("Time to read 4 KiB of a file that is not in the page cache"),
     14, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("Cold reads") },
+    N_("Cold reads"), NULL, RP_CALL_KIND_READ, N_("A cold read") },
 };
 
 static guint64

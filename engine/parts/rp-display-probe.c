@@ -133,7 +133,9 @@ static const RpSeriesInfo series[] = {
     N_("Time for the X server or the Wayland compositor to answer a request that needs nothing but an answer"),
     20, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("Display server round trips") },
+    N_("Display server round trips"), NULL, RP_CALL_KIND_WAIT,
+    /* TRANSLATORS: opens a sentence: "A round trip to the display server took 2.1 s at 3.0 s" */
+    N_("A round trip to the display server") },
 };
 
 static char *

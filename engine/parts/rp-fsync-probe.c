@@ -140,9 +140,10 @@ static const RpSeriesInfo series[] = {
     N_("Time to flush 1 MiB to the disk, what an application that saves a file waits for"),
     10, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("fsync") },
+    N_("fsync"), NULL, RP_CALL_KIND_FLUSH, N_("fsync") },
   { "fsync_pwrite_latency", "s", N_("Probe write latency"), "disk-latency",
-    N_("1 MiB write before fsync"), NULL, NULL, 11, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_NONE },
+    N_("1 MiB write before fsync"), NULL, NULL, 11, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_NONE,
+    NULL, NULL, RP_CALL_KIND_WRITE, N_("The probe's write()") },
 };
 
 static guint64

@@ -146,11 +146,12 @@ static const RpParamInfo params[] = {
     N_("auto|on|off"), modes },
 };
 
-/* Judged like every latency (issue 17): a journal commit or a disk request
- * of seconds is named in the verdict beside the stalls it explains. */
+/* Compared like every latency (issue 17), but causes (issue 31): a journal
+ * commit or a disk request of seconds explains the stalls a user waited
+ * for, and is never itself the subject of the judgement. */
 #define LATENCY(name, title, legend, label, description, rank, subject) \
   { name, "s", title, "kernel", legend, label, description, rank, RP_SUMMARY_LATENCY, \
-    RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED, subject }
+    RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED | RP_SERIES_FLAG_CAUSE, subject }
 
 static const RpSeriesInfo series[] = {
   LATENCY ("journal_commit", N_("Journal commit"), N_("journal commit"), N_("Journal commit"),

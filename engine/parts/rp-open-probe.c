@@ -108,21 +108,27 @@ open_probe_run (RpPartHost *host,
 {
   OpenProbe *probe = state;
   RpSeries *series = rp_part_host_ensure_series (host, "open_latency", "s", _("File open time"));
+  /* One timed call from the first read() to the last, so that a stall of
+   * it has a cause. */
+  RpTimedCall *call = rp_part_host_open_call (host);
 
   do
     {
       double started, seconds;
 
       posix_fadvise (probe->fd, 0, 0, POSIX_FADV_DONTNEED);
+      rp_timed_call_begin (call, "open_latency");
       seconds = read_whole_file (probe, &started);
       if (seconds < 0)
         {
           GError *error = NULL;
 
           rp_error_set_from_errno (&error, errno, _("Open probe: reading in"), rp_part_host_get_directory (host));
+          rp_timed_call_abandon (call);
           rp_part_host_fail (host, error);
           return;
         }
+      rp_timed_call_end (call);
       rp_series_append (series, rp_part_host_time_from_monotonic (host, started), seconds);
       rp_part_host_changed (host);
     }
@@ -148,7 +154,9 @@ static const RpSeriesInfo series[] = {
     N_("Time to read a file of a few MiB that is not in the page cache, to its last byte"),
     19, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("Opening files") },
+    N_("Opening files"), NULL, RP_CALL_KIND_READ,
+    /* TRANSLATORS: opens a sentence: "Opening a file took 2.1 s at 3.0 s" */
+    N_("Opening a file") },
 };
 
 static guint64

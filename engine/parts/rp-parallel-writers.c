@@ -393,12 +393,12 @@ static const RpSeriesInfo series[] = {
     N_("write()"), N_("write()"), N_("Time of one 64 KiB write() call of the parallel writers"),
     12, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("write() calls"), "write_calls" },
+    N_("write() calls"), "write_calls", RP_CALL_KIND_WRITE, N_("write()") },
   { "writers_fsync_latency", "s", N_("fsync() latency after each write"), "disk-latency",
     N_("fsync after write()"), N_("fsync after write()"), N_("Time of the fsync() each parallel writer makes after its write()"),
     13, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("fsync of the parallel writers") },
+    N_("fsync of the parallel writers"), NULL, RP_CALL_KIND_FLUSH, N_("The writers' fsync") },
   /* write_latency_0, _1, …: R3 compares the writers with each other. */
   { "write_latency_", "s", N_("Longest write() per 0.1 s of one writer"), "writer-threads",
     NULL, NULL, NULL, 40, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_PER_THREAD },

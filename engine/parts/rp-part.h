@@ -4,6 +4,7 @@
 
 #include <glib.h>
 
+#include "rp-cause.h"
 #include "rp-part-host.h"
 #include "rp-parts-enums.h"
 
@@ -56,6 +57,9 @@ typedef enum {
  * @RP_SERIES_FLAG_JUDGED: a latency whose stalls count in the severity and
  *   the verdict (named by the series' @subject) and in the comparison's
  *   significance tests; needs %RP_SERIES_FLAG_IN_SUMMARY
+ * @RP_SERIES_FLAG_CAUSE: a kernel series that says why others stalled
+ *   (journal commits, device requests, writer pauses): a cause, never the
+ *   subject of the judgement, which names what a user waited for
  */
 typedef enum {
   RP_SERIES_FLAG_NONE       = 0,
@@ -64,6 +68,7 @@ typedef enum {
   RP_SERIES_FLAG_PER_THREAD = 1 << 2,
   RP_SERIES_FLAG_IN_SUMMARY = 1 << 3,
   RP_SERIES_FLAG_JUDGED     = 1 << 4,
+  RP_SERIES_FLAG_CAUSE      = 1 << 5,
 } RpSeriesFlags;
 
 /**
@@ -88,6 +93,12 @@ typedef enum {
  *   (the longest call of every 0.1 s; a stall always its own sample), the
  *   note holding the exact number of calls, e.g. "write_calls": the verdict
  *   counts calls, not windows; %NULL when every call is a sample
+ * @call_kind: for the series of a timed call (its stalls carry its name),
+ *   what the call does: the evidence that decides a stall's cause among
+ *   those its wait site leaves open (rp_cause_of_site())
+ * @call_name: translatable (N_()) name of one such call as a sentence
+ *   opens with it, e.g. "A cold read" ("A cold read took 2.1 s at 3.0 s");
+ *   %NULL for a series of no timed call
  *
  * One series a part produces. Units are the data model's: seconds, bytes,
  * ratios; percent and milliseconds appear only at the display edge.
@@ -105,6 +116,8 @@ typedef struct {
   RpSeriesFlags  flags;
   const char    *subject;
   const char    *count_note;
+  RpCallKind     call_kind;
+  const char    *call_name;
 } RpSeriesInfo;
 
 /**

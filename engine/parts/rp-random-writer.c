@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rp-call-window.h"
 #include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-io.h"
@@ -143,13 +144,25 @@ random_writer_run (RpPartHost *host,
   double cpu_start = rp_clock_thread_cpu_seconds ();
   guint64 bytes = 0;
   RpRateMeter meter;
+  /* Each write is a timed call (issue 31), so that its stalls have their
+   * causes; thousands a second: the longest of every 0.1 s is kept. */
+  RpTimedCall *call = rp_part_host_open_call (host);
+  RpCallWindow calls;
 
+  rp_timed_call_set_frequent (call, TRUE);
+  rp_call_window_init (&calls, rp_part_host_ensure_series (host, "random_write_latency", "s",
+                                                           _("Longest write() per 0.1 s, random writer")));
   rp_rate_meter_init (&meter, throughput, RATE_PERIOD, start);
   while (!rp_part_host_should_stop (host))
     {
       guint64 slot = (guint64) g_rand_double_range (rand, 0, (double) slots);
+      double before = rp_timed_call_begin (call, "random_write_latency");
+      gboolean written = write_at (writer, (off_t) (MIN (slot, slots - 1) * writer->write_size));
+      double after = rp_timed_call_end (call);
 
-      if (!write_at (writer, (off_t) (MIN (slot, slots - 1) * writer->write_size)))
+      if (written)
+        rp_call_window_record (&calls, rp_part_host_time_from_monotonic (host, before), after - before);
+      if (!written)
         {
           GError *error = NULL;
 
@@ -163,6 +176,8 @@ random_writer_run (RpPartHost *host,
         rp_part_host_changed (host);
     }
   rp_rate_meter_flush (&meter, rp_part_host_now (host));
+  rp_call_window_flush (&calls);
+  rp_call_window_notes (host, "random_write", calls.calls, calls.over_instant, calls.over_flow);
   rp_part_host_set_number_note (host, "random_writer_bytes_total", "%.0f", (double) bytes);
   rp_part_host_set_number_note (host, "random_writer_seconds", "%.3f", rp_part_host_now (host) - start);
   rp_part_host_set_number_note (host, "random_writer_cpu_seconds", "%.3f",
@@ -186,6 +201,13 @@ static const RpParamInfo params[] = {
 static const RpSeriesInfo series[] = {
   { "random_writer_throughput", "B/s", N_("Random writer throughput"), "throughput", N_("random writer"), NULL, NULL,
     33, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
+  { "random_write_latency", "s", N_("Longest write() per 0.1 s, random writer"), "disk-latency",
+    N_("random write()"), N_("Random write()"), N_("Time of one write() call of the random writer"),
+    28, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
+    /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+    N_("The random writer’s write() calls"), "random_write_calls", RP_CALL_KIND_WRITE,
+    /* TRANSLATORS: opens a sentence: "The random writer's write() took 2.1 s at 3.0 s" */
+    N_("The random writer’s write()") },
 };
 
 static gboolean

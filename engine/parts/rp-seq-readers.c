@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "rp-call-window.h"
 #include "rp-clock.h"
 #include "rp-error.h"
 #include "rp-io.h"
@@ -39,6 +40,7 @@ typedef struct {
   int         fd;
   guint64     passes;
   double      cpu_seconds;  /* the thread's own CPU time, set when it ends */
+  RpCallWindow calls;       /* its read()s, each timed */
 } ReaderThread;
 
 struct _SeqReaders {
@@ -48,6 +50,7 @@ struct _SeqReaders {
   guint64       block_size;
   guint64       file_size;
   gsize         bytes;        /* atomic (pointer-sized): every thread's reads */
+  RpSeries     *latency;      /* read_latency: every thread's window maxima */
   GError       *error;        /* the first thread that failed; under @lock */
   GMutex        lock;
 };
@@ -150,9 +153,15 @@ reader_thread (gpointer data)
   ReaderThread *thread = data;
   SeqReaders *readers = thread->parent;
   void *buffer = g_malloc (readers->block_size);
+  /* Each read() is a timed call (issue 31): in flight for the stall
+   * sampler, so that a reader's stall has its cause; thousands a second,
+   * so the sampler takes its run-delay baseline itself. */
+  RpTimedCall *call = rp_part_host_open_call (readers->host);
   double cpu_start;
   off_t offset = 0;
 
+  rp_timed_call_set_frequent (call, TRUE);
+  rp_call_window_init (&thread->calls, readers->latency);
   /* The CPU time from after the first eviction, which drops the pages the
    * preparation wrote (as a reference's file is evicted before its `dd`
    * starts); the evictions between passes are the readers' own work. */
@@ -160,8 +169,13 @@ reader_thread (gpointer data)
   cpu_start = rp_clock_thread_cpu_seconds ();
   while (!rp_part_host_should_stop (readers->host))
     {
+      double before = rp_timed_call_begin (call, "read_latency");
       ssize_t n = pread (thread->fd, buffer, readers->block_size, offset);
+      double after = rp_timed_call_end (call);
 
+      if (n >= 0)
+        rp_call_window_record (&thread->calls, rp_part_host_time_from_monotonic (readers->host, before),
+                               after - before);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -179,6 +193,7 @@ reader_thread (gpointer data)
       offset += n;
       g_atomic_pointer_add (&readers->bytes, n);
     }
+  rp_call_window_flush (&thread->calls);
   g_free (buffer);
   thread->cpu_seconds = rp_clock_thread_cpu_seconds () - cpu_start;
   return NULL;
@@ -189,7 +204,7 @@ set_notes (SeqReaders *readers,
            double      seconds)
 {
   RpPartHost *host = readers->host;
-  guint64 passes = 0;
+  guint64 passes = 0, calls = 0, over_instant = 0, over_flow = 0;
   double cpu_seconds = 0;
 
   /* Read after the joins: each thread wrote its own figures before ending. */
@@ -197,7 +212,11 @@ set_notes (SeqReaders *readers,
     {
       passes += readers->threads[i].passes;
       cpu_seconds += readers->threads[i].cpu_seconds;
+      calls += readers->threads[i].calls.calls;
+      over_instant += readers->threads[i].calls.over_instant;
+      over_flow += readers->threads[i].calls.over_flow;
     }
+  rp_call_window_notes (host, "read", calls, over_instant, over_flow);
   rp_part_host_set_number_note (host, "readers_bytes_total", "%.0f", (double) g_atomic_pointer_get (&readers->bytes));
   rp_part_host_set_number_note (host, "readers_seconds", "%.3f", seconds);
   rp_part_host_set_number_note (host, "readers_passes", "%.0f", (double) passes);
@@ -216,6 +235,8 @@ seq_readers_run (RpPartHost *host,
   RpRateMeter meter;
   guint started = 0;
   GError *error = NULL;
+
+  readers->latency = rp_part_host_ensure_series (host, "read_latency", "s", _("Longest read() per 0.1 s, all readers"));
 
   rp_rate_meter_init (&meter, throughput, RATE_PERIOD, start);
   for (; started < readers->n_threads; started++)
@@ -267,6 +288,13 @@ static const RpParamInfo params[] = {
 static const RpSeriesInfo series[] = {
   { "readers_throughput", "B/s", N_("Sequential readers’ throughput"), "throughput", N_("readers"), NULL, NULL,
     32, RP_SUMMARY_THROUGHPUT, RP_SERIES_FLAG_NONE },
+  { "read_latency", "s", N_("Longest read() per 0.1 s, all readers"), "disk-latency",
+    N_("readers’ read()"), N_("Readers’ read()"), N_("Time of one read() call of the sequential readers"),
+    27, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
+    /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
+    N_("The readers’ read() calls"), "read_calls", RP_CALL_KIND_READ,
+    /* TRANSLATORS: opens a sentence: "A reader's read() took 2.1 s at 3.0 s" */
+    N_("A reader’s read()") },
 };
 
 static guint64

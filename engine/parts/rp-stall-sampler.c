@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
+#include "rp-cause.h"
 #include "rp-clock.h"
 #include "rp-params.h"
 #include "rp-parts.h"
@@ -47,6 +48,7 @@ typedef struct {
   gboolean child;
   int      stat_fd;
   int      wchan_fd;
+  int      schedstat_fd;
   int      stack_fd;    /* opened at the first stack read */
 } TaskFiles;
 
@@ -82,9 +84,11 @@ task_files_close (TaskFiles *files)
     close (files->stat_fd);
   if (files->wchan_fd >= 0)
     close (files->wchan_fd);
+  if (files->schedstat_fd >= 0)
+    close (files->schedstat_fd);
   if (files->stack_fd >= 0)
     close (files->stack_fd);
-  files->stat_fd = files->wchan_fd = files->stack_fd = -1;
+  files->stat_fd = files->wchan_fd = files->schedstat_fd = files->stack_fd = -1;
 }
 
 static void
@@ -96,33 +100,55 @@ task_files_open (TaskFiles *files,
   files->child = child;
   files->stat_fd = open_task_file (id, child, "stat");
   files->wchan_fd = open_task_file (id, child, "wchan");
+  files->schedstat_fd = open_task_file (id, child, "schedstat");
   files->stack_fd = -1;
 }
 
-/* The innermost frame the wait-site table knows; without one, the
- * innermost frame that is not the scheduler's. */
-static char *
-site_from_stack (const char *stack)
+/**
+ * rp_stall_sampler_site_from_stack:
+ * @stack: text of /proc/…/stack, innermost frame first
+ *
+ * The frame that names the wait best: memory reclaim wherever it is in
+ * the stack (what reclaim waits for inside is reclaim's wait, not the
+ * call's); else the innermost frame the wait-site table knows that says
+ * which I/O; else the innermost it knows at all (a locked page, which the
+ * call's kind decides later); else the innermost that is not the
+ * scheduler's.
+ *
+ * Returns: (transfer full) (nullable): the site; %NULL for a stack of
+ *   generic frames only
+ */
+char *
+rp_stall_sampler_site_from_stack (const char *stack)
 {
   g_auto(GStrv) symbols = rp_proc_stack_symbols (stack);
+  const char *telling = NULL;
 
   for (guint i = 0; symbols[i] != NULL; i++)
-    if (rp_wait_site_is_telling (symbols[i]))
+    if (rp_wait_site_is_reclaim (symbols[i]))
       return g_strdup (symbols[i]);
-  return g_strdup (symbols[0]);
+  for (guint i = 0; symbols[i] != NULL; i++)
+    if (rp_wait_site_is_telling (symbols[i]) && !rp_wait_site_is_ambiguous (symbols[i]))
+      return g_strdup (symbols[i]);
+  for (guint i = 0; symbols[i] != NULL && telling == NULL; i++)
+    if (rp_wait_site_is_telling (symbols[i]))
+      telling = symbols[i];
+  return g_strdup (telling != NULL ? telling : symbols[0]);
 }
 
 /* The wchan when it is what the stack would say: the kernel's wchan is the
- * innermost frame outside the scheduler (get_wchan()), which is the
- * innermost telling frame of the stack when the table knows it and the
- * stack's reader would not skip it as a generic wait helper. */
+ * innermost frame outside the scheduler (get_wchan()), which is the frame
+ * the stack's reader picks when the table knows it, it says which I/O
+ * (not a locked page, whose caller the stack tells), and the stack's
+ * reader would not skip it as a generic wait helper. Reclaim further out
+ * is missed this way; a wchan inside reclaim is one of its own sites. */
 static char *
 telling_wchan (const char *wchan)
 {
   g_autofree char *symbol = rp_proc_clean_wchan (wchan);
   g_auto(GStrv) frames = NULL;
 
-  if (symbol == NULL || !rp_wait_site_is_telling (symbol))
+  if (symbol == NULL || !rp_wait_site_is_telling (symbol) || rp_wait_site_is_ambiguous (symbol))
     return NULL;
   frames = rp_proc_stack_symbols (symbol);
   return frames[0] != NULL ? g_steal_pointer (&symbol) : NULL;
@@ -147,15 +173,26 @@ task_files_read (TaskFiles    *files,
     return FALSE;
   if (stat.state == 'Z' || stat.state == 'X')
     return TRUE;
+  out_sample->run_delay_known = files->schedstat_fd >= 0 &&
+    rp_proc_read_fd (files->schedstat_fd, buffer, sizeof buffer) &&
+    rp_proc_parse_schedstat (buffer, &out_sample->on_cpu, &out_sample->run_delay);
+  out_sample->source = use_stack ? "stack" : "wchan";
+  /* Stopped by a signal (T) or a tracer (t): where it sleeps says nothing. */
+  if (stat.state == 'T' || stat.state == 't')
+    {
+      out_sample->site = g_strdup (RP_WAIT_SITE_STOPPED);
+      out_sample->blkio_ticks = stat.blkio_ticks;
+      out_sample->blkio_known = delayacct;
+      return TRUE;
+    }
   if (files->wchan_fd >= 0 && rp_proc_read_fd (files->wchan_fd, buffer, sizeof buffer))
     where = use_stack ? telling_wchan (buffer) : rp_proc_clean_wchan (buffer);
-  out_sample->source = use_stack ? "stack" : "wchan";
   if (where == NULL && use_stack)
     {
       if (files->stack_fd < 0)
         files->stack_fd = open_task_file (files->id, files->child, "stack");
       if (files->stack_fd >= 0 && rp_proc_read_fd (files->stack_fd, buffer, sizeof buffer))
-        where = site_from_stack (buffer);
+        where = rp_stall_sampler_site_from_stack (buffer);
       (*stack_reads)++;
     }
   if (where == NULL)

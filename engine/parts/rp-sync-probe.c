@@ -102,7 +102,9 @@ static const RpSeriesInfo series[] = {
     N_("Time for syncfs() to write out the target file system’s dirty data and metadata"),
     17, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_FELT | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("syncfs() calls") },
+    N_("syncfs() calls"), NULL, RP_CALL_KIND_FLUSH,
+    /* TRANSLATORS: opens a sentence: "A syncfs() took 2.1 s at 3.0 s" */
+    N_("A syncfs()") },
 };
 
 static char *

@@ -2,10 +2,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rp-clock.h"
+#include "rp-proc.h"
+#include "rp-proc-wait.h"
+#include "rp-process-stops.h"
 #include "rp-timed-call.h"
 
 /* Each worker thread owns one RpTimedCall and begins and ends its calls on
@@ -29,6 +33,15 @@ struct _RpTimedCall {
   guint64         blkio_first;
   guint64         blkio_last;
   gboolean        blkio_known;
+
+  /* Waits for a CPU (schedstat's run delay) and stops of the process
+   * (SIGCONT, rp-process-stops.h): neither shows in a wait site. */
+  int             schedstat_fd; /* the worker's own, /proc/thread-self/schedstat */
+  gboolean        frequent;     /* no read of it at each begin */
+  pid_t           delay_task;   /* whose run delay @delay_last is */
+  double          delay_last;   /* seconds, at the start or the latest look */
+  gboolean        delay_known;
+  double          sleep_start;  /* rp_timed_call_mark_sleep() */
 };
 
 struct _RpCallRegistry {
@@ -53,6 +66,8 @@ timed_call_free (gpointer data)
 
   g_mutex_clear (&call->lock);
   g_clear_pointer (&call->stall, rp_stall_free);
+  if (call->schedstat_fd >= 0)
+    close (call->schedstat_fd);
   g_free (call);
 }
 
@@ -125,6 +140,7 @@ rp_call_registry_open (RpCallRegistry *self)
   g_mutex_init (&call->lock);
   call->registry = self;
   call->tid = (pid_t) syscall (SYS_gettid);
+  call->schedstat_fd = open ("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
   g_mutex_lock (&self->lock);
   g_ptr_array_add (self->calls, call);
   g_mutex_unlock (&self->lock);
@@ -143,13 +159,50 @@ rp_call_registry_open (RpCallRegistry *self)
  * Returns: the start, monotonic seconds (rp_clock_now()): the time to
  *   measure the call from
  */
+/* The calling thread's run delay, seconds; FALSE when unreadable. */
+static gboolean
+own_run_delay (RpTimedCall *call,
+               double      *out_delay)
+{
+  char buffer[128];
+  double on_cpu;
+
+  return call->schedstat_fd >= 0 && rp_proc_read_fd (call->schedstat_fd, buffer, sizeof buffer) &&
+         rp_proc_parse_schedstat (buffer, &on_cpu, out_delay);
+}
+
+/**
+ * rp_timed_call_set_frequent:
+ * @frequent: the thread makes many calls a second (a load's write() or
+ *   read()), not a few (a probe's)
+ *
+ * A call begun by a thread that is not frequent reads the thread's run
+ * delay (/proc/thread-self/schedstat, a few µs) so that a call starved of
+ * CPU from its first moment shows the wait even when the sampler, starved
+ * too, never looked; a frequent one leaves that to the sampler's first look
+ * (the cost at every write() of a load would be its own load). Call it on
+ * the worker's thread, before its first call.
+ */
+void
+rp_timed_call_set_frequent (RpTimedCall *call,
+                            gboolean     frequent)
+{
+  g_mutex_lock (&call->lock);
+  call->frequent = frequent;
+  g_mutex_unlock (&call->lock);
+}
+
 double
 rp_timed_call_begin (RpTimedCall *call,
                      const char  *series)
 {
-  double now;
+  double now, delay = 0;
+  gboolean delay_known = !call->frequent && own_run_delay (call, &delay);
 
   g_mutex_lock (&call->lock);
+  call->delay_task = call->tid;
+  call->delay_last = delay;
+  call->delay_known = delay_known;
   call->series = series;
   call->child = 0;
   call->generation++;
@@ -197,6 +250,66 @@ rp_timed_call_set_child (RpTimedCall *call,
   g_mutex_unlock (&call->lock);
 }
 
+/* Under the call's lock: what no wait site shows of the time from the
+ * previous look (or the start) to @now, given first to it: the time the
+ * process was stopped (a SIGCONT arrived meanwhile: the stop began after
+ * the previous look, when the sampler still ran, and ended then), and the
+ * time the thread waited for a CPU (its run delay grew; only for the same
+ * task as before: a call's child has a run delay of its own). Adds the two
+ * to the stall and returns what is left of the span. */
+static double
+add_unseen (RpTimedCall *call,
+            double       now,
+            pid_t        task,
+            gboolean     delay_known,
+            double       delay)
+{
+  double span = MAX (now - call->last_sample, 0), queued = 0, stopped = 0, continued;
+
+  if (delay_known && call->delay_known && task == call->delay_task)
+    queued = CLAMP (delay - call->delay_last, 0, span);
+  if (rp_process_stops_continued (call->last_sample, now, &continued))
+    stopped = CLAMP (continued - call->last_sample, 0, span - queued);
+  else if (span >= RP_STALL_MIN_SECONDS && rp_process_stops_continuing ())
+    stopped = MAX (span - queued, 0);
+  if (queued > 0)
+    rp_stall_add_wait (call->stall, RP_WAIT_SITE_RUNQUEUE, queued);
+  if (stopped > 0)
+    rp_stall_add_wait (call->stall, RP_WAIT_SITE_STOPPED, stopped);
+  call->delay_task = task;
+  call->delay_last = delay;
+  call->delay_known = delay_known;
+  call->last_sample = now;
+  return span - queued - stopped;
+}
+
+/* Under the call's lock. Each sample stands for the time since the previous
+ * one (the first: since the call's start), the usual estimate of a
+ * sampling profiler: the first 20 ms go to the site seen at 20 ms, but for
+ * what add_unseen() tells apart. */
+static void
+add_sample (RpTimedCall  *call,
+            double        now,
+            pid_t         task,
+            RpWaitSample *sample)
+{
+  double rest;
+
+  if (call->stall == NULL)
+    {
+      call->stall = rp_stall_new (call->series, 0, 0);
+      call->stall->source = g_strdup (sample->source);
+      call->blkio_first = sample->blkio_ticks;
+    }
+  else if (call->stall->source == NULL)
+    call->stall->source = g_strdup (sample->source);
+  rest = add_unseen (call, now, task, sample->run_delay_known, sample->run_delay);
+  if (rest > 0)
+    rp_stall_add_wait (call->stall, sample->site, rest);
+  call->blkio_last = sample->blkio_ticks;
+  call->blkio_known = sample->blkio_known;
+}
+
 static void
 keep_stall (RpCallRegistry *registry,
             RpStall        *stall)
@@ -213,6 +326,23 @@ keep_stall (RpCallRegistry *registry,
 }
 
 /**
+ * rp_call_registry_add_stall:
+ * @stall: (transfer full): a stall of a call that no #RpTimedCall timed:
+ *   the probe window's felt stalls (engine/parts/rp-window-probes.c), whose
+ *   process and clock are not a worker's; @start in run time
+ *
+ * Keeps @stall with the registry's own, in the same report and under the
+ * same cap.
+ */
+void
+rp_call_registry_add_stall (RpCallRegistry *self,
+                            RpStall        *stall)
+{
+  g_return_if_fail (self != NULL && stall != NULL);
+  keep_stall (self, stall);
+}
+
+/**
  * rp_timed_call_end:
  *
  * Marks the end of the call begun last. A call over
@@ -225,13 +355,21 @@ rp_timed_call_end (RpTimedCall *call)
 {
   double now = rp_clock_now ();
   RpStall *stall = NULL;
+  double delay = 0;
+  gboolean delay_known = FALSE;
 
+  /* Only a stall reads the run delay here: the time since the sampler's
+   * last look (or since the start, when it never looked: a starved
+   * sampler) that went to waiting for a CPU. */
+  if (now - call->start >= RP_STALL_MIN_SECONDS && call->start > 0)
+    delay_known = own_run_delay (call, &delay);
   g_mutex_lock (&call->lock);
   if (now - call->start >= RP_STALL_MIN_SECONDS)
     {
+      if (call->stall == NULL)
+        call->stall = rp_stall_new (call->series, 0, 0);
+      add_unseen (call, now, call->tid, delay_known, delay);
       stall = g_steal_pointer (&call->stall);
-      if (stall == NULL)
-        stall = rp_stall_new (call->series, 0, 0);
       stall->start = call->start - call->registry->t0;
       stall->duration = now - call->start;
       if (call->blkio_known)
@@ -262,6 +400,71 @@ rp_timed_call_abandon (RpTimedCall *call)
   g_mutex_unlock (&call->lock);
 }
 
+/**
+ * rp_timed_call_mark_sleep:
+ *
+ * Before a sleep whose lateness is measured (the timer probe): notes the
+ * thread's run delay and the time, for rp_timed_call_woke().
+ */
+void
+rp_timed_call_mark_sleep (RpTimedCall *call)
+{
+  double delay = 0;
+  gboolean known = own_run_delay (call, &delay);
+
+  g_mutex_lock (&call->lock);
+  call->sleep_start = rp_clock_now ();
+  call->delay_task = call->tid;
+  call->delay_last = delay;
+  call->delay_known = known;
+  g_mutex_unlock (&call->lock);
+}
+
+/**
+ * rp_timed_call_woke:
+ * @series: the series the lateness goes into, e.g. "timer_lateness" (static)
+ * @due: monotonic seconds the sleep was to end
+ *
+ * After the sleep begun at rp_timed_call_mark_sleep(): a wake-up over
+ * %RP_STALL_MIN_SECONDS late becomes a stall of @series from @due, with no
+ * wait site to sample (a sleeping thread is not in flight; the sampler
+ * would look at every sleep): its lateness split into the process's stop
+ * (a SIGCONT after @due: the stop ended then), the thread's wait for a CPU
+ * (its run delay grew over the sleep: a sleeping thread does not queue, so
+ * all of it was the wake-up's) and what neither tells, %RP_WAIT_SITE_UNKNOWN.
+ */
+void
+rp_timed_call_woke (RpTimedCall *call,
+                    const char  *series,
+                    double       due)
+{
+  double now = rp_clock_now (), late = now - due, delay = 0, queued = 0, stopped = 0, continued;
+  gboolean known;
+  RpStall *stall;
+
+  if (late < RP_STALL_MIN_SECONDS)
+    return;
+  known = own_run_delay (call, &delay);
+  g_mutex_lock (&call->lock);
+  stall = rp_stall_new (series, due - call->registry->t0, late);
+  stall->source = g_strdup ("schedstat");
+  if (known && call->delay_known)
+    queued = CLAMP (delay - call->delay_last, 0, late);
+  if (rp_process_stops_continued (call->sleep_start, now, &continued))
+    stopped = CLAMP (continued - due, 0, late - queued);
+  else if (rp_process_stops_continuing ())
+    stopped = MAX (late - queued, 0);
+  g_mutex_unlock (&call->lock);
+  if (stopped > 0)
+    rp_stall_add_wait (stall, RP_WAIT_SITE_STOPPED, stopped);
+  if (queued > 0)
+    rp_stall_add_wait (stall, RP_WAIT_SITE_RUNQUEUE, queued);
+  if (late - queued - stopped > 0.001)
+    rp_stall_add_wait (stall, RP_WAIT_SITE_UNKNOWN, late - queued - stopped);
+  rp_stall_sort (stall);
+  keep_stall (call->registry, stall);
+}
+
 static GPtrArray *
 calls_snapshot (RpCallRegistry *self)
 {
@@ -275,26 +478,6 @@ calls_snapshot (RpCallRegistry *self)
   return calls;
 }
 
-/* Under the call's lock. Each sample stands for the time since the previous
- * one (the first: since the call's start), the usual estimate of a
- * sampling profiler: the first 20 ms go to the site seen at 20 ms. */
-static void
-add_sample (RpTimedCall  *call,
-            double        now,
-            RpWaitSample *sample)
-{
-  if (call->stall == NULL)
-    {
-      call->stall = rp_stall_new (call->series, 0, 0);
-      call->stall->source = g_strdup (sample->source);
-      call->blkio_first = sample->blkio_ticks;
-    }
-  rp_stall_add_wait (call->stall, sample->site, now - call->last_sample);
-  call->last_sample = now;
-  call->blkio_last = sample->blkio_ticks;
-  call->blkio_known = sample->blkio_known;
-}
-
 /* Looks at one call if it has been in flight long enough: which one and
  * whose thread under the lock, the /proc read without it (see the top of
  * this file), the look added only to the same call. */
@@ -304,7 +487,7 @@ sample_call (RpTimedCall  *call,
              RpWaitReader  reader,
              gpointer      data)
 {
-  RpWaitSample sample = { NULL, NULL, 0, FALSE };
+  RpWaitSample sample = { NULL, NULL, 0, FALSE, 0, 0, FALSE };
   gboolean due, added = FALSE;
   guint64 generation;
   pid_t task;
@@ -323,7 +506,7 @@ sample_call (RpTimedCall  *call,
   g_mutex_lock (&call->lock);
   if (call->start > 0 && call->generation == generation)
     {
-      add_sample (call, rp_clock_now (), &sample);
+      add_sample (call, rp_clock_now (), task, &sample);
       added = TRUE;
     }
   g_mutex_unlock (&call->lock);

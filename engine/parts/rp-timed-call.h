@@ -29,6 +29,10 @@ typedef struct _RpTimedCall    RpTimedCall;
  * @source: "stack" or "wchan" (a static string)
  * @blkio_ticks: its delayacct_blkio_ticks (USER_HZ)
  * @blkio_known: whether delay accounting is on
+ * @on_cpu: seconds it has run on a CPU (its schedstat)
+ * @run_delay: seconds it has waited on a run queue for a CPU (its
+ *   schedstat; a wait still going on is added when it ends)
+ * @run_delay_known: whether @on_cpu and @run_delay were read
  *
  * One look at a thread, by the sampler's reader.
  */
@@ -37,6 +41,9 @@ typedef struct {
   const char *source;
   guint64     blkio_ticks;
   gboolean    blkio_known;
+  double      on_cpu;
+  double      run_delay;
+  gboolean    run_delay_known;
 } RpWaitSample;
 
 /**
@@ -76,15 +83,24 @@ GPtrArray      *rp_call_registry_get_in_flight (RpCallRegistry *self,
                                                double          min_age);
 GPtrArray      *rp_call_registry_get_stalls   (RpCallRegistry *self);
 guint64         rp_call_registry_get_dropped  (RpCallRegistry *self);
+void            rp_call_registry_add_stall    (RpCallRegistry *self,
+                                               RpStall        *stall);
 
+void            rp_timed_call_set_frequent    (RpTimedCall    *call,
+                                               gboolean        frequent);
 double          rp_timed_call_begin           (RpTimedCall    *call,
                                                const char     *series);
 void            rp_timed_call_set_child       (RpTimedCall    *call,
                                                pid_t           child);
 double          rp_timed_call_end             (RpTimedCall    *call);
 void            rp_timed_call_abandon         (RpTimedCall    *call);
+void            rp_timed_call_mark_sleep      (RpTimedCall    *call);
+void            rp_timed_call_woke            (RpTimedCall    *call,
+                                               const char     *series,
+                                               double          due);
 
 /* rp-stall-sampler.c */
+char           *rp_stall_sampler_site_from_stack (const char  *stack);
 void            rp_stall_sampler_read         (pid_t           tid,
                                                gboolean        child,
                                                gboolean        use_stack,

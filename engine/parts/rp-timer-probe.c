@@ -35,17 +35,24 @@ timer_probe_run (RpPartHost *host,
 {
   TimerProbe *probe = state;
   RpSeries *series = rp_part_host_ensure_series (host, "timer_lateness", "s", _("Worker timer lateness"));
+  /* A late wake-up is a stall too, with its evidence: the thread's wait
+   * for a CPU and the process's stops (rp_timed_call_woke()). */
+  RpTimedCall *call = rp_part_host_open_call (host);
   double due = rp_clock_now () + probe->interval;
 
+  rp_timed_call_mark_sleep (call);
   while (rp_part_host_sleep (host, due - rp_clock_now ()))
     {
       double woke = rp_clock_now ();
+
+      rp_timed_call_woke (call, "timer_lateness", due);
 
       rp_series_append (series, rp_part_host_time_from_monotonic (host, due), MAX (woke - due, 0));
       rp_part_host_changed (host);
       /* The next period from now, not from @due: after a freeze, one late
        * sample says how long it lasted instead of a burst of catch-ups. */
       due = woke + probe->interval;
+      rp_timed_call_mark_sleep (call);
     }
 }
 
@@ -66,7 +73,9 @@ static const RpSeriesInfo series[] = {
     N_("How late a sleeping worker thread of the probe woke up: the measuring process’s own delay"),
     26, RP_SUMMARY_LATENCY, RP_SERIES_FLAG_IN_SUMMARY | RP_SERIES_FLAG_JUDGED,
     /* TRANSLATORS: subject of "%s stalled 6 of 60 times over 1 s" */
-    N_("The probe's worker timer") },
+    N_("The probe's worker timer"), NULL, RP_CALL_KIND_WAIT,
+    /* TRANSLATORS: opens a sentence: "The worker timer's wake-up took 2.1 s at 3.0 s" (late by) */
+    N_("The worker timer's wake-up") },
 };
 
 static char *

@@ -33,8 +33,9 @@ static const CatalogEntry catalog[] = {
   { N_("Disk call latency"), "s", TRUE, TRUE, FALSE, { "disk-latency", 0, 0, 2, FALSE } },
   /* R3 compares the writers with each other: does one of them starve? */
   { N_("write() latency per writer thread"), "s", TRUE, TRUE, TRUE, { "writer-threads", 0, 1, 2, TRUE } },
-  /* What is measured is the probe's own window, not the desktop: said so. */
-  { N_("This window: main loop, frames, input"), "s", TRUE, TRUE, FALSE, { "ui-latency", 0, 2, 1, FALSE } },
+  /* What is measured is the probe window (app/canary), an application of
+   * its own that the desktop serves: said so. */
+  { N_("Probe window: main loop, frames, input"), "s", TRUE, TRUE, FALSE, { "ui-latency", 0, 2, 1, FALSE } },
   { N_("CPU time, system-wide"), "ratio", FALSE, FALSE, FALSE, { "cpu", 1, 2, 1, FALSE } },
   { N_("Throughput"), "B/s", FALSE, FALSE, FALSE, { "throughput", 0, 3, 1, FALSE } },
   { N_("Dirty and writeback memory, system-wide"), "B", FALSE, FALSE, FALSE, { "memory", 1, 3, 1, FALSE } },
@@ -304,8 +305,14 @@ add_spans (GArray    *spans,
     {
       const RpStall *stall = g_ptr_array_index (stalls, i);
       g_autofree char *duration = rp_format_latency (stall->duration);
-      g_autofree char *breakdown = rp_report_stall_breakdown_text (stall, 3);
+      g_autofree char *breakdown = NULL;
       RpPlotSpan span = { stall->series, stall->start, stall->start + stall->duration, in_flight, NULL };
+      RpCauseEvidence evidence;
+
+      /* A tooltip's causes from the call's kind alone: the chart has no
+       * series of the run to decide a read behind writes from another. */
+      rp_stall_evidence_from (NULL, NULL, NULL, stall, &evidence);
+      breakdown = rp_stall_breakdown_text (stall, &evidence, 3, FALSE);
 
       span.label = in_flight ?
         /* TRANSLATORS: tooltip of a call in flight: "fsync in flight, 8.20 s so far: waiting for the journal commit 8.10 s (99 %)" */

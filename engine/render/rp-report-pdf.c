@@ -357,7 +357,7 @@ doc_stalls (Doc *doc)
       g_autofree char *duration = rp_format_latency (stall->duration);
       g_autofree char *title = g_strdup_printf (_("%s at %s: %s"), rp_stall_call_name (stall->series),
                                                 start, duration);
-      g_autofree char *breakdown = rp_report_stall_breakdown_text (stall, 4);
+      g_autofree char *breakdown = rp_report_stall_breakdown_text (doc->report, stall, 4, TRUE);
       g_autoptr(GPtrArray) meanwhile = rp_report_stall_meanwhile (doc->report, stall);
 
       if (i > 0)

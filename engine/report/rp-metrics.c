@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rp-metrics.h"
+#include "rp-report-stalls.h"
 #include "rp-stall.h"
 
 /* The latencies a user waits for, one histogram each, named after their
@@ -341,6 +342,13 @@ harvest_series (Folder   *f,
   latency->harvested += n;
 }
 
+static RpSeries *
+lookup_in_session (gpointer    owner,
+                   const char *name)
+{
+  return rp_session_lookup_series (owner, name);
+}
+
 static void
 harvest_stalls (Folder    *f,
                 RpSession *session)
@@ -352,11 +360,20 @@ harvest_stalls (Folder    *f,
   for (guint i = f->stalls_harvested; i < stalls->len; i++)
     {
       RpStall *stall = g_ptr_array_index (stalls, i);
-      const RpWaitShare *dominant = rp_stall_get_dominant (stall);
-      const char *site = dominant != NULL ? dominant->site : RP_WAIT_SITE_UNKNOWN;
-      const char *cause = rp_wait_site_get_cause_id (site);
-      g_autofree char *key = g_strdup_printf ("%s\n%s", site, cause ? cause : "unknown");
-      guint64 *count = g_hash_table_lookup (f->causes, key);
+      RpCauseEvidence evidence;
+      g_autoptr(GArray) causes = NULL;
+      const RpCauseShare *dominant;
+      g_autofree char *key = NULL;
+      guint64 *count;
+
+      /* The cause the judgement gives it (rp-report-causes.c), by its id:
+       * a label that adds up across machines in any language. */
+      rp_stall_evidence_from (lookup_in_session, session, rp_session_get_sysinfo (session), stall, &evidence);
+      causes = rp_stall_get_causes (stall, &evidence);
+      dominant = causes->len > 0 ? &g_array_index (causes, RpCauseShare, 0) : NULL;
+      key = g_strdup_printf ("%s\n%s", dominant != NULL ? dominant->site : RP_WAIT_SITE_UNKNOWN,
+                             rp_cause_get_id (dominant != NULL ? dominant->cause : RP_CAUSE_UNKNOWN));
+      count = g_hash_table_lookup (f->causes, key);
 
       if (count == NULL)
         {

@@ -150,6 +150,50 @@ summary_to_json (RpReport *self)
   return summary;
 }
 
+static RpSeries *
+lookup_in_report (gpointer    owner,
+                  const char *name)
+{
+  return rp_report_lookup_series (owner, name);
+}
+
+/* The judgement as every front end gives it (rp-run-summary.c): written for
+ * readers of the file, never read back (a reader of ours judges anew). */
+static JsonObject *
+judgement_to_json (RpReport *self)
+{
+  g_autoptr(RpRunSummary) summary = rp_report_get_summary (self);
+  g_autofree char *short_verdict = rp_run_summary_get_short_verdict (summary);
+  g_autofree char *verdict = rp_run_summary_get_verdict (summary, self->sysinfo);
+  gint subject = rp_run_summary_get_subject (summary);
+  JsonObject *object = json_object_new ();
+  RpCauseShare cause;
+  double sampled = 0;
+
+  json_object_set_string_member (object, "headline", rp_run_summary_get_headline (summary, TRUE));
+  json_object_set_string_member (object, "short_verdict", short_verdict);
+  json_object_set_string_member (object, "verdict", verdict);
+  if (subject < 0)
+    {
+      json_object_set_null_member (object, "subject");
+      json_object_set_null_member (object, "cause");
+      return object;
+    }
+  json_object_set_string_member (object, "subject", rp_run_summary_get_row_info ((guint) subject)->name);
+  if (summary->stats[subject].over_instant > 0 &&
+      rp_stalls_get_call_cause (self->stalls, rp_run_summary_get_row_info ((guint) subject)->name,
+                                lookup_in_report, self, self->sysinfo,
+                                &cause, &sampled, NULL) && sampled > 0)
+    {
+      json_object_set_string_member (object, "cause", rp_cause_get_id (cause.cause));
+      json_object_set_string_member (object, "cause_site", cause.site);
+      json_object_set_double_member (object, "cause_share", MIN (cause.seconds / sampled, 1.0));
+    }
+  else
+    json_object_set_null_member (object, "cause");
+  return object;
+}
+
 static JsonObject *
 notes_to_json (RpReport *self)
 {
@@ -189,6 +233,7 @@ report_to_node (RpReport         *self,
   json_object_set_object_member (root, "series", series_to_json (self, encoding));
   json_object_set_array_member (root, "stalls", rp_report_stalls_to_json (self));
   json_object_set_object_member (root, "summary", summary_to_json (self));
+  json_object_set_object_member (root, "judgement", judgement_to_json (self));
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, root);
   return node;

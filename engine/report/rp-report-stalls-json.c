@@ -18,6 +18,32 @@
  *
  * Returns: (transfer full): the "stalls" array of docs/REPORT-FORMAT.md
  */
+/* What the judgement made of the stall's breakdown (rp-report-causes.c):
+ * written for readers of the file (the ground-truth suite, scripts); a
+ * reader of ours decides anew from the breakdown and the series. */
+static JsonArray *
+causes_to_json (RpReport      *self,
+                const RpStall *stall)
+{
+  JsonArray *array = json_array_new ();
+  RpCauseEvidence evidence;
+  g_autoptr(GArray) causes = NULL;
+
+  rp_report_stall_evidence (self, stall, &evidence);
+  causes = rp_stall_get_causes (stall, &evidence);
+  for (guint k = 0; k < causes->len; k++)
+    {
+      const RpCauseShare *share = &g_array_index (causes, RpCauseShare, k);
+      JsonObject *object = json_object_new ();
+
+      json_object_set_string_member (object, "cause", rp_cause_get_id (share->cause));
+      json_object_set_string_member (object, "site", share->site);
+      json_object_set_double_member (object, "seconds", share->seconds);
+      json_array_add_object_element (array, object);
+    }
+  return array;
+}
+
 JsonArray *
 rp_report_stalls_to_json (RpReport *self)
 {
@@ -47,6 +73,7 @@ rp_report_stalls_to_json (RpReport *self)
           json_array_add_object_element (breakdown, site);
         }
       json_object_set_array_member (object, "breakdown", breakdown);
+      json_object_set_array_member (object, "causes", causes_to_json (self, stall));
       json_array_add_object_element (array, object);
     }
   return array;

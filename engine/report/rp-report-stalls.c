@@ -24,33 +24,20 @@ rp_report_get_stalls (RpReport *self)
   return self->stalls;
 }
 
-/* The timed calls by the series they go into, as a sentence names them. */
-static const struct {
-  const char *series;
-  const char *name;
-} call_names[] = {
-  { "fsync_latency", N_("fsync") },
-  { "fsync_pwrite_latency", N_("The probe's write()") },
-  { "write_latency", N_("write()") },
-  { "writers_fsync_latency", N_("The writers' fsync") },
-  { "cold_read_latency", N_("A cold read") },
-  { "app_start_latency", N_("A program start") },
-};
-
 /**
  * rp_stall_call_name:
  * @series: a stall's series, e.g. "fsync_latency"
  *
- * Returns: (transfer none): the call in words, e.g. "fsync"; the series'
- *   name for one this version does not know
+ * Returns: (transfer none): the call in words as a sentence opens with it,
+ *   from the series' row in the parts table (@call_name), e.g. "fsync",
+ *   "A cold read"; the series' name for one this version does not know
  */
 const char *
 rp_stall_call_name (const char *series)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (call_names); i++)
-    if (g_strcmp0 (call_names[i].series, series) == 0)
-      return _(call_names[i].name);
-  return series;
+  const RpSeriesInfo *info = rp_parts_lookup_series (series, NULL);
+
+  return info != NULL && info->call_name != NULL ? _(info->call_name) : series;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -262,195 +249,13 @@ rp_report_stall_meanwhile (RpReport      *self,
 }
 
 /* ------------------------------------------------------------------------ */
-/* The cause                                                                 */
-
-static const char *
-site_words (const char *site)
-{
-  const char *words = rp_wait_site_describe (site);
-
-  return words != NULL ? words : site;
-}
-
-/**
- * rp_report_stall_breakdown_text:
- * @stall: a stall
- * @max_sites: at most this many sites, the largest (0: all)
- *
- * Returns: (transfer full): e.g. "waiting for the journal commit 9.70 s
- *   (98 %); running on a CPU 0.10 s (1 %)", or "not sampled"
- */
-char *
-rp_report_stall_breakdown_text (const RpStall *stall,
-                                guint          max_sites)
-{
-  GString *text = g_string_new (NULL);
-  guint n;
-
-  g_return_val_if_fail (stall != NULL, NULL);
-
-  n = stall->breakdown->len;
-  if (max_sites > 0)
-    n = MIN (n, max_sites);
-  for (guint i = 0; i < n; i++)
-    {
-      const RpWaitShare *share = &g_array_index (stall->breakdown, RpWaitShare, i);
-      g_autofree char *seconds = rp_format_latency (share->seconds);
-      double share_of = stall->duration > 0 ? share->seconds / stall->duration : 0;
-
-      if (i > 0)
-        g_string_append (text, "; ");
-      /* TRANSLATORS: a wait site, its seconds and its share of the stall:
-       * "waiting for the journal commit 9.70 s (98 %)" */
-      g_string_append_printf (text, _("%s %s (%.0f %%)"), site_words (share->site), seconds,
-                              100 * MIN (share_of, 1.0));
-    }
-  if (text->len == 0)
-    g_string_append (text, _("not sampled"));
-  return g_string_free (text, FALSE);
-}
-
-/* The series whose stalls took the most time, and the site where they
- * waited longest, summed over its stalls. */
-static const char *
-dominant_series (GPtrArray *stalls)
-{
-  g_autoptr(GHashTable) totals = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  const char *best = NULL;
-  double best_total = 0;
-
-  for (guint i = 0; i < stalls->len; i++)
-    {
-      const RpStall *stall = g_ptr_array_index (stalls, i);
-      double *total = g_hash_table_lookup (totals, stall->series);
-
-      if (total == NULL)
-        {
-          total = g_new0 (double, 1);
-          g_hash_table_insert (totals, stall->series, total);
-        }
-      *total += stall->duration;
-      if (*total > best_total || (*total == best_total && g_strcmp0 (stall->series, best) < 0))
-        {
-          best_total = *total;
-          best = stall->series;
-        }
-    }
-  return best;
-}
-
-static double
-median_in_stalls (RpReport   *self,
-                  GPtrArray  *stalls,
-                  const char *series_name,
-                  const char *call_series)
-{
-  RpSeries *series = rp_report_lookup_series (self, series_name);
-  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
-  RpStats stats;
-
-  if (series == NULL)
-    return NAN;
-  for (guint i = 0; i < stalls->len; i++)
-    {
-      const RpStall *stall = g_ptr_array_index (stalls, i);
-      g_autofree double *values = NULL;
-      guint n;
-
-      if (!g_str_equal (stall->series, call_series))
-        continue;
-      values = values_in (series, stall->start, stall->start + stall->duration + PERIOD_SLACK, FALSE, &n);
-      g_array_append_vals (all, values, n);
-    }
-  if (all->len == 0)
-    return NAN;
-  rp_stats_compute ((const double *) all->data, all->len, &stats);
-  return stats.p50;
-}
-
-/* Each wait site summed over every sampled stall of the call whose stalls
- * took the most time: as a stall whose duration is their sum. */
-static RpStall *
-sum_dominant (RpReport *self,
-              guint    *out_n)
-{
-  const char *series = dominant_series (self->stalls);
-  RpStall *sum;
-
-  *out_n = 0;
-  if (series == NULL)
-    return NULL;
-  sum = rp_stall_new (series, 0, 0);
-  for (guint i = 0; i < self->stalls->len; i++)
-    {
-      const RpStall *stall = g_ptr_array_index (self->stalls, i);
-
-      if (!g_str_equal (stall->series, series) || stall->breakdown->len == 0)
-        continue;
-      (*out_n)++;
-      sum->duration += stall->duration;
-      for (guint k = 0; k < stall->breakdown->len; k++)
-        {
-          const RpWaitShare *share = &g_array_index (stall->breakdown, RpWaitShare, k);
-
-          rp_stall_add_wait (sum, share->site, share->seconds);
-        }
-    }
-  if (*out_n == 0)
-    g_clear_pointer (&sum, rp_stall_free);
-  return sum;
-}
-
-/* The cause of @site in the data= mode of the file system the probes ran on. */
-static const char *
-report_cause (RpReport   *self,
-              const char *site)
-{
-  const RpSysinfo *sysinfo = rp_report_get_sysinfo (self);
-
-  return rp_wait_site_get_cause_in_mode (site, sysinfo != NULL ? sysinfo->journal_mode : NULL);
-}
-
-/**
- * rp_report_get_cause_cell:
- *
- * The dominant cause in a few words, for a comparison's table: the cause
- * of the wait site where the stalls spent the most time, with its share of
- * their time, e.g. "journal commit (89 %)"; the site's name for one the
- * table does not know.
- *
- * Returns: (transfer full) (nullable): the text, %NULL without a sampled stall
- */
-char *
-rp_report_get_cause_cell (RpReport *self)
-{
-  g_autoptr(RpStall) sum = NULL;
-  const RpWaitShare *site;
-  const char *cause;
-  guint n;
-
-  g_return_val_if_fail (RP_IS_REPORT (self), NULL);
-
-  sum = sum_dominant (self, &n);
-  site = sum != NULL ? rp_stall_get_dominant (sum) : NULL;
-  if (site == NULL || sum->duration <= 0)
-    return NULL;
-  cause = report_cause (self, site->site);
-  /* TRANSLATORS: a comparison's cell: "journal commit (89 %)" */
-  return g_strdup_printf (_("%s (%.0f %%)"), cause != NULL ? cause : site_words (site->site),
-                          100 * MIN (site->seconds / sum->duration, 1.0));
-}
+/* The cause (decided in rp-report-causes.c)                                 */
 
 /**
  * rp_report_get_stall_cause:
  *
- * The cause of the run's stalls in plain words, for the verdict: the call
- * whose stalls took the most time, the wait site where they spent the most
- * of it (summed over them all, so that one odd stall does not name the
- * cause), and how fast the disk answered meanwhile, e.g. "Over its 5
- * stalls (calls over 0.1 s), fsync spent 9.70 s of 9.85 s waiting for the journal commit; the
- * disk answered in 3.0 ms per request (median): journal commit, not a
- * slow disk."
+ * The sentence of rp_report_get_cause_sentence() about the subject of the
+ * report's judgement: why its stalls took their time.
  *
  * Returns: (transfer full) (nullable): the sentence, %NULL without a
  *   sampled stall
@@ -458,60 +263,12 @@ rp_report_get_cause_cell (RpReport *self)
 char *
 rp_report_get_stall_cause (RpReport *self)
 {
-  const char *series;
-  g_autoptr(RpStall) sum = NULL;
-  const RpWaitShare *site;
-  g_autofree char *spent = NULL, *of = NULL;
-  g_autofree char *first = NULL;
-  g_autofree char *limit = NULL;
-  const char *cause;
-  double median;
-  guint n = 0;
+  g_autoptr(RpRunSummary) summary = NULL;
 
   g_return_val_if_fail (RP_IS_REPORT (self), NULL);
 
-  sum = sum_dominant (self, &n);
-  if (sum == NULL)
-    return NULL;
-  series = sum->series;
-  site = rp_stall_get_dominant (sum);
-  if (site == NULL)
-    return NULL;
-
-  spent = rp_format_latency (site->seconds);
-  of = rp_format_latency (sum->duration);
-  limit = rp_format_limit (RP_LIMIT_INSTANT);
-  /* A stall is a call over 0.1 s (rp-stats.h): said here, where the verdict
-   * counts them, so that the count means something to a reader. */
-  /* TRANSLATORS: "Over its 5 stalls (calls over 0.1 s), fsync spent 9.70 s of
-   * 9.85 s waiting for the journal commit": 5 is %5$u, fsync %1$s, the wait
-   * site's words %4$s, the limit %6$s */
-  first = g_strdup_printf (ngettext ("Over its %5$u stall (a call over %6$s), %1$s spent %2$s of %3$s %4$s",
-                                     "Over its %5$u stalls (calls over %6$s), %1$s spent %2$s of %3$s %4$s", n),
-                           rp_stall_call_name (series), spent, of, site_words (site->site), n, limit);
-  cause = report_cause (self, site->site);
-  median = median_in_stalls (self, self->stalls, "device_write_latency", series);
-  if (isnan (median))
-    median = median_in_stalls (self, self->stalls, "disk_await", series);
-  if (!isnan (median))
-    {
-      g_autofree char *median_text = rp_format_latency (median);
-      gboolean disk_fast = median < RP_LIMIT_INSTANT / 2;
-
-      if (cause != NULL && disk_fast && !g_str_equal (cause, _("a slow disk")))
-        /* TRANSLATORS: "…; the disk answered in 3.0 ms per request (median): journal commit, not a slow disk." */
-        return g_strdup_printf (_("%s; the disk answered in %s per request (median): %s, not a slow disk."),
-                                first, median_text, cause);
-      if (cause != NULL)
-        /* TRANSLATORS: "…; the disk answered in 250 ms per request (median): a slow disk." */
-        return g_strdup_printf (_("%s; the disk answered in %s per request (median): %s."),
-                                first, median_text, cause);
-      return g_strdup_printf (_("%s; the disk answered in %s per request (median)."), first, median_text);
-    }
-  if (cause != NULL)
-    /* TRANSLATORS: "…: journal commit." */
-    return g_strdup_printf (_("%s: %s."), first, cause);
-  return g_strdup_printf ("%s.", first);
+  summary = rp_report_get_summary (self);
+  return g_strdup (summary->cause);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -577,15 +334,21 @@ rp_report_stalls_to_text (RpReport *self)
       const RpStall *stall = g_ptr_array_index (longest, i);
       g_autofree char *start = rp_format_latency (stall->start);
       g_autofree char *duration = rp_format_latency (stall->duration);
-      g_autofree char *breakdown = rp_report_stall_breakdown_text (stall, 4);
+      g_auto(GStrv) causes = NULL;
       g_autoptr(GPtrArray) meanwhile = rp_report_stall_meanwhile (self, stall);
+      RpCauseEvidence evidence;
       g_autofree char *title = NULL;
 
       /* TRANSLATORS: "fsync at 12.3 s: 9.85 s" */
       title = g_strdup_printf (_("%s at %s: %s"), rp_stall_call_name (stall->series), start, duration);
       g_string_append_c (out, '\n');
       rp_text_append_wrapped (out, "", "  ", title);
-      rp_text_append_wrapped (out, "  ", "    ", breakdown);
+      /* A cause a line, the kernel's site beside it: the stall records are
+       * for engineers too. */
+      rp_report_stall_evidence (self, stall, &evidence);
+      causes = rp_stall_breakdown_lines (stall, &evidence, 4, TRUE);
+      for (guint k = 0; causes[k] != NULL; k++)
+        rp_text_append_wrapped (out, "  ", "    ", causes[k]);
       if (stall->blkio_delay >= 0)
         {
           g_autofree char *blkio = rp_format_latency (stall->blkio_delay);

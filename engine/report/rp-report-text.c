@@ -102,7 +102,6 @@ RpRunSummary *
 rp_report_get_summary (RpReport *self)
 {
   RpRunSummary *summary;
-  g_autofree char *cause = NULL, *cause_short = NULL;
   g_autofree char *elapsed = NULL, *planned = NULL;
   const RpScenario *scenario;
   gboolean command_failed = FALSE;
@@ -111,10 +110,6 @@ rp_report_get_summary (RpReport *self)
 
   summary = rp_run_summary_new ();
   rp_run_summary_set_notes (summary, self->notes);
-  cause = rp_report_get_stall_cause (self);
-  rp_run_summary_set_cause (summary, cause);
-  cause_short = rp_report_get_cause_cell (self);
-  rp_run_summary_set_cause_short (summary, cause_short);
   elapsed = rp_text_format_duration (self->duration);
   scenario = rp_report_get_scenario (self);
   if (scenario != NULL && scenario->duration > 0)
@@ -130,6 +125,9 @@ rp_report_get_summary (RpReport *self)
       if (rp_report_get_stats (self, rp_run_summary_get_row_info (row)->name, &stats))
         rp_run_summary_set_row (summary, row, &stats);
     }
+  /* After the rows: each row's cause is its own stalls', and the verdict's
+   * sentence is about the subject the rows make. */
+  rp_report_set_row_causes (self, summary);
   return summary;
 }
 

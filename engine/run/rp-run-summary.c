@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rp-run-summary.h"
+#include "rp-run-summary-private.h"
 #include "rp-session.h"
 #include "rp-units.h"
 
@@ -71,6 +71,7 @@ rp_run_summary_new (void)
   self->stats = g_new0 (RpStats, self->n_rows);
   self->present = g_new0 (gboolean, self->n_rows);
   self->calls = g_new0 (guint64, self->n_rows);
+  self->row_causes = g_new0 (char *, self->n_rows);
   return self;
 }
 
@@ -82,10 +83,13 @@ rp_run_summary_free (RpRunSummary *self)
   g_free (self->stats);
   g_free (self->present);
   g_free (self->calls);
+  for (guint i = 0; i < self->n_rows; i++)
+    g_free (self->row_causes[i]);
+  g_free (self->row_causes);
+  g_free (self->in_flight_call);
   g_free (self->kernel_events_unavailable);
   g_free (self->input_clock_unusable);
   g_free (self->cause);
-  g_free (self->cause_short);
   g_free (self->ended_by);
   g_free (self->elapsed);
   g_free (self->planned);
@@ -121,9 +125,10 @@ rp_run_summary_set_row (RpRunSummary  *self,
  * says beside the rows: the measuring
  * process's own freezes (%RP_NOTE_GAPS, %RP_NOTE_GAP_LONGEST), why
  * kernel events are missing (%RP_NOTE_KERNEL_EVENTS_UNAVAILABLE), a stop
- * before the loads started (%RP_NOTE_STOPPED_WHILE_PREPARING), and
- * whether the window's input events had unusable times
- * (%RP_NOTE_INPUT_CLOCK_STATUS).
+ * before the loads started (%RP_NOTE_STOPPED_WHILE_PREPARING), whether
+ * the window's input events had unusable times
+ * (%RP_NOTE_INPUT_CLOCK_STATUS), and the window's frames and late frames
+ * ("frames", "late_frames", noted at its end).
  */
 void
 rp_run_summary_set_notes (RpRunSummary *self,
@@ -149,6 +154,14 @@ rp_run_summary_set_notes (RpRunSummary *self,
     self->input_clock_unusable = g_strdup (input_clock);
   self->stopped_while_preparing =
     notes != NULL && g_strcmp0 (g_hash_table_lookup (notes, RP_NOTE_STOPPED_WHILE_PREPARING), "true") == 0;
+  {
+    const char *frames = notes != NULL ? g_hash_table_lookup (notes, "frames") : NULL;
+    const char *late = notes != NULL ? g_hash_table_lookup (notes, "late_frames") : NULL;
+
+    if (late != NULL)
+      rp_run_summary_set_late_frames (self, frames != NULL ? g_ascii_strtoull (frames, NULL, 10) : 0,
+                                      g_ascii_strtoull (late, NULL, 10));
+  }
   for (guint i = 0; i < self->n_rows; i++)
     {
       const char *count_note = rp_run_summary_get_row_info (i)->count_note;
@@ -209,20 +222,80 @@ rp_run_summary_set_end (RpRunSummary *self,
 }
 
 /**
- * rp_run_summary_set_cause_short:
- * @cause_short: (nullable): the dominant cause in a few words, e.g.
- *   "journal commit (89 %)" (rp_report_get_cause_cell()), translated
+ * rp_run_summary_set_row_cause:
+ * @row: 0 .. @n_rows − 1
+ * @cause_short: (nullable): the cause of that row's own stalls in a few
+ *   words with its share, e.g. "waiting for the journal to commit (89 %)"
+ *   (rp_stalls_get_call_cause_short()), translated; %NULL: none sampled
  *
- * The cause the short verdict names after what stalled.
+ * The cause the short verdict names after the row when the row is its
+ * subject: each subject its own cause, never another call's.
  */
 void
-rp_run_summary_set_cause_short (RpRunSummary *self,
-                                const char   *cause_short)
+rp_run_summary_set_row_cause (RpRunSummary *self,
+                              guint         row,
+                              const char   *cause_short)
+{
+  g_return_if_fail (self != NULL && row < self->n_rows);
+
+  g_free (self->row_causes[row]);
+  self->row_causes[row] = g_strdup (cause_short);
+}
+
+/**
+ * rp_run_summary_set_late_frames:
+ * @frames: frames the window drew, 0 when not known (a run that goes on)
+ * @late_frames: how many of them were late
+ *
+ * The window's late frames, said after the verdict's sentences; a report
+ * has them in its notes (rp_run_summary_set_notes()), a live run counts
+ * its late-frame series.
+ */
+void
+rp_run_summary_set_late_frames (RpRunSummary *self,
+                                guint64       frames,
+                                guint64       late_frames)
 {
   g_return_if_fail (self != NULL);
 
-  g_free (self->cause_short);
-  self->cause_short = g_strdup (cause_short);
+  self->frames = frames;
+  self->late_frames = late_frames;
+}
+
+/**
+ * rp_run_summary_set_in_flight:
+ * @call_name: (nullable): the call in flight longest over 0.1 s in words,
+ *   e.g. "fsync" (rp_stall_call_name()); %NULL: none
+ * @seconds: how long it has been in flight
+ *
+ * While a run goes on, the worst moment is often one that has not ended,
+ * which no statistic has yet: the verdicts say it last.
+ */
+void
+rp_run_summary_set_in_flight (RpRunSummary *self,
+                              const char   *call_name,
+                              double        seconds)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->in_flight_call);
+  self->in_flight_call = g_strdup (call_name);
+  self->in_flight_seconds = seconds;
+}
+
+/**
+ * rp_run_summary_set_live:
+ * @live: the run goes on
+ *
+ * A live judgement says what it has seen "so far", never that the system
+ * "stayed" responsive.
+ */
+void
+rp_run_summary_set_live (RpRunSummary *self,
+                         gboolean      live)
+{
+  g_return_if_fail (self != NULL);
+  self->live = live;
 }
 
 /**
@@ -239,22 +312,35 @@ rp_run_summary_has_samples (const RpRunSummary *self)
   return FALSE;
 }
 
-/* Whether row @i counts in the judgement and has samples. */
-static gboolean
-judged_with_samples (const RpRunSummary *self,
+/* Whether row @i is a subject of the judgement, something a user waits
+ * for, and has samples: a kernel series is a cause, never a subject. */
+gboolean
+rp_run_summary_judged_with_samples (const RpRunSummary *self,
                      guint               i)
 {
-  return (rp_run_summary_get_row_info (i)->flags & RP_SERIES_FLAG_JUDGED) &&
+  RpSeriesFlags flags = rp_run_summary_get_row_info (i)->flags;
+
+  return (flags & RP_SERIES_FLAG_JUDGED) && !(flags & RP_SERIES_FLAG_CAUSE) &&
          self->present[i] && self->stats[i].n > 0;
+}
+
+/* Whether row @i is a kernel series that explains (a cause) with samples. */
+gboolean
+rp_run_summary_cause_with_samples (const RpRunSummary *self,
+                    guint               i)
+{
+  return (rp_run_summary_get_row_info (i)->flags & RP_SERIES_FLAG_CAUSE) && self->present[i] &&
+         self->stats[i].n > 0;
 }
 
 /**
  * rp_run_summary_get_severity:
  *
  * The response-time band of the worst delay of the series the parts table
- * marks %RP_SERIES_FLAG_JUDGED: every latency of every probe and load
- * (fsync, write(), the parallel writers' fsyncs, cold reads, program
- * starts, the window's main loop, frames and input …).
+ * marks %RP_SERIES_FLAG_JUDGED, but for the kernel's (%RP_SERIES_FLAG_CAUSE):
+ * every latency a user or a program waits for (fsync, write(), the parallel
+ * writers' fsyncs, cold reads, program starts, the window's main loop,
+ * frames and input …).
  *
  * A run stopped while it prepared whose few samples were all instant is
  * %RP_SEVERITY_UNKNOWN too: a sample or two before the loads started is no
@@ -270,7 +356,7 @@ rp_run_summary_get_severity (const RpRunSummary *self)
   g_return_val_if_fail (self != NULL, RP_SEVERITY_UNKNOWN);
 
   for (guint i = 0; i < self->n_rows; i++)
-    if (judged_with_samples (self, i))
+    if (rp_run_summary_judged_with_samples (self, i))
       worst = MAX (worst, self->stats[i].max);
 
   if (worst < 0)
@@ -314,55 +400,71 @@ rp_severity_get_headline (RpSeverity severity,
 }
 
 /* The series' subject ("Cold reads") in the user's language. */
-static const char *
-subject_of (const RpSeriesInfo *info)
+const char *
+rp_run_summary_subject_of (const RpSeriesInfo *info)
 {
   return info->subject != NULL ? _(info->subject) : _(info->title);
 }
 
 /* What a stalled series is, in the words of the headline: a user asks
  * whether the desktop froze or a save waited, not which probe it was. */
-typedef enum {
-  STALL_OTHER,
-  STALL_SAVING,
-  STALL_READING,
-  STALL_PROGRAMS,
-  STALL_WINDOW,
-  STALL_DESKTOP,
-} StallKind;
-
-static StallKind
-stall_kind (const RpSeriesInfo *info)
+RpStallKind
+rp_run_summary_stall_kind (const RpSeriesInfo *info)
 {
-  static const char * const reading[] = { "cold_read_latency", "open_latency", "device_read_latency" };
+  static const char * const reading[] = { "cold_read_latency", "open_latency", "read_latency" };
 
   /* The window's own probes share one chart: what they measure is this
    * window, not the desktop; the display server's round trip is the
    * desktop. */
   if (g_strcmp0 (info->chart, "ui-latency") == 0)
-    return STALL_WINDOW;
+    return RP_STALL_WINDOW;
   if (g_str_equal (info->name, "display_round_trip"))
-    return STALL_DESKTOP;
+    return RP_STALL_DESKTOP;
   if (g_str_has_prefix (info->name, "app_start"))
-    return STALL_PROGRAMS;
+    return RP_STALL_PROGRAMS;
   for (guint i = 0; i < G_N_ELEMENTS (reading); i++)
     if (g_str_equal (info->name, reading[i]))
-      return STALL_READING;
+      return RP_STALL_READING;
   /* A worker's timer measures the scheduler, not a file. */
   if (g_str_equal (info->name, "timer_lateness"))
-    return STALL_OTHER;
-  return STALL_SAVING;
+    return RP_STALL_OTHER;
+  return RP_STALL_SAVING;
 }
 
-/* The judged row with the worst delay, or -1. */
-static gint
-worst_row (const RpRunSummary *self)
+/**
+ * rp_run_summary_get_subject:
+ *
+ * The subject of the judgement: the row of what a user or a program waited
+ * for (never a kernel series: those are causes) with the worst delay; of
+ * equal ones the one a user waits for directly (%RP_SERIES_FLAG_FELT), then
+ * the first by rank. The headline and the short verdict name it, with its
+ * own cause.
+ *
+ * Returns: the row, or -1 while no such row has a sample
+ */
+gint
+rp_run_summary_get_subject (const RpRunSummary *self)
 {
   gint worst = -1;
 
+  g_return_val_if_fail (self != NULL, -1);
+
   for (guint i = 0; i < self->n_rows; i++)
-    if (judged_with_samples (self, i) && (worst < 0 || self->stats[i].max > self->stats[worst].max))
-      worst = (gint) i;
+    {
+      gboolean felt, worst_felt;
+
+      if (!rp_run_summary_judged_with_samples (self, i))
+        continue;
+      if (worst < 0 || self->stats[i].max > self->stats[worst].max)
+        {
+          worst = (gint) i;
+          continue;
+        }
+      felt = (rp_run_summary_get_row_info (i)->flags & RP_SERIES_FLAG_FELT) != 0;
+      worst_felt = (rp_run_summary_get_row_info ((guint) worst)->flags & RP_SERIES_FLAG_FELT) != 0;
+      if (self->stats[i].max == self->stats[worst].max && felt && !worst_felt)
+        worst = (gint) i;
+    }
   return worst;
 }
 
@@ -392,374 +494,24 @@ rp_run_summary_get_headline (const RpRunSummary *self,
   severity = rp_run_summary_get_severity (self);
   if (self->stopped_while_preparing && severity == RP_SEVERITY_UNKNOWN)
     return _("Stopped before it measured");
-  worst = worst_row (self);
+  worst = rp_run_summary_get_subject (self);
   if ((severity != RP_SEVERITY_FLOW && severity != RP_SEVERITY_ATTENTION) || worst < 0)
     return rp_severity_get_headline (severity, finished);
-  switch (stall_kind (rp_run_summary_get_row_info ((guint) worst)))
+  switch (rp_run_summary_stall_kind (rp_run_summary_get_row_info ((guint) worst)))
     {
-    case STALL_SAVING:
+    case RP_STALL_SAVING:
       return severity == RP_SEVERITY_FLOW ? _("Saving files stalled") : _("Saving files stalled severely");
-    case STALL_READING:
+    case RP_STALL_READING:
       return severity == RP_SEVERITY_FLOW ? _("Reading files stalled") : _("Reading files stalled severely");
-    case STALL_PROGRAMS:
+    case RP_STALL_PROGRAMS:
       return severity == RP_SEVERITY_FLOW ? _("Starting programs stalled") : _("Starting programs stalled severely");
-    case STALL_DESKTOP:
+    case RP_STALL_DESKTOP:
       return severity == RP_SEVERITY_FLOW ? _("The desktop stalled") : _("The desktop stalled severely");
-    case STALL_WINDOW:
+    case RP_STALL_WINDOW:
       return severity == RP_SEVERITY_FLOW ? _("This window stalled") : _("This window stalled severely");
-    case STALL_OTHER:
+    case RP_STALL_OTHER:
     default:
       return rp_severity_get_headline (severity, finished);
     }
 }
 
-/* When files stalled while the desktop's own probes stayed under 0.1 s:
- * the sentence that says so, naming the calmest proof (the main loop
- * first), or %NULL. */
-static char *
-desktop_calm_sentence (const RpRunSummary *self)
-{
-  gint desktop = -1;
-  gboolean other_stalled = FALSE;
-
-  for (guint i = 0; i < self->n_rows; i++)
-    {
-      const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
-
-      if (!judged_with_samples (self, i))
-        continue;
-      if (stall_kind (info) != STALL_WINDOW && stall_kind (info) != STALL_DESKTOP)
-        other_stalled |= self->stats[i].over_instant > 0;
-      else if (self->stats[i].over_instant > 0)
-        return NULL;
-      else if (desktop < 0 || g_str_equal (info->name, RP_SERIES_MAINLOOP_LATENESS))
-        desktop = (gint) i;
-    }
-  if (!other_stalled || desktop < 0)
-    return NULL;
-  {
-    g_autofree char *worst = rp_format_latency (self->stats[desktop].max);
-
-    /* The subject opens the sentence: subjects are written to start one
-     * ("This window’s main loop"), and after a colon it read "…meanwhile:
-     * This window’s main loop". */
-    /* TRANSLATORS: "This window’s main loop never passed 14.0 ms meanwhile: it
-     * stayed responsive." The first %s is a series' subject, the second a duration */
-    return g_strdup_printf (_("%s never passed %s meanwhile: it stayed responsive."),
-                            subject_of (rp_run_summary_get_row_info ((guint) desktop)), worst);
-  }
-}
-
-
-static char *
-stall_sentence (const RpSeriesInfo *info,
-                gulong              count,
-                gulong              total,
-                const char         *limit,
-                const char         *worst)
-{
-  /* TRANSLATORS: "Cold reads stalled 7 of 60 times over 0.1 s; worst 615 ms." The
-   * first %s is a series' subject (e.g. "fsync of the parallel writers"); the
-   * plural follows the total (60) */
-  return g_strdup_printf (ngettext ("%s stalled %lu of %lu time over %s; worst %s.",
-                                    "%s stalled %lu of %lu times over %s; worst %s.", total),
-                          subject_of (info), count, total, limit, worst);
-}
-
-/* For a series of window maxima whose call count is not known yet (a live
- * run: the writers count at their end): every stall is a sample of its own,
- * so the count is exact, but the windows are no total to give. */
-static char *
-untotalled_sentence (const RpSeriesInfo *info,
-                     gulong              count,
-                     const char         *limit,
-                     const char         *worst)
-{
-  if (count == 0)
-    /* TRANSLATORS: "write() calls: none over 0.1 s so far; worst 11.0 ms." The first %s is a series' subject */
-    return g_strdup_printf (_("%s: none over %s so far; worst %s."), subject_of (info), limit, worst);
-  /* TRANSLATORS: "write() calls stalled 3 times over 0.1 s; worst 615 ms." The
-   * first %s is a series' subject; the plural follows the count (3) */
-  return g_strdup_printf (ngettext ("%s stalled %lu time over %s; worst %s.",
-                                    "%s stalled %lu times over %s; worst %s.", count),
-                          subject_of (info), count, limit, worst);
-}
-
-static char *
-calm_sentence (const RpSeriesInfo *info,
-               gulong              total,
-               const char         *limit,
-               const char         *worst)
-{
-  /* TRANSLATORS: "Cold reads: none of 60 over 0.1 s; worst 12 ms." The first
-   * %s is a series' subject; the plural follows the total (60) */
-  return g_strdup_printf (ngettext ("%s: none of %lu over %s; worst %s.",
-                                    "%s: none of %lu over %s; worst %s.", total),
-                          subject_of (info), total, limit, worst);
-}
-
-/* Nielsen's limits: over 1 s breaks the flow of thought, so that count is
- * the one to tell; with none, the count over 0.1 s (no longer instant). */
-static char *
-series_verdict (const RpSeriesInfo *info,
-                const RpStats      *stats,
-                guint64             calls)
-{
-  g_autofree char *worst = rp_format_latency (stats->max);
-  double limit = stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT;
-  guint64 count = stats->over_flow > 0 ? stats->over_flow : stats->over_instant;
-  g_autofree char *limit_text = rp_format_limit (limit);
-  g_autofree char *sentence = NULL;
-  g_autofree char *attention_limit = NULL;
-  g_autofree char *attention_sentence = NULL;
-  gulong attention, total = (gulong) MIN (stats->n, G_MAXULONG);
-
-  /* A series of window maxima counts windows: the total is its calls. */
-  if (info->count_note != NULL)
-    total = (gulong) MIN (calls, G_MAXULONG);
-  if (info->count_note != NULL && total == 0)
-    sentence = untotalled_sentence (info, (gulong) MIN (count, G_MAXULONG), limit_text, worst);
-  else if (count == 0)
-    return calm_sentence (info, total, limit_text, worst);
-  else
-    sentence = stall_sentence (info, (gulong) MIN (count, G_MAXULONG), total, limit_text, worst);
-  if (count == 0)
-    return g_steal_pointer (&sentence);
-  if (stats->over_attention == 0)
-    return g_steal_pointer (&sentence);
-
-  attention = (gulong) MIN (stats->over_attention, G_MAXULONG);
-  attention_limit = rp_format_limit (RP_LIMIT_ATTENTION);
-  attention_sentence =
-    g_strdup_printf (ngettext ("%lu of them took over %s: long enough to lose the user's attention.",
-                               "%lu of them took over %s: long enough to lose the user's attention.",
-                               attention),
-                     attention, attention_limit);
-  return g_strconcat (sentence, " ", attention_sentence, NULL);
-}
-
-/**
- * rp_verdict_for_stats:
- * @sysinfo: (nullable): the run's system snapshot (it tells a tmpfs target)
- * @names: (array length=n_series): series names, e.g. %RP_SERIES_FSYNC_LATENCY
- * @stats: (array length=n_series): their statistics, from rp_stats_compute()
- *   or running ones (rp_stream_stats_get())
- * @n_series: how many
- *
- * A few plain sentences for someone who is not a storage expert, one for
- * every series the parts table marks %RP_SERIES_FLAG_JUDGED that @names has
- * with samples (those that stalled first, and among them those a user
- * waits for directly, %RP_SERIES_FLAG_FELT, then by rank), naming it by its
- * @subject and using the limits of
- * rp-stats.h, e.g. "fsync of the parallel writers stalled 39 of 412 times
- * over 0.1 s; worst 278 ms." It reads only the counts,
- * the worst value and the limit counts of @stats, so running statistics,
- * which keep those exactly, give the exact verdict.
- *
- * Returns: (transfer full): translated text
- */
-char *
-rp_verdict_for_stats (const RpSysinfo    *sysinfo,
-                      const char * const *names,
-                      const RpStats      *stats,
-                      guint               n_series)
-{
-  g_autoptr(RpRunSummary) summary = rp_run_summary_new ();
-
-  g_return_val_if_fail (names != NULL || n_series == 0, NULL);
-  g_return_val_if_fail (stats != NULL || n_series == 0, NULL);
-
-  for (guint row = 0; row < summary->n_rows; row++)
-    for (guint i = 0; i < n_series; i++)
-      if (g_str_equal (names[i], rp_run_summary_get_row_info (row)->name))
-        {
-          rp_run_summary_set_row (summary, row, &stats[i]);
-          break;
-        }
-  return rp_run_summary_get_verdict (summary, sysinfo);
-}
-
-/**
- * rp_run_summary_get_verdict:
- * @sysinfo: (nullable): the run's system snapshot (it tells a tmpfs target)
- *
- * The verdict of rp_verdict_for_stats() for the summary's rows.
- *
- * Returns: (transfer full): translated text
- */
-char *
-rp_run_summary_get_verdict (const RpRunSummary *self,
-                            const RpSysinfo    *sysinfo)
-{
-  g_autoptr(GPtrArray) sentences = g_ptr_array_new_with_free_func (g_free);
-  guint measured = 0, stalled = 0;
-
-  g_return_val_if_fail (self != NULL, NULL);
-
-  /* What stalled first, then what stayed calm; within each, the series a
-   * user waits for directly first: they are what a user notices first. */
-  for (guint pass = 0; pass < 4; pass++)
-    for (guint i = 0; i < self->n_rows; i++)
-      {
-        const RpSeriesInfo *info = rp_run_summary_get_row_info (i);
-        gboolean felt = (info->flags & RP_SERIES_FLAG_FELT) != 0;
-        gboolean stalls;
-
-        if (!judged_with_samples (self, i))
-          continue;
-        stalls = self->stats[i].over_instant > 0;
-        if (stalls != (pass < 2) || felt != (pass % 2 == 0))
-          continue;
-        measured++;
-        if (stalls)
-          stalled++;
-        g_ptr_array_add (sentences, series_verdict (info, &self->stats[i], self->calls[i]));
-      }
-
-  /* A stop before the loads started leaves a sample or two taken without
-   * load: calling that "responsive" would mislead, and even a stall in them
-   * is no judgement of the load. */
-  if (self->stopped_while_preparing)
-    {
-      if (stalled == 0)
-        g_ptr_array_set_size (sentences, 0);
-      g_ptr_array_insert (sentences, 0, g_strdup (_("The run was stopped while it was preparing, before its loads started: it measured too little to judge.")));
-    }
-  else if (measured == 0)
-    g_ptr_array_add (sentences, g_strdup (_("No latency was measured, so there is nothing to judge.")));
-  else if (stalled == 0)
-    {
-      /* The short verdict's calm sentence, which says a stopped or failed
-       * run was cut short: "the system stayed responsive" misled there. */
-      g_ptr_array_set_size (sentences, 0);
-      g_ptr_array_add (sentences, rp_run_summary_get_short_verdict (self));
-    }
-  if (stalled > 0 && self->cause != NULL)
-    g_ptr_array_add (sentences, g_strdup (self->cause));
-  if (stalled > 0)
-    {
-      char *calm = desktop_calm_sentence (self);
-
-      if (calm != NULL)
-        g_ptr_array_add (sentences, calm);
-    }
-  /* A frozen probe measures nothing: its hole would read as calm. */
-  if (self->gaps > 0)
-    {
-      g_autofree char *longest = rp_format_latency (self->gap_longest);
-      gulong gaps = (gulong) MIN (self->gaps, G_MAXULONG);
-
-      g_ptr_array_add (sentences,
-                       g_strdup_printf (ngettext ("The measuring process itself stood still %lu time, for up to %s (stopped, suspended or starved of CPU); nothing was measured meanwhile.",
-                                                  "The measuring process itself stood still %lu times, for up to %s (stopped, suspended or starved of CPU); nothing was measured meanwhile.",
-                                                  gaps),
-                                        gaps, longest));
-    }
-  /* A calm verdict on tmpfs would mislead: fsync() returned at once
-   * because there is no disk behind it. */
-  if (measured > 0 && sysinfo != NULL && sysinfo->fsync_is_noop)
-    g_ptr_array_add (sentences, g_strdup_printf (_("But the target is on %s, where fsync() does nothing: these fsync times say nothing about a disk."),
-                                                 sysinfo->fs_type ? sysinfo->fs_type : "tmpfs"));
-  /* One line, and the rest of the run stands: the unprivileged sources
-   * measured as always. */
-  if (self->kernel_events_unavailable != NULL)
-    g_ptr_array_add (sentences,
-                     /* TRANSLATORS: %s is why, e.g. "Kernel events need root (or write access to /sys/kernel/tracing/instances)" */
-                     g_strdup_printf (_("%s: journal commits and device latency were not recorded."),
-                                      self->kernel_events_unavailable));
-  /* No input row is not calm input: say why it is missing, as wtype's
-   * time 0 left it (issue 19). */
-  if (g_strcmp0 (self->input_clock_unusable, RP_INPUT_CLOCK_UNUSABLE_ZERO) == 0)
-    g_ptr_array_add (sentences, g_strdup (_("Input events carried no time stamp (time 0, as synthetic input such as wtype sends): input latency was not measured.")));
-  else if (self->input_clock_unusable != NULL)
-    g_ptr_array_add (sentences, g_strdup (_("Input events carried time stamps of another clock: input latency was not measured.")));
-  g_ptr_array_add (sentences, NULL);
-  return g_strjoinv (" ", (char **) sentences->pdata);
-}
-
-
-/* The one sentence of what stalled: the worst judged row, how often, its
- * worst and the dominant cause; or the calm or empty run's sentence. */
-static char *
-short_core (const RpRunSummary *self,
-            gboolean            cut_short)
-{
-  g_autofree char *instant = rp_format_limit (RP_LIMIT_INSTANT);
-  gint worst = worst_row (self);
-  const RpSeriesInfo *info;
-  const RpStats *stats;
-  g_autofree char *limit = NULL, *worst_text = NULL;
-  gulong count, total;
-
-  if (self->stopped_while_preparing && rp_run_summary_get_severity (self) == RP_SEVERITY_UNKNOWN)
-    return g_strdup (_("The run was stopped while it was preparing, before its loads started: it measured too little to judge."));
-  if (worst < 0)
-    return g_strdup (_("No latency was measured, so there is nothing to judge."));
-  if (self->stats[worst].over_instant == 0)
-    return cut_short
-      /* TRANSLATORS: after "Stopped after 7.0 s of 10.0 s:"; %s is the limit, "0.1 s" */
-      ? g_strdup_printf (_("no stalls over %s in that time."), instant)
-      : g_strdup_printf (_("No stalls over %s: the system stayed responsive."), instant);
-
-  info = rp_run_summary_get_row_info ((guint) worst);
-  stats = &self->stats[worst];
-  count = (gulong) MIN (stats->over_flow > 0 ? stats->over_flow : stats->over_instant, G_MAXULONG);
-  limit = rp_format_limit (stats->over_flow > 0 ? RP_LIMIT_FLOW : RP_LIMIT_INSTANT);
-  worst_text = rp_format_latency (stats->max);
-  total = (gulong) MIN (info->count_note != NULL ? self->calls[worst] : stats->n, G_MAXULONG);
-  /* A live series of window maxima has no total yet: the count alone. */
-  if (total == 0)
-    return untotalled_sentence (info, count, limit, worst_text);
-  if (self->cause_short == NULL)
-    return stall_sentence (info, count, total, limit, worst_text);
-  /* TRANSLATORS: "fsync stalled 7 of 60 times over 1 s, worst 9.85 s; cause:
-   * journal commit (89 %)." The first %s is a series' subject, the last the
-   * dominant cause with its share of the stall time; the plural follows the
-   * total (60) */
-  return g_strdup_printf (ngettext ("%s stalled %lu of %lu time over %s, worst %s; cause: %s.",
-                                    "%s stalled %lu of %lu times over %s, worst %s; cause: %s.", total),
-                          subject_of (info), count, total, limit, worst_text, self->cause_short);
-}
-
-/**
- * rp_run_summary_get_short_verdict:
- *
- * The verdict in one sentence for the window's card, the CLI's summary and
- * the top of the text and PDF reports: what stalled worst, how often, its
- * worst delay and the dominant cause (rp_run_summary_set_cause_short()),
- * e.g. "fsync stalled 7 of 60 times over 1 s, worst 9.85 s; cause: journal
- * commit (89 %)."; or "No stalls over 0.1 s: the system stayed responsive."
- * A run cut short says so first (rp_run_summary_set_end()): "Stopped after
- * 7.0 s of 10.0 s: no stalls over 0.1 s in that time.", "The run failed
- * after 3.0 s: …", "The load’s command failed, …". The per-probe sentences
- * stay in rp_run_summary_get_verdict().
- *
- * Returns: (transfer full): translated text
- */
-char *
-rp_run_summary_get_short_verdict (const RpRunSummary *self)
-{
-  g_autofree char *core = NULL;
-  const char *elapsed;
-  gboolean stopped, failed;
-
-  g_return_val_if_fail (self != NULL, NULL);
-
-  stopped = g_strcmp0 (self->ended_by, RP_ENDED_BY_REQUEST) == 0 && !self->stopped_while_preparing;
-  failed = g_strcmp0 (self->ended_by, RP_ENDED_BY_ERROR) == 0;
-  elapsed = self->elapsed != NULL ? self->elapsed : "?";
-  core = short_core (self, stopped || failed);
-  if (stopped && self->planned != NULL)
-    /* TRANSLATORS: "Stopped after 7.0 s of 10.0 s: no stalls over 0.1 s in that time." */
-    return g_strdup_printf (_("Stopped after %s of %s: %s"), elapsed, self->planned, core);
-  if (stopped)
-    /* TRANSLATORS: "Stopped after 7.0 s: no stalls over 0.1 s in that time." */
-    return g_strdup_printf (_("Stopped after %s: %s"), elapsed, core);
-  if (failed)
-    /* TRANSLATORS: "The run failed after 3.0 s: no stalls over 0.1 s in that time." */
-    return g_strdup_printf (_("The run failed after %s: %s"), elapsed, core);
-  if (self->command_failed)
-    /* TRANSLATORS: %s is the verdict's sentence: the run was measured, but not under its load */
-    return g_strdup_printf (_("The load’s command failed, so this was not the load asked for. %s"), core);
-  return g_steal_pointer (&core);
-}

@@ -43,12 +43,20 @@ typedef enum {
  * @input_clock_unusable: (nullable): the window's input events had no
  *   usable time (the note %RP_NOTE_INPUT_CLOCK_STATUS:
  *   %RP_INPUT_CLOCK_UNUSABLE_ZERO or %RP_INPUT_CLOCK_UNUSABLE_OTHER), owned
- * @cause: (nullable): a sentence naming the dominant cause of the stalls
- *   (engine/report/rp-report-stalls.c), said after the rows' sentences
+ * @cause: (nullable): a sentence naming why the subject's stalls took their
+ *   time (engine/report/rp-report-causes.c), said after the rows' sentences
  * @stopped_while_preparing: the run was stopped before its loads started
  *   (the note %RP_NOTE_STOPPED_WHILE_PREPARING): too little to call calm
- * @cause_short: (nullable): the dominant cause in a few words with its
- *   share, e.g. "journal commit (89 %)" (rp_report_get_cause_cell()), owned
+ * @row_causes: (array length=n_rows) (nullable): each row's call's own
+ *   cause in a few words with its share of its stalls' time, e.g.
+ *   "waiting for the journal to commit (89 %)"
+ *   (rp_run_summary_set_row_cause()), owned; %NULL where not sampled
+ * @frames: frames the window drew (the note "frames"); 0 when unknown
+ * @late_frames: of them late (the note "late_frames", or the live count)
+ * @in_flight_call: (nullable): while a run goes on, the call in flight
+ *   longest over 0.1 s in words, e.g. "fsync", owned
+ * @in_flight_seconds: how long it has been in flight
+ * @live: the run goes on: the judgement says "so far"
  * @ended_by: (nullable): why the run ended, an RP_ENDED_BY_* of the note
  *   "ended_by"; %NULL while it goes on, owned
  * @elapsed: (nullable): how long the run lasted, e.g. "7.0 s", owned
@@ -73,7 +81,12 @@ typedef struct {
   char     *input_clock_unusable;
   char     *cause;
   gboolean  stopped_while_preparing;
-  char     *cause_short;
+  char    **row_causes;
+  guint64   frames;
+  guint64   late_frames;
+  char     *in_flight_call;
+  double    in_flight_seconds;
+  gboolean  live;
   char     *ended_by;
   char     *elapsed;
   char     *planned;
@@ -97,8 +110,18 @@ void                rp_run_summary_set_end        (RpRunSummary       *self,
                                                    const char         *elapsed,
                                                    const char         *planned,
                                                    gboolean            command_failed);
-void                rp_run_summary_set_cause_short (RpRunSummary      *self,
+void                rp_run_summary_set_row_cause  (RpRunSummary       *self,
+                                                   guint               row,
                                                    const char         *cause_short);
+void                rp_run_summary_set_late_frames (RpRunSummary      *self,
+                                                   guint64             frames,
+                                                   guint64             late_frames);
+void                rp_run_summary_set_in_flight  (RpRunSummary       *self,
+                                                   const char         *call_name,
+                                                   double              seconds);
+void                rp_run_summary_set_live       (RpRunSummary       *self,
+                                                   gboolean            live);
+gint                rp_run_summary_get_subject    (const RpRunSummary *self);
 char               *rp_run_summary_get_short_verdict (const RpRunSummary *self);
 gboolean            rp_run_summary_has_samples    (const RpRunSummary *self);
 RpSeverity          rp_run_summary_get_severity   (const RpRunSummary *self);

@@ -14,6 +14,7 @@
 #include "rp-error.h"
 #include "rp-run-folder.h"
 #include "rp-params.h"
+#include "rp-process-stops.h"
 #include "rp-session-private.h"
 #include "rp-load-host.h"
 #include "rp-target.h"
@@ -811,6 +812,9 @@ launch_workers (RpSession *self)
   self->start_time = g_date_time_new_now_utc ();
   self->t0 = rp_clock_now ();
   rp_call_registry_set_origin (self->calls, self->t0);
+  /* A stop of the whole process (SIGSTOP, Ctrl-Z) stops the stall sampler
+   * too: the SIGCONT that ends it is what tells it (rp-process-stops.h). */
+  rp_process_stops_watch ();
 
   /* The running workers use the session: keep it alive until they are joined,
    * even if the owner drops its reference meanwhile. Released in on_joined(). */
