@@ -319,7 +319,7 @@ rp_helper_client_open_trace (RpHelperClient  *self,
 
   if (index < 0)
     return FALSE;
-  reply = call (self, "OpenTrace", g_variant_new ("(h)", index), "(uu@a{ss}@a{ss})", TRUE, fds, NULL, error);
+  reply = call (self, "OpenTrace", g_variant_new ("(h)", index), "(uua{ss}a{ss})", TRUE, fds, NULL, error);
   if (reply == NULL)
     return FALSE;
   g_variant_get (reply, "(uu@a{ss}@a{ss})", out_handle, out_n_cpus, &formats, &info);

@@ -121,8 +121,9 @@ open_helper (const char  *directory,
     {
       if (g_error_matches (local_error, RP_ERROR, RP_ERROR_PERMISSION))
         g_set_error (error, RP_ERROR, RP_ERROR_PERMISSION,
-                     /* TRANSLATORS: %s is resprobed's reason, e.g. "polkit did not authorize io.github.resprobe.trace" */
-                     _("Kernel events: resprobed was not authorized to trace (%s)"), local_error->message);
+                     /* TRANSLATORS: %s is resprobed's reason, e.g. "Not authorized: polkit said no to io.github.resprobe.trace" */
+                     _("Kernel events need root, or the helper resprobed with polkit’s authorization, which was refused (%s)"),
+                     local_error->message);
       else
         g_set_error (error, RP_ERROR, RP_ERROR_FAILED,
                      _("Kernel events: resprobed could not trace (%s)"), local_error->message);
