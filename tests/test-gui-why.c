@@ -77,7 +77,7 @@ test_why_lists_stalls (void)
         /* Issue 31: the kernel's site beside the cause, for engineers, in
          * the expansion only. */
         sites |= g_strcmp0 (adw_preferences_row_get_title (details->pdata[i]), "Where the time went") == 0 &&
-                 strstr (subtitle, "waiting for the journal to commit [jbd2_log_wait_commit] 9.70 s") != NULL;
+                 strstr (subtitle, "waiting for the journal to commit [jbd2_log_wait_commit] 9.70\u00a0s") != NULL;
       }
     g_assert_true (commits);
     g_assert_true (sites);

@@ -370,7 +370,7 @@ test_same_configuration (void)
 /* Issue 21: the headline says what stalled. A 9.85 s fsync over a main
  * loop that never passed 14 ms is "Saving files stalled" and the
  * verdict says this window stayed responsive; a 1.5 s main-loop stall is
- * "This window stalled": the probe's own window, not the desktop. */
+ * "The probe window stalled": the probe's own window, not the desktop. */
 static guint
 row_of (const char *name)
 {
@@ -409,18 +409,18 @@ test_what_stalled (void)
   set_values (files, "mainloop_lateness", calm_loop, G_N_ELEMENTS (calm_loop));
   g_assert_cmpstr (rp_run_summary_get_headline (files, TRUE), ==, "Saving files stalled");
   files_verdict = rp_run_summary_get_verdict (files, NULL);
-  assert_contains (files_verdict, "This window’s main loop never passed 14.0 ms meanwhile: it stayed responsive.");
+  assert_contains (files_verdict, "The probe window’s main loop never passed 14.0 ms meanwhile: it stayed responsive.");
   /* No sentence of the verdict opens after a colon. */
   g_assert_false (g_regex_match_simple (": [A-Z]", files_verdict, 0, 0));
 
   set_values (desktop, "fsync_latency", fsync + 3, 2);
   set_values (desktop, "mainloop_lateness", stalled_loop, G_N_ELEMENTS (stalled_loop));
-  g_assert_cmpstr (rp_run_summary_get_headline (desktop, TRUE), ==, "This window stalled");
+  g_assert_cmpstr (rp_run_summary_get_headline (desktop, TRUE), ==, "The probe window stalled");
   desktop_verdict = rp_run_summary_get_verdict (desktop, NULL);
   g_assert_null (strstr (desktop_verdict, "stayed responsive"));
   /* Over 10 s: attention lost. */
   set_values (desktop, "mainloop_lateness", long_stall, G_N_ELEMENTS (long_stall));
-  g_assert_cmpstr (rp_run_summary_get_headline (desktop, TRUE), ==, "This window stalled severely");
+  g_assert_cmpstr (rp_run_summary_get_headline (desktop, TRUE), ==, "The probe window stalled severely");
 
   /* Reads are not saves; under 1 s the band's own headline stays. */
   set_values (reads, "cold_read_latency", stalled_loop, G_N_ELEMENTS (stalled_loop));
@@ -790,7 +790,7 @@ test_truth_own_cause (void)
   in_short = rp_report_get_short_verdict (report);
   verdict = rp_report_get_verdict (report);
   g_test_message ("%s | %s", in_short, verdict);
-  g_assert_true (g_str_has_prefix (in_short, "Frames of this window stalled 1 of 21 times over 1 s; worst 2.00 s."));
+  g_assert_true (g_str_has_prefix (in_short, "Frames of the probe window stalled 1 of 21 times over 1 s; worst 2.00 s."));
   assert_lacks (in_short, "cause:");
   assert_contains (verdict, "fsync: of 1.50 s in 1 stall (a call over 0.1 s), 1.40 s had the cause “waiting for the journal to commit”");
 }

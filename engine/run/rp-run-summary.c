@@ -474,8 +474,9 @@ rp_run_summary_get_subject (const RpRunSummary *self)
  *
  * The headline of the verdict, naming what stalled when a delay broke the
  * flow (over 1 s): "Saving files stalled" when the worst delay was a write,
- * an fsync or a save, "This window stalled" when it was the window's own
- * main loop, frames or input, "The desktop stalled" for the display server, so that a red headline
+ * an fsync or a save, "The probe window stalled" when it was the probe
+ * window's main loop, frames or input (a small window that stands for any
+ * application, app/canary), "The desktop stalled" for the display server, so that a red headline
  * over a calm desktop does not read as if the desktop froze; "Stopped before
  * it measured" for a run stopped while it prepared. Otherwise
  * rp_severity_get_headline() of rp_run_summary_get_severity().
@@ -508,7 +509,7 @@ rp_run_summary_get_headline (const RpRunSummary *self,
     case RP_STALL_DESKTOP:
       return severity == RP_SEVERITY_FLOW ? _("The desktop stalled") : _("The desktop stalled severely");
     case RP_STALL_WINDOW:
-      return severity == RP_SEVERITY_FLOW ? _("This window stalled") : _("This window stalled severely");
+      return severity == RP_SEVERITY_FLOW ? _("The probe window stalled") : _("The probe window stalled severely");
     case RP_STALL_OTHER:
     default:
       return rp_severity_get_headline (severity, finished);

@@ -91,9 +91,9 @@ desktop_calm_sentence (const RpRunSummary *self)
     g_autofree char *worst = rp_format_latency (self->stats[desktop].max);
 
     /* The subject opens the sentence: subjects are written to start one
-     * ("This window’s main loop"), and after a colon it read "…meanwhile:
-     * This window’s main loop". */
-    /* TRANSLATORS: "This window’s main loop never passed 14.0 ms meanwhile: it
+     * ("The probe window’s main loop"), and after a colon it read "…meanwhile:
+     * The probe window’s main loop". */
+    /* TRANSLATORS: "The probe window’s main loop never passed 14.0 ms meanwhile: it
      * stayed responsive." The first %s is a series' subject, the second a duration */
     return g_strdup_printf (_("%s never passed %s meanwhile: it stayed responsive."),
                             rp_run_summary_subject_of (rp_run_summary_get_row_info ((guint) desktop)), worst);
