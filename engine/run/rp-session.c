@@ -841,8 +841,12 @@ launch_workers (RpSession *self)
             self->loads_running--;
           g_mutex_unlock (&self->lock);
           /* The run fails with what it measured so far: none of its loads
-           * can be trusted to run as asked. */
+           * can be trusted to run as asked. No further thread: the failure
+           * starts the join on a thread of its own, which frees the workers
+           * that have none, and a worker started now would run freed
+           * (a SIGSEGV in worker_thread() with pids.max=4: test-faults). */
           session_thread_failed (self, worker, error);
+          break;
         }
     }
 
