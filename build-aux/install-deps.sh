@@ -27,6 +27,9 @@ packages=(
   weston sway libxkbcommon-dev grim wtype
   # root-only loop-mount tests
   e2fsprogs xfsprogs util-linux
+  # resprobed, the privileged helper (issue 34): polkit's ITS rules for its
+  # translated .policy; a system bus and polkitd of tests/test-helper.sh's own
+  polkitd dbus-daemon
   # emulated slow devices of the matrix (--device; tests/test-device-matrix.sh,
   # bench row 15): nbdkit and its plugin headers for our filter, nbdfuse; the cold
   # start of the S suite's xterm on the emulated laptop disk (tests/test-app-start-matrix.sh)

@@ -80,17 +80,37 @@ test_preferences_edit_settings (void)
   guint n_presets;
   const RpPresetInfo *presets = rp_scenario_list_presets (&n_presets);
 
-  /* Simulation default, logarithmic axis, limit lines. */
-  g_assert_cmpuint (switches->len, ==, 3);
+  /* Simulation default, tracing through resprobed, logarithmic axis, limit lines. */
+  g_assert_cmpuint (switches->len, ==, 4);
   g_assert_false (gtk_switch_get_active (switches->pdata[0]));
-  g_assert_true (gtk_switch_get_active (switches->pdata[1]));
+  g_assert_false (gtk_switch_get_active (switches->pdata[1]));
   g_assert_true (gtk_switch_get_active (switches->pdata[2]));
+  g_assert_true (gtk_switch_get_active (switches->pdata[3]));
   gtk_switch_set_active (switches->pdata[0], TRUE);
-  gtk_switch_set_active (switches->pdata[1], FALSE);
   gtk_switch_set_active (switches->pdata[2], FALSE);
+  gtk_switch_set_active (switches->pdata[3], FALSE);
   g_assert_true (g_settings_get_boolean (settings, "simulate-save"));
   g_assert_false (g_settings_get_boolean (settings, "log-scale-latency"));
   g_assert_false (g_settings_get_boolean (settings, "show-limit-lines"));
+
+  /* The helper's switch answers the window's offer: on "yes", off "no";
+   * an open question ("ask") shows off. */
+  {
+    g_autofree char *before = g_settings_get_string (settings, "kernel-tracing-helper");
+    g_autofree char *on = NULL, *off = NULL;
+
+    g_assert_cmpstr (before, ==, "ask");
+    gtk_switch_set_active (switches->pdata[1], TRUE);
+    on = g_settings_get_string (settings, "kernel-tracing-helper");
+    gtk_switch_set_active (switches->pdata[1], FALSE);
+    off = g_settings_get_string (settings, "kernel-tracing-helper");
+    g_assert_cmpstr (on, ==, "yes");
+    g_assert_cmpstr (off, ==, "no");
+    g_settings_set_string (settings, "kernel-tracing-helper", "yes");
+    g_assert_true (gtk_switch_get_active (switches->pdata[1]));
+    g_settings_set_string (settings, "kernel-tracing-helper", "ask");
+    g_assert_false (gtk_switch_get_active (switches->pdata[1]));
+  }
 
   /* The scenario row shows and stores preset ids. */
   g_assert_cmpuint (combos->len, ==, 1);

@@ -3,7 +3,7 @@
 # test-potfiles.py SOURCE_ROOT: po/POTFILES.in lists exactly the files under app/,
 # engine/ and data/ that hold translatable strings: C sources and headers calling
 # _(), N_(), C_(), NC_() or ngettext(), .ui files with translatable="yes", and the
-# desktop entry, metainfo, MIME type and GSettings schema. A file missing from the list would
+# desktop entry, metainfo, MIME type, GSettings schema and polkit policy. A file missing from the list would
 # leave its strings untranslated; a listed file without strings is stale.
 import os
 import re
@@ -12,7 +12,7 @@ import sys
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 C_MARKERS = re.compile(r"(?<![A-Za-z0-9_])(?:N?C?_|ngettext|g_dngettext|g_dpgettext2)\s*\(")
 UI_MARKER = 'translatable="yes"'
-DATA_SUFFIXES = (".desktop.in", ".metainfo.xml.in", ".mime.xml.in", ".gschema.xml")
+DATA_SUFFIXES = (".desktop.in", ".metainfo.xml.in", ".mime.xml.in", ".gschema.xml", ".policy.in")
 
 
 def strip_c_comments(text):

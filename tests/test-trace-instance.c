@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rp-trace-instance.h"
 #include "rp-trace-private.h"
 
 /* The start time of this process, as the name of its instance carries it:
@@ -40,34 +41,66 @@ test_names (void)
    * start time catches as well). */
   dead = g_strdup_printf ("resprobe-%d-1-0", (int) child);
 
-  g_assert_false (rp_trace_instance_is_ours_and_stale (alive));
-  g_assert_true (rp_trace_instance_is_ours_and_stale (reused));
-  g_assert_true (rp_trace_instance_is_ours_and_stale (dead));
+  g_assert_false (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, alive));
+  g_assert_true (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, reused));
+  g_assert_true (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, dead));
 
   /* Not ours: other tools' instances are never touched. */
-  g_assert_false (rp_trace_instance_is_ours_and_stale ("rpcheck-1234"));
-  g_assert_false (rp_trace_instance_is_ours_and_stale ("resprobe"));
-  g_assert_false (rp_trace_instance_is_ours_and_stale ("resprobe-"));
-  g_assert_false (rp_trace_instance_is_ours_and_stale ("resprobe-12x-1-0"));
-  g_assert_false (rp_trace_instance_is_ours_and_stale ("resprobe-0-1-0"));
-  g_assert_false (rp_trace_instance_is_ours_and_stale ("resprobe-99999999999-1-0"));
-  g_assert_false (rp_trace_instance_is_ours_and_stale (NULL));
+  g_assert_false (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, "rpcheck-1234"));
+  g_assert_false (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, "resprobe"));
+  g_assert_false (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, "resprobe-"));
+  g_assert_false (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, "resprobe-12x-1-0"));
+  g_assert_false (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, "resprobe-0-1-0"));
+  g_assert_false (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, "resprobe-99999999999-1-0"));
+  g_assert_false (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, NULL));
 }
 
-static const RpTraceEventInfo *
+static const RpTraceEventSpec *
 find_event (const char *name)
 {
+  guint n;
+  const RpTraceEventSpec *specs = rp_trace_event_specs (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (specs[i].name, name))
+      return &specs[i];
+  g_assert_not_reached ();
+}
+
+/* The engine's handlers and the set resprobed enables are two tables: an
+ * event with a handler that is not enabled would read nothing, one enabled
+ * without a handler would fill the buffer for nothing. */
+static void
+test_handlers_match_set (void)
+{
   const RpTraceEventInfo *families[3];
-  guint counts[3];
+  guint counts[3], n, handled = 0;
+  const RpTraceEventSpec *specs = rp_trace_event_specs (&n);
 
   families[0] = rp_trace_journal_events (&counts[0]);
   families[1] = rp_trace_block_events (&counts[1]);
   families[2] = rp_trace_task_events (&counts[2]);
   for (guint f = 0; f < G_N_ELEMENTS (families); f++)
-    for (guint i = 0; i < counts[f]; i++)
-      if (g_str_equal (families[f][i].name, name))
-        return &families[f][i];
-  g_assert_not_reached ();
+    for (guint i = 0; i < counts[f]; i++, handled++)
+      g_assert_nonnull (rp_trace_event_spec_find (families[f][i].system, families[f][i].name));
+  g_assert_cmpuint (handled, ==, n);
+  g_assert_null (rp_trace_event_spec_find ("sched", "sched_switch"));
+  g_assert_null (rp_trace_event_spec_find (NULL, NULL));
+  /* A disk-less target (tmpfs) gets the file system's events only. */
+  for (guint i = 0; i < n; i++)
+    g_assert_true (specs[i].needs_disk == !(g_str_equal (specs[i].system, "jbd2") ||
+                                            g_str_equal (specs[i].system, "ext4")));
+}
+
+/* A helper's instance is not the engine's, nor the other way round: each
+ * removes only its own prefix's dead instances. */
+static void
+test_prefixes (void)
+{
+  g_autofree char *dead = g_strdup_printf ("resprobed-%d-1-0", G_MAXINT - 1);
+
+  g_assert_true (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_HELPER, dead));
+  g_assert_false (rp_trace_instance_is_ours_and_stale (RP_TRACE_INSTANCE_PREFIX_ENGINE, dead));
 }
 
 /* The kernel's filter of each event: only the target's devices, and
@@ -125,5 +158,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/trace-instance/names", test_names);
   g_test_add_func ("/trace-instance/filters", test_filters);
+  g_test_add_func ("/trace-instance/handlers-match-set", test_handlers_match_set);
+  g_test_add_func ("/trace-instance/prefixes", test_prefixes);
   return g_test_run ();
 }

@@ -17,6 +17,7 @@
 #include "rp-cli.h"
 #include "rp-clock.h"
 #include "rp-error.h"
+#include "rp-parts.h"
 #include "rp-report.h"
 #include "rp-session.h"
 #include "rp-cli-run-options.h"
@@ -554,6 +555,21 @@ append_load_lines (GString  *out,
   append_command_line (out, notes);
 }
 
+/* Where the kernel events came from (note kernel_events_source), so that a
+ * user who was asked for a password sees what it was for, and one run as
+ * root sees it did not need the helper. */
+static void
+append_kernel_events_line (GString    *out,
+                           GHashTable *notes)
+{
+  const char *source = g_hash_table_lookup (notes, RP_NOTE_KERNEL_EVENTS_SOURCE);
+
+  if (g_strcmp0 (source, "helper") == 0)
+    append_line (out, g_strdup (_("Kernel events: traced by the helper resprobed (authorized by polkit)\n")));
+  else if (g_strcmp0 (source, "root") == 0)
+    append_line (out, g_strdup (_("Kernel events: traced by this process (root)\n")));
+}
+
 /* The end of a run: a table of the latencies, the loads' totals, CPU and
  * pressure, the verdict; every line at most 80 columns (and bytes, in
  * Latin-script languages), as it is pasted into bug reports with the fsync
@@ -597,6 +613,7 @@ print_summary (RpReport *report)
       append_line (out, g_strdup_printf (_("Writer: %s in %s s, %s\n"), size, shown, rate));
     }
   append_load_lines (out, report);
+  append_kernel_events_line (out, notes);
   if (iowait >= 0)
     append_line (out, g_strdup_printf (_("CPU (mean): system %.1f %%, iowait %.1f %%\n"),
                                        system * 100, iowait * 100));

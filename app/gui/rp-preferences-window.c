@@ -19,6 +19,7 @@ struct _RpPreferencesWindow
   GtkSwitch            *simulate_switch;
   GtkSwitch            *log_scale_switch;
   GtkSwitch            *limit_lines_switch;
+  GtkSwitch            *helper_switch;
 
   GSettings            *settings;
   /* The defaults of new runs, bound both ways to @settings. */
@@ -34,6 +35,25 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* kernel-tracing-helper: the switch is on for "yes" only ("ask" is off
+ * until the window's offer is answered); turned, it answers the offer. */
+static gboolean
+helper_to_switch (GValue   *value,
+                  GVariant *variant,
+                  gpointer  data)
+{
+  g_value_set_boolean (value, g_strcmp0 (g_variant_get_string (variant, NULL), "yes") == 0);
+  return TRUE;
+}
+
+static GVariant *
+helper_from_switch (const GValue       *value,
+                    const GVariantType *type,
+                    gpointer            data)
+{
+  return g_variant_new_string (g_value_get_boolean (value) ? "yes" : "no");
+}
 
 /* ------------------------------------------------------------------------- */
 /* Folder */
@@ -102,6 +122,8 @@ rp_preferences_window_constructed (GObject *object)
   g_settings_bind (self->settings, "simulate-save", self->simulate_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "log-scale-latency", self->log_scale_switch, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "show-limit-lines", self->limit_lines_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (self->settings, "kernel-tracing-helper", self->helper_switch, "active",
+                                G_SETTINGS_BIND_DEFAULT, helper_to_switch, helper_from_switch, NULL, NULL);
 
   /* A run started meanwhile stores its values: the rows show them. */
   rp_run_form_bind_entry (GTK_EDITABLE (self->size_row), self->run_settings, RP_RUN_FORM_SIZE, "apply");
@@ -192,6 +214,7 @@ rp_preferences_window_class_init (RpPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RpPreferencesWindow, simulate_switch);
   gtk_widget_class_bind_template_child (widget_class, RpPreferencesWindow, log_scale_switch);
   gtk_widget_class_bind_template_child (widget_class, RpPreferencesWindow, limit_lines_switch);
+  gtk_widget_class_bind_template_child (widget_class, RpPreferencesWindow, helper_switch);
   gtk_widget_class_bind_template_callback (widget_class, choose_folder);
   gtk_widget_class_bind_template_callback (widget_class, reset_folder);
 

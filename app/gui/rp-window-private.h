@@ -53,6 +53,11 @@ struct _RpWindow
   AdwPreferencesGroup  *recent_group;
   GtkListBox           *recent_list;
   GtkButton            *compare_button;
+  /* The offer to trace through resprobed (rp-window-helper.c). */
+  AdwPreferencesGroup  *helper_group;
+  GtkButton            *helper_allow_button;
+  GtkButton            *helper_decline_button;
+  gboolean              helper_installed;
 
   /* NULL without the schema (run from the build tree): the defaults. */
   GSettings            *settings;
@@ -139,6 +144,8 @@ void           rp_window_save_exit_outputs   (RpWindow       *self);
 /* rp-window-recent.c */
 void           rp_window_recent_class_init   (GtkWidgetClass *widget_class);
 void           rp_window_recent_init         (RpWindow       *self);
+/* rp-window-helper.c */
+void           rp_window_helper_init         (RpWindow       *self);
 void           rp_window_recent_refresh      (RpWindow       *self);
 void           rp_window_recent_dispose      (RpWindow       *self);
 void           rp_window_autosave            (RpWindow       *self,

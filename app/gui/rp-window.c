@@ -434,6 +434,7 @@ rp_window_constructed (GObject *object)
   rp_window_form_init (self);
   rp_window_run_init (self);
   rp_window_recent_init (self);
+  rp_window_helper_init (self);
   g_signal_connect_object (self->run_settings, "notify",
                            G_CALLBACK (on_run_settings_notify), self, G_CONNECT_SWAPPED);
   rp_window_update_ui (self);
@@ -496,6 +497,9 @@ rp_window_class_init (RpWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RpWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, recent_group);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, helper_group);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, helper_allow_button);
+  gtk_widget_class_bind_template_child (widget_class, RpWindow, helper_decline_button);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, compare_button);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, run_button);
   gtk_widget_class_bind_template_child (widget_class, RpWindow, menu_button);

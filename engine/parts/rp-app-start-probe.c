@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rp-error.h"
+#include "rp-helper-client.h"
 #include "rp-params.h"
 #include "rp-parts.h"
 #include "rp-page-cache.h"
@@ -42,6 +43,7 @@ typedef struct {
   GPtrArray      *evict;       /* paths evicted before each cold start */
   double          interval;
   gboolean        drop_caches;
+  RpHelperClient *helper;      /* drops the cache when not root */
 } AppStartProbe;
 
 static void
@@ -52,6 +54,7 @@ app_start_probe_free (gpointer data)
   rp_program_start_free (probe->start);
   rp_app_start_copy_free (probe->copy);
   g_clear_pointer (&probe->evict, g_ptr_array_unref);
+  g_clear_object (&probe->helper);
   g_free (probe);
 }
 
@@ -152,6 +155,30 @@ prepare_program (AppStartProbe  *probe,
   return TRUE;
 }
 
+/* Not root: resprobed drops the cache, once now so that polkit asks (for a
+ * password, at most) before the run and not in the middle of it; the
+ * helper then keeps the answer for this connection, the probe's. */
+static gboolean
+ask_helper (AppStartProbe  *probe,
+            RpPartHost     *host,
+            GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (rp_helper_client_get_allowed ())
+    probe->helper = rp_helper_client_new (&local_error);
+  if (probe->helper == NULL || !rp_helper_client_drop_page_cache (probe->helper, &local_error))
+    {
+      g_set_error (error, RP_ERROR, RP_ERROR_PERMISSION,
+                   /* TRANSLATORS: %s is why, e.g. "Not authorized: polkit said no to io.github.resprobe.drop-caches" */
+                   _("App-start probe: --app-start-drop-caches needs root (/proc/sys/vm/drop_caches) or the helper resprobed (%s)"),
+                   local_error != NULL ? local_error->message : _("asking it is turned off"));
+      return FALSE;
+    }
+  rp_part_host_set_note (host, "app_start_caches_dropped_by", "helper");
+  return TRUE;
+}
+
 static gpointer
 app_start_probe_prepare (RpPartHost *host,
                          GError    **error)
@@ -161,10 +188,8 @@ app_start_probe_prepare (RpPartHost *host,
 
   probe->interval = rp_params_get_seconds (params, "app_start_interval");
   probe->drop_caches = rp_params_get_flag (params, "app_start_drop_caches");
-  if (probe->drop_caches && geteuid () != 0)
+  if (probe->drop_caches && geteuid () != 0 && !ask_helper (probe, host, error))
     {
-      g_set_error_literal (error, RP_ERROR, RP_ERROR_PERMISSION,
-                           _("App-start probe: --app-start-drop-caches needs root (/proc/sys/vm/drop_caches)"));
       app_start_probe_free (probe);
       return NULL;
     }
@@ -182,6 +207,8 @@ evict (AppStartProbe  *probe,
 {
   for (guint i = 0; i < probe->evict->len; i++)
     rp_page_cache_evict (g_ptr_array_index (probe->evict, i));
+  if (probe->helper != NULL)
+    return rp_helper_client_drop_page_cache (probe->helper, error);
   return !probe->drop_caches || rp_page_cache_drop_all (error);
 }
 

@@ -15,8 +15,9 @@
 
 /* What the experts of the bug reports ran by hand beside fsync-tester
  * (trace-cmd on jbd2, biolatency): why a stall happened, from the kernel's
- * own events, where tracefs is ours to use (root). "auto" records them when
- * allowed and says in one line when not, "on" refuses to run without them,
+ * own events, where tracefs is ours to use (root) or resprobed may trace for
+ * us (rp-trace-source.c). "auto" records them when allowed and says in one
+ * line when not, "on" refuses to run without them,
  * "off" leaves tracefs alone. The work is in rp-trace-*.c, built when
  * libtracefs and libtraceevent are found. */
 
@@ -60,6 +61,7 @@ unavailable (RpPartHost    *host,
       return NULL;
     }
   rp_part_host_set_note (host, "kernel_events", "unavailable");
+  rp_part_host_set_note (host, RP_NOTE_KERNEL_EVENTS_SOURCE, "none");
   rp_part_host_set_note (host, RP_NOTE_KERNEL_EVENTS_UNAVAILABLE, local_error->message);
   g_error_free (local_error);
   return state;
@@ -77,6 +79,7 @@ kernel_events_prepare (RpPartHost  *host,
   if (mode == MODE_OFF)
     {
       rp_part_host_set_note (host, "kernel_events", "off");
+      rp_part_host_set_note (host, RP_NOTE_KERNEL_EVENTS_SOURCE, "none");
       return state;
     }
 #if HAVE_KERNEL_EVENTS
@@ -139,7 +142,7 @@ static const RpWorkerClass worker = {
 
 static const RpParamInfo params[] = {
   { "kernel_events", "kernel-events", "kernel-events", RP_PARAM_CHOICE, 0, 2, MODE_AUTO, NULL,
-    N_("Kernel events (journal commits, writer pauses, device latency; need root): auto (when allowed), on (required) or off"),
+    N_("Kernel events (journal commits, writer pauses, device latency; need root or the helper resprobed): auto (when allowed), on (required) or off"),
     N_("auto|on|off"), modes },
 };
 

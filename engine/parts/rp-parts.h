@@ -33,6 +33,9 @@ G_BEGIN_DECLS
 #define RP_SERIES_GAP_CLOCK "cpu_user"
 /* Why the kernel-events probe recorded nothing (a translated sentence). */
 #define RP_NOTE_KERNEL_EVENTS_UNAVAILABLE "kernel_events_unavailable"
+/* Where the kernel events came from: "root" (this process made the trace
+ * instance), "helper" (resprobed made it after polkit's yes) or "none". */
+#define RP_NOTE_KERNEL_EVENTS_SOURCE "kernel_events_source"
 /* Whether the window's input events had times on our clock
  * (app/gui/rp-ui-probes.c): "known", "mixed", "no events", or one of the
  * two values below, when no input latency could be measured: every event

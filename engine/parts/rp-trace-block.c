@@ -330,15 +330,14 @@ WBT_HANDLER (on_wbt_timer, RP_TRACE_WBT_TIMER)
 #undef WBT_HANDLER
 
 static const RpTraceEventInfo events[] = {
-  { "block", "block_rq_issue", on_issue, RP_TRACE_FILTER_DISK },
-  { "block", "block_rq_complete", on_complete, RP_TRACE_FILTER_DISK },
-  /* Traced for every writer the kernel lets through too (pause 0), which
-   * the handler drops: a busy writer's thousands a second. */
-  { "writeback", "balance_dirty_pages", on_balance_dirty_pages, RP_TRACE_FILTER_BDI, "pause > 0" },
-  { "wbt", "wbt_lat", on_wbt_lat, RP_TRACE_FILTER_NAME },
-  { "wbt", "wbt_stat", on_wbt_stat, RP_TRACE_FILTER_NAME },
-  { "wbt", "wbt_step", on_wbt_step, RP_TRACE_FILTER_NAME },
-  { "wbt", "wbt_timer", on_wbt_timer, RP_TRACE_FILTER_NAME },
+  { "block", "block_rq_issue", on_issue },
+  { "block", "block_rq_complete", on_complete },
+  /* Its filter keeps the pauses over 0 only (rp-trace-events.c). */
+  { "writeback", "balance_dirty_pages", on_balance_dirty_pages },
+  { "wbt", "wbt_lat", on_wbt_lat },
+  { "wbt", "wbt_stat", on_wbt_stat },
+  { "wbt", "wbt_step", on_wbt_step },
+  { "wbt", "wbt_timer", on_wbt_timer },
 };
 
 /**

@@ -115,11 +115,11 @@ on_sync_exit (RpTraceSink       *sink,
 }
 
 static const RpTraceEventInfo events[] = {
-  { "jbd2", "jbd2_start_commit", on_start_commit, RP_TRACE_FILTER_FS },
-  { "jbd2", "jbd2_end_commit", on_end_commit, RP_TRACE_FILTER_FS },
-  { "jbd2", "jbd2_run_stats", on_run_stats, RP_TRACE_FILTER_FS },
-  { "ext4", "ext4_sync_file_enter", on_sync_enter, RP_TRACE_FILTER_FS },
-  { "ext4", "ext4_sync_file_exit", on_sync_exit, RP_TRACE_FILTER_FS },
+  { "jbd2", "jbd2_start_commit", on_start_commit },
+  { "jbd2", "jbd2_end_commit", on_end_commit },
+  { "jbd2", "jbd2_run_stats", on_run_stats },
+  { "ext4", "ext4_sync_file_enter", on_sync_enter },
+  { "ext4", "ext4_sync_file_exit", on_sync_exit },
 };
 
 /**

@@ -8,6 +8,7 @@
 
 #include "rp-part-host.h"
 #include "rp-stream-stats.h"
+#include "rp-trace-events.h"
 
 G_BEGIN_DECLS
 
@@ -40,15 +41,6 @@ typedef struct {
   double       window_time;    /* issue time of its longest request */
   double       window_latency; /* its latency, s; < 0: window empty */
 } RpTraceOpStats;
-
-/* The target's devices, in the kernel's dev_t encoding (MAJOR << 20 |
- * MINOR, include/linux/kdev_t.h), which the events' "dev" fields use. */
-typedef struct {
-  guint32 fs_dev;          /* the file system's (stat's st_dev): jbd2, ext4 */
-  guint32 disk_dev;        /* its whole disk: block requests */
-  char    bdi[32];         /* "MAJ:MIN" of the disk: balance_dirty_pages */
-  char    disk_name[32];   /* "loop3", "sda": wbt */
-} RpTraceTarget;
 
 /* Whose a task is (rp-trace-tasks.c). */
 typedef enum {
@@ -99,31 +91,17 @@ typedef struct {
   guint64        wbt[RP_TRACE_N_WBT];
 } RpTraceSink;
 
-/* One event a handler wants, found by system and name in the tep handle. */
 typedef void (*RpTraceHandler) (RpTraceSink        *sink,
                                 struct tep_event   *event,
                                 struct tep_record  *record);
 
+/* The handler of one event of the set (rp_trace_event_specs(), which also
+ * says its filter), found by system and name in the tep handle. */
 typedef struct {
   const char     *system;
   const char     *name;
   RpTraceHandler  handler;
-  /* Which of the target's devices its filter compares with: "dev" with
-   * the file system's or the disk's dev_t, "bdi" with the disk's
-   * "MAJ:MIN", "name" with the disk's name. */
-  enum { RP_TRACE_FILTER_FS, RP_TRACE_FILTER_DISK, RP_TRACE_FILTER_BDI, RP_TRACE_FILTER_NAME,
-         RP_TRACE_FILTER_NONE } filter_on;
-  /* (nullable) A further condition of the filter, in the kernel's filter
-   * syntax, for records the handler would drop anyway, e.g. "pause > 0":
-   * they then never reach the buffer (issue 18, acceptance 3). */
-  const char     *also;
 } RpTraceEventInfo;
-
-/* rp-trace-instance.c */
-struct tracefs_instance *rp_trace_instance_create     (GError                  **error);
-void                     rp_trace_instance_destroy    (struct tracefs_instance  *instance);
-guint                    rp_trace_instance_remove_stale (void);
-gboolean                 rp_trace_instance_is_ours_and_stale (const char *name);
 
 /* rp-trace-journal.c, rp-trace-block.c and rp-trace-tasks.c: their events */
 const RpTraceEventInfo *rp_trace_journal_events (guint *out_n);
@@ -145,8 +123,6 @@ void     rp_trace_sink_init    (RpTraceSink *sink,
 void     rp_trace_sink_clear   (RpTraceSink *sink);
 
 /* Shared helpers (rp-trace-reader.c) */
-char    *rp_trace_event_filter (const RpTraceEventInfo *info,
-                                const RpTraceTarget    *target);
 guint64  rp_trace_field_u64  (struct tep_event  *event,
                               struct tep_record *record,
                               const char        *name);

@@ -132,10 +132,8 @@ on_new_task (RpTraceSink       *sink,
 }
 
 static const RpTraceEventInfo events[] = {
-  /* The one event without a device in its filter: a task that will write
-   * to the target may be made anywhere. Forks are few (hundreds a second on
-   * a busy machine, 48 bytes each). */
-  { "task", "task_newtask", on_new_task, RP_TRACE_FILTER_NONE },
+  /* Every task's, unfiltered (rp-trace-events.c) */
+  { "task", "task_newtask", on_new_task },
 };
 
 /**

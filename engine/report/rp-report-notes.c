@@ -60,6 +60,8 @@ static const struct {
   { "kernel_events_lost", N_("Kernel events lost") },
   { "kernel_events_records", N_("Kernel events read") },
   { "kernel_events_seconds", N_("Kernel events: time read") },
+  /* root, helper (resprobed) or none */
+  { "kernel_events_source", N_("Kernel events: traced by") },
   { "kernel_hz", N_("Kernel timer frequency (HZ)") },
   { "load_disk_device", N_("Load’s device") },
   { "load_disk_discards_total", N_("Load device discards") },
