@@ -13,6 +13,8 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,6 +52,7 @@ struct _RpEmulatedDevice
   char *image_path;
   char *fuse_directory;
   char *fuse_path;
+  char *socket_directory;  /* a short one for the socket, or NULL: in directory */
   GPid  nbdkit_pid;
   GPid  nbdfuse_pid;
 };
@@ -364,6 +367,22 @@ rp_emulated_device_create (const char             *work_directory,
   self->fuse_directory = g_build_filename (self->directory, "disk", NULL);
   self->fuse_path = g_build_filename (self->fuse_directory, FUSE_FILE_NAME, NULL);
   socket_path = g_build_filename (self->directory, "nbdkit.sock", NULL);
+  /* A Unix socket's path holds at most 107 bytes (sun_path, unix(7)); a
+   * deep --dir passed that ("nbdkit: -U: path too long: length 109 > max
+   * 107 bytes" in a clone under /var/tmp): then a short private folder of
+   * its own in $TMPDIR, removed with the device. */
+  if (strlen (socket_path) >= sizeof (((struct sockaddr_un *) NULL)->sun_path))
+    {
+      self->socket_directory = g_dir_make_tmp ("resprobe-nbd-XXXXXX", NULL);
+      if (self->socket_directory == NULL)
+        {
+          rp_error_set_from_errno (error, errno, _("Creating the directory"), g_get_tmp_dir ());
+          rp_emulated_device_destroy (self, NULL);
+          return NULL;
+        }
+      g_free (socket_path);
+      socket_path = g_build_filename (self->socket_directory, "nbdkit.sock", NULL);
+    }
   if (!create_image (self, image_size, fs_type, error) ||
       !start_nbdkit (self, profile, socket_path, error) ||
       !start_nbdfuse (self, socket_path, error))
@@ -534,8 +553,11 @@ rp_emulated_device_destroy (RpEmulatedDevice  *self,
     reap (self->nbdkit_pid, SIGTERM);
   if (self->directory != NULL)
     remove_run_directory (self->directory, first == NULL ? &first : NULL);
+  if (self->socket_directory != NULL)
+    remove_run_directory (self->socket_directory, first == NULL ? &first : NULL);
 
   g_free (self->directory);
+  g_free (self->socket_directory);
   g_free (self->image_path);
   g_free (self->fuse_directory);
   g_free (self->fuse_path);
