@@ -66,6 +66,18 @@ root_tap_on_exit() {
   trap 'exit 143' TERM
 }
 
+# root_tap_lock_system_files: waits for, then holds until the test exits,
+# the one lock of the tests that put the project's files into the system's
+# folders (the packages' install and purge; the helper test's D-Bus and
+# polkit files). Two at once take each other's files for leftovers: in a CI
+# run under load the package test's purge check found the D-Bus service the
+# root stream's helper test had installed meanwhile. Fails when the lock is
+# held for 30 minutes (a hang guard).
+root_tap_lock_system_files() {
+  exec 8>/run/lock/resprobe-system-files.lock
+  flock -w 1800 8
+}
+
 # root_tap_own_loop_device [FIRST]: a new loop device of the test's own
 # (loop_control add FIRST), removed on every exit path: sets index and loop
 # (loopN), or fails the whole test.

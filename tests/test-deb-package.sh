@@ -137,6 +137,7 @@ named_after_us() {
   find /usr/bin /usr/lib /usr/libexec /usr/share /etc /var/lib/systemd /var/lib/dpkg/info /var/cache /var/lib \
     -xdev \( -path /var/lib/apt -o -path /var/cache/apt \) -prune -o \( -iname '*resprobe*' -print \) 2>/dev/null | sort
 }
+root_tap_lock_system_files || { fail "another test held the system files' lock for 30 minutes"; echo "1..$n"; exit 1; }
 named_after_us >"$work/named-before"
 t=$(date +%s)
 # Without Recommends: yelp would bring a web engine to this machine for good.

@@ -834,6 +834,7 @@ PY
 # loop_control, queue_settings, queue_set_odd, cell_scheduler, has_wbt: loop devices of the rows' own
 # (from index 400 up: the root tests take theirs from 300), removed by cleanup().
 . "$(dirname "$0")/loop-queue.sh"
+. "$(dirname "$0")/lib-kernel-settings-lock.sh"
 
 # A loop device of our own with settings no kernel default has; sets $loop.
 own_loop_with_odd_settings() {
@@ -1609,6 +1610,12 @@ row_matrix_sigkill_settings() {
   fi
   queue_set_odd "$loop"
   mkdir "$d"
+  # vm.dirty_* are the machine's: the root suite's tests are not to see the
+  # cell's 64 MiB, nor this row theirs.
+  if ! kernel_settings_lock; then
+    fail "SIGKILL mid-cell: another test held the lock of the kernel settings for 30 minutes"
+    return
+  fi
   dirty_saved=$(dirty_settings)
   before_dirty=$dirty_saved
   before_queue=$(queue_settings "$loop")
@@ -1639,6 +1646,7 @@ row_matrix_sigkill_settings() {
   run_cli cleanup --dir "$d"
   expect "cleanup again" 0 "Nothing to put back"
   dirty_put_back "$before_dirty"; dirty_saved=""
+  kernel_settings_unlock
 }
 
 plain_mid_cell() {

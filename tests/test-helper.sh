@@ -89,14 +89,14 @@ cleanup() {
 }
 root_tap_on_exit cleanup
 
+# Another helper test, or the package test's install and purge, first.
+root_tap_lock_system_files || { fail "another test held the system files' lock for 30 minutes"; echo "1..$n"; exit 1; }
 for f in "$service_file" "$conf_file" "$policy_file"; do
   if [ -e "$f" ]; then
     echo "1..0 # SKIP $f exists (an installed resprobed): this test would replace it"
     exit 0
   fi
 done
-exec 9>/run/lock/resprobe-helper-test.lock
-flock -w 1800 9 || { fail "another helper test held the lock for 30 minutes"; echo "1..$n"; exit 1; }
 # In /var/tmp, not the build dir: the test users run here and may not reach a
 # build dir inside a private clone (seen: "Permission denied" in a clone
 # under mktemp -d). root_tap_cleanup removes $work, wherever it is.
