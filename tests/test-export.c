@@ -223,7 +223,7 @@ test_catalog_all (void)
   g_assert_cmpuint (rp_plot_get_n_series (writers), ==, 4);
   g_assert_cmpstr (rp_plot_get_series_name (writers, 3), ==, "write_latency_3");
   ui = g_ptr_array_index (plots, 2);
-  g_assert_cmpstr (rp_plot_get_title (ui), ==, "This window: main loop, frames, input");
+  g_assert_cmpstr (rp_plot_get_title (ui), ==, "Probe window: main loop, frames, input");
   g_assert_cmpstr (rp_plot_get_series_name (ui, 0), ==, "mainloop_lateness");
   g_assert_cmpstr (rp_plot_get_unit (g_ptr_array_index (plots, 3)), ==, "ratio");
   g_assert_false (rp_plot_get_log_y (g_ptr_array_index (plots, 3)));

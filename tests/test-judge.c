@@ -409,7 +409,7 @@ test_what_stalled (void)
   set_values (files, "mainloop_lateness", calm_loop, G_N_ELEMENTS (calm_loop));
   g_assert_cmpstr (rp_run_summary_get_headline (files, TRUE), ==, "Saving files stalled");
   files_verdict = rp_run_summary_get_verdict (files, NULL);
-  assert_contains (files_verdict, "This window’s main loop never passed 14.0 ms meanwhile: it stayed responsive.");
+  assert_contains (files_verdict, "The probe window’s main loop never passed 14.0 ms meanwhile: it stayed responsive.");
   /* No sentence of the verdict opens after a colon. */
   g_assert_false (g_regex_match_simple (": [A-Z]", files_verdict, 0, 0));
 
@@ -790,7 +790,7 @@ test_truth_own_cause (void)
   in_short = rp_report_get_short_verdict (report);
   verdict = rp_report_get_verdict (report);
   g_test_message ("%s | %s", in_short, verdict);
-  g_assert_true (g_str_has_prefix (in_short, "Frames of this window stalled 1 of 21 times over 1 s; worst 2.00 s."));
+  g_assert_true (g_str_has_prefix (in_short, "Frames of the probe window stalled 1 of 21 times over 1 s; worst 2.00 s."));
   assert_lacks (in_short, "cause:");
   assert_contains (verdict, "fsync: of 1.50 s in 1 stall (a call over 0.1 s), 1.40 s had the cause “waiting for the journal to commit”");
 }

@@ -489,7 +489,7 @@ test_text (void)
   g_assert_nonnull (strstr (text, "Laptop on battery; \"quoted\", tab here"));
   g_assert_nonnull (strstr (text, "\nVerdict\n-------\nfsync stalled 6 of 9 times over 1 s; worst 10.86 s. 1"));
   assert_verdict (report, "fsync stalled 6 of 9 times over 1 s; worst 10.86 s. 1 of them took over 10 s");
-  assert_verdict (report, "This window’s main loop stalled 3 of 6 times over 0.1 s; worst 420 ms.");
+  assert_verdict (report, "The probe window’s main loop stalled 3 of 6 times over 0.1 s; worst 420 ms.");
   /* The summary lists series with samples, in their units. */
   g_assert_nonnull (strstr (text, "writer_throughput"));
   g_assert_nonnull (strstr (text, "MiB/s"));
@@ -779,7 +779,7 @@ test_verdict (void)
 
   assert_verdict (calm_report, "No stalls over 0.1 s: the system stayed responsive.");
   assert_verdict (one_report, "fsync stalled 1 of 3 times over 1 s; worst 1.50 s.");
-  assert_verdict (loop_report, "This window’s main loop stalled 3 of 5 times over 0.1 s; worst 420 ms.");
+  assert_verdict (loop_report, "The probe window’s main loop stalled 3 of 5 times over 0.1 s; worst 420 ms.");
   /* Its 4 samples are windows, and no write_calls note counts the calls:
    * no total, rather than windows called calls. */
   assert_verdict (write_report, "write() calls stalled 2 times over 1 s; worst 12.00 s. "
