@@ -833,11 +833,179 @@ test_truth_plain_words (void)
   assert_contains (text, "the evidence cannot tell [some_future_function] 300 ms (100 %)");
 }
 
+/* Issue 31, defect 8: a run of @calls fsyncs over 100 s, @stalled of them
+ * over 0.1 s, of configuration @name. */
+static RpReport *
+canned_run (RpReport   *model,
+            const char *name,
+            guint       calls,
+            guint       stalled)
+{
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) notes = g_hash_table_new (g_str_hash, g_str_equal);
+  RpSeries *fsync = rp_series_new (RP_SERIES_FSYNC_LATENCY, "s", "fsync latency");
+
+  /* Every (calls / stalled)-th call stalls: the same share all through. */
+  for (guint i = 0; i < calls; i++)
+    rp_series_append (fsync, 100.0 * i / calls, i % (calls / stalled) == 0 ? 0.25 : 0.004);
+  g_ptr_array_add (series, fsync);
+  g_hash_table_insert (notes, (char *) "configuration", (char *) name);
+  return rp_report_new (rp_report_get_sysinfo (model), rp_report_get_scenario (model), series, notes);
+}
+
+static const RpCompareRow *
+find_series_row (const RpComparison *comparison,
+                 const char         *series,
+                 RpMetricStat        stat,
+                 RpCompareMeasure    measure)
+{
+  for (guint i = 0; i < comparison->rows->len; i++)
+    {
+      const RpCompareRow *row = g_ptr_array_index (comparison->rows, i);
+
+      if (g_str_equal (row->series, series) && row->stat == stat && row->measure == measure)
+        return row;
+    }
+  return NULL;
+}
+
+/* A faster setting made five times the calls (1000 fsyncs a run against
+ * 200) and more of them stalled (50 against 20) at half the share (5 %
+ * against 10 %): the comparison calls it better, by the share, with a
+ * test's p-value; the count and the rate per minute stand beside it,
+ * never "worse". Two runs each, so that the count's intervals are apart:
+ * the comparison called the count 50 "worse" than 20. */
+static void
+test_shares_not_counts (void)
+{
+  g_autoptr(RpReport) model = load_fixture ("ext3-ordered-1.json");
+  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpComparison) comparison = NULL;
+  g_autofree char *text = NULL;
+  const RpCompareRow *share, *count, *rate;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_ptr_array_add (reports, canned_run (model, "slow", 200, 20));
+      g_ptr_array_add (reports, canned_run (model, "fast", 1000, 50));
+    }
+  comparison = rp_comparison_new (reports, RP_COMPARE_GROUP);
+  g_assert_cmpuint (comparison->n_groups, ==, 2);
+
+  share = find_series_row (comparison, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_INSTANT, RP_COMPARE_SHARE);
+  g_assert_nonnull (share);
+  g_assert_cmpstr (share->label, ==, "fsync > 0.1 s, share");
+  g_assert_cmpfloat_with_epsilon (share->value[0], 0.10, 1e-12);
+  g_assert_cmpfloat_with_epsilon (share->value[1], 0.05, 1e-12);
+  g_assert_true (share->tested);
+  /* 40 of 400 against 100 of 2000: p = 9.9e-5 before Holm's adjustment
+   * (the 2×2 table's χ², 15.2 on 1 degree of freedom). */
+  g_assert_cmpfloat (share->p[1], <, 0.001);
+  g_assert_cmpfloat (share->p[1], >, 1e-5);
+  g_assert_cmpint (share->change[1], ==, RP_CHANGE_BETTER);
+
+  count = find_series_row (comparison, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_INSTANT, RP_COMPARE_FIGURE);
+  g_assert_nonnull (count);
+  g_assert_cmpfloat (count->value[0], ==, 20);
+  g_assert_cmpfloat (count->value[1], ==, 50);
+  g_assert_cmpint (count->change[1], !=, RP_CHANGE_WORSE);
+  g_assert_cmpint (count->change[1], !=, RP_CHANGE_BETTER);
+
+  /* 20 in 100 s, 12 a minute; 50, 30 a minute. */
+  rate = find_series_row (comparison, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_INSTANT, RP_COMPARE_PER_MINUTE);
+  g_assert_nonnull (rate);
+  g_assert_cmpfloat_with_epsilon (rate->value[0], 20 / (rp_report_get_duration (g_ptr_array_index (reports, 0)) / 60), 1e-9);
+  g_assert_cmpfloat (rate->value[1], >, rate->value[0]);
+  g_assert_cmpint (rate->change[1], !=, RP_CHANGE_WORSE);
+
+  for (guint i = 0; i < comparison->rows->len; i++)
+    {
+      const RpCompareRow *row = g_ptr_array_index (comparison->rows, i);
+
+      if (g_str_equal (row->series, RP_SERIES_FSYNC_LATENCY) && row->stat == RP_METRIC_OVER_INSTANT)
+        g_assert_cmpint (row->change[1], !=, RP_CHANGE_WORSE);
+    }
+  text = rp_report_compare_text (reports);
+  if (g_test_verbose ())
+    g_printerr ("%s", text);
+  assert_contains (text, "fsync > 0.1 s, share");
+  assert_contains (text, "10.0 %");
+  assert_contains (text, "5.0 %");
+}
+
+/* One run each: the share is judged by its test and the intervals of the
+ * one run (binomial over its calls), not only "one run". */
+static void
+test_shares_one_run (void)
+{
+  g_autoptr(RpReport) model = load_fixture ("ext3-ordered-1.json");
+  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpComparison) comparison = NULL;
+  const RpCompareRow *share;
+
+  g_ptr_array_add (reports, canned_run (model, "slow", 400, 40));
+  g_ptr_array_add (reports, canned_run (model, "fast", 2000, 20));
+  comparison = rp_comparison_new (reports, RP_COMPARE_GROUP);
+  share = find_series_row (comparison, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_INSTANT, RP_COMPARE_SHARE);
+  g_assert_nonnull (share);
+  g_assert_cmpfloat_with_epsilon (share->value[1], 0.01, 1e-12);
+  g_assert_cmpfloat (share->low[0], <, 0.10);
+  g_assert_cmpfloat (share->high[0], >, 0.10);
+  g_assert_cmpfloat (share->high[1], <, share->low[0]);
+  g_assert_cmpint (share->change[1], ==, RP_CHANGE_BETTER);
+  /* The same share with more calls is no change. */
+  g_ptr_array_set_size (reports, 0);
+  g_ptr_array_add (reports, canned_run (model, "slow", 400, 40));
+  g_ptr_array_add (reports, canned_run (model, "fast", 2000, 200));
+  g_clear_pointer (&comparison, rp_comparison_free);
+  comparison = rp_comparison_new (reports, RP_COMPARE_GROUP);
+  share = find_series_row (comparison, RP_SERIES_FSYNC_LATENCY, RP_METRIC_OVER_INSTANT, RP_COMPARE_SHARE);
+  g_assert_cmpint (share->change[1], ==, RP_CHANGE_NONE);
+  g_assert_cmpfloat (share->p[1], ==, 1.0);
+}
+
+/* Issue 31, defect 8: a matrix named its idle cell and its dd cell alike
+ * ("One configuration: 2 runs"): the loads are part of a configuration. */
+static void
+test_loads_in_configuration (void)
+{
+  g_autoptr(RpReport) model = load_fixture ("ext3-ordered-1.json");
+  g_autoptr(RpScenario) idle = rp_scenario_copy (rp_report_get_scenario (model));
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) reports = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpComparison) comparison = NULL;
+  g_autofree char *key_busy = NULL, *key_idle = NULL, *key_again = NULL;
+
+  g_assert_true (rp_scenario_has_role (idle, RP_PART_LOAD));
+  rp_scenario_clear_role (idle, RP_PART_LOAD);
+  g_ptr_array_add (series, rp_series_new (RP_SERIES_FSYNC_LATENCY, "s", "fsync latency"));
+  rp_series_append (g_ptr_array_index (series, 0), 0.5, 0.004);
+  for (guint i = 0; i < 3; i++)
+    {
+      RpReport *report = rp_report_new (rp_report_get_sysinfo (model),
+                                        i == 1 ? idle : rp_report_get_scenario (model), series, NULL);
+
+      rp_report_set_configuration (report, "ext3-ordered-none", NULL, 1, 1);
+      g_ptr_array_add (reports, report);
+    }
+  key_busy = rp_report_get_configuration_key (g_ptr_array_index (reports, 0));
+  key_idle = rp_report_get_configuration_key (g_ptr_array_index (reports, 1));
+  key_again = rp_report_get_configuration_key (g_ptr_array_index (reports, 2));
+  g_assert_cmpstr (key_busy, !=, key_idle);
+  g_assert_cmpstr (key_busy, ==, key_again);
+  comparison = rp_comparison_new (reports, RP_COMPARE_GROUP);
+  g_assert_cmpuint (comparison->n_groups, ==, 2);
+  g_assert_cmpuint (rp_comparison_get_group_size (comparison, 0), ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/judge/table", test_table);
+  g_test_add_func ("/judge/shares-not-counts", test_shares_not_counts);
+  g_test_add_func ("/judge/shares-one-run", test_shares_one_run);
+  g_test_add_func ("/judge/loads-in-configuration", test_loads_in_configuration);
   g_test_add_func ("/judge/writers-fsync", test_writers_fsync);
   g_test_add_func ("/judge/writers-windows", test_writers_windows);
   g_test_add_func ("/judge/cold-reads", test_cold_reads);
