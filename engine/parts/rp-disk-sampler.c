@@ -389,7 +389,7 @@ static const RpWorkerClass worker = {
 };
 
 static const RpParamInfo params[] = {
-  { "disk_period", "disk-period", NULL, RP_PARAM_SECONDS, 0.05, 60, 0.5, NULL,
+  { "disk_period", "disk-period", "disk-period", RP_PARAM_SECONDS, 0.05, 60, 0.5, NULL,
     N_("Disk sampler: seconds between samples of /proc/diskstats (default 0.5)"), N_("SECONDS") },
 };
 
