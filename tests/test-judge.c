@@ -157,6 +157,22 @@ test_writers_windows (void)
       rp_run_summary_set_row (summary, row, &stats);
   counted = rp_run_summary_get_verdict (summary, NULL);
   assert_contains (counted, "write() calls stalled 3 of 52000 times over 0.1 s; worst 500 ms.");
+  /* The one sentence counts calls too, and over 1 s where some were. */
+  {
+    g_autofree char *in_short = rp_run_summary_get_short_verdict (summary);
+
+    g_test_message ("%s", in_short);
+    g_assert_cmpstr (in_short, ==, "write() calls stalled 3 of 52000 times over 0.1 s; worst 500 ms.");
+  }
+  stats.over_flow = 2;
+  for (guint row = 0; row < summary->n_rows; row++)
+    if (g_str_equal (rp_run_summary_get_row_info (row)->name, RP_SERIES_WRITE_LATENCY))
+      rp_run_summary_set_row (summary, row, &stats);
+  {
+    g_autofree char *in_short = rp_run_summary_get_short_verdict (summary);
+
+    g_assert_cmpstr (in_short, ==, "write() calls stalled 2 of 52000 times over 1 s; worst 500 ms.");
+  }
 }
 
 /* Acceptance 1, cold reads only: 7 of 60 over 0.1 s, worst 615 ms. The

@@ -68,6 +68,7 @@ test_harvest (Fixture       *f,
   g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("custom", NULL);
   g_autoptr(GError) error = NULL;
   guint64 total = 0;
+  double sum = 0;
 
   scenario->directory = g_strdup (f->directory);
   rp_scenario_clear_role (scenario, RP_PART_LOAD);
@@ -108,6 +109,13 @@ test_harvest (Fixture       *f,
       g_assert_nonnull (series);
       g_assert_cmpuint (rp_series_get_length (series), >, 0);
       total += rp_series_get_length (series);
+      {
+        guint n = 0;
+        g_autofree double *values = rp_series_copy_values (series, &n);
+
+        for (guint i = 0; i < n; i++)
+          sum += values[i];
+      }
 
       text = rp_metrics_to_text (metrics);
       count_line = g_strdup_printf ("_count{folder=\"%s\",fs=\"%s\"", f->directory,
@@ -116,6 +124,20 @@ test_harvest (Fixture       *f,
       count_line = (g_free (count_line), g_strdup_printf ("} %" G_GUINT64_FORMAT "\n", total));
       inf_line = g_strdup_printf ("le=\"+Inf\"} %" G_GUINT64_FORMAT "\n", total);
       g_assert_nonnull (strstr (text, inf_line));
+      /* Issue 31: the histogram's _sum is the seconds of every sample, as
+       * Prometheus' rate(_sum) / rate(_count) is their mean. */
+      {
+        g_autofree char *sum_key = g_strdup_printf ("resprobe_fsync_latency_seconds_sum{folder=\"%s\"", f->directory);
+        const char *line = strstr (text, sum_key);
+        const char *value;
+
+        g_assert_nonnull (line);
+        value = strchr (line, '}');
+        g_assert_nonnull (value);
+        g_test_message ("_sum %s, samples' sum %.9g", value + 2, sum);
+        g_assert_cmpfloat_with_epsilon (g_ascii_strtod (value + 2, NULL), sum, 1e-9 * MAX (sum, 1));
+        g_assert_cmpfloat (sum, >, 0);
+      }
       g_assert_nonnull (strstr (text, "# TYPE resprobe_fsync_latency_seconds histogram\n"));
       g_assert_nonnull (strstr (text, "threshold_seconds=\"0.1\""));
       g_assert_nonnull (strstr (text, ",le=\"1e-05\"} "));
