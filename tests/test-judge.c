@@ -1014,6 +1014,33 @@ test_loads_in_configuration (void)
   g_assert_cmpuint (rp_comparison_get_group_size (comparison, 0), ==, 2);
 }
 
+/* What a user waits for directly comes first in the verdict: the worker
+ * timer's stalls (a probe's own sleep) after fsync's, whatever the table's
+ * order, and calm rows after stalled ones. */
+static void
+test_felt_first (void)
+{
+  static const double fsync[] = { 0.004, 0.3, 0.005 };
+  static const double timer[] = { 0.001, 0.5, 0.7, 0.002 };
+  static const double calm[] = { 0.004, 0.006 };
+  g_autoptr(RpRunSummary) summary = rp_run_summary_new ();
+  g_autofree char *verdict = NULL;
+  const char *at_fsync, *at_timer, *at_save;
+
+  set_values (summary, "timer_lateness", timer, G_N_ELEMENTS (timer));
+  set_values (summary, "fsync_latency", fsync, G_N_ELEMENTS (fsync));
+  set_values (summary, "save_latency", calm, G_N_ELEMENTS (calm));
+  verdict = rp_run_summary_get_verdict (summary, NULL);
+  g_test_message ("%s", verdict);
+  at_fsync = strstr (verdict, "fsync stalled 1 of 3 times");
+  at_timer = strstr (verdict, "stalled 2 of 4 times");
+  at_save = strstr (verdict, "none of 2");
+  g_assert_nonnull (at_fsync);
+  g_assert_nonnull (at_timer);
+  g_assert_true (at_fsync < at_timer);
+  g_assert_true (at_save == NULL || at_timer < at_save);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1030,6 +1057,7 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/ordered-writeback", test_ordered_writeback);
   g_test_add_func ("/judge/same-configuration", test_same_configuration);
   g_test_add_func ("/judge/what-stalled", test_what_stalled);
+  g_test_add_func ("/judge/felt-first", test_felt_first);
   g_test_add_func ("/judge/noise-follows-rule", test_noise_follows_rule);
   g_test_add_func ("/judge/tail-not-judged-by-median-test", test_tail_not_judged_by_median_test);
   g_test_add_func ("/judge/device-profile-names-runs", test_device_profile_names_runs);
