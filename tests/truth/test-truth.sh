@@ -255,9 +255,15 @@ run_group() {
     >"$work/cpu.out" 2>&1 &
   pid=$!
   sleep 1.5
-  chrt -f 50 taskset -c "$cpu" timeout 2.5 sh -c 'while :; do :; done' &
+  # The loop itself is $hog_pid (chrt and taskset exec it), ended by this
+  # shell, which is not pinned: a `timeout` at the same SCHED_FIFO priority
+  # on the same CPU never ran again to end it (equal FIFO priorities do not
+  # preempt), and the loop spun on after the test (found here: 15 minutes).
+  chrt -f 50 taskset -c "$cpu" sh -c 'while :; do :; done' &
   hog_pid=$!
-  wait "$hog_pid"; hog_pid=""
+  sleep 2.5
+  kill -KILL "$hog_pid"
+  wait "$hog_pid" 2>/dev/null; hog_pid=""
   wait "$pid" || fail "cpu: the run failed: $(tail -3 "$work/cpu.out")"
   pid=""
   show_report cpu
