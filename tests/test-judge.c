@@ -6,6 +6,7 @@
 #include "rp-comparison.h"
 #include "rp-parts.h"
 #include "rp-report.h"
+#include "rp-report-stalls.h"
 #include "rp-run-summary.h"
 #include "rp-significance.h"
 #include "rp-stall-report.h"
@@ -1041,6 +1042,46 @@ test_felt_first (void)
   g_assert_true (at_save == NULL || at_timer < at_save);
 }
 
+/* A call's cause is summed over its stalls, not its last stall's; without
+ * a subject the call whose stalls took the most time in all is named, not
+ * the one with the last long stall. */
+static void
+test_causes_summed (void)
+{
+  static const char stalls[] =
+    "[{\"series\": \"save_latency\", \"start\": 1.0, \"duration\": 1.0, \"source\": \"stack\","
+    "  \"blkio_delay\": null, \"breakdown\": [{\"site\": \"jbd2_log_wait_commit\", \"seconds\": 1.0}]},"
+    " {\"series\": \"save_latency\", \"start\": 3.0, \"duration\": 1.0, \"source\": \"stack\","
+    "  \"blkio_delay\": null, \"breakdown\": [{\"site\": \"jbd2_log_wait_commit\", \"seconds\": 1.0}]},"
+    " {\"series\": \"fsync_latency\", \"start\": 5.0, \"duration\": 1.5, \"source\": \"stack\","
+    "  \"blkio_delay\": null, \"breakdown\": [{\"site\": \"folio_wait_writeback\", \"seconds\": 1.5}]},"
+    " {\"series\": \"save_latency\", \"start\": 7.0, \"duration\": 1.5, \"source\": \"stack\","
+    "  \"blkio_delay\": null, \"breakdown\": [{\"site\": \"folio_wait_writeback\", \"seconds\": 1.5}]}]";
+  static const double save_stalls[] = { 1.0, 1.0, 3.0, 1.0, 7.0, 1.5 };
+  static const double fsync_stalls[] = { 5.0, 1.5 };
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autofree char *sentence = NULL;
+  RpCauseShare share;
+  double sampled = 0;
+  guint n = 0;
+
+  g_ptr_array_add (series, made_series ("save_latency", "s", 0.004, 10, save_stalls, 6));
+  g_ptr_array_add (series, made_series ("fsync_latency", "s", 0.004, 10, fsync_stalls, 2));
+  report = made_report (stalls, series);
+  /* Saves: 2.0 s of journal commits against 1.5 s of writeback. */
+  g_assert_true (rp_stalls_get_call_cause (rp_report_get_stalls (report), "save_latency", NULL, NULL, NULL,
+                                           &share, &sampled, &n));
+  g_assert_cmpint (share.cause, ==, RP_CAUSE_JOURNAL);
+  g_assert_cmpfloat_with_epsilon (share.seconds, 2.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (sampled, 3.5, 1e-9);
+  g_assert_cmpuint (n, ==, 3);
+  /* No subject given: the saves' 3.5 s of stalls, not fsync's 1.5 s. */
+  sentence = rp_report_get_cause_sentence (report, NULL);
+  g_test_message ("%s", sentence);
+  assert_contains (sentence, "in 3 stalls");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1058,6 +1099,7 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/same-configuration", test_same_configuration);
   g_test_add_func ("/judge/what-stalled", test_what_stalled);
   g_test_add_func ("/judge/felt-first", test_felt_first);
+  g_test_add_func ("/judge/causes-summed", test_causes_summed);
   g_test_add_func ("/judge/noise-follows-rule", test_noise_follows_rule);
   g_test_add_func ("/judge/tail-not-judged-by-median-test", test_tail_not_judged_by_median_test);
   g_test_add_func ("/judge/device-profile-names-runs", test_device_profile_names_runs);
