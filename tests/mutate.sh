@@ -197,7 +197,9 @@ m c31-commit-seconds-last       $f 'sink->commit_seconds += seconds;' 'sink->com
 m c31-sync-max-last             $f 'sink->sync_max = MAX (sink->sync_max, seconds);' 'sink->sync_max = seconds;'
 m c31-phase-not-per-hz          $f '/ sink->hz;' '/ 1000.0;'
 f=engine/parts/rp-trace-tasks.c
-m c31-own-process-not-own       $f '  add_task (sink, (int) getpid (), RP_TRACE_TASK_THREAD, NULL);' '  (void) add_task;'
+m c31-live-thread-not-own       $f '  if (g_file_test (own, G_FILE_TEST_IS_DIR))
+    return RP_TRACE_TASK_THREAD;' '  if (FALSE)
+    return RP_TRACE_TASK_THREAD;'
 f=engine/parts/rp-disk-sampler.c
 m c31-disk-bytes-per-kib        $f 'append (s->write_bytes, now, (double) d->write_sectors * 512 / dt);' 'append (s->write_bytes, now, (double) d->write_sectors * 1024 / dt);'
 m c31-disk-await-seconds-ms     $f 'append (s->await, now, (double) ms / 1000.0 / (double) requests);' 'append (s->await, now, (double) ms / (double) requests);'

@@ -713,6 +713,55 @@ test_request_kinds (Fixture       *f,
   g_assert_cmpfloat_with_epsilon (number_note (f, "writer_pause_max"), 0.18, 1e-9);
 }
 
+typedef struct {
+  GMutex lock;
+  GCond  cond;
+  int    tid;
+  gboolean done;
+} LiveThread;
+
+static gpointer
+live_thread (gpointer data)
+{
+  LiveThread *live = data;
+
+  g_mutex_lock (&live->lock);
+  live->tid = (int) gettid ();
+  g_cond_broadcast (&live->cond);
+  while (!live->done)
+    g_cond_wait (&live->cond, &live->lock);
+  g_mutex_unlock (&live->lock);
+  return NULL;
+}
+
+/* A thread of this process that the instance never saw created (it began
+ * before the events were on, after the threads were listed) is the run's
+ * while it lives: /proc/self/task knows it. */
+static void
+test_live_thread (Fixture       *f,
+                  gconstpointer  data)
+{
+  LiveThread live = { .tid = 0 };
+  GThread *thread;
+
+  g_mutex_init (&live.lock);
+  g_cond_init (&live.cond);
+  thread = g_thread_new ("live", live_thread, &live);
+  g_mutex_lock (&live.lock);
+  while (live.tid == 0)
+    g_cond_wait (&live.cond, &live.lock);
+  g_mutex_unlock (&live.lock);
+  g_assert_cmpint (rp_trace_task_kind (&f->sink, live.tid, NULL), ==, RP_TRACE_TASK_THREAD);
+  g_assert_cmpint (rp_trace_task_kind (&f->sink, TASK_BASE + 77, NULL), ==, RP_TRACE_TASK_OTHER);
+  g_mutex_lock (&live.lock);
+  live.done = TRUE;
+  g_cond_broadcast (&live.cond);
+  g_mutex_unlock (&live.lock);
+  g_thread_join (thread);
+  g_mutex_clear (&live.lock);
+  g_cond_clear (&live.cond);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -720,6 +769,7 @@ main (int argc, char **argv)
   g_test_add ("/trace-events/pause-units", Fixture, NULL, fixture_set_up, test_pause_units, fixture_tear_down);
   g_test_add ("/trace-events/own-tasks", Fixture, NULL, fixture_set_up, test_own_tasks, fixture_tear_down);
   g_test_add ("/trace-events/every-request", Fixture, NULL, fixture_set_up, test_every_request, fixture_tear_down);
+  g_test_add ("/trace-events/live-thread", Fixture, NULL, fixture_set_up, test_live_thread, fixture_tear_down);
   g_test_add ("/trace-events/journal", Fixture, NULL, fixture_set_up, test_journal, fixture_tear_down);
   g_test_add ("/trace-events/request-kinds", Fixture, NULL, fixture_set_up, test_request_kinds, fixture_tear_down);
   return g_test_run ();
