@@ -202,7 +202,7 @@ m c31-live-thread-not-own       $f '  if (g_file_test (own, G_FILE_TEST_IS_DIR))
     return RP_TRACE_TASK_THREAD;'
 f=engine/parts/rp-disk-sampler.c
 m c31-disk-bytes-per-kib        $f 'append (s->write_bytes, now, (double) d->write_sectors * 512 / dt);' 'append (s->write_bytes, now, (double) d->write_sectors * 1024 / dt);'
-m c31-disk-await-seconds-ms     $f 'append (s->await, now, (double) ms / 1000.0 / (double) requests);' 'append (s->await, now, (double) ms / (double) requests);'
+m c31-disk-await-seconds-ms     engine/base/rp-proc-wait.c 'return requests > 0 ? (double) ms / 1000.0 / (double) requests : NAN;' 'return requests > 0 ? (double) ms / (double) requests : NAN;'
 m c31-disk-total-bytes-sectors  $f 'note_total (host, disk, "disk_read_bytes_total", (double) t->read_sectors * 512);' 'note_total (host, disk, "disk_read_bytes_total", (double) t->read_sectors);'
 f=engine/base/rp-proc-wait.c
 m c31-diskstats-flush-ms-wrong  $f 'out_counters->flush_ms = n >= 20 ? f[0] : 0;' 'out_counters->flush_ms = n >= 20 ? f[19] : 0;'

@@ -132,6 +132,14 @@ test_diskstats_delta (void)
   g_assert_cmpuint (total.write_ms, ==, 2000);
   g_assert_cmpuint (total.writes, ==, 200);
   g_assert_cmpuint (total.read_ms, ==, 60);
+  /* iostat's await of the period: (30 + 1000 + 12) ms over 50 + 100 + 2
+   * requests, 6.86 ms; none completed, none. */
+  g_assert_cmpfloat_with_epsilon (rp_disk_counters_await (&delta), 1.042 / 152, 1e-12);
+  {
+    RpDiskCounters idle = { 0 };
+
+    g_assert_true (isnan (rp_disk_counters_await (&idle)));
+  }
   g_assert_cmpuint (total.read_sectors, ==, 800);
   g_assert_cmpuint (total.flush_ms, ==, 24);
 
