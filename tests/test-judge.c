@@ -409,7 +409,7 @@ test_what_stalled (void)
   set_values (files, "mainloop_lateness", calm_loop, G_N_ELEMENTS (calm_loop));
   g_assert_cmpstr (rp_run_summary_get_headline (files, TRUE), ==, "Saving files stalled");
   files_verdict = rp_run_summary_get_verdict (files, NULL);
-  assert_contains (files_verdict, "This window’s main loop never passed 14.0 ms meanwhile: it stayed responsive.");
+  assert_contains (files_verdict, "The probe window’s main loop never passed 14.0 ms meanwhile: it stayed responsive.");
   /* No sentence of the verdict opens after a colon. */
   g_assert_false (g_regex_match_simple (": [A-Z]", files_verdict, 0, 0));
 
@@ -790,9 +790,33 @@ test_truth_own_cause (void)
   in_short = rp_report_get_short_verdict (report);
   verdict = rp_report_get_verdict (report);
   g_test_message ("%s | %s", in_short, verdict);
-  g_assert_true (g_str_has_prefix (in_short, "Frames of this window stalled 1 of 21 times over 1 s; worst 2.00 s."));
+  g_assert_true (g_str_has_prefix (in_short, "Frames of the probe window stalled 1 of 21 times over 1 s; worst 2.00 s."));
   assert_lacks (in_short, "cause:");
   assert_contains (verdict, "fsync: of 1.50 s in 1 stall (a call over 0.1 s), 1.40 s had the cause “waiting for the journal to commit”");
+}
+
+/* The probe window's stalls are frames, not calls (issue 32's screenshots:
+ * "Frames of the probe window: of 803 ms in 4 stalls (calls over 0.1 s)"):
+ * its cause sentence counts them "each over 0.1 s". */
+static void
+test_felt_not_calls (void)
+{
+  static const char stalls[] =
+    "[{\"series\": \"frame_interval\", \"start\": 4.0, \"duration\": 0.3, \"source\": \"wchan\","
+    "  \"blkio_delay\": null, \"breakdown\": [{\"site\": \"stopped\", \"seconds\": 0.3}]},"
+    " {\"series\": \"frame_interval\", \"start\": 8.0, \"duration\": 0.2, \"source\": \"wchan\","
+    "  \"blkio_delay\": null, \"breakdown\": [{\"site\": \"stopped\", \"seconds\": 0.2}]}]";
+  static const double frame_stalls[] = { 4.3, 0.3, 8.2, 0.2 };
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autofree char *verdict = NULL;
+
+  g_ptr_array_add (series, made_series ("frame_interval", "s", 0.016, 20, frame_stalls, 4));
+  report = made_report (stalls, series);
+  verdict = rp_report_get_verdict (report);
+  g_test_message ("%s", verdict);
+  assert_contains (verdict, "of 500 ms in 2 stalls (each over 0.1 s), 500 ms had the cause “the process was stopped”");
+  assert_lacks (verdict, "calls over");
 }
 
 /* Causes in plain words (defect 4): the judgement names categories; the
@@ -855,5 +879,6 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/truth/kernel-not-subject", test_truth_kernel_not_subject);
   g_test_add_func ("/judge/truth/own-cause", test_truth_own_cause);
   g_test_add_func ("/judge/truth/plain-words", test_truth_plain_words);
+  g_test_add_func ("/judge/felt-not-calls", test_felt_not_calls);
   return g_test_run ();
 }
