@@ -32,13 +32,28 @@ window_of () {
   done
   echo "$wid"
 }
+# The probe window (the window's child resprobe-canary) measures once it has
+# its rp-wakeup-probe thread; before that a run has no felt samples. Waited
+# for, not slept: on a loaded machine its start took more than the 3 s this
+# test gave it (issue 32; 60 s is a hang guard).
+probe_measures () {
+  local c
+  for _ in $(seq 600); do
+    c=$(pgrep -P "$1" -x resprobe-canary | head -n1)
+    [ -n "$c" ] && grep -qx rp-wakeup-probe /proc/"$c"/task/*/comm 2>/dev/null && return 0
+    kill -0 "$1" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
 
 # 1. Stop with Ctrl+. three seconds into a 60 s run.
 "$RP_GUI" --dir "$RP_WORK/stop" --size 128M --duration 60 --start \
   --report-on-exit "$RP_WORK/stop.json" 2>"$RP_WORK/stop.stderr" &
 pid=$!
 wid=$(window_of $pid)
-sleep 3
+probe_measures $pid
+sleep 1
 xdotool windowfocus "$wid" 2>/dev/null || true
 xdotool mousemove --window "$wid" 700 400 key ctrl+period
 start=$(date +%s)
@@ -61,7 +76,8 @@ echo "close: status $? after $(( $(date +%s) - start )) s" >"$RP_WORK/close.stat
   --report-on-exit "$RP_WORK/term.json" 2>"$RP_WORK/term.stderr" &
 pid=$!
 wid=$(window_of $pid)
-sleep 3
+probe_measures $pid
+sleep 1
 kill -TERM $pid
 start=$(date +%s)
 wait $pid
