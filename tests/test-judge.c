@@ -812,6 +812,30 @@ test_truth_own_cause (void)
   assert_contains (verdict, "fsync: of 1.50 s in 1 stall (a call over 0.1 s), 1.40 s had the cause “waiting for the journal to commit”");
 }
 
+/* The probe window's stalls are frames, not calls (issue 32's screenshots:
+ * "Frames of the probe window: of 803 ms in 4 stalls (calls over 0.1 s)"):
+ * its cause sentence counts them "each over 0.1 s". */
+static void
+test_felt_not_calls (void)
+{
+  static const char stalls[] =
+    "[{\"series\": \"frame_interval\", \"start\": 4.0, \"duration\": 0.3, \"source\": \"wchan\","
+    "  \"blkio_delay\": null, \"breakdown\": [{\"site\": \"stopped\", \"seconds\": 0.3}]},"
+    " {\"series\": \"frame_interval\", \"start\": 8.0, \"duration\": 0.2, \"source\": \"wchan\","
+    "  \"blkio_delay\": null, \"breakdown\": [{\"site\": \"stopped\", \"seconds\": 0.2}]}]";
+  static const double frame_stalls[] = { 4.3, 0.3, 8.2, 0.2 };
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autofree char *verdict = NULL;
+
+  g_ptr_array_add (series, made_series ("frame_interval", "s", 0.016, 20, frame_stalls, 4));
+  report = made_report (stalls, series);
+  verdict = rp_report_get_verdict (report);
+  g_test_message ("%s", verdict);
+  assert_contains (verdict, "of 500 ms in 2 stalls (each over 0.1 s), 500 ms had the cause “the process was stopped”");
+  assert_lacks (verdict, "calls over");
+}
+
 /* Causes in plain words (defect 4): the judgement names categories; the
  * kernel's site stands beside them only in the stall records, for
  * engineers; a site nothing decides says so. */
@@ -1109,5 +1133,6 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/truth/kernel-not-subject", test_truth_kernel_not_subject);
   g_test_add_func ("/judge/truth/own-cause", test_truth_own_cause);
   g_test_add_func ("/judge/truth/plain-words", test_truth_plain_words);
+  g_test_add_func ("/judge/felt-not-calls", test_felt_not_calls);
   return g_test_run ();
 }
