@@ -180,8 +180,8 @@ if wait_for_device_cell; then
   "$cli" matrix "${small[@]}" --duration 1 --dir "$work/images" --reports "$work/reports-next" >"$work/out-next" 2>&1
   rc=$?
   left=$(leftovers)
-  if [ "$rc" -eq 0 ] && [ -z "$left" ] && grep -q "dead run" "$work/out-next"; then
-    ok "the next matrix removed what the killed one left: $(grep "dead run" "$work/out-next")"
+  if [ "$rc" -eq 0 ] && [ -z "$left" ] && grep -q "killed run" "$work/out-next"; then
+    ok "the next matrix removed what the killed one left: $(grep -A3 "killed run" "$work/out-next" | tr "\n" " ")"
   else fail "after SIGKILL: next matrix exit $rc, left:$left $(tail -5 "$work/out-next")"; fi
   if [ -n "$own_loop" ]; then
     queue_after=$(queue_settings "loop$own_loop")

@@ -97,6 +97,10 @@ for f in "$service_file" "$conf_file" "$policy_file"; do
 done
 exec 9>/run/lock/resprobe-helper-test.lock
 flock -w 1800 9 || { fail "another helper test held the lock for 30 minutes"; echo "1..$n"; exit 1; }
+# In /var/tmp, not the build dir: the test users run here and may not reach a
+# build dir inside a private clone (seen: "Permission denied" in a clone
+# under mktemp -d). root_tap_cleanup removes $work, wherever it is.
+rmdir "$work" && work=$(mktemp -d /var/tmp/resprobe-helper-XXXXXX)
 chmod 755 "$work"
 
 # --- Set-up --------------------------------------------------------------

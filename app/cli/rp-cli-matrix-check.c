@@ -345,6 +345,8 @@ static const struct {
 /**
  * rp_cli_matrix_check_file_systems:
  * @fs_types: (element-type utf8): the cells' file systems, e.g. "ext3"
+ * @programs: %FALSE to check the kernel's drivers (before root is checked:
+ *   anyone may ask), %TRUE the mkfs programs (after the device's tools)
  * @error: %RP_ERROR_INVALID_ARGUMENT naming the first file system this
  *   kernel lacks (and those it has: rp-kernel-file-systems.c), or whose
  *   mkfs.TYPE is not installed (and the package that has it)
@@ -357,14 +359,17 @@ static const struct {
  */
 gboolean
 rp_cli_matrix_check_file_systems (GPtrArray  *fs_types,
+                                  gboolean    programs,
                                   GError    **error)
 {
-  g_autoptr(GPtrArray) offered = rp_kernel_file_systems_new ();
-
   g_return_val_if_fail (fs_types != NULL, FALSE);
 
-  if (!rp_kernel_file_systems_check (offered, "--fs", fs_types, error))
-    return FALSE;
+  if (!programs)
+    {
+      g_autoptr(GPtrArray) offered = rp_kernel_file_systems_new ();
+
+      return rp_kernel_file_systems_check (offered, "--fs", fs_types, error);
+    }
   for (guint i = 0; i < fs_types->len; i++)
     {
       const char *fs_type = g_ptr_array_index (fs_types, i);

@@ -29,6 +29,7 @@ gboolean   rp_cli_matrix_check_kernel     (GPtrArray                *schedulers,
                                            guint                     n_settings,
                                            GError                  **error);
 gboolean   rp_cli_matrix_check_file_systems (GPtrArray       *fs_types,
+                                             gboolean         programs,
                                              GError         **error);
 
 G_END_DECLS

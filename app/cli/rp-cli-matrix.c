@@ -1087,7 +1087,7 @@ rp_cli_matrix (int    argc,
 
     if (!rp_cli_matrix_check_kernel (schedulers, scheduler_text == NULL, kernel_settings,
                                      G_N_ELEMENTS (kernel_settings), &error) ||
-        !rp_cli_matrix_check_file_systems (fs_types, &error))
+        !rp_cli_matrix_check_file_systems (fs_types, FALSE, &error))
       return rp_cli_fail (RP_CLI_EXIT_USAGE, error);
   }
 
@@ -1122,6 +1122,9 @@ rp_cli_matrix (int    argc,
   for (guint i = 0; i < devices->len; i++)
     if (!rp_emulated_device_check_tools (rp_device_choice_get_profile (g_ptr_array_index (devices, i)), &error))
       return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
+  /* The programs that make the file systems, like the device's tools. */
+  if (!rp_cli_matrix_check_file_systems (fs_types, TRUE, &error))
+    return rp_cli_fail (RP_CLI_EXIT_FAILURE, error);
   /* What a matrix killed with SIGKILL left in this directory: put back
    * before anything of this one, whose loop device may be the dead one's. */
   if (!rp_cli_cleanup_directory (directory, FALSE, &error))

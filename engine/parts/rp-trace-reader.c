@@ -40,6 +40,7 @@ struct _RpTraceReader {
   RpTraceSink              sink;
   GString                 *missing;    /* events this kernel does not have */
   guint64                  records;    /* read from the buffers */
+  double                   traced_from; /* CLOCK_MONOTONIC, s: the instance's start */
   gboolean                 finished;
 };
 
@@ -299,7 +300,8 @@ rp_trace_reader_new (RpPartHost  *host,
   /* The traced window on CLOCK_MONOTONIC (the trace clock "mono"), for a
    * cross-check by another tracer of the same requests (bpftrace's nsecs:
    * tests/test-kernel-figures.sh). */
-  rp_part_host_set_number_note (host, "kernel_events_monotonic_start", "%.9f", rp_clock_now ());
+  self->traced_from = rp_clock_now ();
+  rp_part_host_set_number_note (host, "kernel_events_monotonic_start", "%.9f", self->traced_from);
   rp_part_host_set_note (host, "kernel_events_instance", rp_trace_source_get_instance (source));
   rp_part_host_set_note (host, RP_NOTE_KERNEL_EVENTS_SOURCE, rp_trace_source_get_kind (source));
   rp_part_host_set_number_note (host, "kernel_hz", "%.0f", self->sink.hz);
@@ -361,6 +363,12 @@ rp_trace_reader_finish (RpTraceReader *self)
   note_diskstats (self, "device_diskstats_at_end");
   lost = rp_trace_source_stop (self->source);
   rp_part_host_set_number_note (self->sink.host, "kernel_events_monotonic_end", "%.9f", rp_clock_now ());
+  /* The figures count what was issued from the run's start on (the
+   * preparation's requests and pauses before it are dropped:
+   * rp-trace-block.c), so the window they cover, which a cross-check by
+   * another tracer compares with, begins there when that is later. */
+  rp_part_host_set_number_note (self->sink.host, "kernel_events_monotonic_start", "%.9f",
+                                MAX (self->traced_from, -rp_part_host_time_from_monotonic (self->sink.host, 0)));
   rp_trace_reader_drain (self);
   self->finished = TRUE;
   rp_trace_block_flush (&self->sink);

@@ -271,7 +271,10 @@ run_group() {
   MACHINE_BUSY=$(machine_busy "$stat_before" "$(head -1 /proc/stat)") \
     EXPECT_SUBJECT="" EXPECT_CAUSE=none EXPECT_WORDS="" tap_check idle "Responsive / no stall / worst < 100 ms"
 
-  # cpu: a busy loop at SCHED_FIFO on the CPU the CLI is pinned to. The
+  # cpu: a busy loop at SCHED_FIFO on the CPU the CLI is pinned to (no disk
+  # read or write may be blamed; a journal commit or writeback may: jbd2 and
+  # the flusher are starved too when the kernel runs them on that CPU, and
+  # fsync truly waits for them: seen in CI, fsync / journal-commit). The
   # kernel leaves other tasks 5 % of it (sched_rt_runtime_us, the fair
   # server): every thread of the CLI waits on its run queue.
   cpu=$(( $(nproc) - 1 ))
@@ -293,7 +296,7 @@ run_group() {
   pid=""
   show_report cpu
   EXPECT_SUBJECT="timer_lateness,fsync_latency" EXPECT_CAUSE=cpu-wait EXPECT_WORDS="waiting for a CPU" \
-    EXPECT_NEVER="disk-read,disk-write,own-writeback,journal-commit" HOG_SECONDS=2.5 \
+    EXPECT_NEVER="disk-read,disk-write" HOG_SECONDS=2.5 \
     tap_check cpu "worker timer or fsync / waiting for a CPU / run-queue time from schedstat"
 
   # stop: every timed call in flight across a 0.3 s SIGSTOP (the loads'
