@@ -153,7 +153,7 @@ if [ "$(id -u)" -ne 0 ]; then
   n=$((n + 1)); echo "ok $n # SKIP the mkfs check comes after matrix's root check: needs root"
 elif [ -n "$missing_mkfs" ] && grep -qw "$missing_mkfs" /proc/filesystems; then
   out=$("$cli" matrix --fs "ext4,$missing_mkfs" --dir "$target" 2>&1); rc=$?; n=$((n + 1))
-  if [ "$rc" -eq 1 ] && grep -qF "--fs: “$missing_mkfs” needs the program mkfs.$missing_mkfs, which is not installed" <<<"$out"
+  if [ "$rc" -eq 1 ] && grep -qF -- "--fs: “$missing_mkfs” needs the program mkfs.$missing_mkfs, which is not installed" <<<"$out"
   then echo "ok $n - matrix --fs $missing_mkfs without mkfs.$missing_mkfs (exit 1: $out)"
   else echo "not ok $n - matrix --fs $missing_mkfs without mkfs.$missing_mkfs: exit $rc: ${out//$'\n'/ | }"; failures=$((failures + 1)); fi
 else
