@@ -53,14 +53,14 @@ asan_stream() {
   # The suppressions from a copy anyone can read: tests run children as
   # nobody, who may not reach a clone in a private folder (mktemp -d: "failed
   # to read suppressions file", and the child failed).
-  local suppressions status
+  local suppressions status=0
   suppressions=$(mktemp /tmp/resprobe-lsan-XXXXXX.supp)
   cp build-aux/lsan.supp "$suppressions" && chmod 644 "$suppressions"
+  # "|| status": under set -e a failing test run would leave the copy behind.
   ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   LSAN_OPTIONS=suppressions=$suppressions:print_suppressions=0 \
-    "${meson_test[@]}" -C _build_asan --suite engine --suite cli --no-suite slow
-  status=$?
+    "${meson_test[@]}" -C _build_asan --suite engine --suite cli --no-suite slow || status=$?
   rm -f "$suppressions"
   return $status
 }

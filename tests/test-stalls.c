@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <time.h>
 #include <spawn.h>
@@ -498,6 +499,77 @@ test_stopped_call (void)
   rp_call_registry_free (blocked.registry);
 }
 
+/* Issue 30: the thread that took SIGCONT, its handler's frame set up and
+ * its mask set by the kernel, waits for a CPU before the handler's first
+ * line; a look then must still see a continuation under way. A thread
+ * holds the masks the kernel gives: SIGCONT and the handler's SIGTTIN (a
+ * handler under way), then every signal (GLib's worker: not a handler). */
+typedef struct {
+  sigset_t mask;
+  GMutex   lock;
+  GCond    cond;
+  int      stage;   /* 1: masked; 2: told to end */
+} MaskedThread;
+
+static gpointer
+masked_thread (gpointer data)
+{
+  MaskedThread *masked = data;
+
+  pthread_sigmask (SIG_SETMASK, &masked->mask, NULL);
+  g_mutex_lock (&masked->lock);
+  masked->stage = 1;
+  g_cond_broadcast (&masked->cond);
+  while (masked->stage < 2)
+    g_cond_wait (&masked->cond, &masked->lock);
+  g_mutex_unlock (&masked->lock);
+  return NULL;
+}
+
+static gboolean
+continuing_beside (const sigset_t *mask)
+{
+  MaskedThread masked = { *mask };
+  GThread *thread;
+  gboolean continuing;
+
+  g_mutex_init (&masked.lock);
+  g_cond_init (&masked.cond);
+  thread = g_thread_new ("masked", masked_thread, &masked);
+  g_mutex_lock (&masked.lock);
+  while (masked.stage < 1)
+    g_cond_wait (&masked.cond, &masked.lock);
+  g_mutex_unlock (&masked.lock);
+  continuing = rp_process_stops_continuing ();
+  g_mutex_lock (&masked.lock);
+  masked.stage = 2;
+  g_cond_broadcast (&masked.cond);
+  g_mutex_unlock (&masked.lock);
+  g_thread_join (thread);
+  g_mutex_clear (&masked.lock);
+  g_cond_clear (&masked.cond);
+  return continuing;
+}
+
+static void
+test_continuation_under_way (void)
+{
+  sigset_t mask;
+
+  rp_process_stops_watch ();
+  g_assert_false (rp_process_stops_continuing ());
+  sigemptyset (&mask);
+  sigaddset (&mask, SIGCONT);
+  sigaddset (&mask, SIGTTIN);
+  g_assert_true (continuing_beside (&mask));
+  sigfillset (&mask);
+  g_assert_false (continuing_beside (&mask));
+  sigemptyset (&mask);
+  sigaddset (&mask, SIGCONT);
+  g_assert_false (continuing_beside (&mask));
+  g_assert_false (rp_process_stops_continuing ());
+}
+
 /* The sampler's sleep between calls (issue 18, acceptance 3): with nothing
  * in flight it waits for a begin, which wakes it. The wait is an hour: a
  * lost wake-up hangs the test until meson's timeout fails it. Then, as
@@ -911,6 +983,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stalls/causes-by-evidence", test_causes_by_evidence);
   g_test_add_func ("/stalls/blocked-call", test_blocked_call);
   g_test_add_func ("/stalls/stopped-call", test_stopped_call);
+  g_test_add_func ("/stalls/continuation-under-way", test_continuation_under_way);
   g_test_add_func ("/stalls/child-call", test_child_call);
   g_test_add_func ("/stalls/wake-on-begin", test_wake_on_begin);
   g_test_add_func ("/stalls/sample-without-lock", test_sample_without_lock);

@@ -79,19 +79,7 @@ get_number (JsonObject *object,
             const char *key,
             double     *out)
 {
-  JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
-  GType type;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64)
-    *out = (double) json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    *out = json_node_get_double (node);
-  else
-    return FALSE;
-  return isfinite (*out);
+  return rp_report_json_get_number (object != NULL ? json_object_get_member (object, key) : NULL, out);
 }
 
 static gboolean

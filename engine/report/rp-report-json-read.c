@@ -42,10 +42,18 @@ node_is_string (JsonNode *node)
          json_node_get_value_type (node) == G_TYPE_STRING;
 }
 
-/* json-glib reads 1e999 as infinity: finite numbers only. */
-static gboolean
-node_get_number (JsonNode *node,
-                 double   *out)
+/**
+ * rp_report_json_get_number:
+ * @node: (nullable): a member's node
+ * @out: (out): the number
+ *
+ * json-glib reads 1e999 as infinity: finite numbers only, integers or not.
+ *
+ * Returns: %TRUE when @node holds a finite number
+ */
+gboolean
+rp_report_json_get_number (JsonNode *node,
+                           double   *out)
 {
   GType type;
 
@@ -180,7 +188,7 @@ read_duration (JsonObject  *root,
   *out = 0;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
-  if (!node_get_number (node, out) || *out < 0)
+  if (!rp_report_json_get_number (node, out) || *out < 0)
     return set_report_error (error, _("Key “duration”: expected a number of seconds, zero or more"));
   if (*out > RP_REPORT_MAX_SECONDS)
     return set_report_error (error, _("Key “duration”: %g s is longer than a year"), *out);
@@ -199,7 +207,7 @@ read_baseline (JsonObject  *root,
   *out = 0;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
-  if (!node_get_number (node, out) || *out < 0 || *out > MAX (duration, 0))
+  if (!rp_report_json_get_number (node, out) || *out < 0 || *out > MAX (duration, 0))
     return set_report_error (error, _("Key “baseline”: expected seconds from zero to the run’s duration"));
   return TRUE;
 }
@@ -334,8 +342,8 @@ read_point (JsonNode *node,
     return FALSE;
   pair = json_node_get_array (node);
   return json_array_get_length (pair) == 2 &&
-         node_get_number (json_array_get_element (pair, 0), &out->t) &&
-         node_get_number (json_array_get_element (pair, 1), &out->v) &&
+         rp_report_json_get_number (json_array_get_element (pair, 0), &out->t) &&
+         rp_report_json_get_number (json_array_get_element (pair, 1), &out->v) &&
          fabs (out->t) <= RP_REPORT_MAX_SECONDS &&
          fabs (out->v) <= RP_REPORT_MAX_VALUE;
 }

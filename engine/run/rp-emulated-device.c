@@ -20,6 +20,7 @@
 
 #include "rp-emulated-device.h"
 #include "rp-error.h"
+#include "rp-loop-detach.h"
 #include "rp-loop-mount.h"
 #include "rp-queue-state.h"
 #include "rp-unmount.h"
@@ -627,38 +628,6 @@ stop_helper (const char *directory,
     }
 }
 
-/* Loop devices whose backing file is inside @directory: a loop device set
- * up without a mount (the benchmark's) outlives its owner. */
-static void
-detach_loops_below (const char *directory)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/sys/block", 0, NULL);
-  g_autofree char *prefix = g_strconcat (directory, "/", NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      g_autofree char *backing = NULL;
-      g_autofree char *device = NULL;
-      int fd;
-
-      if (!g_str_has_prefix (name, "loop"))
-        continue;
-      path = g_strdup_printf ("/sys/block/%s/loop/backing_file", name);
-      if (!g_file_get_contents (path, &backing, NULL, NULL) ||
-          !g_str_has_prefix (g_strstrip (backing), prefix))
-        continue;
-      device = g_strdup_printf ("/dev/%s", name);
-      fd = open (device, O_RDONLY | O_CLOEXEC);
-      if (fd >= 0)
-        {
-          ioctl (fd, LOOP_CLR_FD, 0);
-          close (fd);
-        }
-    }
-}
-
 /* Whether loop device @disk is bound to a file inside @directory (TRUE),
  * free (*@out_free), or another's. */
 static gboolean
@@ -733,7 +702,7 @@ remove_leftover (const char  *directory,
       if (!g_str_has_suffix (target, "/disk"))
         rp_unmount (target, first == NULL ? &first : NULL);
     }
-  detach_loops_below (directory);
+  rp_loop_detach_backed_by (directory, TRUE, NULL);
   restore_queue (directory, &queue, first == NULL ? &first : NULL);
   for (guint i = 0; i < mounts->len; i++)
     {

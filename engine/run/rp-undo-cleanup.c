@@ -16,6 +16,7 @@
 #include "rp-dirty-state.h"
 #include "rp-emulated-device.h"
 #include "rp-error.h"
+#include "rp-loop-detach.h"
 #include "rp-queue-state.h"
 #include "rp-undo-cleanup.h"
 #include "rp-undo-journal.h"
@@ -67,37 +68,6 @@ is_mounted (const char *target)
   return found;
 }
 
-/* Loop devices still bound to @image (a mount's autoclear frees its own;
- * a lazy unmount's only when its last user lets go). */
-static void
-detach_loops_of (const char *image,
-                 GPtrArray  *said)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/sys/block", 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      g_autofree char *backing = NULL;
-      g_autofree char *device = NULL;
-      int fd;
-
-      if (!g_str_has_prefix (name, "loop"))
-        continue;
-      path = g_strdup_printf ("/sys/block/%s/loop/backing_file", name);
-      if (!g_file_get_contents (path, &backing, NULL, NULL) || !g_str_equal (g_strstrip (backing), image))
-        continue;
-      device = g_strdup_printf ("/dev/%s", name);
-      fd = open (device, O_RDONLY | O_CLOEXEC);
-      if (fd >= 0 && ioctl (fd, LOOP_CLR_FD, 0) == 0)
-        /* TRANSLATORS: a loop device, then its image file */
-        g_ptr_array_add (said, g_strdup_printf (_("detached %s from %s"), device, image));
-      if (fd >= 0)
-        close (fd);
-    }
-}
-
 /* The cell's mount, loop device, mount point and image. */
 static void
 undo_cell (GKeyFile     *file,
@@ -129,7 +99,7 @@ undo_cell (GKeyFile     *file,
       error = NULL;
     }
   if (image != NULL)
-    detach_loops_of (image, said);
+    rp_loop_detach_backed_by (image, FALSE, said);
   if (queue != NULL && loop_ours_or_free (rp_queue_state_get_disk (queue), directory))
     rp_queue_state_put_back (queue, said, NULL);
   if (mount_point != NULL && g_rmdir (mount_point) == 0)
