@@ -10,6 +10,13 @@
 #   tests/mutate.sh                 every mutant
 #   tests/mutate.sh stats json      only mutants whose name contains a word
 #   MUTATE_JOBS=2 MUTATE_KEEP=1     parallel tests; keep the scratch copy
+#   MUTATE_TESTS="judge stalls"     only these tests (and only their programs
+#                                   built): a quick first pass on a busy
+#                                   machine; a mutant killed there is killed,
+#                                   a survivor may yet die in the full suites
+#   MUTATE_FAST=1                   each mutant against the tests of its file
+#                                   (fast_tests below), the others against
+#                                   MUTATE_TESTS or the suites
 #
 # Prints each mutant killed (by which test) or SURVIVED, then the kill rate
 # and the survivors; exits 1 when the rate is below 90 % or a mutant is stale
@@ -136,9 +143,103 @@ m k31-diskstats-reset-zero     $f '  return after;
 }'
 m k31-diskstats-total-last     $f 'total->write_ms += delta->write_ms;' 'total->write_ms = delta->write_ms;'
 
+# Issue 31, the rest (j3): attribution, kernel events, device figures, the
+# monitor's exposition and the matrix's restore (c31-…)
+f=engine/model/rp-cause.c
+m c31-read-never-behind-writes  $f 'return evidence->device_writing == RP_EVIDENCE_YES ? RP_CAUSE_BEHIND_WRITES : RP_CAUSE_DISK_READ;' 'return RP_CAUSE_DISK_READ;'
+m c31-read-waits-writeback      $f '      return reads (evidence) ? RP_CAUSE_UNKNOWN : RP_CAUSE_OWN_WRITEBACK;' '      return RP_CAUSE_OWN_WRITEBACK;'
+m c31-flush-buffer-is-writeback $f 'return site_class == SITE_PAGE_IO ? RP_CAUSE_OWN_WRITEBACK : RP_CAUSE_DISK_WRITE;' 'return RP_CAUSE_OWN_WRITEBACK;'
+m c31-read-page-never-behind    $f '    case RP_CALL_KIND_READ:
+      return read_cause (evidence);' '    case RP_CALL_KIND_READ:
+      return RP_CAUSE_DISK_READ;'
+m c31-qos-wbt-inverted          $f 'return evidence->wbt == RP_EVIDENCE_NO ? RP_CAUSE_DISK_QUEUE : RP_CAUSE_WBT;' 'return evidence->wbt == RP_EVIDENCE_YES ? RP_CAUSE_DISK_QUEUE : RP_CAUSE_WBT;'
+m c31-tag-always-behind         $f 'return reads (evidence) && evidence->device_writing == RP_EVIDENCE_YES ? RP_CAUSE_BEHIND_WRITES' 'return reads (evidence) ? RP_CAUSE_BEHIND_WRITES'
+m c31-folio-wait-is-writeback   $f '{ "folio_wait_bit_common", SITE_PAGE_IO },' '{ "folio_wait_bit_common", SITE_WRITEBACK },'
+m c31-reclaim-site-unknown      $f '{ "shrink_folio_list", SITE_RECLAIM },' '{ "shrink_folio_list", SITE_UNKNOWN },'
+m c31-commit-not-whole          $f '{ "jbd2_log_wait_commit", SITE_JOURNAL, TRUE },' '{ "jbd2_log_wait_commit", SITE_JOURNAL, FALSE },'
+m c31-ordered-said-writeback    $f 'if (g_str_has_prefix (journal_mode, "ordered"))' 'if (g_str_has_prefix (journal_mode, "writeback"))'
+m c31-behind-not-disk           $f 'cause == RP_CAUSE_DISK_QUEUE || cause == RP_CAUSE_BEHIND_WRITES;' 'cause == RP_CAUSE_DISK_QUEUE;'
+m c31-bio-not-ambiguous         $f '                        sites[index].site_class == SITE_BIO);' '                        FALSE);'
+m c31-reclaim-not-reclaim       $f 'return index >= 0 && sites[index].site_class == SITE_RECLAIM;' 'return FALSE;'
+m c31-stopped-is-sleep          $f '      return RP_CAUSE_STOPPED;' '      return RP_CAUSE_SLEEP;'
+f=engine/report/rp-report-causes.c
+m c31-writing-rate-1k           $f '#define WRITING_MIN_RATE (1024.0 * 1024.0)' '#define WRITING_MIN_RATE (1024.0)'
+m c31-device-always-writing     $f 'return mean >= WRITING_MIN_RATE ? RP_EVIDENCE_YES : RP_EVIDENCE_NO;' 'return RP_EVIDENCE_YES;'
+m c31-wbt-zero-is-on            $f '> 0 ? RP_EVIDENCE_YES : RP_EVIDENCE_NO;' '>= 0 ? RP_EVIDENCE_YES : RP_EVIDENCE_NO;'
+m c31-share-of-twice            $f 'MIN (share->seconds / stall->duration, 1.0)' 'MIN (share->seconds / (2 * stall->duration), 1.0)'
+m c31-cause-seconds-last        $f 'seconds[share->cause] += share->seconds;' 'seconds[share->cause] = share->seconds;'
+m c31-dominant-is-least         $f '(best == RP_N_CAUSES || seconds[c] > seconds[best])' '(best == RP_N_CAUSES || seconds[c] < seconds[best])'
+m c31-call-share-halved         $f '100 * MIN (share.seconds / sampled, 1.0)' '50 * MIN (share.seconds / sampled, 1.0)'
+m c31-dominant-series-last      $f '*total += stall->duration;' '*total = stall->duration;'
+f=engine/run/rp-run-verdict.c
+m c31-verdict-total-windows     $f '    total = (gulong) MIN (calls, G_MAXULONG);' '    (void) calls;'
+m c31-short-total-windows       $f 'total = (gulong) MIN (info->count_note != NULL ? self->calls[worst] : stats->n, G_MAXULONG);' 'total = (gulong) MIN (stats->n, G_MAXULONG);'
+m c31-short-count-instant       $f 'count = (gulong) MIN (stats->over_flow > 0 ? stats->over_flow : stats->over_instant, G_MAXULONG);' 'count = (gulong) MIN (stats->over_instant, G_MAXULONG);'
+m c31-short-other-cause         $f '  if (self->row_causes[worst] == NULL)
+    return stall_sentence' '  if (FALSE)
+    return stall_sentence'
+m c31-verdict-felt-not-first    $f 'if (stalls != (pass < 2) || felt != (pass % 2 == 0))' 'if (stalls != (pass < 2) || felt != (pass % 2 == 1))'
+f=engine/parts/rp-trace-block.c
+m c31-flush-op-is-write         $f '    case '"'"'F'"'"':
+      return RP_TRACE_OP_FLUSH;' '    case '"'"'F'"'"':
+      return RP_TRACE_OP_WRITE;'
+m c31-request-latency-ms        $f '(double) (record->ts - *issued) * 1e-9);' '(double) (record->ts - *issued) * 1e-6);'
+m c31-empty-write-counted-twice $f '      if (!g_hash_table_remove (sink->data_completed, sector))
+        sink->ops[op].completed++;' '      g_hash_table_remove (sink->data_completed, sector);
+        sink->ops[op].completed++;'
+m c31-pause-max-last            $f 'sink->pause_max = MAX (sink->pause_max, seconds);' 'sink->pause_max = seconds;'
+m c31-pause-seconds-count       $f 'sink->pause_seconds += seconds;' 'sink->pause_seconds += 1;'
+m c31-long-request-not-own      $f '      rp_series_append (stats->series, issued, latency);
+      return;' '      return;'
+f=engine/parts/rp-trace-journal.c
+m c31-commit-ms                 $f '*out_seconds = (double) (record->ts - *start) * 1e-9;' '*out_seconds = (double) (record->ts - *start) * 1e-6;'
+m c31-commit-seconds-last       $f 'sink->commit_seconds += seconds;' 'sink->commit_seconds = seconds;'
+m c31-sync-max-last             $f 'sink->sync_max = MAX (sink->sync_max, seconds);' 'sink->sync_max = seconds;'
+m c31-phase-not-per-hz          $f '/ sink->hz;' '/ 1000.0;'
+f=engine/parts/rp-trace-tasks.c
+m c31-live-thread-not-own       $f '  if (g_file_test (own, G_FILE_TEST_IS_DIR))
+    return RP_TRACE_TASK_THREAD;' '  if (FALSE)
+    return RP_TRACE_TASK_THREAD;'
+f=engine/parts/rp-disk-sampler.c
+m c31-disk-bytes-per-kib        $f 'append (s->write_bytes, now, (double) d->write_sectors * 512 / dt);' 'append (s->write_bytes, now, (double) d->write_sectors * 1024 / dt);'
+m c31-disk-await-seconds-ms     engine/base/rp-proc-wait.c 'return requests > 0 ? (double) ms / 1000.0 / (double) requests : NAN;' 'return requests > 0 ? (double) ms / (double) requests : NAN;'
+m c31-disk-total-bytes-sectors  $f 'note_total (host, disk, "disk_read_bytes_total", (double) t->read_sectors * 512);' 'note_total (host, disk, "disk_read_bytes_total", (double) t->read_sectors);'
+f=engine/base/rp-proc-wait.c
+m c31-diskstats-flush-ms-wrong  $f 'out_counters->flush_ms = n >= 20 ? f[0] : 0;' 'out_counters->flush_ms = n >= 20 ? f[19] : 0;'
+m c31-diskstats-read-ms-lost    $f 'total->read_ms += delta->read_ms;' 'total->read_ms = delta->read_ms;'
+f=engine/report/rp-metrics.c
+m c31-metrics-sum-counts        $f 'latency->sum += v;' 'latency->sum += 1;'
+m c31-metrics-sum-last          $f '  append_double (out, latency->sum);' '  append_double (out, latency->sum / MAX (latency->count, 1));'
+m c31-metrics-count-buckets     $f 'latency->count++;' 'latency->count += latency->count == 0;'
+m c31-metrics-stall-inclusive   $f 'if (v > stall_limits[k])' 'if (v >= stall_limits[k])'
+f=app/cli/rp-cli-matrix.c
+m restore-dirty-bytes-not-back  $f '  if (bytes != NULL && g_strcmp0 (bytes, "0") != 0)
+    write_sysctl (bytes_name, bytes, &error);' '  if (FALSE)
+    write_sysctl (bytes_name, bytes, &error);'
+m restore-dirty-background-kept $f '  restore_pair ("dirty_background_ratio", saved->background_ratio,
+                "dirty_background_bytes", saved->background_bytes);' '  (void) restore_pair;'
+m restore-dirty-ratio-kept      $f '  else if (ratio != NULL)
+    write_sysctl (ratio_name, ratio, &error);' '  else if (FALSE)
+    write_sysctl (ratio_name, ratio, &error);'
+
 # Writers and cleanup paths
 m writer-whole-last-block      engine/parts/rp-seq-writer.c 'guint64 length = MIN (writer->block_size, writer->total_size - bytes);' 'guint64 length = writer->block_size;'
 m tmpfile-fallback-not-unlinked engine/run/rp-target.c 'if (unlink (path) != 0)' 'if (0)'
+
+# fast_tests FILE: with MUTATE_FAST=1, the tests that check FILE's figures
+# by value (a first pass: a survivor here is run again without it).
+fast_tests() {
+  case $1 in
+    engine/model/rp-cause.c|engine/report/rp-report-causes.c) echo "stalls judge" ;;
+    engine/run/rp-run-verdict.c) echo "judge report" ;;
+    engine/parts/rp-trace-*.c) echo "trace-events" ;;
+    engine/parts/rp-disk-sampler.c) echo "probes" ;;
+    engine/base/rp-proc-wait.c) echo "stalls" ;;
+    engine/report/rp-metrics.c) echo "metrics" ;;
+    app/cli/rp-cli-matrix.c) echo "root-only" ;;   # its restore: matrix-restore
+    *) echo "" ;;
+  esac
+}
 
 # --- the scratch copy ------------------------------------------------------------
 filters=("$@")
@@ -163,8 +264,19 @@ git -C "$src" ls-files -z --cached --others --exclude-standard |
   tar -C "$src" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "$scratch/src" -xf -
 build=$scratch/build
 echo "# scratch copy in $scratch; building (no GUI)"
+if [ "${MUTATE_FAST:-0}" = 1 ] && [ -z "${MUTATE_TESTS:-}" ]; then
+  MUTATE_TESTS=$(for i in "${selected[@]}"; do fast_tests "${files[$i]}"; done | tr ' ' '\n' | grep -v root-only | sort -u | tr '\n' ' ')
+fi
+# With MUTATE_TESTS, only their programs and the CLI are built, each time.
+targets=()
+if [ -n "${MUTATE_TESTS:-}" ]; then
+  targets=(app/cli/resprobe-cli)
+  for t in $MUTATE_TESTS; do
+    [ -f "$src/tests/test-$t.c" ] && targets+=("tests/test-$t")
+  done
+fi
 if ! nice meson setup "$build" "$scratch/src" -Dgui=false >"$scratch/logs/setup.log" 2>&1 ||
-   ! nice ninja -C "$build" >"$scratch/logs/build.log" 2>&1; then
+   ! nice ninja -C "$build" "${targets[@]}" >"$scratch/logs/build.log" 2>&1; then
   echo "the unmutated copy does not build: $scratch/logs" >&2; MUTATE_KEEP=1; exit 2
 fi
 
@@ -175,12 +287,29 @@ while read -r t; do
   t=${t##* / }
   [[ " ${slow[*]} " == *" $t "* ]] || quick+=("$t")
 done < <(meson test -C "$build" --no-rebuild --list --suite engine --suite cli 2>/dev/null | grep ' / ')
+if [ -n "${MUTATE_TESTS:-}" ]; then
+  read -r -a quick <<<"$MUTATE_TESTS"
+  slow=()
+fi
 
-# run_suite LOG: 0 when every test passed; else prints the tests that failed.
+# What the engine and cli suites cannot reach: the matrix's restore of
+# vm.dirty_* runs as root only (test matrix-restore, which puts back what it
+# changes). Mutants named restore-… are also run against it; without root
+# they are not judged (the test skips).
+root_tests=()
+[ "$(id -u)" = 0 ] && root_tests=(matrix-restore)
+
+# run_suite LOG [root]: 0 when every test passed; else prints the tests that
+# failed. With "root", the root tests above run too.
 run_suite() {
-  local log=$1 set
-  for set in quick slow; do
+  local log=$1 sets=(quick slow) set
+  local -a only=()
+  if [ "${3:-}" = root-only ]; then sets=()
+  elif [ -n "${3:-}" ]; then read -r -a only <<<"$3"; sets=(only); fi
+  [ "${2:-}" = root ] && [ ${#root_tests[@]} -gt 0 ] && sets+=(root_tests)
+  for set in "${sets[@]}"; do
     local -n tests=$set
+    [ ${#tests[@]} -gt 0 ] || continue
     if ! nice meson test -C "$build" --no-rebuild --num-processes "$jobs" --maxfail 1 --print-errorlogs \
          "${tests[@]}" >>"$log" 2>&1; then
       python3 - "$build/meson-logs/testlog.json" <<'PY'
@@ -197,7 +326,9 @@ PY
 }
 
 echo "# the unmutated copy against the engine and cli suites"
-if ! failed=$(run_suite "$scratch/logs/baseline.log"); then
+baseline_root=""
+for i in "${selected[@]}"; do [[ ${names[$i]} == restore-* ]] && baseline_root=root; done
+if ! failed=$(run_suite "$scratch/logs/baseline.log" $baseline_root); then
   echo "the unmutated copy fails: $failed ($scratch/logs/baseline.log); fix that first" >&2
   MUTATE_KEEP=1; exit 2
 fi
@@ -226,10 +357,14 @@ PY
     echo "$tag STALE    $name: “${olds[$i]}” found $count times in ${files[$i]}"
     stale+=("$name"); continue
   fi
-  if ! nice ninja -C "$build" >"$log" 2>&1; then
+  if ! nice ninja -C "$build" "${targets[@]}" >"$log" 2>&1; then
     echo "$tag UNBUILT  $name (see $log)"
     unbuilt+=("$name")
-  elif failed=$(run_suite "$log"); then
+  elif [[ $name == restore-* ]] && [ ${#root_tests[@]} -eq 0 ]; then
+    echo "$tag NOT ROOT $name: its test (matrix-restore) runs as root only"
+    unbuilt+=("$name")
+  elif failed=$(run_suite "$log" "$([[ $name == restore-* ]] && echo root)" \
+                  "$([ "${MUTATE_FAST:-0}" = 1 ] && fast_tests "${files[$i]}")"); then
     echo "$tag SURVIVED $name: ${files[$i]}: ${olds[$i]} -> ${news[$i]}"
     survived+=("$name")
   else
@@ -241,7 +376,7 @@ PY
   mv "$file.mutate-orig" "$file" && touch "$file"
 done
 # Leave the build as the source is (for MUTATE_KEEP).
-nice ninja -C "$build" >/dev/null 2>&1
+nice ninja -C "$build" "${targets[@]}" >/dev/null 2>&1
 
 judged=$((killed + ${#survived[@]}))
 rate=$(python3 -c "print(f'{100 * $killed / $judged:.1f}' if $judged else '0.0')")

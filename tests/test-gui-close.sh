@@ -32,17 +32,19 @@ window_of () {
   done
   echo "$wid"
 }
-
-# probe_window_of PID: wait until the window's probe window (resprobe-canary,
-# its child) has a window of its own: its probes begin 0.5 s after its first
-# frame, so the run is measuring before the test stops it.
-probe_window_of() {
+# The probe window (the window's child resprobe-canary) measures once it has
+# its rp-wakeup-probe thread; before that a run has no felt samples. Waited
+# for, not slept: on a loaded machine its start took more than the 3 s this
+# test gave it (issue 32; 60 s is a hang guard).
+probe_measures () {
   local c
-  for _ in $(seq 300); do
+  for _ in $(seq 600); do
     c=$(pgrep -P "$1" -x resprobe-canary | head -n1)
-    [ -n "$c" ] && xdotool search --pid "$c" >/dev/null 2>&1 && return 0
+    [ -n "$c" ] && grep -qx rp-wakeup-probe /proc/"$c"/task/*/comm 2>/dev/null && return 0
+    kill -0 "$1" 2>/dev/null || return 1
     sleep 0.1
   done
+  return 1
 }
 
 # 1. Stop with Ctrl+. three seconds into a 60 s run.
@@ -50,8 +52,8 @@ probe_window_of() {
   --report-on-exit "$RP_WORK/stop.json" 2>"$RP_WORK/stop.stderr" &
 pid=$!
 wid=$(window_of $pid)
-probe_window_of $pid
-sleep 3
+probe_measures $pid
+sleep 1
 xdotool windowfocus "$wid" 2>/dev/null || true
 xdotool mousemove --window "$wid" 700 400 key ctrl+period
 start=$(date +%s)
@@ -74,8 +76,8 @@ echo "close: status $? after $(( $(date +%s) - start )) s" >"$RP_WORK/close.stat
   --report-on-exit "$RP_WORK/term.json" 2>"$RP_WORK/term.stderr" &
 pid=$!
 wid=$(window_of $pid)
-probe_window_of $pid
-sleep 3
+probe_measures $pid
+sleep 1
 kill -TERM $pid
 start=$(date +%s)
 wait $pid
@@ -123,15 +125,9 @@ for case in ("stop", "term"):
     if os.path.exists(report):
         data = json.load(open(report))
         check(data["duration"] < 30, "%s: the run lasted %.1f s, not 60" % (case, data["duration"]))
-        # The probe window's main loop is measured from 0.5 s after its first
-        # frame: on a machine busy enough that it drew less than a second
-        # before the stop, no sample is no fault (said, not failed).
         frames = float(data.get("notes", {}).get("frames", "0") or 0)
         n = data["summary"].get("mainloop_lateness", {}).get("n", 0)
-        if frames < 60 and n == 0:
-            print("ok: %s: the UI probes: # SKIP the probe window drew %d frames before the stop (machine busy)" % (case, frames))
-        else:
-            check(n > 0, "%s: the UI probes recorded (%d samples, %d frames)" % (case, n, frames))
+        check(n > 0, "%s: the UI probes recorded (%d samples, %d frames)" % (case, n, frames))
 
 sys.exit(1 if failures else 0)
 CHECK

@@ -12,13 +12,17 @@
 # For each server, resprobe runs the passive scenario (the window part starts the probe
 # window), the stalls are made once the probe window measures, and the window saves its
 # report on SIGTERM. For each stall and each of the main loop and the frames: exactly
-# one stall record overlaps the span we caused, no shorter than it less one frame
-# interval (two for frames: the frame committed before the stall may be shown up to a
-# refresh into it, later if the compositor shares the hog's CPU), which a busy machine
-# cannot break (it only lengthens stalls), and its largest share of time is the
-# evidence above. Whether it is also within one frame interval above the caused length
-# is printed, not asserted: a loaded machine delays the probe's resumption, which no
-# test can bound. As root, sway runs as nobody (it refuses root) and so does the
+# one stall record overlaps the span we caused and its largest share of time is the
+# evidence above (always checked: a busy machine changes neither). Its length is
+# within one frame interval of the caused length (frames: down to two below, as the
+# frame committed before the stall may be shown up to a refresh into it) where this
+# test's own witness of the same run, read after the fact from our clock and the
+# kernel (tests/felt-stall.py: our sleep's overshoot or the hog's preemption, when
+# the probe window's main thread was next seen on a CPU, the display server's
+# run-queue wait), says that nothing of ours was late by more than a frame
+# interval (what it saw late widens the bounds by as much); otherwise that check is a TAP skip naming the lateness, never a failure:
+# a loaded machine lengthens and shortens stalls in ways no test can bound.
+# As root, sway runs as nobody (it refuses root) and so does the
 # window under it, from copies of the programs (as tests/test-gui-wayland.sh).
 set -u
 servers=${1:?usage: test-gui-felt.sh x11,wayland stop,hog,read}
@@ -192,11 +196,11 @@ run_session() {
   : >"$work/out/$server.caused"
   for kind in ${stalls//,/ }; do
     case $kind in
-      stop) python3 "$here/felt-stall.py" stop "$c" 0.3 >>"$work/out/$server.caused" ;;
+      stop) python3 "$here/felt-stall.py" stop "$c" 0.3 "$server_pid" >>"$work/out/$server.caused" ;;
       hog)
         if [ -n "$hog_reason" ]; then skip "$server: hog: $hog_reason"; continue; fi
         # Asked again at the moment: another test's real-time hog may have come.
-        if ! python3 "$here/felt-stall.py" hog "$c" 0.2 >"$work/hog.out"; then
+        if ! python3 "$here/felt-stall.py" hog "$c" 0.2 "$server_pid" >"$work/hog.out"; then
           skip "$server: hog: $(cat "$work/hog.out")"
           echo "$server" >>"$work/out/hog-skipped"
           continue
@@ -205,9 +209,9 @@ run_session() {
       read)
         # Out of the page cache, then read on the probe window's main thread (SIGUSR1).
         python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' "$document"
-        kill -USR1 "$c" ;;
+        python3 "$here/felt-stall.py" read "$c" 1.5 "$server_pid" >>"$work/out/$server.caused" ;;
     esac
-    sleep 1.5
+    sleep 1
   done
   # Reads take their time on the slow device: wait for the window to have said so.
   kill -TERM "$gui_pid"
@@ -248,6 +252,11 @@ def check(condition, message):
     print(("ok %d - " if condition else "not ok %d - ") % n + message)
     failures += not condition
 
+def skip(message):
+    global n
+    n += 1
+    print("ok %d - # SKIP %s" % (n, message))
+
 for server in servers:
     path = os.path.join(out, server + ".json")
     if not os.path.exists(path):
@@ -256,20 +265,30 @@ for server in servers:
     notes = report["notes"]
     refresh = float(notes.get("refresh_interval", "0.016667"))
     origin = float(notes["monotonic_at_run_start"])
-    caused = []
+    # (kind, start on the run's axis, length, our witness: [(reason, seconds)])
+    caused, read_witness = [], []
     for line in open(os.path.join(out, server + ".caused")):
-        kind, t0, length = line.split()
-        caused.append((kind, float(t0) - origin, float(length)))
-    for item in notes.get("probe_window_reads", "").split():
+        kind, t0, length, late, resumed, waited = line.split()
+        witness = [("our own %s was late by" % ("sleep" if kind == "stop" else "busy loop"), float(late)),
+                   ("the probe window's main thread %s" % (
+                       "waited for a CPU during the read" if kind == "read" else
+                       "was first seen on a CPU after the stall only"), float(resumed)),
+                   ("the display server waited for a CPU around it", float(waited))]
+        if kind == "read":
+            read_witness.append(witness)
+        else:
+            caused.append((kind, float(t0) - origin, float(length), witness))
+    for i, item in enumerate(notes.get("probe_window_reads", "").split()):
         start, length = item.split("+")
-        caused.append(("read", float(start), float(length)))
+        caused.append(("read", float(start), float(length),
+                       read_witness[i] if i < len(read_witness) else [("no witness of this read", 1.0)]))
     stalls = [s for s in report.get("stalls", []) if s["series"] in FELT]
     print("# %s: %d felt stalls, frame times from %s, refresh %.2f ms" %
           (server, len(stalls), notes.get("frame_timing_source"), refresh * 1e3))
     for s in stalls:
         print("#   %s at %.3f s, %.1f ms: %s" % (s["series"], s["start"], s["duration"] * 1e3,
               ", ".join("%s %.1f ms" % (b["site"], b["seconds"] * 1e3) for b in s["breakdown"])))
-    for kind, start, length in caused:
+    for kind, start, length, witness in caused:
         end = start + length
         for series in ("mainloop_lateness", "frame_interval"):
             over = [s for s in stalls if s["series"] == series and s["start"] < end and s["start"] + s["duration"] > start]
@@ -279,29 +298,38 @@ for server in servers:
                 continue
             stall = over[0]
             site = stall["breakdown"][0]["site"] if stall["breakdown"] else None
-            # A frame committed just before the stall began may still be shown up
-            # to a refresh later (the compositor, itself delayed, later still):
-            # the gap the user saw may be shorter than what we caused by up to
-            # two refreshes; a late timer by up to one period of the main loop's.
-            slack = 2 * refresh if series == "frame_interval" else refresh
-            check(stall["duration"] >= length - slack - 1e-3,
-                  "%s: %.1f ms, no shorter than the caused length less %s" %
-                  (label, stall["duration"] * 1e3,
-                   "two frame intervals" if series == "frame_interval" else "one frame interval"))
             check(site is not None and EXPECTED[kind](site),
                   "%s: its evidence is %s (%s, %.0f %% of it; source %s, blkio delay %s)" %
                   (label, WORDS[kind], site,
                    100 * stall["breakdown"][0]["seconds"] / max(stall["duration"], 1e-9) if site else 0,
                    stall.get("source"), stall.get("blkio_delay")))
-            within = abs(stall["duration"] - length) <= refresh
-            print("# %s: within one frame interval (%.1f ms) of the caused length: %s (%+.1f ms)" %
-                  (label, refresh * 1e3, "yes" if within else "no, on this machine's load",
-                   (stall["duration"] - length) * 1e3))
+            # Its length, within one frame interval of what we caused. A frame
+            # committed just before the stall may be shown up to a refresh into
+            # it: the gap the user saw may be shorter by up to two refreshes.
+            # Only where our own witness of the run says that we, the probe
+            # window and (for frames) the display server were on time: a busy
+            # machine lengthens and shortens stalls in ways no test can bound.
+            # What our witness saw late (each under a frame interval, or the
+            # check is skipped) widens the bounds by as much: it is the
+            # machine's, measured, not the product's.
+            seen = [(why, seconds) for why, seconds in witness
+                    if series == "frame_interval" or "display server" not in why]
+            late = [(why, seconds) for why, seconds in seen if seconds > refresh]
+            allowed = sum(seconds for _, seconds in seen)
+            low = length - (2 if series == "frame_interval" else 1) * refresh - allowed - 1e-3
+            high = length + refresh + allowed + 1e-3
+            if late:
+                skip("%s: %.1f ms (%+.1f ms): its length not judged, the machine was late: %s" % (
+                    label, stall["duration"] * 1e3, (stall["duration"] - length) * 1e3,
+                    "; ".join("%s %.1f ms" % (why, seconds * 1e3) for why, seconds in late)))
+            else:
+                check(low <= stall["duration"] <= high, "%s: %.1f ms, within %.1f to %.1f ms (%+.1f ms)" % (
+                    label, stall["duration"] * 1e3, low * 1e3, high * 1e3, (stall["duration"] - length) * 1e3))
     skipped = open(os.path.join(out, "hog-skipped")).read().split() if os.path.exists(os.path.join(out, "hog-skipped")) else []
     for kind in wanted:
         if kind == "hog" and server in skipped:
             continue
-        check(any(k == kind for k, _, _ in caused), "%s: the %s was made" % (server, kind))
+        check(any(c[0] == kind for c in caused), "%s: the %s was made" % (server, kind))
 print("1..%d" % n)
 sys.exit(1 if failures else 0)
 PYTHON

@@ -61,6 +61,9 @@ test_why_lists_stalls (void)
   description = adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (window->why_view));
   g_test_message ("cause: %s", description);
   g_assert_nonnull (strstr (description, "waiting for the journal to commit"));
+  /* Its figures keep their units too ("answered in 206⏎µs" at 360 px). */
+  g_assert_nonnull (strstr (description, "fsync: of 10.35\u00a0s in 2 stalls"));
+  g_assert_null (strstr (description, " s "));
 
   /* Expanded: what ran meanwhile, from the report's series. */
   rp_gui_fixture_collect (rows->pdata[0], ADW_TYPE_ACTION_ROW, details);

@@ -17,7 +17,18 @@ root_tap_begin matrix-restore "create loop devices and mount file systems" \
 # loop_control, queue_settings, queue_set_odd, cell_scheduler, has_wbt, backing_disk
 . "$(dirname "$0")/loop-queue.sh"
 
-root_tap_on_exit root_tap_cleanup
+# vm.dirty_*: the machine's own, put back on every exit path (the matrix's
+# --dirty-bytes check below changes them for a few seconds).
+vm_dirty=(dirty_ratio dirty_bytes dirty_background_ratio dirty_background_bytes)
+vm_values() { local k; for k in "${vm_dirty[@]}"; do printf '%s=%s ' "$k" "$(cat "/proc/sys/vm/$k")"; done; }
+vm_saved=$(vm_values)
+vm_put_back() {
+  local pair
+  # The pair in force (non-zero) last: writing one of a pair zeroes the other.
+  for pair in $vm_saved; do [ "${pair#*=}" = 0 ] || echo "${pair#*=}" >"/proc/sys/vm/${pair%%=*}"; done
+}
+restore_cleanup() { vm_put_back; root_tap_cleanup; }
+root_tap_on_exit restore_cleanup
 root_tap_own_loop_device
 queue_set_odd "$loop"
 # The disk under the images: the one of $work's file system.
@@ -84,6 +95,30 @@ disk_after=$(queue_settings "$disk")
 if [ "$loop_after" = "$loop_before" ] && [ "$disk_after" = "$disk_before" ]; then
   ok "after the matrix: $loop $loop_after, $disk $disk_after, as before"
 else fail "after the matrix: $loop $loop_after (before: $loop_before), $disk $disk_after (before: $disk_before)"; fi
+
+# --dirty-bytes (issue 31, item 10: no test ran it): the foreground limit in
+# ratio mode and the background one in bytes mode, values no kernel default
+# has, so that a matrix that put back neither, only one of the pair, or the
+# wrong member of a pair fails. They stay for the matrix's few seconds.
+echo 19 >/proc/sys/vm/dirty_ratio
+echo 2400000000 >/proc/sys/vm/dirty_background_bytes
+vm_odd=$(vm_values)
+"$cli" matrix --fs ext3 --journal ordered --scheduler "$scheduler" --dirty-bytes 48M --size 16M \
+  --image-size 1300M --duration 2 --loop-device "/dev/$loop" --dir "$work/images" \
+  --reports "$work/reports-dirty" >"$work/out-dirty" 2>&1
+rc=$?
+vm_after=$(vm_values)
+vm_put_back
+cell_dirty=$(python3 -c '
+import json, glob, sys
+for name in glob.glob(sys.argv[1] + "/*.json"):
+    r = json.load(open(name))
+    if "system" in r: print(r["system"].get("dirty_bytes"), r["system"].get("dirty_background_bytes"))' "$work/reports-dirty")
+if [ "$rc" -eq 0 ] && [ "$vm_after" = "$vm_odd" ] && [ "$cell_dirty" = "50331648 25165824" ]; then
+  ok "matrix --dirty-bytes 48M: the cell ran with dirty_bytes 48 MiB, background 24 MiB; after it $vm_after as before"
+else
+  fail "matrix --dirty-bytes: exit $rc, the cell's dirty_bytes and background: '$cell_dirty'; after: $vm_after (before: $vm_odd) $(tail -5 "$work/out-dirty")"
+fi
 
 # SIGTERM in the middle of a cell, once its run has files open on the cell's
 # mounted file system (the mount points are $work/images/resprobe-*).

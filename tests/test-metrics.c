@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "rp-metrics.h"
+#include "rp-part-host.h"
+#include "rp-scenario.h"
+#include "rp-sysinfo-private.h"
 #include "rp-session.h"
 #include "rp-test-fixture.h"
 
@@ -68,6 +71,7 @@ test_harvest (Fixture       *f,
   g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("custom", NULL);
   g_autoptr(GError) error = NULL;
   guint64 total = 0;
+  double sum = 0;
 
   scenario->directory = g_strdup (f->directory);
   rp_scenario_clear_role (scenario, RP_PART_LOAD);
@@ -108,6 +112,13 @@ test_harvest (Fixture       *f,
       g_assert_nonnull (series);
       g_assert_cmpuint (rp_series_get_length (series), >, 0);
       total += rp_series_get_length (series);
+      {
+        guint n = 0;
+        g_autofree double *values = rp_series_copy_values (series, &n);
+
+        for (guint i = 0; i < n; i++)
+          sum += values[i];
+      }
 
       text = rp_metrics_to_text (metrics);
       count_line = g_strdup_printf ("_count{folder=\"%s\",fs=\"%s\"", f->directory,
@@ -116,6 +127,20 @@ test_harvest (Fixture       *f,
       count_line = (g_free (count_line), g_strdup_printf ("} %" G_GUINT64_FORMAT "\n", total));
       inf_line = g_strdup_printf ("le=\"+Inf\"} %" G_GUINT64_FORMAT "\n", total);
       g_assert_nonnull (strstr (text, inf_line));
+      /* Issue 31: the histogram's _sum is the seconds of every sample, as
+       * Prometheus' rate(_sum) / rate(_count) is their mean. */
+      {
+        g_autofree char *sum_key = g_strdup_printf ("resprobe_fsync_latency_seconds_sum{folder=\"%s\"", f->directory);
+        const char *line = strstr (text, sum_key);
+        const char *value;
+
+        g_assert_nonnull (line);
+        value = strchr (line, '}');
+        g_assert_nonnull (value);
+        g_test_message ("_sum %s, samples' sum %.9g", value + 2, sum);
+        g_assert_cmpfloat_with_epsilon (g_ascii_strtod (value + 2, NULL), sum, 1e-9 * MAX (sum, 1));
+        g_assert_cmpfloat (sum, >, 0);
+      }
       g_assert_nonnull (strstr (text, "# TYPE resprobe_fsync_latency_seconds histogram\n"));
       g_assert_nonnull (strstr (text, "threshold_seconds=\"0.1\""));
       g_assert_nonnull (strstr (text, ",le=\"1e-05\"} "));
@@ -125,12 +150,45 @@ test_harvest (Fixture       *f,
   g_assert_cmpuint (rp_test_count_entries (f->directory), ==, 0);
 }
 
+/* The stall counters by value: a sample of exactly 0.1 s or 1 s is no
+ * stall over it (a stall is over the limit, rp-stats.h), and each limit
+ * counts its own. */
+static void
+test_stall_counts (void)
+{
+  g_autoptr(RpMetrics) metrics = rp_metrics_new ();
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("custom", NULL);
+  g_autoptr(RpSession) session = rp_session_new (scenario);
+  RpSeries *fsync = rp_part_host_ensure_series (RP_PART_HOST (session), "fsync_latency", "s", "fsync latency");
+  const double values[] = { 0.004, 0.1, 0.25, 1.0, 1.5, 12.0 };
+  g_autofree char *text = NULL;
+  const char *folder = "/nonexistent/truth";
+
+  g_autoptr(RpSysinfo) sysinfo = rp_sysinfo_new ();
+  const char *sum;
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    rp_series_append (fsync, 0.5 * (i + 1), values[i]);
+  rp_metrics_begin_session (metrics, folder, sysinfo);
+  rp_metrics_harvest (metrics, folder, session);
+  text = rp_metrics_to_text (metrics);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "series=\"fsync_latency\",threshold_seconds=\"0.1\"} 4\n"));
+  g_assert_nonnull (strstr (text, "series=\"fsync_latency\",threshold_seconds=\"1\"} 2\n"));
+  g_assert_nonnull (strstr (text, "series=\"fsync_latency\",threshold_seconds=\"10\"} 1\n"));
+  sum = strstr (text, "resprobe_fsync_latency_seconds_sum{");
+  g_assert_nonnull (sum);
+  g_assert_cmpfloat_with_epsilon (g_ascii_strtod (strstr (sum, "} ") + 2, NULL), 14.854, 1e-9);
+  g_assert_nonnull (strstr (strstr (text, "resprobe_fsync_latency_seconds_count{"), "} 6\n"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/metrics/bounds", test_bounds);
   g_test_add_func ("/metrics/labels", test_labels);
+  g_test_add_func ("/metrics/stall-counts", test_stall_counts);
   g_test_add ("/metrics/harvest", Fixture, NULL, rp_test_fixture_set_up, test_harvest, rp_test_fixture_tear_down);
   return g_test_run ();
 }

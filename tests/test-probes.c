@@ -250,6 +250,69 @@ test_save_open (Fixture       *f,
     }
 }
 
+/* The integral of a rate series over its samples' periods, the first
+ * period taken as @first_period. */
+static double
+integral (RpSeries *series,
+          double    first_period)
+{
+  guint n = 0;
+  g_autofree RpPoint *points = rp_series_copy_points (series, 0, &n);
+  double sum = 0;
+
+  for (guint i = 0; i < n; i++)
+    sum += points[i].v * (i == 0 ? first_period : points[i].t - points[i - 1].t);
+  return sum;
+}
+
+/* The disk sampler's figures agree with one another (issue 31: device
+ * figures from diskstats, bytes and their rates): what its write and read
+ * rates add up to over the run is the total it notes, bytes of 512-byte
+ * sectors, and the writer's 16 MiB, flushed with fdatasync, are in it. */
+static void
+test_disk_figures (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, "seq-writer", "disk", 3);
+  g_autoptr(RpSession) session = NULL;
+  double period = 0.5, written, read, write_sum, read_sum;
+  RpSeries *writes, *reads;
+
+  rp_scenario_set_part (scenario, "cold-read", TRUE);
+  rp_params_set_size (scenario->params, "writer_total_size", 16 * RP_MiB);
+  rp_params_set_flag (scenario->params, "writer_fdatasync", TRUE);
+  rp_params_set_size (scenario->params, "cold_read_file_size", 4 * RP_MiB);
+  rp_params_set_seconds (scenario->params, "cold_read_interval", 0.05);
+  rp_params_set_seconds (scenario->params, "disk_period", period);
+  session = rp_test_run_session (f, scenario);
+
+  writes = rp_session_lookup_series (session, "disk_write_throughput");
+  reads = rp_session_lookup_series (session, "disk_read_throughput");
+  if (writes == NULL || rp_test_get_note (session, "disk_write_bytes_total") == NULL)
+    {
+      g_test_skip ("the target's folder is on no block device the disk sampler can read");
+      return;
+    }
+  written = (double) rp_test_get_number_note (session, "disk_write_bytes_total");
+  read = (double) rp_test_get_number_note (session, "disk_read_bytes_total");
+  write_sum = integral (writes, period);
+  read_sum = integral (reads, period);
+  g_test_message ("device wrote %.0f B (rates' sum %.0f), read %.0f B (rates' sum %.0f)",
+                  written, write_sum, read, read_sum);
+  g_assert_cmpfloat (written, >=, 16 * RP_MiB);
+  /* The totals are the rates' sum up to the length of the first period
+   * and of the last look's (other programs' I/O there): within a third. */
+  g_assert_cmpfloat (write_sum, >=, written * 2 / 3);
+  g_assert_cmpfloat (write_sum, <=, written * 4 / 3);
+  g_assert_cmpfloat (fmod (written, 512), ==, 0);
+  g_assert_cmpfloat (fmod (read, 512), ==, 0);
+  if (read > 64 * RP_KiB)
+    {
+      g_assert_cmpfloat (read_sum, >=, read * 2 / 3);
+      g_assert_cmpfloat (read_sum, <=, read * 4 / 3);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -264,5 +327,6 @@ main (int argc, char **argv)
   g_test_add ("/probes/app-start-missing", Fixture, NULL, rp_test_fixture_set_up, test_app_start_missing, rp_test_fixture_tear_down);
   g_test_add ("/loads/command-usage", Fixture, NULL, rp_test_fixture_set_up, test_command_usage, rp_test_fixture_tear_down);
   g_test_add ("/probes/save-open", Fixture, NULL, rp_test_fixture_set_up, test_save_open, rp_test_fixture_tear_down);
+  g_test_add ("/probes/disk-figures", Fixture, NULL, rp_test_fixture_set_up, test_disk_figures, rp_test_fixture_tear_down);
   return g_test_run ();
 }

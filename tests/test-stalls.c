@@ -17,6 +17,7 @@
 #include "rp-report-stalls.h"
 #include "rp-scenario.h"
 #include "rp-stall-report.h"
+#include "rp-sysinfo-private.h"
 #include "rp-timed-call.h"
 
 static void
@@ -131,6 +132,17 @@ test_diskstats_delta (void)
   rp_disk_counters_add (&total, &delta);
   g_assert_cmpuint (total.write_ms, ==, 2000);
   g_assert_cmpuint (total.writes, ==, 200);
+  g_assert_cmpuint (total.read_ms, ==, 60);
+  /* iostat's await of the period: (30 + 1000 + 12) ms over 50 + 100 + 2
+   * requests, 6.86 ms; none completed, none. */
+  g_assert_cmpfloat_with_epsilon (rp_disk_counters_await (&delta), 1.042 / 152, 1e-12);
+  {
+    RpDiskCounters idle = { 0 };
+
+    g_assert_true (isnan (rp_disk_counters_await (&idle)));
+  }
+  g_assert_cmpuint (total.read_sectors, ==, 800);
+  g_assert_cmpuint (total.flush_ms, ==, 24);
 
   /* A count of a 32-bit kernel wraps at 2³²; a 64-bit one going back
    * was reset. */
@@ -256,6 +268,43 @@ test_causes_by_evidence (void)
   g_assert_cmpint (rp_cause_of_site ("rq_qos_wait", &no_wbt), ==, RP_CAUSE_DISK_QUEUE);
   g_assert_cmpint (rp_cause_of_site ("blk_mq_get_tag", &read_beside_writes), ==, RP_CAUSE_BEHIND_WRITES);
   g_assert_cmpint (rp_cause_of_site ("blkdev_issue_flush", &flush), ==, RP_CAUSE_DISK_FLUSH);
+  /* A buffer or a bio under I/O that an fsync waits for is its own write;
+   * a read does not wait for its own pages' writeback: nothing decides. */
+  g_assert_cmpint (rp_cause_of_site ("__sync_dirty_buffer", &flush), ==, RP_CAUSE_DISK_WRITE);
+  g_assert_cmpint (rp_cause_of_site ("submit_bio_wait", &flush), ==, RP_CAUSE_DISK_WRITE);
+  g_assert_true (rp_wait_site_is_ambiguous ("submit_bio_wait"));
+  g_assert_true (rp_wait_site_is_ambiguous ("__wait_on_buffer"));
+  g_assert_false (rp_wait_site_is_ambiguous ("filemap_read"));
+  g_assert_cmpint (rp_cause_of_site ("folio_wait_writeback", &read), ==, RP_CAUSE_UNKNOWN);
+  g_assert_cmpint (rp_cause_of_site ("folio_wait_writeback", &flush), ==, RP_CAUSE_OWN_WRITEBACK);
+  g_assert_cmpint (rp_cause_of_site ("blk_mq_get_tag", &read), ==, RP_CAUSE_DISK_QUEUE);
+  g_assert_cmpint (rp_cause_of_site ("rq_qos_wait", NULL), ==, RP_CAUSE_WBT);
+  g_assert_cmpint (rp_cause_of_site ("mem_cgroup_handle_over_high", &read), ==, RP_CAUSE_RECLAIM);
+  g_assert_true (rp_wait_site_is_reclaim ("reclaim_throttle"));
+  g_assert_false (rp_wait_site_is_reclaim ("folio_wait_writeback"));
+  /* What a fast disk meanwhile rules out: the disk's own causes. */
+  g_assert_true (rp_cause_is_disk (RP_CAUSE_BEHIND_WRITES));
+  g_assert_true (rp_cause_is_disk (RP_CAUSE_DISK_READ));
+  g_assert_true (rp_cause_is_disk (RP_CAUSE_DISK_QUEUE));
+  g_assert_false (rp_cause_is_disk (RP_CAUSE_JOURNAL));
+  g_assert_false (rp_cause_is_disk (RP_CAUSE_DIRTY_LIMIT));
+  /* The stable ids of reports and the monitor's labels. */
+  g_assert_cmpstr (rp_cause_get_id (RP_CAUSE_JOURNAL), ==, "journal-commit");
+  g_assert_cmpint (rp_cause_from_id ("behind-writes"), ==, RP_CAUSE_BEHIND_WRITES);
+  g_assert_cmpint (rp_cause_from_id ("no-such-cause"), ==, RP_CAUSE_UNKNOWN);
+  /* The data= mode says what a whole commit waits for; a wait for room
+   * in the journal is no whole commit. */
+  {
+    g_autofree char *ordered = rp_cause_describe_in_mode (RP_CAUSE_JOURNAL, "jbd2_log_wait_commit", "ordered (default)");
+    g_autofree char *writeback = rp_cause_describe_in_mode (RP_CAUSE_JOURNAL, "jbd2_log_wait_commit", "writeback");
+    g_autofree char *journal = rp_cause_describe_in_mode (RP_CAUSE_JOURNAL, "jbd2_log_wait_commit", "journal");
+    g_autofree char *handle = rp_cause_describe_in_mode (RP_CAUSE_JOURNAL, "start_this_handle", "ordered");
+
+    g_assert_cmpstr (ordered, ==, "waiting for the journal to commit (data=ordered: the file data written first)");
+    g_assert_cmpstr (writeback, ==, "waiting for the journal to commit (data=writeback: metadata only)");
+    g_assert_cmpstr (journal, ==, "waiting for the journal to commit (data=journal: the file data written to the journal too)");
+    g_assert_cmpstr (handle, ==, "waiting for the journal to commit");
+  }
 
   /* The stack's reader looks past a locked page for the frame that says
    * which I/O; reclaim anywhere names the wait. */
@@ -862,11 +911,69 @@ test_report_old_and_bad (void)
   g_assert_nonnull (strstr (error->message, "“stalls”"));
 }
 
+static RpSeries *
+lookup_in_table (gpointer    owner,
+                 const char *name)
+{
+  return g_hash_table_lookup (owner, name);
+}
+
+/* The evidence beyond a stall's wait sites (rp-report-causes.c): whether
+ * the disk under the call's file wrote meanwhile (1 MiB/s or more over the
+ * stall and the disk sampler's period after it; a load's call on the
+ * loads' disk where they have one of their own), whether that disk
+ * throttles writeback (wbt_lat_usec above 0), what the call does. */
+static void
+test_evidence (void)
+{
+  g_autoptr(GHashTable) series = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
+  RpSeries *disk = rp_series_new ("disk_write_throughput", "B/s", NULL);
+  RpSeries *load_disk = rp_series_new ("load_disk_write_throughput", "B/s", NULL);
+  g_autoptr(RpSysinfo) sysinfo = rp_sysinfo_new ();
+  g_autoptr(RpStall) quiet = rp_stall_new ("fsync_latency", 1.0, 0.5);
+  g_autoptr(RpStall) busy = rp_stall_new ("fsync_latency", 5.0, 0.5);
+  g_autoptr(RpStall) load_call = rp_stall_new ("read_latency", 5.0, 0.5);
+  RpCauseEvidence evidence;
+
+  /* 0.6 MiB/s around the first stall, 2 MiB/s around the second; the
+   * loads' own disk idle. */
+  for (double t = 0.5; t < 8; t += 0.5)
+    {
+      rp_series_append (disk, t, t < 3 ? 0.6 * 1024 * 1024 : 2.0 * 1024 * 1024);
+      rp_series_append (load_disk, t, 0);
+    }
+  g_hash_table_insert (series, (char *) "disk_write_throughput", disk);
+  g_hash_table_insert (series, (char *) "load_disk_write_throughput", load_disk);
+
+  rp_stall_evidence_from (lookup_in_table, series, NULL, quiet, &evidence);
+  g_assert_cmpint (evidence.kind, ==, RP_CALL_KIND_FLUSH);
+  g_assert_cmpint (evidence.device_writing, ==, RP_EVIDENCE_NO);
+  g_assert_cmpint (evidence.wbt, ==, RP_EVIDENCE_UNKNOWN);
+  rp_stall_evidence_from (lookup_in_table, series, NULL, busy, &evidence);
+  g_assert_cmpint (evidence.device_writing, ==, RP_EVIDENCE_YES);
+  /* The readers' read() is a load's call: on the loads' disk, idle. */
+  rp_stall_evidence_from (lookup_in_table, series, NULL, load_call, &evidence);
+  g_assert_cmpint (evidence.kind, ==, RP_CALL_KIND_READ);
+  g_assert_cmpint (evidence.device_writing, ==, RP_EVIDENCE_NO);
+  /* No disk sampler: unknown, never a guess. */
+  rp_stall_evidence_from (NULL, NULL, NULL, busy, &evidence);
+  g_assert_cmpint (evidence.device_writing, ==, RP_EVIDENCE_UNKNOWN);
+
+  sysinfo->wbt_lat_usec = g_strdup ("0");
+  rp_stall_evidence_from (lookup_in_table, series, sysinfo, busy, &evidence);
+  g_assert_cmpint (evidence.wbt, ==, RP_EVIDENCE_NO);
+  g_free (sysinfo->wbt_lat_usec);
+  sysinfo->wbt_lat_usec = g_strdup ("75000");
+  rp_stall_evidence_from (lookup_in_table, series, sysinfo, busy, &evidence);
+  g_assert_cmpint (evidence.wbt, ==, RP_EVIDENCE_YES);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/stalls/evidence", test_evidence);
   g_test_add_func ("/stalls/task-stat", test_task_stat);
   g_test_add_func ("/stalls/stack-symbols", test_stack_symbols);
   g_test_add_func ("/stalls/diskstats", test_diskstats);

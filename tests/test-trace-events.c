@@ -107,7 +107,103 @@ static const struct { const char *system; const char *name; const char *format; 
     "\n"
     "print fmt: \"pid=%d comm=%s clone_flags=%llx oom_score_adj=%hd\", REC->pid, REC->comm, REC->clone_flags, REC->oom_score_adj\n"
     "\n"
-  },};
+  },
+  /* jbd2/jbd2_start_commit */
+  { "jbd2", "jbd2_start_commit",
+    "name: jbd2_start_commit\n"
+    "ID: 1285\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+    "\tfield:char sync_commit;\toffset:12;\tsize:1;\tsigned:0;\n"
+    "\tfield:tid_t transaction;\toffset:16;\tsize:4;\tsigned:0;\n"
+    "\n"
+    "print fmt: \"dev %d,%d transaction %u sync %d\", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->transaction, REC->sync_commit\n"
+    "\n"
+  },
+  /* jbd2/jbd2_end_commit */
+  { "jbd2", "jbd2_end_commit",
+    "name: jbd2_end_commit\n"
+    "ID: 1280\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+    "\tfield:char sync_commit;\toffset:12;\tsize:1;\tsigned:0;\n"
+    "\tfield:tid_t transaction;\toffset:16;\tsize:4;\tsigned:0;\n"
+    "\tfield:tid_t head;\toffset:20;\tsize:4;\tsigned:0;\n"
+    "\n"
+    "print fmt: \"dev %d,%d transaction %u sync %d head %u\", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->transaction, REC->sync_commit, REC->head\n"
+    "\n"
+  },
+  /* jbd2/jbd2_run_stats */
+  { "jbd2", "jbd2_run_stats",
+    "name: jbd2_run_stats\n"
+    "ID: 1274\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+    "\tfield:tid_t tid;\toffset:12;\tsize:4;\tsigned:0;\n"
+    "\tfield:unsigned long wait;\toffset:16;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long request_delay;\toffset:24;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long running;\toffset:32;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long locked;\toffset:40;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long flushing;\toffset:48;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned long logging;\toffset:56;\tsize:8;\tsigned:0;\n"
+    "\tfield:__u32 handle_count;\toffset:64;\tsize:4;\tsigned:0;\n"
+    "\tfield:__u32 blocks;\toffset:68;\tsize:4;\tsigned:0;\n"
+    "\tfield:__u32 blocks_logged;\toffset:72;\tsize:4;\tsigned:0;\n"
+    "\n"
+    "print fmt: \"dev %d,%d tid %u wait %u request_delay %u running %u locked %u flushing %u logging %u handle_count %u blocks %u blocks_logged %u\", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->tid, jiffies_to_msecs(REC->wait), jiffies_to_msecs(REC->request_delay), jiffies_to_msecs(REC->running), jiffies_to_msecs(REC->locked), jiffies_to_msecs(REC->flushing), jiffies_to_msecs(REC->logging), REC->handle_count, REC->blocks, REC->blocks_logged\n"
+    "\n"
+  },
+  /* ext4/ext4_sync_file_enter */
+  { "ext4", "ext4_sync_file_enter",
+    "name: ext4_sync_file_enter\n"
+    "ID: 1232\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+    "\tfield:ino_t ino;\toffset:16;\tsize:8;\tsigned:0;\n"
+    "\tfield:ino_t parent;\toffset:24;\tsize:8;\tsigned:0;\n"
+    "\tfield:int datasync;\toffset:32;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "print fmt: \"dev %d,%d ino %lu parent %lu datasync %d \", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), (unsigned long) REC->ino, (unsigned long) REC->parent, REC->datasync\n"
+    "\n"
+  },
+  /* ext4/ext4_sync_file_exit */
+  { "ext4", "ext4_sync_file_exit",
+    "name: ext4_sync_file_exit\n"
+    "ID: 1231\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+    "\tfield:ino_t ino;\toffset:16;\tsize:8;\tsigned:0;\n"
+    "\tfield:int ret;\toffset:24;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "print fmt: \"dev %d,%d ino %lu ret %d\", ((unsigned int) ((REC->dev) >> 20)), ((unsigned int) ((REC->dev) & ((1U << 20) - 1))), (unsigned long) REC->ino, REC->ret\n"
+    "\n"
+  },
+};
 
 /* Tasks that no process of this machine has: pid_max is at most 2²², and
  * a test must not name a live task of someone else's. */
@@ -495,6 +591,177 @@ test_every_request (Fixture       *f,
   }
 }
 
+static void
+journal_event (Fixture    *f,
+               const char *name,
+               guint64     ts_ns,
+               int         pid,
+               guint64     transaction)
+{
+  Record *r = record_new (f, g_str_has_prefix (name, "jbd2") ? "jbd2" : "ext4", name, ts_ns, pid);
+
+  if (g_str_has_prefix (name, "jbd2_run"))
+    {
+      /* In jiffies (HZ 250 here): running 1 s, locked 40 ms, flushing
+       * 2 s, logging 0.2 s. */
+      set_number (r, "tid", transaction);
+      set_number (r, "running", 250);
+      set_number (r, "locked", 10);
+      set_number (r, "flushing", 500);
+      set_number (r, "logging", 50);
+      set_number (r, "handle_count", 7);
+      set_number (r, "blocks", 300);
+      set_number (r, "blocks_logged", 302);
+    }
+  else if (g_str_has_prefix (name, "jbd2"))
+    set_number (r, "transaction", transaction);
+  dispatch (f, r);
+}
+
+/* The journal's figures from canned jbd2 and ext4 records: each commit's
+ * length from its start to its end (ns), the total, the phases of
+ * jbd2_run_stats in jiffies turned into seconds by HZ, fsync in ext4 by
+ * thread with its longest. */
+static void
+test_journal (Fixture       *f,
+              gconstpointer  data)
+{
+  RpSeries *series;
+  g_autofree RpPoint *points = NULL;
+  guint n = 0;
+
+  journal_event (f, "jbd2_start_commit", 1000000000, 0, 41);
+  journal_event (f, "jbd2_start_commit", 1500000000, 0, 42);
+  journal_event (f, "jbd2_end_commit", 3250000000, 0, 41);   /* 2.25 s */
+  journal_event (f, "jbd2_run_stats", 3250000001, 0, 41);
+  journal_event (f, "jbd2_end_commit", 3750000000, 0, 42);   /* 2.25 s */
+  journal_event (f, "jbd2_run_stats", 3750000001, 0, 42);
+  journal_event (f, "jbd2_end_commit", 3800000000, 0, 40);   /* began before: left out */
+  /* The longest first: the longest is kept, not the last. */
+  journal_event (f, "ext4_sync_file_enter", 1100000000, TASK_BASE + 20, 0);
+  journal_event (f, "ext4_sync_file_enter", 1200000000, TASK_BASE + 21, 0);
+  journal_event (f, "ext4_sync_file_exit", 3300000000, TASK_BASE + 20, 0);   /* 2.2 s */
+  journal_event (f, "ext4_sync_file_exit", 3400000000, TASK_BASE + 21, 0);   /* 2.2 s */
+  journal_event (f, "ext4_sync_file_enter", 3500000000, TASK_BASE + 21, 0);
+  journal_event (f, "ext4_sync_file_exit", 3600000000, TASK_BASE + 21, 0);   /* 0.1 s */
+  rp_trace_journal_notes (&f->sink);
+
+  series = rp_session_lookup_series (f->session, "journal_commit");
+  points = rp_series_copy_points (series, 0, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpfloat_with_epsilon (points[0].v, 2.25, 1e-9);
+  g_assert_cmpfloat_with_epsilon (points[0].t, 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (points[1].t, 1.5, 1e-9);
+  g_assert_cmpfloat (number_note (f, "journal_commits"), ==, 2);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "journal_commit_seconds"), 4.5, 1e-6);
+  g_assert_cmpfloat (number_note (f, "journal_first_transaction"), ==, 41);
+  g_assert_cmpfloat (number_note (f, "journal_last_transaction"), ==, 42);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "journal_running_seconds"), 2.0, 1e-3);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "journal_locked_seconds"), 0.08, 1e-3);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "journal_flushing_seconds"), 4.0, 1e-3);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "journal_logging_seconds"), 0.4, 1e-3);
+  g_assert_cmpfloat (number_note (f, "journal_blocks"), ==, 600);
+  g_assert_cmpfloat (number_note (f, "journal_blocks_logged"), ==, 604);
+  g_assert_cmpfloat (number_note (f, "journal_handles"), ==, 14);
+  g_assert_cmpfloat (number_note (f, "ext4_sync_file_calls"), ==, 3);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "ext4_sync_file_seconds"), 4.5, 1e-6);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "ext4_sync_file_max"), 2.2, 1e-6);
+}
+
+/* The block layer's bookkeeping: a flush is its own operation; a write
+ * with a pre-flush completes twice, its data then its end, and counts once,
+ * as /proc/diskstats counts it; a long request is a point of its own; the
+ * longest pauses and their total. */
+static void
+test_request_kinds (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) records = g_ptr_array_new ();
+  RpSeries *series;
+  g_autofree RpPoint *points = NULL;
+  guint n = 0;
+  Record *end;
+
+  request (f, records, "FF", 0, 1000000000, 3000000);        /* a flush, 3 ms */
+  request (f, records, "FWS", 800, 1100000000, 250000000);   /* a write, 250 ms */
+  request (f, records, "R", 1600, 1200000000, 120000000);    /* a read, 120 ms */
+  for (guint i = 0; i < records->len; i++)
+    dispatch (f, g_ptr_array_index (records, i));
+  /* The pre-flush write's sequence ends: 0 sectors, its sector. */
+  end = record_new (f, "block", "block_rq_complete", 1400000000, 0);
+  set_text (end, "rwbs", "WS");
+  set_number (end, "sector", 800);
+  set_number (end, "nr_sector", 0);
+  dispatch (f, end);
+  pause_of (f, 2000000000, TASK_BASE + 30, 30);
+  pause_of (f, 2100000000, TASK_BASE + 30, 180);
+  pause_of (f, 2200000000, TASK_BASE + 30, 20);
+  rp_trace_block_flush (&f->sink);
+  rp_trace_block_notes (&f->sink);
+
+  g_assert_cmpfloat (number_note (f, "device_flush_requests"), ==, 1);
+  g_assert_cmpfloat (number_note (f, "device_write_requests"), ==, 1);
+  g_assert_cmpfloat (number_note (f, "device_read_requests"), ==, 1);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "device_flush_latency_p50"), 0.003, 0.003 * 0.005);
+  series = rp_session_lookup_series (f->session, "device_write_latency");
+  points = rp_series_copy_points (series, 0, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat_with_epsilon (points[0].v, 0.25, 1e-9);
+  g_assert_cmpfloat_with_epsilon (points[0].t, 1.1, 1e-9);
+  g_assert_cmpfloat (number_note (f, "writer_pauses"), ==, 3);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "writer_pause_seconds"), 0.23, 1e-9);
+  g_assert_cmpfloat_with_epsilon (number_note (f, "writer_pause_max"), 0.18, 1e-9);
+}
+
+typedef struct {
+  GMutex lock;
+  GCond  cond;
+  int    tid;
+  gboolean done;
+} LiveThread;
+
+static gpointer
+live_thread (gpointer data)
+{
+  LiveThread *live = data;
+
+  g_mutex_lock (&live->lock);
+  live->tid = (int) gettid ();
+  g_cond_broadcast (&live->cond);
+  while (!live->done)
+    g_cond_wait (&live->cond, &live->lock);
+  g_mutex_unlock (&live->lock);
+  return NULL;
+}
+
+/* A thread of this process that the instance never saw created (it began
+ * before the events were on, after the threads were listed) is the run's
+ * while it lives: /proc/self/task knows it. */
+static void
+test_live_thread (Fixture       *f,
+                  gconstpointer  data)
+{
+  LiveThread live = { .tid = 0 };
+  GThread *thread;
+
+  g_mutex_init (&live.lock);
+  g_cond_init (&live.cond);
+  thread = g_thread_new ("live", live_thread, &live);
+  g_mutex_lock (&live.lock);
+  while (live.tid == 0)
+    g_cond_wait (&live.cond, &live.lock);
+  g_mutex_unlock (&live.lock);
+  g_assert_cmpint (rp_trace_task_kind (&f->sink, live.tid, NULL), ==, RP_TRACE_TASK_THREAD);
+  g_assert_cmpint (rp_trace_task_kind (&f->sink, TASK_BASE + 77, NULL), ==, RP_TRACE_TASK_OTHER);
+  g_mutex_lock (&live.lock);
+  live.done = TRUE;
+  g_cond_broadcast (&live.cond);
+  g_mutex_unlock (&live.lock);
+  g_thread_join (thread);
+  g_mutex_clear (&live.lock);
+  g_cond_clear (&live.cond);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -502,5 +769,8 @@ main (int argc, char **argv)
   g_test_add ("/trace-events/pause-units", Fixture, NULL, fixture_set_up, test_pause_units, fixture_tear_down);
   g_test_add ("/trace-events/own-tasks", Fixture, NULL, fixture_set_up, test_own_tasks, fixture_tear_down);
   g_test_add ("/trace-events/every-request", Fixture, NULL, fixture_set_up, test_every_request, fixture_tear_down);
+  g_test_add ("/trace-events/live-thread", Fixture, NULL, fixture_set_up, test_live_thread, fixture_tear_down);
+  g_test_add ("/trace-events/journal", Fixture, NULL, fixture_set_up, test_journal, fixture_tear_down);
+  g_test_add ("/trace-events/request-kinds", Fixture, NULL, fixture_set_up, test_request_kinds, fixture_tear_down);
   return g_test_run ();
 }

@@ -161,8 +161,9 @@ collect_presentations (RpCanary      *self,
         }
       if (self->measuring && self->last_presentation > 0 &&
           frame == self->last_presented_frame + 1 && presentation > self->last_presentation)
-        rp_canary_emit (self, "F %.6f %.6f %.6f p", self->last_presentation * 1e-6,
-                        presentation * 1e-6, self->refresh_us * 1e-6);
+        rp_canary_emit (self, "F " RP_SECONDS_FORMAT " " RP_SECONDS_FORMAT " " RP_SECONDS_FORMAT " p",
+                        RP_SECONDS (self->last_presentation * 1e-6), RP_SECONDS (presentation * 1e-6),
+                        RP_SECONDS (self->refresh_us * 1e-6));
       else if (self->measuring && self->last_presentation > 0)
         self->frames_apart++;
       self->last_presentation = presentation;
@@ -203,7 +204,8 @@ on_tick (GtkWidget     *widget,
   collect_presentations (self, clock);
 
   if (self->measuring && !self->presentation_seen && self->last_tick > 0)
-    rp_canary_emit (self, "F %.6f %.6f %.6f t", self->last_tick, now, self->refresh_us * 1e-6);
+    rp_canary_emit (self, "F " RP_SECONDS_FORMAT " " RP_SECONDS_FORMAT " " RP_SECONDS_FORMAT " t",
+                    RP_SECONDS (self->last_tick), RP_SECONDS (now), RP_SECONDS (self->refresh_us * 1e-6));
   self->last_tick = self->measuring ? now : 0;
   return G_SOURCE_CONTINUE;
 }

@@ -74,7 +74,8 @@ on_timer (double   expiry,
 {
   RpCanary *self = user_data;
 
-  rp_canary_emit (self, "L %.6f %.6f %" G_GUINT64_FORMAT, expiry, dispatched, missed);
+  rp_canary_emit (self, "L " RP_SECONDS_FORMAT " " RP_SECONDS_FORMAT " %" G_GUINT64_FORMAT,
+                  RP_SECONDS (expiry), RP_SECONDS (dispatched), missed);
   return G_SOURCE_CONTINUE;
 }
 
@@ -192,7 +193,8 @@ on_wake (gpointer data)
   RpCanaryWakeup *wakeup = wake->wakeup;
 
   if (wakeup->canary != NULL)
-    rp_canary_emit (wakeup->canary, "W %.6f %.6f", wake->stamp, rp_clock_now ());
+    rp_canary_emit (wakeup->canary, "W " RP_SECONDS_FORMAT " " RP_SECONDS_FORMAT,
+                    RP_SECONDS (wake->stamp), RP_SECONDS (rp_clock_now ()));
   g_mutex_lock (&wakeup->lock);
   wakeup->pending = FALSE;
   g_cond_signal (&wakeup->cond);

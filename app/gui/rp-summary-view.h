@@ -15,6 +15,8 @@ G_DECLARE_FINAL_TYPE (RpSummaryView, rp_summary_view, RP, SUMMARY_VIEW, GtkWidge
 
 GtkWidget  *rp_summary_view_new            (void);
 void        rp_summary_view_clear          (RpSummaryView        *self);
+void        rp_summary_view_set_compact    (RpSummaryView        *self,
+                                            gboolean              compact);
 void        rp_summary_view_refresh_async  (RpSummaryView        *self,
                                             RpSession            *session,
                                             GCancellable         *cancellable,

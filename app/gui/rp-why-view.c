@@ -393,9 +393,11 @@ rp_why_view_show (RpWhyView  *self,
     }
 
   {
-    const char *description = cause != NULL ? cause
-                                             /* TRANSLATORS: the Why section's description while the run goes on */
-                                             : _("The longest calls so far and where they waited");
+    /* The cause sentence keeps its figures with their units, as the rows
+     * do ("…answered in 206⏎µs per request" at 360 px, issue 32). */
+    g_autofree char *description = cause != NULL ? rp_gui_keep_units (cause)
+                                                  /* TRANSLATORS: the Why section's description while the run goes on */
+                                                  : g_strdup (_("The longest calls so far and where they waited"));
 
     if (g_strcmp0 (adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (self)), description) != 0)
       adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (self), description);

@@ -206,6 +206,7 @@ apply_fold (gpointer user_data)
   gtk_widget_set_size_request (adw_flap_get_flap (self->flap),
                                self->wide ? WIDE_SIDEBAR_WIDTH : SIDEBAR_WIDTH, -1);
   gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button), self->folded);
+  rp_summary_view_set_compact (self->summary_view, self->folded);
   if ((adw_flap_get_fold_policy (self->flap) == ADW_FLAP_FOLD_POLICY_ALWAYS) == self->folded)
     return G_SOURCE_REMOVE;
   /* Unfolded is AUTO, not NEVER: with NEVER the window's minimum width is

@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,4 +378,26 @@ rp_proc_parse_vmstat (const char *text,
         p++;
     }
   return FALSE;
+}
+
+/**
+ * rp_disk_counters_await:
+ * @delta: the counters' growth over a period (rp_disk_counters_delta())
+ *
+ * iostat's await: the time per request completed in the period, queueing
+ * included, from the milliseconds the kernel counts per request (read,
+ * write, discard and flush times over their numbers).
+ *
+ * Returns: seconds per request, or NAN when none completed
+ */
+double
+rp_disk_counters_await (const RpDiskCounters *delta)
+{
+  guint64 requests, ms;
+
+  g_return_val_if_fail (delta != NULL, NAN);
+
+  requests = delta->reads + delta->writes + delta->discards + delta->flushes;
+  ms = delta->read_ms + delta->write_ms + delta->discard_ms + delta->flush_ms;
+  return requests > 0 ? (double) ms / 1000.0 / (double) requests : NAN;
 }

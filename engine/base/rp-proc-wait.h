@@ -63,6 +63,7 @@ void        rp_disk_counters_delta   (const RpDiskCounters *before,
                                       RpDiskCounters       *out_delta);
 void        rp_disk_counters_add     (RpDiskCounters       *total,
                                       const RpDiskCounters *delta);
+double      rp_disk_counters_await   (const RpDiskCounters *delta);
 gboolean    rp_block_whole_disk      (guint           major,
                                       guint           minor,
                                       guint          *out_major,

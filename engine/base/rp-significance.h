@@ -40,6 +40,11 @@ double   rp_mann_whitney_u_sorted (const double *a,
                                    gsize         n_b,
                                    double       *out_u,
                                    double       *out_z);
+double   rp_mann_whitney_u_binary (guint64       k_a,
+                                   guint64       n_a,
+                                   guint64       k_b,
+                                   guint64       n_b,
+                                   double       *out_z);
 void     rp_holm_adjust      (const double    *p_values,
                               gsize            n,
                               double          *out_adjusted);

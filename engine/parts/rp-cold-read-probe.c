@@ -146,7 +146,7 @@ static const RpWorkerClass worker = {
 static const RpParamInfo params[] = {
   /* At least one 4 KiB block to read; a file the size of the RAM would take
    * as long to prepare as a run. */
-  { "cold_read_file_size", "cold-read-size", NULL, RP_PARAM_SIZE, 64 * RP_KiB, 16 * RP_GiB, 64 * RP_MiB, NULL,
+  { "cold_read_file_size", "cold-read-size", "cold-read-size", RP_PARAM_SIZE, 64 * RP_KiB, 16 * RP_GiB, 64 * RP_MiB, NULL,
     N_("Cold-read probe: size of the file read from (default 64M)"), N_("SIZE") },
   { "cold_read_interval", "cold-read-interval", "cold-read-interval", RP_PARAM_SECONDS, 0.01, 3600, 0.5, NULL,
     N_("Cold-read probe: seconds between reads (default 0.5)"), N_("SECONDS") },

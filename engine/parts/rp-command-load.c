@@ -200,7 +200,7 @@ static const RpParamInfo params[] = {
   /* No option of its own: `--command` given again fills it (app/cli). */
   { "more_commands", "more-commands", NULL, RP_PARAM_ARGV, 0, 0, 0, NULL,
     N_("Command load: further commands run beside the first, each a command line split like a shell’s but run without one"),
-    NULL },
+    NULL, .cli_rule = "command" },
 };
 
 static gboolean

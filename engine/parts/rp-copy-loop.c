@@ -277,7 +277,7 @@ static const RpParamInfo params[] = {
   /* Also set by --size when there is no writer (app/cli). */
   { "copy_source_size", "copy-size", "copy-size", RP_PARAM_SIZE, RP_MiB, (double) (G_MAXUINT64 / 4), RP_GiB, NULL,
     N_("Copy loop: size of the file copied (default 1G)"), N_("SIZE") },
-  { "copy_buffer_size", "copy-buffer", NULL, RP_PARAM_SIZE, 512, 64 * RP_MiB, 128 * RP_KiB, NULL,
+  { "copy_buffer_size", "copy-buffer", "copy-buffer", RP_PARAM_SIZE, 512, 64 * RP_MiB, 128 * RP_KiB, NULL,
     N_("Copy loop: size of each read() and write() (default 128K)"), N_("SIZE") },
 };
 

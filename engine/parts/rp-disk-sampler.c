@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
+
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -182,8 +184,7 @@ append_disk (DiskSeries           *s,
              double                now,
              double                dt)
 {
-  guint64 requests = d->reads + d->writes + d->discards + d->flushes;
-  guint64 ms = d->read_ms + d->write_ms + d->discard_ms + d->flush_ms;
+  double await = rp_disk_counters_await (d);
 
   append (s->reads, now, (double) d->reads / dt);
   append (s->writes, now, (double) d->writes / dt);
@@ -194,8 +195,8 @@ append_disk (DiskSeries           *s,
   append (s->write_bytes, now, (double) d->write_sectors * 512 / dt);
   append (s->in_flight, now, (double) d->in_flight);
   /* iostat's await: time per completed request, queueing included. */
-  if (requests > 0)
-    append (s->await, now, (double) ms / 1000.0 / (double) requests);
+  if (!isnan (await))
+    append (s->await, now, await);
   /* io_ticks: ms the device had requests in flight; the share of the period. */
   append (s->utilization, now, MIN (1.0, (double) d->io_ticks_ms / 1000.0 / dt));
 }
@@ -389,7 +390,7 @@ static const RpWorkerClass worker = {
 };
 
 static const RpParamInfo params[] = {
-  { "disk_period", "disk-period", NULL, RP_PARAM_SECONDS, 0.05, 60, 0.5, NULL,
+  { "disk_period", "disk-period", "disk-period", RP_PARAM_SECONDS, 0.05, 60, 0.5, NULL,
     N_("Disk sampler: seconds between samples of /proc/diskstats (default 0.5)"), N_("SECONDS") },
 };
 

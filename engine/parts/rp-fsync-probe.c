@@ -127,11 +127,11 @@ static const RpWorkerClass worker = {
 };
 
 static const RpParamInfo params[] = {
-  { "fsync_size", "fsync-size", NULL, RP_PARAM_SIZE, 1, 256 * RP_MiB, RP_MiB, NULL,
+  { "fsync_size", "fsync-size", "fsync-size", RP_PARAM_SIZE, 1, 256 * RP_MiB, RP_MiB, NULL,
     N_("fsync probe: bytes written at offset 0 before each fsync() (default 1M)"), N_("SIZE") },
   { "fsync_interval", "interval", "interval", RP_PARAM_SECONDS, 0.01, 3600, 1.0, NULL,
     N_("Sleep between fsync probes (default 1 s)"), N_("SECONDS") },
-  { "fsync_use_fdatasync", "fdatasync", NULL, RP_PARAM_FLAG, 0, 1, 0, NULL,
+  { "fsync_use_fdatasync", "fsync-fdatasync", "fsync-fdatasync", RP_PARAM_FLAG, 0, 1, 0, NULL,
     N_("fsync probe: fdatasync() instead of fsync()"), NULL },
 };
 

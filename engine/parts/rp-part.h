@@ -158,6 +158,11 @@ typedef enum {
  * @choices: for %RP_PARAM_CHOICE, its words (%NULL-terminated, untranslated:
  *   they are typed and stored as they are); @min 0, @max their number − 1,
  *   @default_value an index
+ * @cli_rule: where @option is %NULL, the `resprobe-cli run` option (without
+ *   "--") that sets the parameter by a rule of its own: "size" (`--size`
+ *   sets the main load's size, rp_scenario_get_size_key()), "command" (a
+ *   second `--command` is the first of the further commands); %NULL
+ *   otherwise. Every parameter has one or the other (tests/test-cli-options.c)
  *
  * One parameter of a part. Ranges are checked by rp_params_validate(); rules
  * between parameters are the part's @validate.
@@ -174,6 +179,7 @@ typedef struct {
   const char  *help;
   const char  *arg_description;
   const char * const *choices;
+  const char  *cli_rule;
 } RpParamInfo;
 
 typedef struct _RpParams RpParams;

@@ -181,7 +181,7 @@ static const RpParamInfo params[] = {
   /* Set by --size, whose meaning depends on the loads (app/cli). 0: R1's
    * 15000 MiB, lowered to at most half the free space (run/rp-target.c). */
   { "writer_total_size", "size", NULL, RP_PARAM_SIZE, 1, (double) (G_MAXUINT64 / 2), 0,
-    N_("default size"), NULL, NULL },
+    N_("default size"), NULL, NULL, .cli_rule = "size" },
   { "writer_fdatasync", "fdatasync", "fdatasync", RP_PARAM_FLAG, 0, 1, 0, NULL,
     N_("Writer calls fdatasync() at the end (dd conv=fdatasync)"), NULL },
   { "writer_direct", "direct", "direct", RP_PARAM_FLAG, 0, 1, 0, NULL,

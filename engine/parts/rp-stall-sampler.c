@@ -363,7 +363,7 @@ static const RpWorkerClass worker = {
 };
 
 static const RpParamInfo params[] = {
-  { "stall_sample_period", "stall-sample-period", NULL, RP_PARAM_SECONDS, 0.001, 0.1, 0.01, NULL,
+  { "stall_sample_period", "stall-sample-period", "stall-sample-period", RP_PARAM_SECONDS, 0.001, 0.1, 0.01, NULL,
     N_("Stall attribution: seconds between looks at a stalled call's thread (default 0.01)"),
     N_("SECONDS") },
 };

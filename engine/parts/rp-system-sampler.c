@@ -243,7 +243,7 @@ static const RpWorkerClass worker = {
 };
 
 static const RpParamInfo params[] = {
-  { "sample_period", "sample-period", NULL, RP_PARAM_SECONDS, 0.05, 60, 0.5, NULL,
+  { "sample_period", "sample-period", "sample-period", RP_PARAM_SECONDS, 0.05, 60, 0.5, NULL,
     N_("System sampler: seconds between samples (default 0.5)"), N_("SECONDS") },
   /* Read by the session (rp-session.c), which holds the loads back. */
   { "baseline", "baseline", "baseline", RP_PARAM_SECONDS, 0.5, 600, 3.0, N_("no baseline"),

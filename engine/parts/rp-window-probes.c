@@ -518,7 +518,7 @@ static const RpWorkerClass worker = {
 };
 
 static const RpParamInfo params[] = {
-  { "simulate_save", "simulate-save", NULL, RP_PARAM_FLAG, 0, 1, 0, NULL,
+  { "simulate_save", "simulate-save", "simulate-save", RP_PARAM_FLAG, 0, 1, 0, NULL,
     N_("Probe window: write and fsync 256 KiB on its main thread every second, as a naive application saves"),
     NULL },
 };

@@ -121,13 +121,35 @@ static const struct {
  * report has it, it is the configuration key. */
 #define NOTE_CONFIGURATION "configuration"
 
+/* A key of a configuration the run named (@kind "configuration" or "note"),
+ * with its loads and their settings. */
+static char *
+named_key (const char *kind,
+           const char *name,
+           GPtrArray  *scenario_fields)
+{
+  GString *key = g_string_new (NULL);
+
+  g_string_append_printf (key, "%s\n%s\n", kind, name);
+  for (guint i = 0; i < scenario_fields->len; i++)
+    {
+      const RpField *field = g_ptr_array_index (scenario_fields, i);
+      const RpPartInfo *part = rp_parts_lookup (field->key);
+
+      if (part != NULL && part->role == RP_PART_LOAD)
+        g_string_append_printf (key, "%s=%s\n", field->key, field->value);
+    }
+  return g_string_free (key, FALSE);
+}
+
 /**
  * rp_report_get_configuration_key:
  *
  * What makes two reports repeats of one configuration: the report's
  * configuration (rp_report_get_configuration(): `--repeat` and the matrix
  * name their runs), else the note "configuration" when the run wrote one,
- * else every field of the scenario (rp_scenario_get_fields(): preset,
+ * each with the scenario's loads and their settings (a named configuration
+ * with other loads is another configuration); else every field of the scenario (rp_scenario_get_fields(): preset,
  * each load and probe with its settings, duration) and every setting the
  * comparison lists (file system, journal mode, I/O scheduler, disk,
  * rotational, RAID level, kernel, machine, user space, RAM, the dirty_*
@@ -146,14 +168,17 @@ rp_report_get_configuration_key (RpReport *report)
 
   g_return_val_if_fail (RP_IS_REPORT (report), NULL);
 
-  if (rp_report_get_configuration (report) != NULL)
-    return g_strconcat ("configuration\n", rp_report_get_configuration (report)->key, NULL);
+  /* The loads are part of every configuration, also of one a run named
+   * itself: a matrix's idle cell and its dd cell are two configurations,
+   * never "one configuration: 2 runs" (issue 31, defect 8). */
+  scenario_fields = rp_scenario_get_fields (report->scenario);
   named = report->notes != NULL ? g_hash_table_lookup (report->notes, NOTE_CONFIGURATION) : NULL;
+  if (rp_report_get_configuration (report) != NULL)
+    return named_key ("configuration", rp_report_get_configuration (report)->key, scenario_fields);
   if (named != NULL && *named != '\0')
-    return g_strconcat ("note\n", named, NULL);
+    return named_key ("note", named, scenario_fields);
 
   key = g_string_new ("fields\n");
-  scenario_fields = rp_scenario_get_fields (report->scenario);
   for (guint i = 0; i < scenario_fields->len; i++)
     {
       const RpField *field = g_ptr_array_index (scenario_fields, i);
@@ -380,9 +405,10 @@ compare_row_free (gpointer data)
 
 /* One Mann–Whitney test: a judged series of group @group against group 0. */
 typedef struct {
-  const char *series;
-  guint       group;
-  double      p;
+  const char   *series;
+  RpMetricStat  stat;     /* the row it judges: RP_METRIC_P50, or a stall share */
+  guint         group;
+  double        p;
 } Test;
 
 typedef struct {
@@ -509,6 +535,76 @@ sample_interval (GArray       *samples,
     }
 }
 
+/* A run's stalls over @stat's limit and its calls of @series: the note
+ * of its calls where the series keeps one sample a window (a stall is
+ * always a sample of its own, so its count is exact either way), else its
+ * samples. FALSE when the run lacks the series. */
+static gboolean
+run_stalls (RpReport     *report,
+            const char   *series,
+            RpMetricStat  stat,
+            double       *out_count,
+            double       *out_calls)
+{
+  const RpSeriesInfo *info = rp_parts_lookup_series (series, NULL);
+  double count = rp_report_get_metric (report, series, stat);
+  double calls = rp_report_get_metric (report, series, RP_METRIC_N);
+  double noted = info != NULL && info->count_note != NULL ? note_figure (report, info->count_note) : NAN;
+
+  if (isnan (count) || isnan (calls) || calls <= 0)
+    return FALSE;
+  /* A live or cut run may lack the note: its windows are the calls known. */
+  if (!isnan (noted) && noted >= calls)
+    calls = noted;
+  *out_count = count;
+  *out_calls = calls;
+  return TRUE;
+}
+
+/* The run's minutes, or NAN for a report without a length. */
+static double
+run_minutes (RpReport *report)
+{
+  double seconds = rp_report_get_duration (report);
+
+  return seconds > 0 ? seconds / 60 : NAN;
+}
+
+/* One run's figure of @row: the figure itself, or its count over a limit
+ * as a share of the calls or per minute. */
+static double
+row_figure (RpReport           *report,
+            const RpCompareRow *row)
+{
+  double count, calls;
+
+  if (row->measure == RP_COMPARE_FIGURE)
+    return run_figure (report, row->series, row->stat);
+  if (!run_stalls (report, row->series, row->stat, &count, &calls))
+    return NAN;
+  return row->measure == RP_COMPARE_SHARE ? count / calls : count / run_minutes (report);
+}
+
+/* The interval of a share or rate of one run: a count over a limit of
+ * that many calls, binomial (rp_count_interval()), over its calls or its
+ * minutes. */
+static void
+stall_interval (RpReport     *report,
+                RpCompareRow *row,
+                guint         group)
+{
+  double count, calls, low, high, per;
+
+  if (!run_stalls (report, row->series, row->stat, &count, &calls))
+    return;
+  per = row->measure == RP_COMPARE_SHARE ? calls : run_minutes (report);
+  rp_count_interval ((guint64) count, (guint64) calls, RP_CONFIDENCE_LEVEL, &low, &high);
+  if (isnan (per) || isnan (low))
+    return;
+  row->low[group] = low / per;
+  row->high[group] = high / per;
+}
+
 /* A group's figure and interval: the mean of its runs' figures and the
  * bootstrap over runs when it has two or more; the run's figure and the
  * bootstrap over its samples when it has one. */
@@ -523,14 +619,18 @@ fill_group (Builder      *builder,
   guint32 seed = ++builder->seed;
   double total = 0;
 
+  RpReport *only = NULL;
+
   for (guint i = 0; i < size; i++)
     {
-      double figure = run_figure (rp_comparison_get_group_report (self, group, i), row->series, row->stat);
+      RpReport *report = rp_comparison_get_group_report (self, group, i);
+      double figure = row_figure (report, row);
 
       if (!isnan (figure))
         {
           g_array_append_val (figures, figure);
           total += figure;
+          only = report;
         }
     }
   row->value[group] = row->low[group] = row->high[group] = NAN;
@@ -547,6 +647,8 @@ fill_group (Builder      *builder,
     rp_bootstrap_interval ((double *) figures->data, figures->len, mean_of, NULL,
                            rp_bootstrap_resamples (figures->len), RP_CONFIDENCE_LEVEL, seed,
                            &row->low[group], &row->high[group]);
+  else if (row->measure != RP_COMPARE_FIGURE)
+    stall_interval (only, row, group);
   else
     {
       /* One run has the figure, so the group's samples are that run's
@@ -560,13 +662,14 @@ fill_group (Builder      *builder,
 
 /* Adds the row when some group has its figure. */
 static RpCompareRow *
-add_row (Builder      *builder,
-         char         *label,
-         const char   *series,
-         const char   *unit,
-         RpMetricStat  stat,
-         int           direction,
-         gboolean      tested)
+add_measure_row (Builder          *builder,
+                 char             *label,
+                 const char       *series,
+                 const char       *unit,
+                 RpMetricStat      stat,
+                 RpCompareMeasure  measure,
+                 int               direction,
+                 gboolean          tested)
 {
   RpComparison *self = builder->self;
   RpCompareRow *row = g_new0 (RpCompareRow, 1);
@@ -576,6 +679,7 @@ add_row (Builder      *builder,
   row->series = series;
   row->unit = unit;
   row->stat = stat;
+  row->measure = measure;
   row->direction = direction;
   row->tested = tested;
   row->value = g_new (double, self->n_groups);
@@ -599,6 +703,18 @@ add_row (Builder      *builder,
   return row;
 }
 
+static RpCompareRow *
+add_row (Builder      *builder,
+         char         *label,
+         const char   *series,
+         const char   *unit,
+         RpMetricStat  stat,
+         int           direction,
+         gboolean      tested)
+{
+  return add_measure_row (builder, label, series, unit, stat, RP_COMPARE_FIGURE, direction, tested);
+}
+
 /* One test per judged series and group: its latency samples against the
  * baseline's, for the series' median (p50) row. */
 static void
@@ -611,11 +727,44 @@ add_tests (Builder    *builder,
   for (guint g = 1; g < self->n_groups; g++)
     {
       GArray *other = sorted_group_values (builder, g, series);
-      Test test = { series, g, NAN };
+      Test test = { series, RP_METRIC_P50, g, NAN };
 
       if (base->len > 0 && other->len > 0)
         test.p = rp_mann_whitney_u_sorted ((double *) other->data, other->len,
                                            (double *) base->data, base->len, NULL, NULL);
+      g_array_append_val (builder->tests, test);
+    }
+}
+
+/* One test per group of the share of calls that stalled over @stat's
+ * limit, against the baseline's: each group's runs pooled, every call a
+ * 0 or a 1 (rp_mann_whitney_u_binary()). */
+static void
+add_share_tests (Builder      *builder,
+                 const char   *series,
+                 RpMetricStat  stat)
+{
+  RpComparison *self = builder->self;
+  double count[2] = { 0, 0 }, calls[2] = { 0, 0 };
+
+  for (guint g = 0; g < self->n_groups; g++)
+    {
+      guint side = g == 0 ? 0 : 1;
+      Test test = { series, stat, g, NAN };
+
+      count[1] = calls[1] = 0;
+      for (guint i = 0; i < rp_comparison_get_group_size (self, g); i++)
+        {
+          double k, n;
+
+          if (run_stalls (rp_comparison_get_group_report (self, g, i), series, stat, &k, &n))
+            count[side] += k, calls[side] += n;
+        }
+      if (g == 0)
+        continue;
+      if (calls[0] > 0 && calls[1] > 0)
+        test.p = rp_mann_whitney_u_binary ((guint64) count[1], (guint64) calls[1],
+                                           (guint64) count[0], (guint64) calls[0], NULL);
       g_array_append_val (builder->tests, test);
     }
 }
@@ -674,11 +823,26 @@ add_latency_rows (Builder *builder)
       add_row (builder, g_strdup_printf (_("%s p99"), name), info->name, "s", RP_METRIC_P99, -1, FALSE);
       /* TRANSLATORS: a comparison row, the longest; %s is a series, e.g. "Cold read" */
       add_row (builder, g_strdup_printf (_("%s worst"), name), info->name, "s", RP_METRIC_MAX, -1, FALSE);
+      /* Stalls as shares of the calls, judged by the test of the calls
+       * as stalled or not: a faster setting makes more calls, and more of
+       * them may stall at a lower share (issue 31, defect 8). The rate per
+       * minute and the count stand beside the share, neither better nor
+       * worse. */
       for (guint s = 0; s < G_N_ELEMENTS (stalls); s++)
-        if (s == 0 || any_over (builder->self, info->name, stalls[s].stat))
+        {
+          if (s > 0 && !any_over (builder->self, info->name, stalls[s].stat))
+            continue;
+          /* TRANSLATORS: a comparison row: the share of a series' calls (e.g. "Cold read") that took over e.g. "0.1 s", shown as "5.0 %" */
+          if (add_measure_row (builder, g_strdup_printf (_("%s > %s, share"), name, stalls[s].limit),
+                               info->name, "ratio", stalls[s].stat, RP_COMPARE_SHARE, -1, TRUE) != NULL)
+            add_share_tests (builder, info->name, stalls[s].stat);
+          /* TRANSLATORS: a comparison row: how many calls of a series (e.g. "Cold read") took over e.g. "0.1 s" in a minute, shown as "12.1 /min" */
+          add_measure_row (builder, g_strdup_printf (_("%s > %s, rate"), name, stalls[s].limit),
+                           info->name, "/min", stalls[s].stat, RP_COMPARE_PER_MINUTE, 0, FALSE);
           /* TRANSLATORS: a comparison row: how many samples of a series (e.g. "Cold read") took over e.g. "0.1 s" */
           add_row (builder, g_strdup_printf (_("%s > %s"), name, stalls[s].limit), info->name, "",
-                   stalls[s].stat, -1, FALSE);
+                   stalls[s].stat, 0, FALSE);
+        }
     }
 }
 
@@ -827,7 +991,7 @@ judge_rows (Builder *builder)
               {
                 const Test *test = &g_array_index (builder->tests, Test, t);
 
-                if (test->group == g && g_str_equal (test->series, row->series))
+                if (test->group == g && test->stat == row->stat && g_str_equal (test->series, row->series))
                   row->p[g] = adjusted[t];
               }
           /* The samples of one run of the CPU split or of pressure follow
@@ -953,120 +1117,4 @@ rp_comparison_free (RpComparison *self)
   g_ptr_array_unref (self->groups);
   g_ptr_array_unref (self->rows);
   g_free (self);
-}
-
-/* ------------------------------------------------------------------------- */
-/* Text of a cell */
-
-static char *
-format_figure (const RpCompareRow *row,
-               double              value)
-{
-  if (isnan (value))
-    return g_strdup ("-");
-  if (*row->unit == '\0')
-    return rp_report_format_metric (RP_METRIC_COUNT, value);
-  return rp_format_value (row->unit, value);
-}
-
-/**
- * rp_compare_row_format_value:
- * @group: 0 .. @n_groups − 1
- *
- * Returns: (transfer full): the group's figure, e.g. "1.38 s", "12.5 %",
- *   "7", "6.3" (a mean of counts over runs), "-" where it has none
- */
-char *
-rp_compare_row_format_value (const RpCompareRow *row,
-                             guint               group)
-{
-  g_return_val_if_fail (row != NULL, NULL);
-  return format_figure (row, row->value[group]);
-}
-
-/**
- * rp_compare_row_format_interval:
- * @group: 0 .. @n_groups − 1
- *
- * Returns: (transfer full) (nullable): the group's 95 % interval, e.g.
- *   "[1.10 s, 1.62 s]", or %NULL where there is none (a sample count, a
- *   run with one sample)
- */
-char *
-rp_compare_row_format_interval (const RpCompareRow *row,
-                                guint               group)
-{
-  g_autofree char *low = NULL;
-  g_autofree char *high = NULL;
-
-  g_return_val_if_fail (row != NULL, NULL);
-  if (isnan (row->low[group]) || isnan (row->high[group]) || row->low[group] == row->high[group])
-    return NULL;
-  low = format_figure (row, row->low[group]);
-  high = format_figure (row, row->high[group]);
-  return g_strdup_printf ("[%s, %s]", low, high);
-}
-
-/**
- * rp_compare_row_format_change:
- * @group: 1 .. @n_groups − 1
- *
- * The change against the baseline as rp_report_format_change() gives it,
- * with what it means: "+17 %, p=0.003" when significant, "+4 %, noise"
- * when within noise, "+73 %, one run" when the intervals of a single run
- * do not overlap (%RP_CHANGE_ONE_RUN), "=" when equal.
- *
- * Returns: (transfer full) (nullable): the text; %NULL for the baseline
- *   or where either figure is missing
- */
-char *
-rp_compare_row_format_change (const RpCompareRow *row,
-                              guint               group)
-{
-  RpMetricKind kind;
-  g_autofree char *delta = NULL;
-  double base, value;
-
-  g_return_val_if_fail (row != NULL, NULL);
-  base = row->value[0];
-  value = row->value[group];
-  if (group == 0 || isnan (base) || isnan (value))
-    return NULL;
-  kind = row->stat == RP_METRIC_N ? RP_METRIC_SAMPLES
-         : *row->unit == '\0' ? RP_METRIC_COUNT
-         : g_str_equal (row->unit, "s") ? RP_METRIC_LATENCY : RP_METRIC_RATE;
-  if (base == 0 && value != 0 && kind != RP_METRIC_COUNT && kind != RP_METRIC_SAMPLES)
-    {
-      g_autofree char *magnitude = format_figure (row, fabs (value - base));
-
-      delta = g_strdup_printf ("%s%s", value > base ? "+" : "-", magnitude);
-    }
-  else
-    delta = rp_report_format_change (kind, base, value, NULL);
-  switch (row->change[group])
-    {
-    case RP_CHANGE_NOISE:
-      /* TRANSLATORS: a change in a comparison that is within noise (not significant), e.g. "+4 %, noise" */
-      return g_strdup_printf (_("%s, noise"), delta);
-    case RP_CHANGE_ONE_RUN:
-      /* TRANSLATORS: a change in a comparison whose 95 % intervals do not overlap, but
-       * over the samples of a single run (a repeat of the run decides), e.g. "+73 %, one run" */
-      return g_strdup_printf (_("%s, one run"), delta);
-    case RP_CHANGE_BETTER:
-    case RP_CHANGE_WORSE:
-    case RP_CHANGE_DIFFERENT:
-      if (!isnan (row->p[group]))
-        {
-          /* No spaces: a wrapped cell keeps "p=0.003" on one line. */
-          g_autofree char *p = row->p[group] < 0.001 ? g_strdup_printf ("<%.3f", 0.001)
-                                                     : g_strdup_printf ("=%.3f", row->p[group]);
-          /* TRANSLATORS: a significant change in a comparison and its (Holm-adjusted) p-value, e.g. "+17 %, p=0.003" */
-          return g_strdup_printf (_("%s, p%s"), delta, p);
-        }
-      /* TRANSLATORS: a significant change in a comparison (its 95 % intervals do not overlap), e.g. "+17 %, significant" */
-      return g_strdup_printf (_("%s, significant"), delta);
-    case RP_CHANGE_NONE:
-    default:
-      return g_steal_pointer (&delta);
-    }
 }

@@ -60,18 +60,41 @@ typedef enum {
 } RpCompareFlags;
 
 /**
+ * RpCompareMeasure:
+ * @RP_COMPARE_FIGURE: the figure @stat of the series itself
+ * @RP_COMPARE_SHARE: the stalls over @stat's limit as a share of the
+ *   series' calls (0..1): the stall figure a comparison judges, so that a
+ *   setting that made more calls is not worse for having more stalls at a
+ *   lower share (issue 31)
+ * @RP_COMPARE_PER_MINUTE: the stalls over @stat's limit per minute of the
+ *   run: beside the share, neither better nor worse
+ *
+ * What a row's figure is of (#RpCompareRow's @measure). The counts
+ * themselves are @RP_COMPARE_FIGURE rows, beside the shares, never judged.
+ */
+typedef enum {
+  RP_COMPARE_FIGURE,
+  RP_COMPARE_SHARE,
+  RP_COMPARE_PER_MINUTE,
+} RpCompareMeasure;
+
+/**
  * RpCompareRow:
  * @label: translated label, e.g. "Cold read p99"
  * @series: the series the figure is of, e.g. "cold_read_latency"
  * @unit: the unit of the figure: the series' ("s", "B/s", "B", "ratio",
  *   "ops/s"), or "" for a count
  * @stat: which figure of the series
+ * @measure: #RpCompareMeasure: the figure itself, or for a count over a
+ *   limit its share of the calls or its rate per minute
  * @direction: −1 lower is better (latencies, stalls, pressure), +1 higher
  *   is better (throughputs), 0 neither (the CPU split, dirty memory)
  * @tested: whether a Mann–Whitney U test on the series' samples decides
  *   its significance (the median, p50, of each judged latency: the test is
- *   of the whole distribution, not of its tail); otherwise (p99, worst,
- *   the stalls over a limit, every other figure) both groups need two or
+ *   of the whole distribution, not of its tail; the share of stalled
+ *   calls, by the test of the calls as stalled or not,
+ *   rp_mann_whitney_u_binary()); otherwise (p99, worst, the counts and
+ *   rates of stalls, every other figure) both groups need two or
  *   more runs and 95 % intervals that do not overlap (one run's samples
  *   follow one another too closely to tell: intervals apart over one run
  *   are %RP_CHANGE_ONE_RUN)
@@ -98,6 +121,7 @@ typedef struct {
   const char   *series;
   const char   *unit;
   RpMetricStat  stat;
+  RpCompareMeasure measure;
   int           direction;
   gboolean      tested;
   double       *value;

@@ -410,6 +410,16 @@ subject_of (const char *series)
   return rp_stall_call_name (series);
 }
 
+/* Whether @series is one of the probe window's (its chart, "ui-latency",
+ * as rp_run_summary_stall_kind() tells them apart). */
+static gboolean
+is_felt (const char *series)
+{
+  const RpSeriesInfo *info = rp_parts_lookup_series (series, NULL);
+
+  return info != NULL && g_strcmp0 (info->chart, "ui-latency") == 0;
+}
+
 /**
  * rp_report_get_cause_sentence:
  * @summary: (nullable): the report's judgement, whose subject the sentence
@@ -456,9 +466,21 @@ rp_report_get_cause_sentence (RpReport           *self,
    * had the cause “waiting for the journal to commit”": fsync is %1$s (a
    * series' subject), 9.70 s %2$s, 9.85 s %3$s, the cause's words %4$s,
    * 5 %5$u, the limit %6$s */
-  first = g_strdup_printf (ngettext ("%1$s: of %3$s in %5$u stall (a call over %6$s), %2$s had the cause “%4$s”",
-                                     "%1$s: of %3$s in %5$u stalls (calls over %6$s), %2$s had the cause “%4$s”", n),
-                           subject_of (series), spent, of, words, n, limit);
+  if (is_felt (series))
+    /* The probe window's stalls are frames, timer runs and events, not
+     * calls (issue 32's screenshots: "Frames …: of 803 ms in 4 stalls
+     * (calls over 0.1 s)"). */
+    /* TRANSLATORS: "Frames of the probe window: of 803 ms in 4 stalls (each
+     * over 0.1 s), 302 ms had the cause “the process was stopped”": the
+     * subject is %1$s, 302 ms %2$s, 803 ms %3$s, the cause's words %4$s,
+     * 4 %5$u, the limit %6$s */
+    first = g_strdup_printf (ngettext ("%1$s: of %3$s in %5$u stall (over %6$s), %2$s had the cause “%4$s”",
+                                       "%1$s: of %3$s in %5$u stalls (each over %6$s), %2$s had the cause “%4$s”", n),
+                             subject_of (series), spent, of, words, n, limit);
+  else
+    first = g_strdup_printf (ngettext ("%1$s: of %3$s in %5$u stall (a call over %6$s), %2$s had the cause “%4$s”",
+                                       "%1$s: of %3$s in %5$u stalls (calls over %6$s), %2$s had the cause “%4$s”", n),
+                             subject_of (series), spent, of, words, n, limit);
   /* The disk's answer to the kind of request the call waited for. */
   {
     const RpSeriesInfo *info = rp_parts_lookup_series (series, NULL);

@@ -613,8 +613,11 @@ rp_report_compare_text (GPtrArray *reports)
                                          "a p-value or \"significant\" marks a significant difference (the "
                                          "median, p50, of a latency: Mann-Whitney U test of the samples, "
                                          "Holm-corrected across rows, and intervals that do not overlap; "
-                                         "the tail, p99, worst and counts over a limit, and other figures: "
-                                         "intervals over two or more runs each that do not overlap), "
+                                         "the share of calls over a limit: the same test of the calls as "
+                                         "stalled or not; the tail, p99 and worst, and other figures: "
+                                         "intervals over two or more runs each that do not overlap; counts "
+                                         "and rates of stalls stand beside their shares, neither better "
+                                         "nor worse), "
                                          "\"noise\" one that is not, \"one run\" intervals that do "
                                          "not overlap but rest on a single run's samples, which a "
                                          "repeat of the run would widen."));

@@ -24,8 +24,15 @@
 #   behind      cold reads beside a writer, wbt off         → cold reads, behind writes
 #   dirty       2 writers, the device's dirty limit 8 MiB (bdi strict_limit, max_bytes)
 #                                                           → write(), throttled (dirty limit)
-# Not here: memory reclaim (--memory pins all but the emulated size of this
-# machine's memory, which its other users share).
+#   reclaim     the CLI in a memory cgroup (v2) of this test's own, whose
+#               memory.high another process of it already passes with memory
+#               that cannot be freed (anonymous, no swap), readers
+#                                                           → a read, freeing memory (reclaim)
+#               Skipped, with the reason, where there is no cgroup v2 memory
+#               controller (a host with memory on cgroup v1). Not with
+#               --memory: it pins all but the emulated size of this machine's
+#               memory, which its other users share; a cgroup limits only
+#               the run.
 #
 # Root only; without root a visible skip. What it sets up it removes on every
 # exit path: the busy loop, a stopped CLI (continued, then killed), its trace
@@ -52,6 +59,8 @@ tracing=/sys/kernel/tracing
 instance="rptruth-$$"
 shm_image=""
 hog_pid=""
+memory_hog=""
+memory_cgroup=""
 rows=()
 
 cleanup() {
@@ -60,6 +69,11 @@ cleanup() {
   # does not die of SIGKILL until it runs.
   [ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null
   [ -d "$tracing/instances/$instance" ] && rmdir "$tracing/instances/$instance"
+  [ -n "$memory_hog" ] && kill -KILL "$memory_hog" 2>/dev/null && wait "$memory_hog" 2>/dev/null
+  # A cgroup goes once its processes have: the CLI was killed above.
+  if [ -n "$memory_cgroup" ] && [ -d "$memory_cgroup" ]; then
+    for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$memory_cgroup" 2>/dev/null && break; sleep 0.2; done
+  fi
   root_tap_cleanup
   [ -n "$shm_image" ] && rm -f "$shm_image"
 }
@@ -181,6 +195,17 @@ elif case in ("reads",):
     # By construction no writer: what the device wrote is the file system's own.
     verdict(read > 0 and written < 0.05 * read, f"device read {read} B, wrote {written} B")
     key = f"device read {read >> 20} MiB, wrote {written >> 10} KiB"
+elif case == "reclaim":
+    reclaim = sum(c["seconds"] for s in stalls for c in s.get("causes", []) if c["cause"] == "reclaim")
+    events = dict(l.split() for l in open(os.environ["CGROUP_EVENTS"]) if l.strip())
+    pressure = re.search(r"^some .*total=(\d+)", open(os.environ["CGROUP_PRESSURE"]).read(), re.M)
+    stalled_us = int(pressure.group(1)) if pressure else 0
+    # The kernel's own account of the cgroup: times over memory.high, and
+    # its threads' time stalled on memory (PSI), shown beside the stalls'.
+    verdict(int(events.get("high", 0)) > 0, f"memory.events: over memory.high {events.get('high')} times")
+    verdict(reclaim > 0 and stalled_us > 0,
+            f"reclaim {reclaim:.2f} s in the stalls; the cgroup's memory pressure {stalled_us / 1e6:.2f} s")
+    key = f"reclaim {reclaim:.2f} s; memory.events high {events.get('high')}, memory.pressure some {stalled_us / 1e6:.2f} s"
 elif case in ("behind", "dirty"):
     n = report["notes"]
     key = f"device wrote {int(n['disk_write_bytes_total']) >> 20} MiB, share {j.get('cause_share', 0):.0%}"
@@ -258,12 +283,15 @@ run_group() {
     >"$work/cpu.out" 2>&1 &
   pid=$!
   sleep 1.5
-  # timeout itself stays an ordinary task free to run on another CPU: pinned
-  # beside the hog at the same priority it would never run again to end it
-  # (seen: a hog left spinning until the test's hang guard killed it).
-  timeout 2.5 chrt -f 50 taskset -c "$cpu" sh -c 'while :; do :; done' &
+  # The loop itself is $hog_pid (chrt and taskset exec it), ended by this
+  # shell, which is not pinned: a `timeout` at the same SCHED_FIFO priority
+  # on the same CPU never ran again to end it (equal FIFO priorities do not
+  # preempt), and the loop spun on after the test (found here: 15 minutes).
+  chrt -f 50 taskset -c "$cpu" sh -c 'while :; do :; done' &
   hog_pid=$!
-  wait "$hog_pid"; hog_pid=""
+  sleep 2.5
+  kill -KILL "$hog_pid"
+  wait "$hog_pid" 2>/dev/null; hog_pid=""
   wait "$pid" || fail "cpu: the run failed: $(tail -3 "$work/cpu.out")"
   pid=""
   show_report cpu
@@ -291,6 +319,61 @@ run_group() {
   EXPECT_SUBJECT="timer_lateness,read_latency,random_write_latency,save_latency,open_latency" EXPECT_CAUSE=stopped \
     EXPECT_WORDS="the process was stopped" STOP_SECONDS=$(awk "BEGIN { print $stop_ended - $stop_started }") \
     tap_check stop "a call in flight / the process was stopped / timer + a load's call stopped"
+
+  reclaim_case "$dir"
+}
+
+# reclaim DIR: readers in a memory cgroup that is over its memory.high with
+# memory that cannot be freed: each page they add to the page cache is
+# charged over the limit, and the kernel makes the charging thread reclaim,
+# then sleep on its way back from read() (mem_cgroup_handle_over_high,
+# mm/memcontrol.c), up to 2 s.
+reclaim_case() {
+  local dir=$1 cg2 expected="a read / freeing memory (reclaim) / cgroup over memory.high"
+  cg2=$(findmnt -rn -t cgroup2 -o TARGET | head -1)
+  if [ -z "$cg2" ] || ! grep -qw memory "$cg2/cgroup.controllers" 2>/dev/null; then
+    ok "reclaim # SKIP no cgroup v2 memory controller (cgroup2 at ${cg2:-nowhere}, its controllers: $(cat "$cg2/cgroup.controllers" 2>/dev/null); memory is on cgroup v1 here)"
+    row reclaim "$expected" "(skipped: no cgroup v2 memory controller)"
+    return
+  fi
+  # Enabling the controller for the root's children would change the
+  # machine for everyone: a host that has not is skipped.
+  if ! grep -qw memory "$cg2/cgroup.subtree_control"; then
+    ok "reclaim # SKIP the memory controller is not enabled for $cg2's children (cgroup.subtree_control)"
+    row reclaim "$expected" "(skipped: memory controller not enabled below $cg2)"
+    return
+  fi
+  memory_cgroup="$cg2/resprobe-truth-$$"
+  mkdir "$memory_cgroup" || { fail "reclaim: cannot create $memory_cgroup"; return; }
+  [ -e "$memory_cgroup/memory.swap.max" ] && echo 0 >"$memory_cgroup/memory.swap.max"
+  # 64 MiB that only an exit frees, then the limit under it.
+  sh -c 'echo $$ >"$1/cgroup.procs" && exec python3 -c "
+import time
+b = bytearray(64 << 20)
+for i in range(0, len(b), 4096): b[i] = 1
+time.sleep(120)"' sh "$memory_cgroup" &
+  memory_hog=$!
+  for _ in $(seq 100); do
+    [ "$(cat "$memory_cgroup/memory.current")" -ge $((64 << 20)) ] && break
+    sleep 0.1
+  done
+  echo $((48 << 20)) >"$memory_cgroup/memory.high"
+  report="$work/reclaim.json"
+  sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$memory_cgroup" \
+    "$cli" run --load seq-readers --readers 4 --reader-file-size 32M --probe timer --probe stalls --probe system \
+    --baseline 0 --dir "$dir" --force -t 4 -o "$report" >"$work/reclaim.out" 2>&1 &
+  pid=$!
+  wait "$pid" || fail "reclaim: the run failed: $(tail -3 "$work/reclaim.out")"
+  pid=""
+  cp "$memory_cgroup/memory.events" "$work/reclaim.events"
+  cp "$memory_cgroup/memory.pressure" "$work/reclaim.pressure" 2>/dev/null || : >"$work/reclaim.pressure"
+  kill -KILL "$memory_hog" 2>/dev/null; wait "$memory_hog" 2>/dev/null
+  memory_hog=""
+  rmdir "$memory_cgroup" 2>/dev/null && memory_cgroup=""
+  show_report reclaim
+  EXPECT_SUBJECT="read_latency,timer_lateness" EXPECT_CAUSE=reclaim EXPECT_WORDS="freeing memory (reclaim)" \
+    EXPECT_NEVER="own-writeback,fs-writeback" CGROUP_EVENTS="$work/reclaim.events" \
+    CGROUP_PRESSURE="$work/reclaim.pressure" tap_check reclaim "$expected"
 }
 
 # ---------------------------------------------------------------------------
