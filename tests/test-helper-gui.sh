@@ -52,7 +52,7 @@ chmod -R a+rX "$work/bin"
 # session USER KIND: a home of USER's own for one window ($work/KIND), its
 # answer to the offer "yes" as the offer's Allow button stores it.
 session() {
-  local user=$1 kind=$2 home="$work/$2"
+  local user=$1 home="$work/$2"
   mkdir -p "$home/config/glib-2.0/settings" "$home/data" "$home/runtime" "$home/out"
   printf '[io/github/resprobe/Resprobe]\nkernel-tracing-helper=%s\n' "'yes'" \
     >"$home/config/glib-2.0/settings/keyfile"
@@ -127,15 +127,13 @@ print("stalled yes")
 PYTHON
 }
 
-# read_checks TEXT: the checks' lines as this test's TAP lines; sets stalled.
+# read_checks TEXT: the checks' lines as this test's TAP lines.
 read_checks() {
-  stalled=no
   while IFS= read -r line; do
     case "$line" in
       "ok "*) ok "${line#ok }" ;;
       "not ok "*) fail "${line#not ok }" ;;
       "# "*) echo "$line" ;;
-      "stalled yes") stalled=yes ;;
     esac
   done <<<"$1"
 }
