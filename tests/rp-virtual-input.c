@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 
 /* Usage: rp-virtual-input [--keys N] [--motions N] [--interval-ms MS] [--zero-time]
+ *        rp-virtual-input [--click-at X,Y] [--scroll-at X,Y,NOTCHES]…
  *
  * Connects to $WAYLAND_DISPLAY, creates a virtual keyboard
  * (zwp_virtual_keyboard_v1) and a virtual pointer (zwlr_virtual_pointer_v1),
@@ -13,6 +14,11 @@
  * unchanged. wtype sends 0 instead, which no client can measure against;
  * --zero-time sends 0 too, as wtype does, from a keyboard that lives as long
  * as this client (wtype's lives for its keys alone).
+ * --click-at and --scroll-at (for screenshots of what lies below the fold:
+ * headless sway has no pointer of its own) instead point at X,Y, in
+ * thousandths of the output layout's width and height, and click the left
+ * button there, or turn the wheel NOTCHES notches (down; up when negative),
+ * in the order given; no keys or motions then unless asked for.
  * Prints one line per kind of event sent; exits 1 with a message when the
  * compositor lacks a protocol.
  *
@@ -188,6 +194,53 @@ out:
   return status;
 }
 
+/* Points at @x, @y (thousandths of the layout), then a left click, or
+ * @notches wheel notches (15 units each, as libinput reports a notch). */
+static void
+point_and_act (struct wl_proxy *pointer,
+               long             x,
+               long             y,
+               int              click,
+               long             notches)
+{
+  wl_proxy_marshal_flags (pointer, POINTER_MOTION_ABSOLUTE, NULL, 1, 0, now_ms (),
+                          (uint32_t) x, (uint32_t) y, (uint32_t) 1000, (uint32_t) 1000);
+  wl_proxy_marshal_flags (pointer, POINTER_FRAME, NULL, 1, 0);
+  if (click)
+    {
+      wl_proxy_marshal_flags (pointer, POINTER_BUTTON, NULL, 1, 0, now_ms (), (uint32_t) BTN_LEFT,
+                              (uint32_t) WL_POINTER_BUTTON_STATE_PRESSED);
+      wl_proxy_marshal_flags (pointer, POINTER_FRAME, NULL, 1, 0);
+      wl_proxy_marshal_flags (pointer, POINTER_BUTTON, NULL, 1, 0, now_ms (), (uint32_t) BTN_LEFT,
+                              (uint32_t) WL_POINTER_BUTTON_STATE_RELEASED);
+      wl_proxy_marshal_flags (pointer, POINTER_FRAME, NULL, 1, 0);
+    }
+  for (long k = 0; k < labs (notches); k++)
+    {
+      int step = notches > 0 ? 1 : -1;
+
+      wl_proxy_marshal_flags (pointer, POINTER_AXIS_SOURCE, NULL, 1, 0, (uint32_t) WL_POINTER_AXIS_SOURCE_WHEEL);
+      wl_proxy_marshal_flags (pointer, POINTER_AXIS_DISCRETE, NULL, 1, 0, now_ms (),
+                              (uint32_t) WL_POINTER_AXIS_VERTICAL_SCROLL, wl_fixed_from_int (15 * step), step);
+      wl_proxy_marshal_flags (pointer, POINTER_FRAME, NULL, 1, 0);
+    }
+}
+
+/* "X,Y" or "X,Y,N" into @out (three numbers; N 0 when missing). */
+static int
+parse_point (const char *text,
+             long        out[3])
+{
+  int used = 0;
+
+  out[2] = 0;
+  if (sscanf (text, "%ld,%ld%n", &out[0], &out[1], &used) != 2)
+    return 0;
+  if (text[used] == ',' && sscanf (text + used + 1, "%ld%n", &out[2], &used) == 1)
+    return out[0] >= 0 && out[0] <= 1000 && out[1] >= 0 && out[1] <= 1000 && labs (out[2]) <= 1000;
+  return text[used] == '\0' && out[0] >= 0 && out[0] <= 1000 && out[1] >= 0 && out[1] <= 1000;
+}
+
 static long
 parse_count (const char *text,
              const char *option)
@@ -216,21 +269,35 @@ main (int   argc,
   struct wl_registry *registry;
   struct wl_proxy *keyboard, *pointer;
   uint32_t first_ms = 0, last_ms = 0;
-  long i, n;
+  long i, n, actions[32][4];
+  int n_actions = 0, counts_given = 0;
 
   for (i = 1; i < argc; i++)
     {
       if (i + 1 < argc && strcmp (argv[i], "--keys") == 0)
-        keys = parse_count (argv[++i], "--keys");
+        keys = parse_count (argv[++i], "--keys"), counts_given = 1;
       else if (i + 1 < argc && strcmp (argv[i], "--motions") == 0)
-        motions = parse_count (argv[++i], "--motions");
+        motions = parse_count (argv[++i], "--motions"), counts_given = 1;
+      else if (i + 1 < argc && n_actions < 32 &&
+               (strcmp (argv[i], "--click-at") == 0 || strcmp (argv[i], "--scroll-at") == 0))
+        {
+          actions[n_actions][3] = strcmp (argv[i], "--click-at") == 0;
+          if (!parse_point (argv[++i], actions[n_actions]) || (actions[n_actions][3] && actions[n_actions][2] != 0))
+            {
+              fprintf (stderr, "rp-virtual-input: %s wants X,Y%s in thousandths of the layout, not \"%s\"\n",
+                       argv[i - 1], actions[n_actions][3] ? "" : ",NOTCHES", argv[i]);
+              return 2;
+            }
+          n_actions++;
+        }
       else if (i + 1 < argc && strcmp (argv[i], "--interval-ms") == 0)
         interval_ms = parse_count (argv[++i], "--interval-ms");
       else if (strcmp (argv[i], "--zero-time") == 0)
         zero_time = 1;
       else
         {
-          fprintf (stderr, "usage: rp-virtual-input [--keys N] [--motions N] [--interval-ms MS] [--zero-time]\n");
+          fprintf (stderr, "usage: rp-virtual-input [--keys N] [--motions N] [--interval-ms MS] [--zero-time] "
+                   "[--click-at X,Y] [--scroll-at X,Y,NOTCHES]…\n");
           return 2;
         }
     }
@@ -272,6 +339,33 @@ main (int   argc,
       return 1;
     }
 
+  /* Without a pointer of its own (WLR_LIBINPUT_NO_DEVICES), the seat gains
+   * one with this client, and a window binds it on the capability event:
+   * events before that are lost (seen: no scroll, no click). One motion,
+   * then a pause, then the actions. */
+  if (n_actions > 0)
+    {
+      point_and_act (pointer, actions[0][0], actions[0][1], 0, 0);
+      wl_display_roundtrip (display);
+      usleep (500 * 1000);
+    }
+  for (i = 0; i < n_actions; i++)
+    {
+      point_and_act (pointer, actions[i][0], actions[i][1], (int) actions[i][3], actions[i][2]);
+      if (wl_display_roundtrip (display) < 0)
+        {
+          fprintf (stderr, "rp-virtual-input: the compositor closed the connection\n");
+          return 1;
+        }
+      usleep ((useconds_t) interval_ms * 1000);
+    }
+  if (n_actions > 0)
+    {
+      printf ("pointed %d times (clicks and wheel turns)\n", n_actions);
+      if (!counts_given)
+        keys = motions = 0;
+    }
+
   n = keys > motions ? keys : motions;
   for (i = 0; i < n; i++)
     {
@@ -306,7 +400,9 @@ main (int   argc,
       usleep ((useconds_t) interval_ms * 1000);
     }
 
-  if (zero_time)
+  if (n == 0)
+    ;
+  else if (zero_time)
     printf ("sent %ld pointer motions and %ld Shift presses, time stamps 0\n", motions, keys);
   else
     printf ("sent %ld pointer motions and %ld Shift presses, time stamps %u..%u ms (CLOCK_MONOTONIC)\n",

@@ -17,10 +17,11 @@
 #  4. bad arguments (wrong types, missing or wrong descriptors, another
 #     connection's handle, counts past the limits) are refused, then 1 000
 #     random calls leave the helper running and no instance behind.
-# Everything set up is put back on every exit path (trap): the daemons the
-# test started, the files it installed, the rules file, its users, the
-# mount, the loop device. One test at a time per machine (a lock): the bus
-# name and the installed files are the machine's.
+# Everything set up (lib-helper-bus.sh, shared with test-helper-gui.sh) is
+# put back on every exit path (trap): the daemons the test started, the
+# files it installed, the rules file, its users, the mount, the loop device.
+# One test at a time per machine (a lock): the bus name and the installed
+# files are the machine's.
 set -u
 here=$(dirname "$0")
 # shellcheck source=tests/lib-root-tap.sh
@@ -34,162 +35,17 @@ root_tap_begin helper "start a system bus, polkitd and resprobed, and to mount a
 resprobed=${RESPROBED:?RESPROBED must point at resprobed}
 probe=${RESPROBE_HELPER_PROBE:?RESPROBE_HELPER_PROBE must point at rp-helper-probe}
 policy=${RESPROBED_POLICY:?RESPROBED_POLICY must point at the built .policy}
-polkitd=/usr/lib/polkit-1/polkitd
-tracing=/sys/kernel/tracing
-
-name=io.github.resprobe.Helper1
-service_file=/usr/share/dbus-1/system-services/$name.service
-conf_file=/usr/share/dbus-1/system.d/$name.conf
-policy_file=/usr/share/polkit-1/actions/io.github.resprobe.policy
-rules_file=/etc/polkit-1/rules.d/10-resprobe-test-$$.rules
-allow=rpallow$$
-deny=rpdeny$$
-
-installed=()
-users=()
-pids=()
-bus_pid=""
-polkit_pid=""
-helper_pid=""
-mnt=""
-
-# The helper's PID on the bus (empty when it does not run).
-helper_pid_now() {
-  dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.GetConnectionUnixProcessID "string:$name" 2>/dev/null | awk '/uint32/ { print $2 }'
-}
-# The helper's instances in tracefs.
-helper_instances() { ls "$tracing/instances" 2>/dev/null | grep -E '^resprobed-' ; }
-
-cleanup() {
-  local p
-  # Only the processes the test started: a bare wait would wait for polkitd.
-  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  # The helper removes its instances when told to end (SIGTERM); it is a
-  # process the bus started for this test.
-  [ -n "$bus_pid" ] && helper_pid=$(helper_pid_now)
-  if [ -n "$helper_pid" ]; then
-    kill -TERM "$helper_pid" 2>/dev/null
-    for _ in $(seq 100); do kill -0 "$helper_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$helper_pid" 2>/dev/null
-  fi
-  if [ -n "$polkit_pid" ]; then
-    kill -TERM "$polkit_pid" 2>/dev/null
-    for _ in $(seq 100); do kill -0 "$polkit_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$polkit_pid" 2>/dev/null; wait "$polkit_pid" 2>/dev/null
-  fi
-  if [ -n "$bus_pid" ]; then
-    kill -TERM "$bus_pid" 2>/dev/null
-    for _ in $(seq 100); do kill -0 "$bus_pid" 2>/dev/null || break; sleep 0.1; done
-    rm -f /run/dbus/pid /run/dbus/system_bus_socket
-  fi
-  rm -f "$rules_file" "${installed[@]}"
-  for p in "${users[@]}"; do userdel "$p" 2>/dev/null; done
-  root_tap_cleanup
-}
-root_tap_on_exit cleanup
-
-# Another helper test, or the package test's install and purge, first.
-root_tap_lock_system_files || { fail "another test held the system files' lock for 30 minutes"; echo "1..$n"; exit 1; }
-for f in "$service_file" "$conf_file" "$policy_file"; do
-  if [ -e "$f" ]; then
-    echo "1..0 # SKIP $f exists (an installed resprobed): this test would replace it"
-    exit 0
-  fi
-done
-# In /var/tmp, not the build dir: the test users run here and may not reach a
-# build dir inside a private clone (seen: "Permission denied" in a clone
-# under mktemp -d). root_tap_cleanup removes $work, wherever it is.
-rmdir "$work" && work=$(mktemp -d /var/tmp/resprobe-helper-XXXXXX)
-chmod 755 "$work"
+# shellcheck source=tests/lib-helper-bus.sh
+. "$here/lib-helper-bus.sh"
+root_tap_on_exit helper_bus_cleanup
 
 # --- Set-up --------------------------------------------------------------
-# The helper's files, as meson installs them, the activation file naming
-# the built helper.
-printf '[D-BUS Service]\nName=%s\nExec=%s\nUser=root\n' "$name" "$resprobed" >"$service_file"
-installed+=("$service_file")
-cp "$here/../app/resprobed/$name.conf" "$conf_file"; installed+=("$conf_file")
-cp "$policy" "$policy_file"; installed+=("$policy_file")
-
-for u in "$allow" "$deny"; do
-  useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$u" &&
-    users+=("$u")
-done
-cat >"$rules_file" <<EOF
-// resprobe's tests/test-helper.sh: removed when the test ends
-polkit.addRule(function(action, subject) {
-  if (action.id.indexOf("io.github.resprobe.") == 0) {
-    if (subject.user == "$allow") return polkit.Result.YES;
-    if (subject.user == "$deny") return polkit.Result.NO;
-  }
-});
-EOF
-
-bus_runs() {
-  dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.GetId >/dev/null 2>&1
-}
-has_owner() {
-  dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.NameHasOwner "string:$1" 2>/dev/null | grep -q 'boolean true'
-}
-if bus_runs; then
-  # Its configuration read again: the helper's policy is new.
-  dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.ReloadConfig >/dev/null
-  ok "a system bus runs already; its configuration reloaded"
-else
-  mkdir -p /run/dbus
-  # A dead bus's leftovers keep a new one from starting.
-  rm -f /run/dbus/pid /run/dbus/system_bus_socket
-  if bus_pid=$(dbus-daemon --system --fork --print-pid) && bus_runs; then
-    ok "started a system bus (dbus-daemon --system, pid $bus_pid)"
-  else
-    fail "dbus-daemon --system did not start"; echo "1..$n"; exit 1
-  fi
-fi
-if has_owner org.freedesktop.PolicyKit1; then
-  ok "polkitd runs already"
-else
-  "$polkitd" --no-debug >"$work/polkitd.log" 2>&1 &
-  polkit_pid=$!
-  for _ in $(seq 300); do has_owner org.freedesktop.PolicyKit1 && break; sleep 0.1; done
-  if has_owner org.freedesktop.PolicyKit1; then
-    ok "started polkitd (pid $polkit_pid)"
-  else
-    fail "polkitd did not take its name: $(tail -3 "$work/polkitd.log")"; echo "1..$n"; exit 1
-  fi
-fi
-# polkitd reads rules and actions as they change: wait until it has ours.
-allowed_now() {
-  runuser -u "$allow" -- sh -c 'exec pkcheck --action-id io.github.resprobe.trace --process $$' >/dev/null 2>&1
-}
-for _ in $(seq 100); do allowed_now && break; sleep 0.1; done
-if allowed_now; then
-  ok "polkit says yes to $allow for io.github.resprobe.trace (pkcheck)"
-else
-  fail "polkit does not authorize $allow: $(tail -3 "$work/polkitd.log" 2>/dev/null)"
-fi
+helper_bus_setup "$resprobed" "$policy"
 
 # The programs where the test users may run them.
-user_cli=$cli
-if ! runuser -u "$allow" -- test -x "$cli"; then
-  user_cli="$work/resprobe-cli"; cp "$cli" "$user_cli"; chmod 755 "$user_cli"
-fi
-user_probe=$probe
-if ! runuser -u "$allow" -- test -x "$probe"; then
-  user_probe="$work/rp-helper-probe"; cp "$probe" "$user_probe"; chmod 755 "$user_probe"
-fi
+user_cli=$(user_copy "$cli")
+user_probe=$(user_copy "$probe")
 as() { local u=$1; shift; runuser -u "$u" -- env HOME="$work" LC_ALL=C.UTF-8 "$@"; }
-
-root_tap_own_loop_device
-truncate -s 3G "$work/ext3.img"   # 1 GiB written, 1 GiB kept free
-mkfs.ext3 -q -F "$work/ext3.img"
-losetup "/dev/$loop" "$work/ext3.img"
-mnt="$work/mnt"; mkdir "$mnt"
-mount -o data=ordered "/dev/$loop" "$mnt"
-chmod 777 "$mnt"
-dd if=/dev/zero of="$mnt/warm-up" bs=1M count=4 conv=fsync status=none; rm "$mnt/warm-up"; sync
 
 # --- 1. Traced through the helper, as root would ------------------------------
 # The same run as the user and as root, each to a judgement: a pair again

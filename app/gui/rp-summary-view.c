@@ -204,6 +204,25 @@ summarize_live (Summary *summary,
  * cost of the samples that are new since the last refresh. A report, or a
  * finished session's: the exact statistics of rp-stats.c, which copy and
  * sort each series once (milliseconds on a long run). */
+/* The Why section's description: the dominant cause and, when the run
+ * could not trace the kernel (polkit refused resprobed, asking it is off),
+ * why its journal commits and device latency are missing: the section is
+ * where a user looks for what explains the stalls, and the verdict card's
+ * one sentence leaves it to the tooltip. The verdict's own sentence, so
+ * that the CLI and the window say it alike. */
+static char *
+why_description (const RpRunSummary *rows)
+{
+  g_autofree char *missing = NULL;
+
+  if (rows->cause == NULL || rows->kernel_events_unavailable == NULL)
+    return g_strdup (rows->cause);
+  /* TRANSLATORS: %s is why, e.g. "Kernel events need root (or write access to /sys/kernel/tracing/instances)" */
+  missing = g_strdup_printf (_("%s: journal commits and device latency were not recorded."),
+                             rows->kernel_events_unavailable);
+  return g_strdup_printf ("%s %s", rows->cause, missing);
+}
+
 static void
 refresh_in_thread (GTask        *task,
                    gpointer      source_object,
@@ -228,7 +247,7 @@ refresh_in_thread (GTask        *task,
                           ? g_object_ref (RP_REPORT (request->source))
                           : rp_report_new_from_session (RP_SESSION (request->source));
       summary->rows = rp_report_get_summary (summary->report);
-      summary->cause = g_strdup (summary->rows->cause);
+      summary->cause = why_description (summary->rows);
       summary->why = rp_why_items_collect (summary->report, rp_report_get_stalls (summary->report),
                                            RP_WHY_MAX_STALLS);
     }
@@ -600,8 +619,9 @@ rp_summary_view_get_short_verdict (RpSummaryView *self)
  * rp_summary_view_get_stall_cause:
  *
  * Returns: (transfer none) (nullable): the dominant cause of the stalls of
- *   the report shown (rp_report_get_stall_cause()); %NULL while a run goes
- *   on or without a sampled stall
+ *   the report shown (rp_report_get_stall_cause()), followed by why kernel
+ *   events are missing when they are; %NULL while a run goes on or without
+ *   a sampled stall
  */
 const char *
 rp_summary_view_get_stall_cause (RpSummaryView *self)
