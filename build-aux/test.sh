@@ -11,10 +11,14 @@
 #            change queue and kernel settings, and check that they were put
 #            back: two at once could take one loop device number),
 #            testlog-root.json;
-#   package  the suite 'package' (root): the Debian packages built, installed
-#            and purged (tests/test-deb-package.sh); no loop device, no kernel
-#            setting, so beside the root suite rather than in its line: most
-#            of its ten minutes is a compile, testlog-package.json;
+#   system   the suite 'system' (root): the tests that put the project's
+#            files into the system's folders, one at a time by a lock of
+#            their own: the Debian packages built, installed and purged
+#            (tests/test-deb-package.sh; most of its ten minutes is a
+#            compile) and the privileged helper's tests (a system bus and
+#            polkitd of their own, their own loop device); no kernel setting,
+#            so beside the root suite rather than in its line,
+#            testlog-system.json;
 #   main     every other test of _build, in parallel, testlog.json;
 #   asan     the sanitizer build, compiled and tested, testlog.json of _build_asan.
 # Most tests wait (for runs of a fixed length, for writeback, for a window),
@@ -65,17 +69,17 @@ asan_stream() {
   return $status
 }
 
-# The package stream first: its compile then overlaps the waiting of the others.
-streams=(package root main)
+# The system stream first: its compile then overlaps the waiting of the others.
+streams=(system root main)
 [ "${RESPROBE_NO_ASAN:-0}" = 1 ] || streams+=(asan)
 mkdir -p _build/meson-logs
 declare -A pids
 for stream in "${streams[@]}"; do
   out=_build/meson-logs/stream-$stream.txt
   case "$stream" in
-    package) "${meson_test[@]}" -C _build --suite package --logbase testlog-package >"$out" 2>&1 & ;;
+    system) "${meson_test[@]}" -C _build --suite system --logbase testlog-system >"$out" 2>&1 & ;;
     root) "${meson_test[@]}" -C _build --suite root --logbase testlog-root >"$out" 2>&1 & ;;
-    main) "${meson_test[@]}" -C _build --no-suite root --no-suite package >"$out" 2>&1 & ;;
+    main) "${meson_test[@]}" -C _build --no-suite root --no-suite system >"$out" 2>&1 & ;;
     asan) asan_stream >"$out" 2>&1 & ;;
   esac
   pids[$stream]=$!

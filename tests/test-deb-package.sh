@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# test-deb-package.sh SOURCE_ROOT (root, suite 'package'): the Debian packages as a user
+# test-deb-package.sh SOURCE_ROOT (root, suite 'system'): the Debian packages as a user
 # gets them (issue 35). Builds them once (build-aux/deb.sh with
 # DEB_BUILD_OPTIONS="nocheck parallel=N": the project's own tests run elsewhere),
 # checks the split, installs them with `apt-get install ./….deb` on this machine,
