@@ -174,7 +174,8 @@ replay (const char  *path,
  * emulated devices (rp_emulated_device_remove_leftovers()), then each
  * dead run's undo journal (rp-undo-journal.c) — the bdi limits and queue
  * settings of its loop device, its mount, loop device, mount point and
- * image, vm.dirty_*. Runs still alive are left alone.
+ * image, vm.dirty_* — and the half-written copies of journals whose commit
+ * a SIGKILL cut short. Runs still alive are left alone.
  *
  * Returns: how many dead runs' leftovers were removed
  */
@@ -194,6 +195,8 @@ rp_undo_cleanup (const char  *directory,
     g_ptr_array_add (said, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "removed %u emulated device (nbdkit, nbdfuse, its image)",
                                                          "removed %u emulated devices (nbdkit, nbdfuse, their images)", devices),
                                             devices));
+  /* What a commit cut short left beside the journals (nothing to replay). */
+  rp_undo_journal_remove_dead_partials (directory, said);
   journals = rp_undo_journal_find_dead (directory);
   for (guint i = 0; i < journals->len; i++)
     {

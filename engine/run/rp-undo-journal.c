@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,6 +181,57 @@ compare_paths (gconstpointer a,
                gconstpointer b)
 {
   return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/**
+ * rp_undo_journal_remove_dead_partials:
+ * @directory: a run directory
+ * @said: (nullable) (element-type utf8): a line added for each file removed
+ *
+ * Removes what a journal's commit left half done when its process was
+ * killed: g_file_set_contents_full() writes DIRECTORY/resprobe-undo-PID.XXXXXX
+ * and renames it over the journal only once it is written and synced, so a
+ * SIGKILL in between leaves that file, which no cleanup read (a matrix
+ * killed 1.8 s into its first cell left resprobe-undo-21236.0YS4Z3 in
+ * tests/test-matrix-sigkill.sh). Its contents need no replay: a journal is
+ * committed before the change it describes is made, so what was never
+ * renamed into place was never changed; the last committed journal says
+ * what was. Files of live processes are left alone.
+ *
+ * Returns: how many were removed
+ */
+guint
+rp_undo_journal_remove_dead_partials (const char *directory,
+                                      GPtrArray  *said)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+  guint removed = 0;
+
+  g_return_val_if_fail (directory != NULL, 0);
+
+  dir = g_dir_open (directory, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      const char *dot = strchr (name, '.');
+      g_autofree char *pid_text = NULL;
+      g_autofree char *path = NULL;
+      guint64 pid;
+
+      if (!g_str_has_prefix (name, FILE_PREFIX) || dot == NULL || dot[1] == '\0')
+        continue;
+      pid_text = g_strndup (name + strlen (FILE_PREFIX), dot - name - strlen (FILE_PREFIX));
+      if (!g_ascii_string_to_unsigned (pid_text, 10, 1, G_MAXINT32, &pid, NULL) || owner_alive ((int) pid))
+        continue;
+      path = g_build_filename (directory, name, NULL);
+      if (g_unlink (path) == 0)
+        {
+          removed++;
+          if (said != NULL)
+            g_ptr_array_add (said, g_strdup_printf (_("removed %s"), path));
+        }
+    }
+  return removed;
 }
 
 /**

@@ -28,6 +28,8 @@ const char    *rp_undo_journal_get_path      (RpUndoJournal  *self);
 void           rp_undo_journal_free          (RpUndoJournal  *self);
 
 GPtrArray     *rp_undo_journal_find_dead     (const char     *directory);
+guint          rp_undo_journal_remove_dead_partials (const char *directory,
+                                                     GPtrArray  *said);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpUndoJournal, rp_undo_journal_free)
 
