@@ -532,17 +532,43 @@ row_file_modes() {
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
-  # One find and one stat a look (a process per descriptor took seconds a
-  # look on a busy machine, and a 4 s run was seen twice).
-  while [ -n "$child" ] && kill -0 "$child" 2>/dev/null; do
-    while read -r mode links link; do
-      seen[$link]=1
-      [ "$mode" = 600 ] && [ "$links" = 0 ] || bad="$bad $link:mode=$mode,links=$links"
-    done < <(find /proc/"$child"/fd -mindepth 1 -lname "$d/*" -print0 2>/dev/null |
-             xargs -0 -r stat -L -c '%a %h inode-%i' 2>/dev/null)
-    [ -z "$(ls -A "$d" 2>/dev/null)" ] || visible=$(ls -A "$d")
-    sleep 0.1
-  done
+  # One process watches the whole run (a process per descriptor took
+  # seconds a look on a busy machine, and a 4 s run was seen twice). A
+  # descriptor's link is read before and after its stat: one closed and
+  # reused meanwhile (seen under load: /dev/null's mode 666 and one link,
+  # for a spawned child's stdin) is not the file it named.
+  [ -n "$child" ] && while read -r mode links link; do
+    if [ "$mode" = visible ]; then visible=$link; continue; fi
+    seen[$link]=1
+    [ "$mode" = 600 ] && [ "$links" = 0 ] || bad="$bad $link:mode=$mode,links=$links"
+  done < <(python3 - "$child" "$d" <<'PY'
+import os, stat, sys, time
+child, target = sys.argv[1], sys.argv[2] + "/"
+fds = f"/proc/{child}/fd"
+while os.path.exists(fds):
+    try:
+        names = os.listdir(fds)
+    except OSError:
+        break
+    for name in names:
+        path = f"{fds}/{name}"
+        try:
+            before = os.readlink(path)
+            st = os.stat(path)
+            after = os.readlink(path)
+        except OSError:
+            continue
+        if before == after and before.startswith(target):
+            print(f"{stat.S_IMODE(st.st_mode):o} {st.st_nlink} inode-{st.st_ino}", flush=True)
+    try:
+        entries = os.listdir(target)
+    except OSError:
+        entries = []
+    if entries:
+        print("visible - " + " ".join(entries), flush=True)
+    time.sleep(0.1)
+PY
+)
   if [ "${#seen[@]}" -ge 8 ] && [ -z "$bad" ]; then ok "file modes: ${#seen[@]} files seen open under umask 000, all 0600 and unlinked"
   else fail "file modes: ${#seen[@]} files seen${bad:+, wrong:$bad}"; fi
   if [ -z "$visible" ]; then ok "file modes: no name in the target during the run"
