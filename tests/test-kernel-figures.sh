@@ -313,7 +313,11 @@ for op in ("read", "write"):
         continue
     for name, lat in witnesses.items():
         theirs = lat[op]
-        if name == "bpftrace" and len(theirs) < 0.99 * len(every):
+        # Not the same requests, not the same percentiles: in a CI run under
+        # stress-ng bpftrace missed 2 of 228 writes and its p50 was 13.70 ms
+        # against trace-cmd's and the product's 12.07 ms (an issue or a
+        # completion missed pairs a request with another's).
+        if name == "bpftrace" and len(theirs) != len(every):
             out.append(f"ok {op}s against bpftrace # SKIP bpftrace timed {len(theirs)} of trace-cmd's {len(every)} requests (its programs are skipped when nested on a CPU)")
             continue
         ok = abs(summary["n"] - len(theirs)) <= 0.05 * len(theirs) and summary["n"] == full["n"] and points < summary["n"]
