@@ -867,7 +867,44 @@ test_stall_window (Fixture       *f,
       g_test_message ("exact p50 %.4g p99 %.4g, shown %.4g %.4g", exact.p50, exact.p99, p50, p99);
       g_assert_cmpfloat (fabs (p50 - exact.p50), <=, 0.011 * exact.p50);
       g_assert_cmpfloat (fabs (p99 - exact.p99), <=, 0.011 * exact.p99);
+      /* Every request of the window, and only those. */
+      g_assert_nonnull (strstr (meanwhile_value (pairs, "device write latency"), " of 50000 requests"));
     }
+  /* The figures themselves: within the histogram's 0.5 %. */
+  {
+    RpSeries *series = rp_report_lookup_series (loaded, "device_write_latency");
+    double window[2] = { 10.0, 12.0 };
+    gboolean every_sample = FALSE;
+    RpStats stats;
+
+    g_assert_true (rp_series_stats_in_windows (series, window, 1, &stats, &every_sample));
+    g_assert_true (every_sample);
+    g_assert_cmpuint (stats.n, ==, 50000);
+    g_assert_cmpfloat (fabs (stats.p50 - exact.p50), <=, 0.005 * exact.p50 + 1e-12);
+    g_assert_cmpfloat (fabs (stats.p99 - exact.p99), <=, 0.005 * exact.p99 + 1e-12);
+  }
+  /* Histograms that do not add up are refused. */
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(JsonGenerator) generator = json_generator_new ();
+    g_autoptr(GError) bad_error = NULL;
+    g_autoptr(RpReport) bad = NULL;
+    g_autofree char *text = NULL;
+    JsonObject *windows;
+
+    g_assert_true (json_parser_load_from_data (parser, json, (gssize) length, NULL));
+    windows = json_object_get_object_member (
+      json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "series"),
+                                     "device_write_latency"), "window_histograms");
+    g_assert_nonnull (windows);
+    json_object_set_int_member (windows, "n", json_object_get_int_member (windows, "n") + 1);
+    json_generator_set_root (generator, json_parser_get_root (parser));
+    text = json_generator_to_data (generator, NULL);
+    bad = rp_report_load_from_data (text, -1, &bad_error);
+    g_assert_null (bad);
+    g_assert_error (bad_error, RP_ERROR, RP_ERROR_REPORT);
+    g_assert_nonnull (strstr (bad_error->message, "buckets that do not add up to n"));
+  }
 }
 
 int

@@ -100,6 +100,14 @@ series_to_json (RpReport         *self,
           if (full != NULL)
             json_object_set_object_member (object, "full_statistics", full);
         }
+      /* And by time, for each stall's window (issue 31, defect 5). */
+      if (rp_series_get_window_histograms (series) != NULL)
+        {
+          JsonObject *windows = rp_report_windows_to_json (rp_series_get_window_histograms (series));
+
+          if (windows != NULL)
+            json_object_set_object_member (object, "window_histograms", windows);
+        }
       json_object_set_object_member (all, rp_series_get_name (series), object);
     }
   return all;

@@ -100,6 +100,12 @@ extern const guint            rp_n_compare_settings;
 
 /* rp-report-full-stats.c: statistics of every sample of a thinned series */
 JsonObject *rp_report_full_stats_to_json (RpStreamStats *stats);
+/* rp-report-windows.c: the window histograms (`window_histograms`). */
+JsonObject *rp_report_windows_to_json   (RpTimeHistogram *histograms);
+gboolean    rp_report_read_windows      (const char      *shown,
+                                         JsonNode        *node,
+                                         RpSeries        *series,
+                                         GError         **error);
 gboolean    rp_report_json_get_number    (JsonNode      *node,
                                           double        *out);
 gboolean    rp_report_read_full_stats    (const char    *shown,
