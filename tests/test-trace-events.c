@@ -863,14 +863,14 @@ test_stall_window (Fixture       *f,
       double p50, p99;
 
       parse_percentiles (meanwhile_value (pairs, "device write latency"), &p50, &p99);
-      /* The histogram's 0.5 % and the three digits shown (≤ 0.5 %). */
+      /* The window histograms' 2.5 % and the three digits shown (≤ 0.5 %). */
       g_test_message ("exact p50 %.4g p99 %.4g, shown %.4g %.4g", exact.p50, exact.p99, p50, p99);
-      g_assert_cmpfloat (fabs (p50 - exact.p50), <=, 0.011 * exact.p50);
-      g_assert_cmpfloat (fabs (p99 - exact.p99), <=, 0.011 * exact.p99);
+      g_assert_cmpfloat (fabs (p50 - exact.p50), <=, 0.03 * exact.p50);
+      g_assert_cmpfloat (fabs (p99 - exact.p99), <=, 0.03 * exact.p99);
       /* Every request of the window, and only those. */
       g_assert_nonnull (strstr (meanwhile_value (pairs, "device write latency"), " of 50000 requests"));
     }
-  /* The figures themselves: within the histogram's 0.5 %. */
+  /* The figures themselves: within the window histograms' 2.5 %. */
   {
     RpSeries *series = rp_report_lookup_series (loaded, "device_write_latency");
     double window[2] = { 10.0, 12.0 };
@@ -880,8 +880,8 @@ test_stall_window (Fixture       *f,
     g_assert_true (rp_series_stats_in_windows (series, window, 1, &stats, &every_sample));
     g_assert_true (every_sample);
     g_assert_cmpuint (stats.n, ==, 50000);
-    g_assert_cmpfloat (fabs (stats.p50 - exact.p50), <=, 0.005 * exact.p50 + 1e-12);
-    g_assert_cmpfloat (fabs (stats.p99 - exact.p99), <=, 0.005 * exact.p99 + 1e-12);
+    g_assert_cmpfloat (fabs (stats.p50 - exact.p50), <=, RP_TIME_HISTOGRAM_RELATIVE_ERROR * exact.p50);
+    g_assert_cmpfloat (fabs (stats.p99 - exact.p99), <=, RP_TIME_HISTOGRAM_RELATIVE_ERROR * exact.p99);
   }
   /* Histograms that do not add up are refused. */
   {

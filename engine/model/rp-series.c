@@ -559,7 +559,7 @@ stats_of_histogram (const RpHistogram *h,
  * histograms (rp_series_set_window_histograms()), of every sample of the
  * 0.1 s slots the windows touch (each widened by at most 0.1 s at each
  * end, a slot counted once): n exact; percentiles, extremes and mean within
- * %RP_HISTOGRAM_RELATIVE_ERROR (0.5 %), the counts over the limits by the
+ * %RP_TIME_HISTOGRAM_RELATIVE_ERROR (2.5 %), the counts over the limits by the
  * buckets' representatives, stddev 0 (rp_time_histogram_merge()).
  * Otherwise exactly of the points whose time lies in a window (a point in
  * two counted once).

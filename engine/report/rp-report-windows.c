@@ -124,7 +124,7 @@ rp_report_windows_to_json (RpTimeHistogram *histograms)
     }
   add_block (blocks, raw);
   json_object_set_double_member (object, "width", RP_TIME_HISTOGRAM_WIDTH);
-  json_object_set_double_member (object, "relative_error", RP_HISTOGRAM_RELATIVE_ERROR);
+  json_object_set_double_member (object, "relative_error", RP_TIME_HISTOGRAM_RELATIVE_ERROR);
   json_object_set_double_member (object, "lowest", RP_HISTOGRAM_LOWEST);
   json_object_set_double_member (object, "highest", RP_HISTOGRAM_HIGHEST);
   /* Counted from what was written: the copy may have grown meanwhile. */
@@ -197,7 +197,7 @@ read_windows (JsonObject      *object,
       !rp_report_json_get_number (json_object_get_member (object, "n"), &n))
     return "a missing or malformed figure";
   /* A bucket index or a slot means nothing in another scheme. */
-  if (width != RP_TIME_HISTOGRAM_WIDTH || alpha != RP_HISTOGRAM_RELATIVE_ERROR ||
+  if (width != RP_TIME_HISTOGRAM_WIDTH || alpha != RP_TIME_HISTOGRAM_RELATIVE_ERROR ||
       lowest != RP_HISTOGRAM_LOWEST || highest != RP_HISTOGRAM_HIGHEST)
     return "histograms of another scheme";
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
