@@ -670,7 +670,9 @@ class Bench:
                  "thinned series {:.2f} MB/h; every request as points {:.0f} MB/h".format(
                      w["thinned_series_heap_bytes"] / hours / 1e6, w["points_every_request_bytes"] / hours / 1e6),
                  per_hour / 100, "≤ 100 MB/h", per_hour <= 100,
-                 "report text {:.1f} MB/h".format(w["windows_json_bytes"] / hours / 1e6))
+                 "report text {:.2f} MB/h with {:g} stalls an hour (only their slots are saved; "
+                 "every slot: {:.1f} MB/h)".format(w["windows_json_bytes"] / hours / 1e6, w["stalls_per_hour"],
+                                                    w["windows_json_every_slot_bytes"] / hours / 1e6))
 
     def row9_compare(self):
         """The comparison of two 1-hour window runs vs the summaries of the same reports."""

@@ -425,6 +425,55 @@ test_time_histogram (void)
   g_assert_false (rp_time_histogram_add_bucket (restored, 1, 10, 0));
 }
 
+static void
+assert_ranges (GArray      *ranges,
+               const guint *expected,
+               guint        n_expected)
+{
+  g_assert_cmpuint (ranges->len, ==, n_expected / 2);
+  for (guint i = 0; i < n_expected; i++)
+    g_assert_cmpuint (g_array_index (ranges, guint, i), ==, expected[i]);
+}
+
+/* A report keeps only its stalls' slots (rp_report_windows_to_json()): the
+ * slots windows touch, joined where they overlap or meet; cut to those a
+ * restored histogram holds; a window is covered only when every slot of
+ * it is held, so that part of a window's requests never passes for all. */
+static void
+test_time_histogram_covered (void)
+{
+  g_autoptr(RpTimeHistogram) h = rp_time_histogram_new ();
+  g_autoptr(RpTimeHistogram) copy = NULL;
+  g_autoptr(GArray) all = NULL, cut = NULL, held = NULL;
+  /* Slots 10-12, 12-14 (meeting: one range), 30-30, and 20-21. */
+  const double windows[8] = { 1.0, 1.25, 1.2, 1.45, 3.0, 3.05, 2.0, 2.1 };
+  const guint joined[6] = { 10, 14, 20, 21, 30, 30 };
+  const guint kept[6] = { 11, 14, 20, 21, 30, 30 };
+  const double inside[2] = { 1.15, 1.4 }, partly[2] = { 1.0, 1.4 }, outside[2] = { 5, 6 };
+
+  all = rp_time_histogram_get_ranges (h, windows, 4);
+  assert_ranges (all, joined, G_N_ELEMENTS (joined));
+  /* A run's own holds every slot. */
+  g_assert_true (rp_time_histogram_covers (h, windows, 4));
+  g_assert_true (rp_time_histogram_covers (h, outside, 1));
+
+  g_assert_true (rp_time_histogram_add_covered (h, 11, 12));
+  g_assert_true (rp_time_histogram_add_covered (h, 13, 14));
+  g_assert_true (rp_time_histogram_add_covered (h, 20, 40));
+  g_assert_false (rp_time_histogram_add_covered (h, 40, 41));
+  g_assert_false (rp_time_histogram_add_covered (h, 50, 49));
+  cut = rp_time_histogram_get_ranges (h, windows, 4);
+  assert_ranges (cut, kept, G_N_ELEMENTS (kept));
+  g_assert_true (rp_time_histogram_covers (h, inside, 1));
+  g_assert_false (rp_time_histogram_covers (h, partly, 1));
+  g_assert_false (rp_time_histogram_covers (h, outside, 1));
+  g_assert_false (rp_time_histogram_covers (h, windows, 4));
+  copy = rp_time_histogram_copy (h);
+  held = rp_time_histogram_get_ranges (copy, windows, 4);
+  assert_ranges (held, kept, G_N_ELEMENTS (kept));
+  g_assert_false (rp_time_histogram_covers (copy, partly, 1));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -442,6 +491,7 @@ main (int   argc,
   g_test_add_func ("/stream-stats/exactly-at-limits", test_exactly_at_limits);
   g_test_add_func ("/stream-stats/sorted-values", test_sorted_values);
   g_test_add_func ("/stream-stats/time-histogram", test_time_histogram);
+  g_test_add_func ("/stream-stats/time-histogram-covered", test_time_histogram_covered);
 
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 
 #include "rp-error.h"
 #include "rp-report.h"
+#include "rp-report-private.h"
 #include "rp-report-stalls.h"
 #include "rp-session.h"
 #include "rp-stream-stats.h"
@@ -520,6 +521,15 @@ test_every_request (Fixture       *f,
   rp_trace_block_notes (&f->sink);
 
   report = rp_report_new_from_session (f->session);
+  /* The report's stalls: this one, and one among the slow writes (3.0 s
+   * to 3.5 s), whose slots a report keeps (rp_report_stall_windows()). */
+  {
+    GPtrArray *stalls = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
+
+    g_ptr_array_add (stalls, rp_stall_new ("fsync_latency", 3.0, 0.5));
+    g_ptr_array_add (stalls, rp_stall_new ("fsync_latency", 10.0, 1.5));
+    rp_report_take_stalls (report, stalls);
+  }
   json = rp_report_to_json (report, &length);
   loaded = rp_report_load_from_data (json, (gssize) length, &error);
   g_assert_no_error (error);
@@ -851,6 +861,15 @@ test_stall_window (Fixture       *f,
   rp_stats_compute ((double *) inside->data, inside->len, &exact);
 
   report = rp_report_new_from_session (f->session);
+  /* The report's stalls: this one, and one among the slow writes (3.0 s
+   * to 3.5 s), whose slots a report keeps (rp_report_stall_windows()). */
+  {
+    GPtrArray *stalls = g_ptr_array_new_with_free_func ((GDestroyNotify) rp_stall_free);
+
+    g_ptr_array_add (stalls, rp_stall_new ("fsync_latency", 3.0, 0.5));
+    g_ptr_array_add (stalls, rp_stall_new ("fsync_latency", 10.0, 1.5));
+    rp_report_take_stalls (report, stalls);
+  }
   json = rp_report_to_json (report, &length);
   loaded = rp_report_load_from_data (json, (gssize) length, &error);
   g_assert_no_error (error);
@@ -883,7 +902,42 @@ test_stall_window (Fixture       *f,
     g_assert_cmpfloat (fabs (stats.p50 - exact.p50), <=, RP_TIME_HISTOGRAM_RELATIVE_ERROR * exact.p50);
     g_assert_cmpfloat (fabs (stats.p99 - exact.p99), <=, RP_TIME_HISTOGRAM_RELATIVE_ERROR * exact.p99);
   }
-  /* Histograms that do not add up are refused. */
+  /* Only the stalls' slots are saved: as many requests as the run's own
+   * histograms hold in the two windows, not the 70 000 of the run. */
+  {
+    RpSeries *live = rp_session_lookup_series (f->session, "device_write_latency");
+    RpSeries *series = rp_report_lookup_series (loaded, "device_write_latency");
+    const double windows[4] = { 3.0, 4.0, 10.0, 12.0 };
+    const double elsewhere[2] = { 6.0, 6.5 }, partly[2] = { 11.5, 13.0 };
+    g_autoptr(RpStall) uncovered = rp_stall_new ("fsync_latency", 11.5, 1.0);
+    g_autoptr(GPtrArray) pairs = rp_stall_meanwhile_from (lookup_in_report, loaded, uncovered);
+    gboolean every_sample = FALSE;
+    RpStats live_stats, stats;
+
+    g_assert_true (rp_series_stats_in_windows (live, windows, 2, &live_stats, &every_sample));
+    g_assert_true (every_sample);
+    g_assert_true (rp_series_stats_in_windows (series, windows, 2, &stats, &every_sample));
+    g_assert_true (every_sample);
+    g_test_message ("saved %" G_GUINT64_FORMAT " of 70000 requests", stats.n);
+    g_assert_cmpuint (stats.n, ==, live_stats.n);
+    g_assert_cmpuint (stats.n, >, 50000);
+    g_assert_cmpuint (stats.n, <, 55000);
+    g_assert_cmpuint (rp_time_histogram_get_count (rp_series_get_window_histograms (series)), ==, stats.n);
+    /* A window the report did not keep, whole or in part: of the points,
+     * and saying so; the run itself has it. */
+    g_assert_true (rp_series_stats_in_windows (live, elsewhere, 1, &live_stats, &every_sample));
+    g_assert_true (every_sample);
+    g_assert_true (rp_series_stats_in_windows (series, elsewhere, 1, &stats, &every_sample));
+    g_assert_false (every_sample);
+    g_assert_true (rp_series_stats_in_windows (series, partly, 1, &stats, &every_sample));
+    g_assert_false (every_sample);
+    g_test_message ("uncovered: %s", meanwhile_value (pairs, "device write latency"));
+    g_assert_nonnull (strstr (meanwhile_value (pairs, "device write latency"), "the longest of each 0.1 s (this report has no others)"));
+  }
+  /* Histograms that do not add up, or slots outside those the report
+   * says it kept, are refused; without `covered` the report loads and its
+   * stalls' figures are of the points. */
+  for (guint tamper = 0; tamper < 3; tamper++)
   {
     g_autoptr(JsonParser) parser = json_parser_new ();
     g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -897,13 +951,36 @@ test_stall_window (Fixture       *f,
       json_object_get_object_member (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "series"),
                                      "device_write_latency"), "window_histograms");
     g_assert_nonnull (windows);
-    json_object_set_int_member (windows, "n", json_object_get_int_member (windows, "n") + 1);
+    if (tamper == 0)
+      json_object_set_int_member (windows, "n", json_object_get_int_member (windows, "n") + 1);
+    else if (tamper == 1)
+      {
+        JsonArray *covered = json_object_get_array_member (windows, "covered");
+
+        g_assert_cmpuint (json_array_get_length (covered), ==, 2);
+        json_array_remove_element (covered, 0);
+      }
+    else
+      json_object_remove_member (windows, "covered");
     json_generator_set_root (generator, json_parser_get_root (parser));
     text = json_generator_to_data (generator, NULL);
     bad = rp_report_load_from_data (text, -1, &bad_error);
+    if (tamper == 2)
+      {
+        RpStats stats;
+        gboolean every_sample = TRUE;
+        double window[2] = { 10.0, 12.0 };
+
+        /* Loads; no slot counts as kept, not even the stalls'. */
+        g_assert_no_error (bad_error);
+        g_assert_true (rp_series_stats_in_windows (rp_report_lookup_series (bad, "device_write_latency"), window, 1,
+                                                   &stats, &every_sample));
+        g_assert_false (every_sample);
+        continue;
+      }
     g_assert_null (bad);
     g_assert_error (bad_error, RP_ERROR, RP_ERROR_REPORT);
-    g_assert_nonnull (strstr (bad_error->message, "buckets that do not add up to n"));
+    g_assert_nonnull (strstr (bad_error->message, tamper == 0 ? "buckets that do not add up to n" : "a slot outside those covered"));
   }
 }
 

@@ -554,9 +554,12 @@ stats_of_histogram (const RpHistogram *h,
  *   the windows (all zero when there is none)
  * @out_every_sample: (out) (optional): %TRUE when they are of every sample
  *   the series stands for (its window histograms), %FALSE when of its points
+ *   (the series has none, or not for all of the windows)
  *
  * For a stall's "what ran meanwhile" (rp-report-stalls.c): with window
- * histograms (rp_series_set_window_histograms()), of every sample of the
+ * histograms (rp_series_set_window_histograms()) that hold every slot the
+ * windows touch (rp_time_histogram_covers(): a report keeps only its
+ * stalls' windows), of every sample of the
  * 0.1 s slots the windows touch (each widened by at most 0.1 s at each
  * end, a slot counted once): n exact; percentiles, extremes and mean within
  * %RP_TIME_HISTOGRAM_RELATIVE_ERROR (2.5 %), the counts over the limits by the
@@ -576,15 +579,19 @@ rp_series_stats_in_windows (RpSeries     *self,
   g_autofree RpPoint *points = NULL;
   g_autofree double *values = NULL;
   guint n_points = 0, n = 0;
+  gboolean every_sample;
 
   g_return_val_if_fail (RP_IS_SERIES (self), FALSE);
   g_return_val_if_fail (windows != NULL || n_windows == 0, FALSE);
   g_return_val_if_fail (out_stats != NULL, FALSE);
 
   memset (out_stats, 0, sizeof *out_stats);
+  /* A report keeps only its stalls' slots: a window it did not keep whole
+   * is of the points, and says so, rather than of part of its requests. */
+  every_sample = self->windows != NULL && rp_time_histogram_covers (self->windows, windows, n_windows);
   if (out_every_sample != NULL)
-    *out_every_sample = self->windows != NULL;
-  if (self->windows != NULL)
+    *out_every_sample = every_sample;
+  if (every_sample)
     {
       g_autoptr(RpHistogram) merged = rp_time_histogram_merge (self->windows, windows, n_windows);
 

@@ -51,6 +51,11 @@ struct _RpTimeHistogram
   GMutex     lock;
   GPtrArray *slots;     /* (element-type Slot) (nullable elements): slot k is [k·W, (k+1)·W) */
   guint64    count;
+  /* (nullable) (element-type guint): pairs, first and last slot, ascending
+   * and apart: the only slots this holds (a report keeps those of its
+   * stalls' windows: rp_time_histogram_add_covered()); %NULL: every slot
+   * (a run's own). */
+  GArray    *covered;
 };
 
 /**
@@ -82,6 +87,7 @@ rp_time_histogram_free (RpTimeHistogram *self)
   if (self == NULL)
     return;
   g_ptr_array_unref (self->slots);
+  g_clear_pointer (&self->covered, g_array_unref);
   g_mutex_clear (&self->lock);
   g_free (self);
 }
@@ -135,6 +141,11 @@ rp_time_histogram_copy (RpTimeHistogram *self)
         }
     }
   copy->count = self->count;
+  if (self->covered != NULL)
+    {
+      copy->covered = g_array_sized_new (FALSE, FALSE, sizeof (guint), self->covered->len);
+      g_array_append_vals (copy->covered, self->covered->data, self->covered->len);
+    }
   g_mutex_unlock (&self->lock);
   return copy;
 }
@@ -363,6 +374,169 @@ compare_start (gconstpointer a,
   return (ra[0] > rb[0]) - (ra[0] < rb[0]);
 }
 
+/* The slots @windows touch, as pairs of first and last slot, ascending
+ * and apart (overlapping or adjacent ones joined). */
+static GArray *
+ranges_of (const double *windows,
+           guint         n_windows)
+{
+  GArray *ranges = g_array_new (FALSE, FALSE, 2 * sizeof (guint));
+  guint n = 0;
+
+  for (guint w = 0; w < n_windows; w++)
+    {
+      gboolean ok_from, ok_to;
+      guint range[2] = { slot_of (MAX (windows[2 * w], 0), &ok_from), slot_of (windows[2 * w + 1], &ok_to) };
+
+      if (!isfinite (windows[2 * w]) || !ok_to || range[1] < range[0])
+        continue;
+      g_array_append_val (ranges, range);
+    }
+  g_array_sort (ranges, compare_start);
+  for (guint r = 0; r < ranges->len; r++)
+    {
+      guint *range = &g_array_index (ranges, guint, 2 * r);
+
+      if (n > 0 && range[0] <= g_array_index (ranges, guint, 2 * n - 1) + 1)
+        g_array_index (ranges, guint, 2 * n - 1) = MAX (g_array_index (ranges, guint, 2 * n - 1), range[1]);
+      else
+        {
+          g_array_index (ranges, guint, 2 * n) = range[0];
+          g_array_index (ranges, guint, 2 * n + 1) = range[1];
+          n++;
+        }
+    }
+  g_array_set_size (ranges, n);
+  return ranges;
+}
+
+/**
+ * rp_time_histogram_add_covered:
+ * @first: a slot
+ * @last: a slot, at least @first
+ *
+ * For a reader of a report, which keeps only the slots of its stalls'
+ * windows (rp_time_histogram_get_ranges()): the first call makes these the
+ * only slots @self holds, each later one adds to them. A slot outside
+ * them is missing, not empty: rp_time_histogram_covers() tells.
+ *
+ * Returns: %FALSE (and changes nothing) when @last is before @first or
+ *   @first is not after the last slot of the previous call
+ */
+gboolean
+rp_time_histogram_add_covered (RpTimeHistogram *self,
+                               guint            first,
+                               guint            last)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  g_mutex_lock (&self->lock);
+  if (self->covered == NULL)
+    self->covered = g_array_new (FALSE, FALSE, sizeof (guint));
+  ok = first <= last && (self->covered->len == 0 || first > g_array_index (self->covered, guint, self->covered->len - 1));
+  if (ok && self->covered->len > 0 && first == g_array_index (self->covered, guint, self->covered->len - 1) + 1)
+    g_array_index (self->covered, guint, self->covered->len - 1) = last;
+  else if (ok)
+    {
+      g_array_append_val (self->covered, first);
+      g_array_append_val (self->covered, last);
+    }
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+/* @ranges (ranges_of()) cut to the slots @self holds. Lock held. */
+static void
+intersect_covered (RpTimeHistogram *self,
+                   GArray          *ranges)
+{
+  g_autoptr(GArray) cut = NULL;
+  guint c = 0;
+
+  if (self->covered == NULL)
+    return;
+  cut = g_array_new (FALSE, FALSE, 2 * sizeof (guint));
+  for (guint r = 0; r < ranges->len; r++)
+    {
+      const guint *range = &g_array_index (ranges, guint, 2 * r);
+
+      /* The covered ranges that end before this one cannot meet a later one either. */
+      while (c < self->covered->len && g_array_index (self->covered, guint, c + 1) < range[0])
+        c += 2;
+      for (guint d = c; d < self->covered->len && g_array_index (self->covered, guint, d) <= range[1]; d += 2)
+        {
+          guint piece[2] = { MAX (range[0], g_array_index (self->covered, guint, d)),
+                             MIN (range[1], g_array_index (self->covered, guint, d + 1)) };
+
+          g_array_append_val (cut, piece);
+        }
+    }
+  g_array_set_size (ranges, 0);
+  g_array_append_vals (ranges, cut->data, cut->len);
+}
+
+/**
+ * rp_time_histogram_get_ranges:
+ * @windows: (array length=n_windows): pairs of run times, from and to (s)
+ * @n_windows: how many pairs
+ *
+ * The slots rp_time_histogram_merge() would read for @windows and @self
+ * holds: what a report must keep for its stalls' figures to be those of
+ * the run (rp-report-windows.c).
+ *
+ * Returns: (transfer full) (element-type guint): pairs, first and last
+ *   slot, ascending and apart
+ */
+GArray *
+rp_time_histogram_get_ranges (RpTimeHistogram *self,
+                              const double    *windows,
+                              guint            n_windows)
+{
+  GArray *ranges;
+
+  g_return_val_if_fail (self != NULL && (windows != NULL || n_windows == 0), NULL);
+
+  ranges = ranges_of (windows, n_windows);
+  g_mutex_lock (&self->lock);
+  intersect_covered (self, ranges);
+  g_mutex_unlock (&self->lock);
+  return ranges;
+}
+
+/**
+ * rp_time_histogram_covers:
+ * @windows: (array length=n_windows): pairs of run times, from and to (s)
+ * @n_windows: how many pairs
+ *
+ * Returns: %TRUE when @self holds every slot the windows touch (always for
+ *   a run's own; for one read from a report, when its stalls' windows
+ *   include them), so that rp_time_histogram_merge() is of every sample of
+ *   the windows, not of part of them
+ */
+gboolean
+rp_time_histogram_covers (RpTimeHistogram *self,
+                          const double    *windows,
+                          guint            n_windows)
+{
+  g_autoptr(GArray) ranges = NULL;
+  g_autoptr(GArray) held = NULL;
+  gboolean all = TRUE;
+
+  g_return_val_if_fail (self != NULL && (windows != NULL || n_windows == 0), FALSE);
+
+  ranges = ranges_of (windows, n_windows);
+  held = g_array_copy (ranges);
+  g_mutex_lock (&self->lock);
+  intersect_covered (self, held);
+  g_mutex_unlock (&self->lock);
+  /* Both are apart and ascending: equal exactly when nothing was cut. */
+  all = held->len == ranges->len &&
+        memcmp (held->data, ranges->data, (gsize) ranges->len * 2 * sizeof (guint)) == 0;
+  return all;
+}
+
 /**
  * rp_time_histogram_merge:
  * @windows: (array length=n_windows): pairs of run times, from and to (s)
@@ -384,7 +558,7 @@ rp_time_histogram_merge (RpTimeHistogram *self,
                          const double    *windows,
                          guint            n_windows)
 {
-  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, 2 * sizeof (guint));
+  g_autoptr(GArray) ranges = NULL;
   g_autoptr(RpHistogram) histogram = NULL;
   gsize lo = G_MAXSIZE, hi = 0;
   double min, max;
@@ -392,17 +566,7 @@ rp_time_histogram_merge (RpTimeHistogram *self,
 
   g_return_val_if_fail (self != NULL && (windows != NULL || n_windows == 0), NULL);
 
-  for (guint w = 0; w < n_windows; w++)
-    {
-      gboolean ok_from, ok_to;
-      guint range[2] = { slot_of (MAX (windows[2 * w], 0), &ok_from), slot_of (windows[2 * w + 1], &ok_to) };
-
-      if (!isfinite (windows[2 * w]) || !ok_to || range[1] < range[0])
-        continue;
-      g_array_append_val (ranges, range);
-    }
-  g_array_sort (ranges, compare_start);
-
+  ranges = ranges_of (windows, n_windows);
   g_mutex_lock (&self->lock);
   /* Two passes over the same slots: the extremes first, which every
    * rp_histogram_add_bucket() is given. */

@@ -49,6 +49,15 @@ RpHistogram     *rp_time_histogram_merge      (RpTimeHistogram *self,
                                                const double    *windows,
                                                guint            n_windows);
 gsize            rp_time_histogram_get_memory (RpTimeHistogram *self);
+gboolean         rp_time_histogram_add_covered (RpTimeHistogram *self,
+                                                guint            first,
+                                                guint            last);
+GArray          *rp_time_histogram_get_ranges (RpTimeHistogram *self,
+                                               const double    *windows,
+                                               guint            n_windows);
+gboolean         rp_time_histogram_covers     (RpTimeHistogram *self,
+                                               const double    *windows,
+                                               guint            n_windows);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpTimeHistogram, rp_time_histogram_free)
 

@@ -16,9 +16,8 @@
  * few metadata blocks. */
 #define WRITING_MIN_RATE (1024.0 * 1024.0)
 
-/* The disk sampler's rates close a period of 0.5 s: the one that ends just
- * after the stall still covers its end. */
-#define PERIOD_SLACK 0.5
+/* The disk sampler's period past a stall's end (rp-report-private.h). */
+#define PERIOD_SLACK RP_REPORT_PERIOD_SLACK
 
 /* The mean of @series' samples from @from to @to; NAN without one. From
  * the series' block summaries (rp_series_decimate(), one column): a report

@@ -68,9 +68,8 @@ static const struct {
   { "disk_write_throughput", N_("device write rate"), MEAN },
 };
 
-/* The disk sampler's samples close a period of 0.5 s: the one that ends
- * just after the stall still covers its end. */
-#define PERIOD_SLACK 0.5
+/* The disk sampler's period past a stall's end (rp-report-private.h). */
+#define PERIOD_SLACK RP_REPORT_PERIOD_SLACK
 
 static double *
 values_in (RpSeries *series,
@@ -95,7 +94,7 @@ values_in (RpSeries *series,
 /* The percentiles of every request in [@from, @to] where the series has
  * them (its window histograms: the device latency, whose points are the
  * longest of each 0.1 s), else of its points (diskstats' time per request,
- * a point per period). */
+ * a point per period), saying so when they are a thinned series'. */
 static char *
 describe_percentiles (RpSeries *series,
                       double    from,
@@ -120,6 +119,22 @@ describe_percentiles (RpSeries *series,
        * number of requests */
       return g_strdup_printf (ngettext ("p50 %1$s, p99 %2$s of %3$s request",
                                         "p50 %1$s, p99 %2$s of %3$s requests",
+                                        (gulong) MIN (stats.n, G_MAXULONG)),
+                              p50, p99, count);
+    }
+  if (rp_series_get_full_stats (series) != NULL)
+    {
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, stats.n);
+
+      /* Thinned points, and no window histograms for this window (a
+       * report before them, or one that did not keep this window): not
+       * shown as if they were every request.
+       * TRANSLATORS: "p50 6.25 ms, p99 6.34 ms of 20 requests, the longest
+       * of each 0.1 s (this report has no others)": the report kept only
+       * the slowest request of each 0.1 s for this time; %3$s is their
+       * number */
+      return g_strdup_printf (ngettext ("p50 %1$s, p99 %2$s of %3$s request, the longest of each 0.1 s (this report has no others)",
+                                        "p50 %1$s, p99 %2$s of %3$s requests, the longest of each 0.1 s (this report has no others)",
                                         (gulong) MIN (stats.n, G_MAXULONG)),
                               p50, p99, count);
     }
