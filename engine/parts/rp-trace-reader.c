@@ -376,6 +376,11 @@ rp_trace_reader_finish (RpTraceReader *self)
    * another tracer compares with, begins there when that is later. */
   rp_part_host_set_number_note (self->sink.host, "kernel_events_monotonic_start", "%.9f",
                                 MAX (self->traced_from, -rp_part_host_time_from_monotonic (self->sink.host, 0)));
+  /* CLOCK_MONOTONIC of run time 0 (as the probe window notes it): another
+   * tracer's requests placed on the run's axis, in the 0.1 s slots of a
+   * stall's window (tests/test-kernel-figures.sh window). */
+  rp_part_host_set_number_note (self->sink.host, "monotonic_at_run_start", "%.6f",
+                                -rp_part_host_time_from_monotonic (self->sink.host, 0));
   rp_trace_reader_drain (self);
   self->finished = TRUE;
   rp_trace_block_flush (&self->sink);
