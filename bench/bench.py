@@ -659,6 +659,20 @@ class Bench:
                      results[0]["points"] / 1e6),
                  "{:.1f} MB".format(rss), "budget 100 MB", rss / 100, "≤ 100 MB", rss <= 100,
                  "{:.2f} bytes per point".format(median([r["bytes_per_point"] for r in results])))
+        # 7b: the device latency's window histograms (issue 31, defect 5),
+        # an hour at 20 000 requests a second, beside the thinned series
+        # drawn (the store before them) and every request as points.
+        hours = 1 if not self.args.smoke else 0.01
+        w = json.loads(run([os.path.join(self.bench, "bench-window-latency"), str(hours), "20000"]).stdout)
+        per_hour = w["windows_heap_bytes"] / hours / 1e6
+        self.add("7b", "Window histograms, device latency at 20 000 requests/s",
+                 "{:.1f} MB/h".format(per_hour),
+                 "thinned series {:.2f} MB/h; every request as points {:.0f} MB/h".format(
+                     w["thinned_series_heap_bytes"] / hours / 1e6, w["points_every_request_bytes"] / hours / 1e6),
+                 per_hour / 100, "≤ 100 MB/h", per_hour <= 100,
+                 "report text {:.2f} MB/h with {:g} stalls an hour (only their slots are saved; "
+                 "every slot: {:.1f} MB/h)".format(w["windows_json_bytes"] / hours / 1e6, w["stalls_per_hour"],
+                                                    w["windows_json_every_slot_bytes"] / hours / 1e6))
 
     def row9_compare(self):
         """The comparison of two 1-hour window runs vs the summaries of the same reports."""

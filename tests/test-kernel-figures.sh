@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# test-kernel-figures.sh pauses|latency|dm (root only): the figures the
+# test-kernel-figures.sh pauses|latency|window|dm (root only): the figures the
 # kernel-events probe derives, against another tracer's view of the same
 # events in the same run (issue 31, acceptance 2 and 3), on an ext4 of the
 # test's own loop device (LOOP_CTL_ADD, removed at the end with its bdi and
@@ -20,6 +20,16 @@
 #           by sector and operation as biolatency does): the product's n,
 #           p50 and p99 of reads and of writes within 5 % of each witness's
 #           (bpftrace's where it saw at least 99 % of the requests).
+#  window:  stalls made by construction (the fsync probe's 1 MiB each 0.3 s
+#           through a write throttle of the test's own cgroup, 2 MiB/s on
+#           the loop device: each fsync() waits at least 0.5 s before its
+#           requests are issued, so their device latency is untouched) while
+#           two readers make thousands of read requests; for each stall the
+#           saved report's text lists, its "device read/write latency: p50,
+#           p99 of N requests" (from the report's window histograms) within
+#           5 % of the exact p50 and p99 of every request trace-cmd and
+#           bpftrace saw issued in the same 0.1 s slots of its window (run
+#           time by the report's monotonic_at_run_start), N within 1 %.
 #  dm:      the file system on a device-mapper device over the loop device
 #           (LUKS and LVM on one disk are such chains): the requests are the
 #           loop device's, the writer pauses the dm device's bdi; the probe
@@ -34,10 +44,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/loop-queue.sh"
 # shellcheck source=tests/lib-root-tap.sh
 . "$here/lib-root-tap.sh"
-mode=${1:?usage: test-kernel-figures.sh pauses|latency|dm}
+mode=${1:?usage: test-kernel-figures.sh pauses|latency|window|dm}
 tools=(mkfs.ext4 losetup python3)
 [ "$mode" = pauses ] && tools+=(trace-cmd)
-[ "$mode" = latency ] && tools+=(trace-cmd bpftrace)
+[ "$mode" = latency ] || [ "$mode" = window ] && tools+=(trace-cmd bpftrace)
 [ "$mode" = dm ] && tools+=(dmsetup blockdev)
 root_tap_begin "kernel-figures-$mode" "mount a loop device and trace" "e2fsprogs util-linux trace-cmd bpftrace" "${tools[@]}"
 
@@ -64,7 +74,13 @@ fi
 check_instance="rpcheck-figures-$$"
 dirty_saved=""
 dm_name=""
+throttle=""
 cleanup() {
+  if [ -n "$throttle" ] && [ -d "$throttle" ]; then
+    # Whatever the run left in it back to the parent, then the group away.
+    while read -r p; do echo "$p" >"$(dirname "$throttle")/cgroup.procs"; done <"$throttle/cgroup.procs" 2>/dev/null
+    rmdir "$throttle"
+  fi
   if [ -n "$dm_name" ]; then
     mountpoint -q "$work/mnt" && umount "$work/mnt"
     dmsetup remove "$dm_name" 2>/dev/null
@@ -207,48 +223,60 @@ else
   # skipped when another runs on the same CPU (a completion's interrupt
   # during an issue's program): bpftrace may miss a few percent of the
   # requests, so it is compared where it saw nearly all of them.
-  mkdir "$tracing/instances/$check_instance"
-  echo mono >"$tracing/instances/$check_instance/trace_clock"
-  echo 32768 >"$tracing/instances/$check_instance/buffer_size_kb"
-  for e in block_rq_issue block_rq_complete; do
-    echo "dev == $kdev" >"$tracing/instances/$check_instance/events/block/$e/filter"
-    echo 1 >"$tracing/instances/$check_instance/events/block/$e/enable"
-  done
-  ulimit -l unlimited 2>/dev/null
-  # A larger perf buffer than the default 64 pages: tens of thousands of
-  # lines a second must not be lost (bpftrace says "Lost N events").
-  BPFTRACE_PERF_RB_PAGES=4096 bpftrace -e "
-    tracepoint:block:block_rq_issue /args->dev == $kdev/ { printf(\"I %llu %s %llu\\n\", args->sector, args->rwbs, nsecs); }
-    tracepoint:block:block_rq_complete /args->dev == $kdev/ { printf(\"C %llu %s %u %llu\\n\", args->sector, args->rwbs, args->nr_sector, nsecs); }
-  " >"$work/bpf.txt" 2>"$work/bpf.err" &
-  bpf_pid=$!
-  for _ in $(seq 300); do
-    grep -q "Attaching" "$work/bpf.txt" "$work/bpf.err" 2>/dev/null && break
-    kill -0 "$bpf_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! kill -0 "$bpf_pid" 2>/dev/null; then
-    fail "bpftrace did not start: $(tail -3 "$work/bpf.err")"
-    echo "1..$n"; exit 1
-  fi
+  witnesses_start() {
+    mkdir "$tracing/instances/$check_instance"
+    echo mono >"$tracing/instances/$check_instance/trace_clock"
+    echo 32768 >"$tracing/instances/$check_instance/buffer_size_kb"
+    for e in block_rq_issue block_rq_complete; do
+      echo "dev == $kdev" >"$tracing/instances/$check_instance/events/block/$e/filter"
+      echo 1 >"$tracing/instances/$check_instance/events/block/$e/enable"
+    done
+    ulimit -l unlimited 2>/dev/null
+    # A larger perf buffer than the default 64 pages: tens of thousands of
+    # lines a second must not be lost (bpftrace says "Lost N events").
+    BPFTRACE_PERF_RB_PAGES=4096 bpftrace -e "
+      tracepoint:block:block_rq_issue /args->dev == $kdev/ { printf(\"I %llu %s %llu\\n\", args->sector, args->rwbs, nsecs); }
+      tracepoint:block:block_rq_complete /args->dev == $kdev/ { printf(\"C %llu %s %u %llu\\n\", args->sector, args->rwbs, args->nr_sector, nsecs); }
+    " >"$work/bpf.txt" 2>"$work/bpf.err" &
+    bpf_pid=$!
+    for _ in $(seq 300); do
+      grep -q "Attaching" "$work/bpf.txt" "$work/bpf.err" 2>/dev/null && break
+      kill -0 "$bpf_pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if ! kill -0 "$bpf_pid" 2>/dev/null; then
+      fail "bpftrace did not start: $(tail -3 "$work/bpf.err")"
+      echo "1..$n"; exit 1
+    fi
+  }
+  # witnesses_stop: $work/block.txt (trace-cmd report -t) and $work/bpf.txt.
+  witnesses_stop() {
+    local overrun
+    sleep 1
+    kill -INT "$bpf_pid"; wait "$bpf_pid" 2>/dev/null; bpf_pid=""
+    for e in block_rq_issue block_rq_complete; do
+      echo 0 >"$tracing/instances/$check_instance/events/block/$e/enable"
+    done
+    overrun=$(cat "$tracing"/instances/"$check_instance"/per_cpu/cpu*/stats | awk '/^overrun/ { s += $2 } END { print s + 0 }')
+    trace-cmd extract -B "$check_instance" -o "$work/block.dat" >"$work/extract.log" 2>&1 ||
+      fail "trace-cmd extract: $(tail -3 "$work/extract.log")"
+    trace-cmd report -t -i "$work/block.dat" >"$work/block.txt" 2>/dev/null
+    # (trace-cmd extract -B removes the instance itself)
+    [ -d "$tracing/instances/$check_instance" ] && rmdir "$tracing/instances/$check_instance"
+    [ "$overrun" -eq 0 ] || fail "the test's trace instance lost $overrun events (buffer overrun)"
+    if grep -q "Lost" "$work/bpf.txt" "$work/bpf.err"; then
+      fail "bpftrace lost events: $(grep -h Lost "$work/bpf.txt" "$work/bpf.err" | head -2)"
+    fi
+  }
+  tap_verdict() { local line; while IFS= read -r line; do case "$line" in "ok "*) ok "${line#ok }" ;; *) fail "${line#not ok }" ;; esac; done <<<"$1"; }
+fi
+
+if [ "$mode" = latency ]; then
+  witnesses_start
   "$cli" run -d "$mnt" -l seq-readers -l seq-writer -s 256M --fdatasync --readers 2 --reader-file-size 64M \
     -p kernel-events --kernel-events=on -t 12 -o "$work/latency.json" >"$work/latency.out" 2>&1
   status=$?
-  sleep 1
-  kill -INT "$bpf_pid"; wait "$bpf_pid" 2>/dev/null; bpf_pid=""
-  for e in block_rq_issue block_rq_complete; do
-    echo 0 >"$tracing/instances/$check_instance/events/block/$e/enable"
-  done
-  overrun=$(cat "$tracing"/instances/"$check_instance"/per_cpu/cpu*/stats | awk '/^overrun/ { s += $2 } END { print s + 0 }')
-  trace-cmd extract -B "$check_instance" -o "$work/block.dat" >"$work/extract.log" 2>&1 ||
-    fail "trace-cmd extract: $(tail -3 "$work/extract.log")"
-  trace-cmd report -t -i "$work/block.dat" >"$work/block.txt" 2>/dev/null
-  # (trace-cmd extract -B removes the instance itself)
-  [ -d "$tracing/instances/$check_instance" ] && rmdir "$tracing/instances/$check_instance"
-  [ "$overrun" -eq 0 ] || fail "the test's trace instance lost $overrun events (buffer overrun)"
-  if grep -q "Lost" "$work/bpf.txt" "$work/bpf.err"; then
-    fail "bpftrace lost events: $(grep -h Lost "$work/bpf.txt" "$work/bpf.err" | head -2)"
-  fi
+  witnesses_stop
   if [ "$status" -eq 0 ]; then
     ok "a reader and a writer with --kernel-events=on beside trace-cmd and bpftrace"
   else
@@ -256,52 +284,17 @@ else
   fi
   [ -s "$work/latency.json" ] || { echo "1..$n"; exit 1; }
   verdict=$(python3 - "$work/latency.json" "$work/block.txt" "$work/bpf.txt" <<'EOF'
-import json, re, sys
+import json, sys
+from block_witness import bpf_events, ftrace_events, pct, requests
 report = json.load(open(sys.argv[1]))
 series, notes = report["series"], report["notes"]
-# rwbs: an optional pre-flush F, then the operation (block/blk-core.c blk_fill_rwbs()).
-def op_of(rwbs):
-    if len(rwbs) > 1 and rwbs[0] == "F" and rwbs[1] in "RWDFN":
-        rwbs = rwbs[1:]
-    return {"R": "read", "W": "write", "F": "flush"}.get(rwbs[:1])
 # Only requests issued and completed within the window the product traced
 # (its notes, CLOCK_MONOTONIC as bpftrace's nsecs and the trace clock mono).
 start = float(notes["kernel_events_monotonic_start"]) * 1e9
 end = float(notes["kernel_events_monotonic_end"]) * 1e9
 def latencies(events):
-    # In time order: bpftrace prints each CPU's buffer in turn.
-    events.sort()
-    issued, lat = {}, {"read": [], "write": []}
-    for ns, kind, sector, rwbs, sectors in events:
-        op = op_of(rwbs)
-        if op not in lat:
-            continue
-        key = (sector, op)
-        if kind == "I":
-            issued[key] = ns
-        elif sectors > 0 and key in issued:   # 0 sectors: the end of a flush sequence, not a request's data
-            at = issued.pop(key)
-            if start <= at and ns <= end:
-                lat[op].append((ns - at) * 1e-9)
-    return lat
-ftrace = []
-pattern = re.compile(r"\s(\d+)\.(\d{9}): block_rq_(issue|complete):\s+\d+,\d+ (\S+) (?:\d+ )?\(.*?\) (\d+) \+ (\d+)")
-for line in open(sys.argv[2]):
-    m = pattern.search(line)
-    if m:
-        ns = int(m.group(1)) * 10**9 + int(m.group(2))
-        ftrace.append((ns, "I" if m.group(3) == "issue" else "C", int(m.group(5)), m.group(4), int(m.group(6))))
-bpf = []
-for line in open(sys.argv[3]):
-    f = line.split()
-    if f and f[0] == "I" and len(f) == 4:
-        bpf.append((int(f[3]), "I", int(f[1]), f[2], 1))
-    elif f and f[0] == "C" and len(f) == 5:
-        bpf.append((int(f[4]), "C", int(f[1]), f[2], int(f[3])))
-witnesses = {"trace-cmd": latencies(ftrace), "bpftrace": latencies(bpf)}
-def pct(v, p):   # Hyndman & Fan definition 7, as the product's
-    v = sorted(v); h = (len(v) - 1) * p; lo = int(h)
-    return v[lo] + (h - lo) * (v[min(lo + 1, len(v) - 1)] - v[lo])
+    return {op: [v for _, v in r] for op, r in requests(events, start, end).items()}
+witnesses = {"trace-cmd": latencies(ftrace_events(sys.argv[2])), "bpftrace": latencies(bpf_events(sys.argv[3]))}
 out = []
 for op in ("read", "write"):
     full = series.get(f"device_{op}_latency", {}).get("full_statistics")
@@ -329,7 +322,110 @@ for op in ("read", "write"):
 print("\n".join(out))
 EOF
 )
-  tap_verdict() { local line; while IFS= read -r line; do case "$line" in "ok "*) ok "${line#ok }" ;; *) fail "${line#not ok }" ;; esac; done <<<"$1"; }
+  tap_verdict "$verdict"
+elif [ "$mode" = window ]; then
+  # --- A stall's window against every request in it ----------------------------
+  # The throttle of a cgroup of the test's own: cgroup v1's blkio, or v2's
+  # io where the root already delegates it (the test changes nothing of the
+  # machine's); bios wait in it before they become requests.
+  bps=$((2 << 20))
+  if [ -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ]; then
+    throttle=/sys/fs/cgroup/blkio/$check_instance
+    mkdir "$throttle" && echo "$major:$minor $bps" >"$throttle/blkio.throttle.write_bps_device"
+  elif grep -qw io /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+    throttle=/sys/fs/cgroup/$check_instance
+    mkdir "$throttle" && echo "$major:$minor wbps=$bps" >"$throttle/io.max"
+  else
+    echo "1..0 # SKIP no block I/O throttle (cgroup v1 blkio, or io delegated by the v2 root) to make stalls with"
+    exit 0
+  fi
+  witnesses_start
+  # shellcheck disable=SC2016 # expanded by the inner shell
+  sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$throttle" \
+    "$cli" run -d "$mnt" -l seq-readers --readers 2 --reader-file-size 64M -p kernel-events -p fsync -i 0.3 \
+    --kernel-events=on -t 10 -o "$work/window.json" >"$work/window.out" 2>&1
+  status=$?
+  witnesses_stop
+  if [ "$status" -eq 0 ]; then
+    ok "two readers and a throttled fsync probe with --kernel-events=on beside trace-cmd and bpftrace"
+  else
+    fail "the run failed ($status): $(tail -5 "$work/window.out")"
+  fi
+  [ -s "$work/window.json" ] || { echo "1..$n"; exit 1; }
+  "$cli" show "$work/window.json" >"$work/window.txt" 2>&1 || fail "show: $(tail -3 "$work/window.txt")"
+  verdict=$(python3 - "$work/window.json" "$work/window.txt" "$work/block.txt" "$work/bpf.txt" <<'EOF'
+import json, math, re, sys
+from block_witness import bpf_events, ftrace_events, pct, requests
+report = json.load(open(sys.argv[1]))
+notes = report["notes"]
+start = float(notes["kernel_events_monotonic_start"]) * 1e9
+end = float(notes["kernel_events_monotonic_end"]) * 1e9
+t0 = float(notes["monotonic_at_run_start"])
+witnesses = {"trace-cmd": requests(ftrace_events(sys.argv[3]), start, end),
+             "bpftrace": requests(bpf_events(sys.argv[4]), start, end)}
+UNITS = {"ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+TIME = r"[\d.]+ (?:ns|µs|ms|s)"
+def seconds(text):
+    m = re.fullmatch(r"([\d.]+) (ns|µs|ms|s)", text.strip())
+    return float(m.group(1)) * UNITS[m.group(2)] if m else None
+# The text's stalls (show, rp_report_stalls_to_text()): a title "fsync at
+# 3.35 s: 138 ms", then lines of two spaces (a wrapped one continues with
+# four) until an empty line.
+blocks, current = [], None
+for line in open(sys.argv[2]):
+    line = line.rstrip("\n")
+    m = re.fullmatch(rf"(\S.*) at ({TIME}): ({TIME})", line)
+    if m:
+        current = {"start": seconds(m.group(2)), "duration": seconds(m.group(3)), "lines": []}
+        blocks.append(current)
+    elif current is not None and line.startswith("    ") and current["lines"]:
+        current["lines"][-1] += " " + line.strip()
+    elif current is not None and line.startswith("  "):
+        current["lines"].append(line.strip())
+    else:
+        current = None
+def near(shown, exact):   # three digits shown
+    return abs(shown - exact) <= 0.006 * exact + 1e-6
+def in_window(at_ns, first, last):   # the product's slot of a request: its issue on the run's clock
+    return first <= math.floor((at_ns * 1e-9 - t0) / 0.1) <= last
+out, compared = [], 0
+stalls = report["stalls"]
+out.append(f"{'ok' if stalls else 'not ok'} the throttled fsync() calls stalled: {len(stalls)} stalls, {len(blocks)} in the text")
+for block in blocks:
+    match = [s for s in stalls if near(block["start"], s["start"]) and near(block["duration"], s["duration"])]
+    if len(match) != 1:
+        continue
+    stall = match[0]
+    # The slots the stall's figures are of: its window [start, end + 0.5 s]
+    # (rp-report-stalls.c) widened to whole 0.1 s (rp-time-histogram.c).
+    first = math.floor(max(stall["start"], 0) / 0.1)
+    last = math.floor((stall["start"] + stall["duration"] + 0.5) / 0.1)
+    for op in ("read", "write"):
+        line = next((l for l in block["lines"] if l.startswith(f"device {op} latency: ")), None)
+        m = line and re.search(rf"p50 ({TIME}), p99 ({TIME}) of (\d+) requests?$", line)
+        if not m:
+            continue
+        p50, p99, n = seconds(m.group(1)), seconds(m.group(2)), int(m.group(3))
+        every = [v for at, v in witnesses["trace-cmd"][op] if in_window(at, first, last)]
+        if n < 200 or len(every) < 200:
+            continue
+        what = f"{stall['series']} at {stall['start']:.3f} s for {stall['duration']:.3f} s (slots {first}-{last}), {op}s"
+        for name, lat in witnesses.items():
+            theirs = [v for at, v in lat[op] if in_window(at, first, last)]
+            if name == "bpftrace" and len(theirs) < 0.99 * len(every):
+                out.append(f"ok {what} against bpftrace # SKIP bpftrace timed {len(theirs)} of trace-cmd's {len(every)} requests (its programs are skipped when nested on a CPU)")
+                continue
+            compared += 1
+            ok = abs(n - len(theirs)) <= 0.01 * len(theirs)
+            out.append(f"{'ok' if ok else 'not ok'} {what}: product {n} requests, {name} {len(theirs)}")
+            for value, p, key in ((p50, 0.5, "p50"), (p99, 0.99, "p99")):
+                t = pct(theirs, p)
+                ok = abs(value - t) <= 0.05 * t
+                out.append(f"{'ok' if ok else 'not ok'} {what} {key}: product {value * 1e3:.3f} ms, {name} {t * 1e3:.3f} ms")
+out.append(f"{'ok' if compared else 'not ok'} {compared} witnesses compared over stall windows of at least 200 requests")
+print("\n".join(out))
+EOF
+)
   tap_verdict "$verdict"
 fi
 

@@ -5,6 +5,7 @@
 #include "rp-histogram.h"
 #include "rp-report.h"
 #include "rp-stream-stats.h"
+#include "rp-time-histogram.h"
 #include "rp-sysinfo-private.h"
 
 /* The documented bound (rp_histogram_percentile()): α times the exact value
@@ -357,6 +358,122 @@ test_sorted_values (void)
     assert_within_bound (rp_stats_percentile (values, n, k / 1000.0), rp_stats_percentile (exact, n, k / 1000.0));
 }
 
+/* Window histograms (rp-time-histogram.c): a window's percentiles of the
+ * samples of the 0.1 s slots it touches, within 2.5 % of the exact ones;
+ * two windows over one slot count it once; a count past a word's 20 bits
+ * continues in a second word; a copy and a restore bucket by bucket give
+ * the same. */
+static void
+test_time_histogram (void)
+{
+  g_autoptr(RpTimeHistogram) h = rp_time_histogram_new ();
+  g_autoptr(RpTimeHistogram) restored = rp_time_histogram_new ();
+  g_autoptr(RpTimeHistogram) copy = NULL;
+  g_autoptr(GArray) inside = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (31);
+  g_autoptr(RpHistogram) merged = NULL, twice = NULL, again = NULL, none = NULL;
+  const double window[2] = { 5.0, 5.25 }, overlapping[4] = { 5.0, 5.25, 5.1, 5.2 }, empty[2] = { 50, 60 };
+  RpStats exact;
+
+  for (guint i = 0; i < 30000; i++)
+    {
+      double t = g_rand_double_range (rand, 0, 10);
+      double v = 1e-3 * exp (g_rand_double_range (rand, -2, 2));
+
+      rp_time_histogram_add (h, t, v);
+      /* Slots 50, 51, 52: [5.0, 5.3). */
+      if (t >= 5.0 && t < 5.3)
+        g_array_append_val (inside, v);
+    }
+  rp_time_histogram_add (h, -1, 1e-3);
+  rp_time_histogram_add (h, 1, NAN);
+  g_assert_cmpuint (rp_time_histogram_get_count (h), ==, 30000);
+  rp_stats_compute ((double *) inside->data, inside->len, &exact);
+  merged = rp_time_histogram_merge (h, window, 1);
+  g_assert_nonnull (merged);
+  g_assert_cmpuint (rp_histogram_get_count (merged), ==, inside->len);
+  g_assert_cmpfloat (fabs (rp_histogram_percentile (merged, 0.5) - exact.p50), <=, RP_TIME_HISTOGRAM_RELATIVE_ERROR * exact.p50);
+  g_assert_cmpfloat (fabs (rp_histogram_percentile (merged, 0.99) - exact.p99), <=, RP_TIME_HISTOGRAM_RELATIVE_ERROR * exact.p99);
+  g_assert_cmpfloat (fabs (rp_histogram_get_max (merged) - exact.max), <=, RP_TIME_HISTOGRAM_RELATIVE_ERROR * exact.max);
+  twice = rp_time_histogram_merge (h, overlapping, 2);
+  g_assert_cmpuint (rp_histogram_get_count (twice), ==, inside->len);
+  none = rp_time_histogram_merge (h, empty, 1);
+  g_assert_null (none);
+
+  /* 2²⁰ + 5 equal samples in one slot: two words, one bucket. */
+  for (guint i = 0; i < (1u << 20) + 5; i++)
+    rp_time_histogram_add (h, 70.05, 0.25);
+  copy = rp_time_histogram_copy (h);
+  for (guint k = 0; k < rp_time_histogram_get_n_slots (copy); k++)
+    {
+      guint n;
+      g_autofree RpTimeBucket *buckets = rp_time_histogram_copy_slot (copy, k, &n);
+
+      if (k == 700)
+        {
+          g_assert_cmpuint (n, ==, 1);
+          g_assert_cmpuint (buckets[0].count, ==, (1u << 20) + 5);
+        }
+      for (guint i = 0; i < n; i++)
+        g_assert_true (rp_time_histogram_add_bucket (restored, k, buckets[i].index, buckets[i].count));
+    }
+  g_assert_cmpuint (rp_time_histogram_get_count (restored), ==, 30000 + (1u << 20) + 5);
+  again = rp_time_histogram_merge (restored, window, 1);
+  g_assert_cmpfloat (rp_histogram_percentile (again, 0.5), ==, rp_histogram_percentile (merged, 0.5));
+  g_assert_cmpfloat (rp_histogram_percentile (again, 0.99), ==, rp_histogram_percentile (merged, 0.99));
+  g_assert_false (rp_time_histogram_add_bucket (restored, 1, rp_histogram_get_n_buckets (), 1));
+  g_assert_false (rp_time_histogram_add_bucket (restored, 1, 10, 0));
+}
+
+static void
+assert_ranges (GArray      *ranges,
+               const guint *expected,
+               guint        n_expected)
+{
+  g_assert_cmpuint (ranges->len, ==, n_expected / 2);
+  for (guint i = 0; i < n_expected; i++)
+    g_assert_cmpuint (g_array_index (ranges, guint, i), ==, expected[i]);
+}
+
+/* A report keeps only its stalls' slots (rp_report_windows_to_json()): the
+ * slots windows touch, joined where they overlap or meet; cut to those a
+ * restored histogram holds; a window is covered only when every slot of
+ * it is held, so that part of a window's requests never passes for all. */
+static void
+test_time_histogram_covered (void)
+{
+  g_autoptr(RpTimeHistogram) h = rp_time_histogram_new ();
+  g_autoptr(RpTimeHistogram) copy = NULL;
+  g_autoptr(GArray) all = NULL, cut = NULL, held = NULL;
+  /* Slots 10-12, 12-14 (meeting: one range), 30-30, and 20-21. */
+  const double windows[8] = { 1.0, 1.25, 1.2, 1.45, 3.0, 3.05, 2.0, 2.1 };
+  const guint joined[6] = { 10, 14, 20, 21, 30, 30 };
+  const guint kept[6] = { 11, 14, 20, 21, 30, 30 };
+  const double inside[2] = { 1.15, 1.4 }, partly[2] = { 1.0, 1.4 }, outside[2] = { 5, 6 };
+
+  all = rp_time_histogram_get_ranges (h, windows, 4);
+  assert_ranges (all, joined, G_N_ELEMENTS (joined));
+  /* A run's own holds every slot. */
+  g_assert_true (rp_time_histogram_covers (h, windows, 4));
+  g_assert_true (rp_time_histogram_covers (h, outside, 1));
+
+  g_assert_true (rp_time_histogram_add_covered (h, 11, 12));
+  g_assert_true (rp_time_histogram_add_covered (h, 13, 14));
+  g_assert_true (rp_time_histogram_add_covered (h, 20, 40));
+  g_assert_false (rp_time_histogram_add_covered (h, 40, 41));
+  g_assert_false (rp_time_histogram_add_covered (h, 50, 49));
+  cut = rp_time_histogram_get_ranges (h, windows, 4);
+  assert_ranges (cut, kept, G_N_ELEMENTS (kept));
+  g_assert_true (rp_time_histogram_covers (h, inside, 1));
+  g_assert_false (rp_time_histogram_covers (h, partly, 1));
+  g_assert_false (rp_time_histogram_covers (h, outside, 1));
+  g_assert_false (rp_time_histogram_covers (h, windows, 4));
+  copy = rp_time_histogram_copy (h);
+  held = rp_time_histogram_get_ranges (copy, windows, 4);
+  assert_ranges (held, kept, G_N_ELEMENTS (kept));
+  g_assert_false (rp_time_histogram_covers (copy, partly, 1));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -373,6 +490,8 @@ main (int   argc,
   g_test_add_func ("/stream-stats/verdict", test_verdict);
   g_test_add_func ("/stream-stats/exactly-at-limits", test_exactly_at_limits);
   g_test_add_func ("/stream-stats/sorted-values", test_sorted_values);
+  g_test_add_func ("/stream-stats/time-histogram", test_time_histogram);
+  g_test_add_func ("/stream-stats/time-histogram-covered", test_time_histogram_covered);
 
   return g_test_run ();
 }

@@ -341,3 +341,39 @@ rp_histogram_bucket_value (const RpHistogram *self,
   g_return_val_if_fail (self != NULL, 0);
   return representative (self, MIN (index, rp_histogram_get_n_buckets () - 1));
 }
+
+/**
+ * rp_histogram_index_of:
+ * @value: a finite sample
+ *
+ * For stores of their own of the same buckets (rp-time-histogram.c), so
+ * that what they merge back into a histogram keeps its error bound.
+ *
+ * Returns: the bucket rp_histogram_add() puts @value in
+ */
+gsize
+rp_histogram_index_of (double value)
+{
+  return bucket_of (value);
+}
+
+/**
+ * rp_histogram_index_value:
+ * @index: a bucket, below rp_histogram_get_n_buckets()
+ *
+ * Returns: what bucket @index stands for, within
+ *   %RP_HISTOGRAM_RELATIVE_ERROR of each of its values, not clamped to any
+ *   histogram's extremes: 0 for the zero bucket, %RP_HISTOGRAM_HIGHEST for
+ *   the overflow bucket (no bound there)
+ */
+double
+rp_histogram_index_value (gsize index)
+{
+  const Scheme *s = scheme ();
+
+  if (index == 0)
+    return 0;
+  if (index > s->n_log)
+    return RP_HISTOGRAM_HIGHEST;
+  return s->rep_scale * exp ((double) index * s->ln_gamma);
+}

@@ -37,6 +37,8 @@ gboolean     rp_histogram_add_bucket     (RpHistogram       *self,
 double       rp_histogram_bucket_value   (const RpHistogram *self,
                                           gsize              index);
 RpHistogram *rp_histogram_copy           (const RpHistogram *self);
+gsize        rp_histogram_index_of       (double             value);
+double       rp_histogram_index_value    (gsize              index);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RpHistogram, rp_histogram_free)
 

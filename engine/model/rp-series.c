@@ -8,6 +8,7 @@
 
 #include "rp-series-private.h"
 #include "rp-stream-stats.h"
+#include "rp-time-histogram.h"
 
 struct _RpSeries
 {
@@ -29,6 +30,8 @@ struct _RpSeries
   /* (nullable) Statistics of every sample the points stand for, when they
    * are a thinned subset (rp_series_set_full_stats()); locked by itself. */
   RpStreamStats *full_stats;
+  /* (nullable) The same samples per 0.1 s (rp_series_set_window_histograms()). */
+  RpTimeHistogram *windows;
 };
 
 G_DEFINE_FINAL_TYPE (RpSeries, rp_series, G_TYPE_OBJECT)
@@ -53,6 +56,7 @@ rp_series_finalize (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->chunks, g_ptr_array_unref);
   g_clear_pointer (&self->full_stats, rp_stream_stats_free);
+  g_clear_pointer (&self->windows, rp_time_histogram_free);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (rp_series_parent_class)->finalize (object);
@@ -480,4 +484,133 @@ rp_series_get_full_stats (RpSeries *self)
 {
   g_return_val_if_fail (RP_IS_SERIES (self), NULL);
   return self->full_stats;
+}
+
+/**
+ * rp_series_set_window_histograms:
+ * @histograms: (transfer full) (nullable): every sample by its time
+ *
+ * For a series with full statistics (rp_series_set_full_stats()): the same
+ * samples, each at its time, so that a window's figures are of every
+ * sample in it, not of the thinned points (rp_series_stats_in_windows()).
+ * Set once, before the series is shared; the series owns them. Reports
+ * save and load them (`window_histograms`, docs/REPORT-FORMAT.md).
+ */
+void
+rp_series_set_window_histograms (RpSeries        *self,
+                                 RpTimeHistogram *histograms)
+{
+  g_return_if_fail (RP_IS_SERIES (self));
+
+  g_clear_pointer (&self->windows, rp_time_histogram_free);
+  self->windows = histograms;
+}
+
+/**
+ * rp_series_get_window_histograms:
+ *
+ * Returns: (transfer none) (nullable): the samples per 0.1 s, %NULL when
+ *   the points are every sample
+ */
+RpTimeHistogram *
+rp_series_get_window_histograms (RpSeries *self)
+{
+  g_return_val_if_fail (RP_IS_SERIES (self), NULL);
+  return self->windows;
+}
+
+static void
+stats_of_histogram (const RpHistogram *h,
+                    RpStats           *out)
+{
+  guint64 count;
+  double sum = 0;
+
+  memset (out, 0, sizeof *out);
+  out->n = rp_histogram_get_count (h);
+  out->min = rp_histogram_get_min (h);
+  out->max = rp_histogram_get_max (h);
+  out->p50 = rp_histogram_percentile (h, 0.50);
+  out->p90 = rp_histogram_percentile (h, 0.90);
+  out->p99 = rp_histogram_percentile (h, 0.99);
+  out->p999 = rp_histogram_percentile (h, 0.999);
+  for (gsize b = 0; rp_histogram_next_bucket (h, &b, &count); b++)
+    {
+      double v = rp_histogram_bucket_value (h, b);
+
+      sum += v * (double) count;
+      out->over_instant += v > RP_LIMIT_INSTANT ? count : 0;
+      out->over_flow += v > RP_LIMIT_FLOW ? count : 0;
+      out->over_attention += v > RP_LIMIT_ATTENTION ? count : 0;
+    }
+  out->mean = sum / (double) out->n;
+}
+
+/**
+ * rp_series_stats_in_windows:
+ * @windows: (array length=n_windows): pairs of run times, from and to (s)
+ * @n_windows: how many pairs
+ * @out_stats: (out caller-allocates): the statistics of the samples in
+ *   the windows (all zero when there is none)
+ * @out_every_sample: (out) (optional): %TRUE when they are of every sample
+ *   the series stands for (its window histograms), %FALSE when of its points
+ *   (the series has none, or not for all of the windows)
+ *
+ * For a stall's "what ran meanwhile" (rp-report-stalls.c): with window
+ * histograms (rp_series_set_window_histograms()) that hold every slot the
+ * windows touch (rp_time_histogram_covers(): a report keeps only its
+ * stalls' windows), of every sample of the
+ * 0.1 s slots the windows touch (each widened by at most 0.1 s at each
+ * end, a slot counted once): n exact; percentiles, extremes and mean within
+ * %RP_TIME_HISTOGRAM_RELATIVE_ERROR (2.5 %), the counts over the limits by the
+ * buckets' representatives, stddev 0 (rp_time_histogram_merge()).
+ * Otherwise exactly of the points whose time lies in a window (a point in
+ * two counted once).
+ *
+ * Returns: %FALSE when no sample lies in the windows
+ */
+gboolean
+rp_series_stats_in_windows (RpSeries     *self,
+                            const double *windows,
+                            guint         n_windows,
+                            RpStats      *out_stats,
+                            gboolean     *out_every_sample)
+{
+  g_autofree RpPoint *points = NULL;
+  g_autofree double *values = NULL;
+  guint n_points = 0, n = 0;
+  gboolean every_sample;
+
+  g_return_val_if_fail (RP_IS_SERIES (self), FALSE);
+  g_return_val_if_fail (windows != NULL || n_windows == 0, FALSE);
+  g_return_val_if_fail (out_stats != NULL, FALSE);
+
+  memset (out_stats, 0, sizeof *out_stats);
+  /* A report keeps only its stalls' slots: a window it did not keep whole
+   * is of the points, and says so, rather than of part of its requests. */
+  every_sample = self->windows != NULL && rp_time_histogram_covers (self->windows, windows, n_windows);
+  if (out_every_sample != NULL)
+    *out_every_sample = every_sample;
+  if (every_sample)
+    {
+      g_autoptr(RpHistogram) merged = rp_time_histogram_merge (self->windows, windows, n_windows);
+
+      if (merged == NULL)
+        return FALSE;
+      stats_of_histogram (merged, out_stats);
+      return TRUE;
+    }
+  points = rp_series_copy_points (self, 0, &n_points);
+  values = g_new (double, MAX (n_points, 1));
+  for (guint i = 0; i < n_points; i++)
+    for (guint w = 0; w < n_windows; w++)
+      if (points[i].t >= windows[2 * w] && points[i].t <= windows[2 * w + 1])
+        {
+          values[n++] = points[i].v;
+          break;
+        }
+  if (n == 0)
+    return FALSE;
+  rp_stats_compute (values, n, out_stats);
+  return TRUE;
 }

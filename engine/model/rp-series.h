@@ -36,6 +36,8 @@ typedef struct {
 
 /* rp-stream-stats.h: statistics of every sample a thinned series stands for. */
 typedef struct _RpStreamStats RpStreamStats;
+/* rp-time-histogram.h: the same samples per 0.1 s, for any window's figures. */
+typedef struct _RpTimeHistogram RpTimeHistogram;
 
 #define RP_TYPE_SERIES (rp_series_get_type ())
 G_DECLARE_FINAL_TYPE (RpSeries, rp_series, RP, SERIES, GObject)
@@ -68,6 +70,14 @@ void        rp_series_compute_stats (RpSeries  *self,
 void        rp_series_set_full_stats (RpSeries      *self,
                                      RpStreamStats *stats);
 RpStreamStats *rp_series_get_full_stats (RpSeries *self);
+void        rp_series_set_window_histograms (RpSeries        *self,
+                                             RpTimeHistogram *histograms);
+RpTimeHistogram *rp_series_get_window_histograms (RpSeries *self);
+gboolean    rp_series_stats_in_windows (RpSeries     *self,
+                                        const double *windows,
+                                        guint         n_windows,
+                                        RpStats      *out_stats,
+                                        gboolean     *out_every_sample);
 void        rp_series_decimate     (RpSeries   *self,
                                     double      t_start,
                                     double      t_end,

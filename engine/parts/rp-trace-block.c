@@ -79,6 +79,8 @@ add_latency (RpTraceOpStats *stats,
   /* Every request into the figures first, then maybe a point: the
    * statistics cover every point the series has (rp_series_set_full_stats()). */
   rp_stream_stats_add (stats->all, &latency, 1);
+  /* And by its issue, for a stall's window (rp_series_stats_in_windows()). */
+  rp_time_histogram_add (stats->windows, issued, latency);
   if (latency > WINDOW)
     {
       rp_series_append (stats->series, issued, latency);

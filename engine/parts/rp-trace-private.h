@@ -8,6 +8,7 @@
 
 #include "rp-part-host.h"
 #include "rp-stream-stats.h"
+#include "rp-time-histogram.h"
 #include "rp-trace-events.h"
 
 G_BEGIN_DECLS
@@ -36,6 +37,7 @@ typedef enum {
 typedef struct {
   RpSeries      *series;
   RpStreamStats *all;          /* the series' full statistics (it owns them) */
+  RpTimeHistogram *windows;    /* every request again, per 0.1 s (it owns them) */
   guint64        completed;
   double       window_end;     /* run clock, s: end of the current 0.1 s */
   double       window_time;    /* issue time of its longest request */

@@ -160,8 +160,9 @@ add_handlers (RpTraceReader *self)
  * @host: the run: its series and notes
  *
  * Creates the tables and the series the handlers fill; the device latency
- * series get their full statistics (rp_series_set_full_stats()), which the
- * handlers feed with every request. The run's own tasks are taken later,
+ * series get their full statistics (rp_series_set_full_stats()) and window
+ * histograms (rp_series_set_window_histograms()), which the handlers feed
+ * with every request. The run's own tasks are taken later,
  * once the events are on (rp_trace_tasks_init()).
  */
 void
@@ -192,6 +193,12 @@ rp_trace_sink_init (RpTraceSink *sink,
         {
           sink->ops[op].all = rp_stream_stats_new ();
           rp_series_set_full_stats (sink->ops[op].series, sink->ops[op].all);
+        }
+      sink->ops[op].windows = rp_series_get_window_histograms (sink->ops[op].series);
+      if (sink->ops[op].windows == NULL)
+        {
+          sink->ops[op].windows = rp_time_histogram_new ();
+          rp_series_set_window_histograms (sink->ops[op].series, sink->ops[op].windows);
         }
       sink->ops[op].window_latency = -1;
     }
@@ -369,6 +376,11 @@ rp_trace_reader_finish (RpTraceReader *self)
    * another tracer compares with, begins there when that is later. */
   rp_part_host_set_number_note (self->sink.host, "kernel_events_monotonic_start", "%.9f",
                                 MAX (self->traced_from, -rp_part_host_time_from_monotonic (self->sink.host, 0)));
+  /* CLOCK_MONOTONIC of run time 0 (as the probe window notes it): another
+   * tracer's requests placed on the run's axis, in the 0.1 s slots of a
+   * stall's window (tests/test-kernel-figures.sh window). */
+  rp_part_host_set_number_note (self->sink.host, "monotonic_at_run_start", "%.6f",
+                                -rp_part_host_time_from_monotonic (self->sink.host, 0));
   rp_trace_reader_drain (self);
   self->finished = TRUE;
   rp_trace_block_flush (&self->sink);

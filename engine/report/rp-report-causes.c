@@ -16,9 +16,8 @@
  * few metadata blocks. */
 #define WRITING_MIN_RATE (1024.0 * 1024.0)
 
-/* The disk sampler's rates close a period of 0.5 s: the one that ends just
- * after the stall still covers its end. */
-#define PERIOD_SLACK 0.5
+/* The disk sampler's period past a stall's end (rp-report-private.h). */
+#define PERIOD_SLACK RP_REPORT_PERIOD_SLACK
 
 /* The mean of @series' samples from @from to @to; NAN without one. From
  * the series' block summaries (rp_series_decimate(), one column): a report
@@ -375,27 +374,23 @@ median_in_stalls (RpReport   *self,
                   const char *call_series)
 {
   RpSeries *series = rp_report_lookup_series (self, series_name);
-  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autofree RpPoint *points = NULL;
-  guint n_points;
+  g_autoptr(GArray) windows = g_array_new (FALSE, FALSE, sizeof (double));
   RpStats stats;
 
   if (series == NULL)
     return NAN;
-  points = rp_series_copy_points (series, 0, &n_points);
+  /* Of every request in the stalls' windows where the series has them
+   * (the device latency's window histograms), not of its thinned points. */
   for (guint i = 0; i < self->stalls->len; i++)
     {
       const RpStall *stall = g_ptr_array_index (self->stalls, i);
+      double window[2] = { stall->start, stall->start + stall->duration + PERIOD_SLACK };
 
-      if (!g_str_equal (stall->series, call_series))
-        continue;
-      for (guint k = 0; k < n_points; k++)
-        if (points[k].t >= stall->start && points[k].t <= stall->start + stall->duration + PERIOD_SLACK)
-          g_array_append_val (all, points[k].v);
+      if (g_str_equal (stall->series, call_series))
+        g_array_append_vals (windows, window, 2);
     }
-  if (all->len == 0)
+  if (!rp_series_stats_in_windows (series, (const double *) windows->data, windows->len / 2, &stats, NULL))
     return NAN;
-  rp_stats_compute ((const double *) all->data, all->len, &stats);
   return stats.p50;
 }
 

@@ -595,12 +595,14 @@ read_one_series (const char  *name,
                           series, tally, error))
     return NULL;
   if (!rp_report_read_full_stats (shown, json_object_get_member (object, "full_statistics"), series,
-                                  unit_is_never_negative (json_node_get_string (unit)), error))
+                                  unit_is_never_negative (json_node_get_string (unit)), error) ||
+      !rp_report_read_windows (shown, json_object_get_member (object, "window_histograms"), series, error))
     return NULL;
   /* The tree's samples (~300 bytes a sample as arrays, the text of the
    * blocks) go back before the next series is read. */
   json_object_remove_member (object, "samples");
   json_object_remove_member (object, "blocks");
+  json_object_remove_member (object, "window_histograms");
   return g_steal_pointer (&series);
 }
 

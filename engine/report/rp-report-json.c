@@ -80,6 +80,8 @@ series_to_json (RpReport         *self,
                 RpReportEncoding  encoding)
 {
   JsonObject *all = json_object_new ();
+  /* Only the stalls' slots of the window histograms (rp_report_windows_to_json()). */
+  g_autoptr(GArray) stall_windows = rp_report_stall_windows (self);
 
   for (guint i = 0; i < self->series->len; i++)
     {
@@ -99,6 +101,14 @@ series_to_json (RpReport         *self,
 
           if (full != NULL)
             json_object_set_object_member (object, "full_statistics", full);
+        }
+      /* And by time, for each stall's window (issue 31, defect 5): of those only. */
+      if (rp_series_get_window_histograms (series) != NULL)
+        {
+          JsonObject *windows = rp_report_windows_to_json (rp_series_get_window_histograms (series), stall_windows);
+
+          if (windows != NULL)
+            json_object_set_object_member (object, "window_histograms", windows);
         }
       json_object_set_object_member (all, rp_series_get_name (series), object);
     }

@@ -100,6 +100,20 @@ extern const guint            rp_n_compare_settings;
 
 /* rp-report-full-stats.c: statistics of every sample of a thinned series */
 JsonObject *rp_report_full_stats_to_json (RpStreamStats *stats);
+/* The disk sampler's samples close a period of 0.5 s: the one that ends
+ * just after a stall still covers its end. A stall's window for what ran
+ * meanwhile is [start, end + this] (rp-report-stalls.c, rp-report-causes.c),
+ * and so are the slots a report keeps (rp_report_stall_windows()). */
+#define RP_REPORT_PERIOD_SLACK 0.5
+
+/* rp-report-windows.c: the window histograms (`window_histograms`). */
+GArray     *rp_report_stall_windows     (RpReport        *self);
+JsonObject *rp_report_windows_to_json   (RpTimeHistogram *histograms,
+                                         GArray          *windows);
+gboolean    rp_report_read_windows      (const char      *shown,
+                                         JsonNode        *node,
+                                         RpSeries        *series,
+                                         GError         **error);
 gboolean    rp_report_json_get_number    (JsonNode      *node,
                                           double        *out);
 gboolean    rp_report_read_full_stats    (const char    *shown,

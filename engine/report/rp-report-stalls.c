@@ -68,9 +68,8 @@ static const struct {
   { "disk_write_throughput", N_("device write rate"), MEAN },
 };
 
-/* The disk sampler's samples close a period of 0.5 s: the one that ends
- * just after the stall still covers its end. */
-#define PERIOD_SLACK 0.5
+/* The disk sampler's period past a stall's end (rp-report-private.h). */
+#define PERIOD_SLACK RP_REPORT_PERIOD_SLACK
 
 static double *
 values_in (RpSeries *series,
@@ -92,6 +91,57 @@ values_in (RpSeries *series,
   return values;
 }
 
+/* The percentiles of every request in [@from, @to] where the series has
+ * them (its window histograms: the device latency, whose points are the
+ * longest of each 0.1 s), else of its points (diskstats' time per request,
+ * a point per period), saying so when they are a thinned series'. */
+static char *
+describe_percentiles (RpSeries *series,
+                      double    from,
+                      double    to)
+{
+  const char *unit = rp_series_get_unit (series);
+  double window[2] = { from, to };
+  g_autofree char *p50 = NULL, *p99 = NULL;
+  gboolean every_sample;
+  RpStats stats;
+
+  if (!rp_series_stats_in_windows (series, window, 1, &stats, &every_sample))
+    return NULL;
+  p50 = rp_format_value (unit, stats.p50);
+  p99 = rp_format_value (unit, stats.p99);
+  if (every_sample)
+    {
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, stats.n);
+
+      /* TRANSLATORS: "p50 3.00 ms, p99 5.76 ms of 50000 requests": of
+       * every request the disk served in the stall's window; %3$s is the
+       * number of requests */
+      return g_strdup_printf (ngettext ("p50 %1$s, p99 %2$s of %3$s request",
+                                        "p50 %1$s, p99 %2$s of %3$s requests",
+                                        (gulong) MIN (stats.n, G_MAXULONG)),
+                              p50, p99, count);
+    }
+  if (rp_series_get_full_stats (series) != NULL)
+    {
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, stats.n);
+
+      /* Thinned points, and no window histograms for this window (a
+       * report before them, or one that did not keep this window): not
+       * shown as if they were every request.
+       * TRANSLATORS: "p50 6.25 ms, p99 6.34 ms of 20 requests, the longest
+       * of each 0.1 s (this report has no others)": the report kept only
+       * the slowest request of each 0.1 s for this time; %3$s is their
+       * number */
+      return g_strdup_printf (ngettext ("p50 %1$s, p99 %2$s of %3$s request, the longest of each 0.1 s (this report has no others)",
+                                        "p50 %1$s, p99 %2$s of %3$s requests, the longest of each 0.1 s (this report has no others)",
+                                        (gulong) MIN (stats.n, G_MAXULONG)),
+                              p50, p99, count);
+    }
+  /* TRANSLATORS: "p50 3.0 ms, p99 40 ms" */
+  return g_strdup_printf (_("p50 %s, p99 %s"), p50, p99);
+}
+
 static char *
 describe_source (guint     index,
                  RpSeries *series,
@@ -99,9 +149,12 @@ describe_source (guint     index,
                  double    to)
 {
   guint n;
-  g_autofree double *values = values_in (series, from, to, sources[index].kind == EVENTS, &n);
+  g_autofree double *values = NULL;
   const char *unit = rp_series_get_unit (series);
 
+  if (sources[index].kind == PERCENTILES)
+    return describe_percentiles (series, from, to);
+  values = values_in (series, from, to, sources[index].kind == EVENTS, &n);
   if (n == 0)
     return NULL;
   if (sources[index].kind == EVENTS)
@@ -119,17 +172,6 @@ describe_source (guint     index,
       /* TRANSLATORS: "3, 9.20 s in all, longest 6.10 s" */
       return g_strdup_printf (ngettext ("%u, %s in all, longest %s", "%u, %s in all, longest %s", n),
                               n, total_text, longest_text);
-    }
-  if (sources[index].kind == PERCENTILES)
-    {
-      RpStats stats;
-      g_autofree char *p50 = NULL, *p99 = NULL;
-
-      rp_stats_compute (values, n, &stats);
-      p50 = rp_format_value (unit, stats.p50);
-      p99 = rp_format_value (unit, stats.p99);
-      /* TRANSLATORS: "p50 3.0 ms, p99 40 ms" */
-      return g_strdup_printf (_("p50 %s, p99 %s"), p50, p99);
     }
   {
     double sum = 0;

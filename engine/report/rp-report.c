@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "rp-report-private.h"
+#include "rp-time-histogram.h"
 #include "rp-stream-stats.h"
 #include "rp-sysinfo-private.h"
 
@@ -99,7 +100,11 @@ series_snapshot (RpSeries *series)
   for (guint i = 0; i < n; i++)
     rp_series_append (copy, points[i].t, points[i].v);
   /* After the points: the statistics grow before the points that stand
-   * for their samples, so the copy's cover every point copied. */
+   * for their samples, so the copy's cover every point copied. The window
+   * histograms before the statistics: they grow after them, so that the
+   * copy's hold no sample the statistics do not count. */
+  if (rp_series_get_window_histograms (series) != NULL)
+    rp_series_set_window_histograms (copy, rp_time_histogram_copy (rp_series_get_window_histograms (series)));
   if (rp_series_get_full_stats (series) != NULL)
     rp_series_set_full_stats (copy, rp_stream_stats_copy (rp_series_get_full_stats (series)));
   return copy;
