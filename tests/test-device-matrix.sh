@@ -116,15 +116,28 @@ rc=$?
 left=$(leftovers)
 if [ "$rc" -eq 0 ] && [ -z "$left" ]; then ok "R6 on an emulated stick: exit 0, nothing left"
 else fail "R6 on an emulated stick: exit $rc, left:$left $(tail -5 "$work/out-r6")"; fi
-if grep -q "emulated device now runs at full speed" "$work/out-r6" && grep -q "ending took" "$work/out-r6"
-then ok "R6: the cell says it drained at --drain-limit and how long ending took: $(grep "ending took" "$work/out-r6")"
-else fail "R6: no ending lines: $(head -20 "$work/out-r6")"; fi
+# Whether the cell drained is the machine's: a program beside it that
+# syncs (stress-ng's io stressor calls sync() in a loop) writes the stick's
+# pages during the cell, and the ending is then shorter than --drain-limit.
+# What the cell says must match what its report notes, either way.
+drained=$(python3 -c 'import glob, json, sys; (p,) = glob.glob(sys.argv[1] + "/custom-*.json"); print(json.load(open(p))["notes"]["ending_drained"])' "$work/reports-r6" 2>/dev/null)
+if [ "$drained" = true ]; then
+  if grep -q "emulated device now runs at full speed" "$work/out-r6" && grep -q "ending took" "$work/out-r6"
+  then ok "R6: the cell says it drained at --drain-limit and how long ending took: $(grep "ending took" "$work/out-r6")"
+  else fail "R6: drained, but no ending lines: $(head -20 "$work/out-r6")"; fi
+elif [ "$drained" = false ]; then
+  if ! grep -q "emulated device now runs at full speed" "$work/out-r6"
+  then ok "R6 drain # SKIP the cell ended before --drain-limit (nothing was left to drain: the machine wrote the stick's pages meanwhile), and says no drain"
+  else fail "R6: not drained by its notes, but the cell says it drained: $(grep "full speed" "$work/out-r6")"; fi
+else
+  fail "R6: no report with the note ending_drained: $(tail -5 "$work/out-r6")"
+fi
 if python3 - "$work/reports-r6" <<'PY'
 import glob, json, os, sys
 (path,) = glob.glob(os.path.join(sys.argv[1], "custom-*.json"))
 r = json.load(open(path))
 notes = r["notes"]
-assert notes["ending_drained"] == "true", notes.get("ending_drained")
+assert notes["ending_drained"] in ("true", "false"), notes.get("ending_drained")
 assert float(notes["ending_seconds"]) >= float(notes["close_seconds"]) > 0, notes
 # The loads' device is the cell's loop device, not the probes'.
 assert notes["load_disk_device"].startswith("loop"), notes.get("load_disk_device")
