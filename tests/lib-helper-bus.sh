@@ -25,6 +25,7 @@ installed=()
 users=()
 pids=()
 bus_pid=""
+started_bus=""
 polkit_pid=""
 helper_pid=""
 mnt=""
@@ -58,6 +59,7 @@ helper_bus_cleanup() {
     for _ in $(seq 100); do kill -0 "$polkit_pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$polkit_pid" 2>/dev/null; wait "$polkit_pid" 2>/dev/null
   fi
+  [ -z "$bus_pid" ] && [ "$started_bus" = yes ] && bus_pid=$(cat /run/dbus/pid 2>/dev/null)
   if [ -n "$bus_pid" ]; then
     kill -TERM "$bus_pid" 2>/dev/null
     for _ in $(seq 100); do kill -0 "$bus_pid" 2>/dev/null || break; sleep 0.1; done
@@ -139,7 +141,13 @@ RULES
     mkdir -p /run/dbus
     # A dead bus's leftovers keep a new one from starting.
     rm -f /run/dbus/pid /run/dbus/system_bus_socket
-    if bus_pid=$(dbus-daemon --system --fork --print-pid) && bus_runs; then
+    # Known before it forks, so that a test ended meanwhile (SIGTERM before
+    # the PID came back) still ends it: its /run/dbus/pid then names it.
+    # Without the locks' descriptors (lib-root-tap.sh, lib-kernel-settings-
+    # lock.sh): a daemon that outlived its test held the system files' lock
+    # and every later test waited for it.
+    started_bus=yes
+    if bus_pid=$(dbus-daemon --system --fork --print-pid 7>&- 8>&- 9>&-) && bus_runs; then
       ok "started a system bus (dbus-daemon --system, pid $bus_pid)"
     else
       fail "dbus-daemon --system did not start"; echo "1..$n"; exit 1
@@ -148,7 +156,7 @@ RULES
   if has_owner org.freedesktop.PolicyKit1; then
     ok "polkitd runs already"
   else
-    "$polkitd" --no-debug >"$work/polkitd.log" 2>&1 &
+    "$polkitd" --no-debug >"$work/polkitd.log" 2>&1 7>&- 8>&- 9>&- &
     polkit_pid=$!
     for _ in $(seq 300); do has_owner org.freedesktop.PolicyKit1 && break; sleep 0.1; done
     if has_owner org.freedesktop.PolicyKit1; then
