@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -142,8 +141,8 @@ blocked_in (const char *status,
  * up and waits to run it: the kernel took SIGCONT off the pending set, so
  * sigpending() no longer shows it, and the handler has not counted itself
  * in @entered yet. A thread taking the signal can be preempted there for
- * as long as the machine is busy (issue 30: a look found the stop's whole
- * span unexplained, once in about twenty CI runs). */
+ * as long as the machine is busy (issue 30: in a landing CI run a look
+ * found the stop's whole span unexplained and gave it to the pipe wait). */
 static gboolean
 in_our_handler (void)
 {
