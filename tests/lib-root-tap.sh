@@ -55,6 +55,9 @@ root_tap_cleanup() {
   losetup -a | grep -F "${work:?}/" | cut -d: -f1 | while read -r d; do losetup -d "$d"; done
   [ -n "$index" ] && { losetup -d "/dev/loop$index" 2>/dev/null; loop_control remove "$index" 2>/dev/null; }
   rm -rf "${work:?}"
+  # The system files' lock, if taken (root_tap_lock_system_files): let go
+  # also for any process of the test still alive that inherited it.
+  { flock -u 8; } 2>/dev/null || true
 }
 
 # root_tap_on_exit CLEANUP: CLEANUP runs on every exit path, an interrupt
