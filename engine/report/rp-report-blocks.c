@@ -10,6 +10,7 @@
 
 #include "rp-error.h"
 #include "rp-report-private.h"
+#include "rp-varint.h"
 
 /* ------------------------------------------------------------------------ */
 /* The block encoding (docs/REPORT-FORMAT.md, "Sample blocks")               */
@@ -42,8 +43,7 @@
 #define RAW_DOUBLE      15
 #define MAX_DECIMALS    14
 /* A varint of a 64-bit number is at most 10 bytes. */
-#define MAX_VARINT      10
-#define MAX_RAW_BLOCK   (MAX_VARINT + 8 + RP_REPORT_BLOCK_SAMPLES * (MAX_VARINT + MAX_VARINT + 8))
+#define MAX_RAW_BLOCK   (RP_VARINT_MAX_BYTES + 8 + RP_REPORT_BLOCK_SAMPLES * (RP_VARINT_MAX_BYTES + RP_VARINT_MAX_BYTES + 8))
 
 /* 10^d, exact as doubles up to 10^22. */
 static const double powers_of_ten[MAX_DECIMALS + 1] = {
@@ -60,22 +60,6 @@ static gint64
 unzigzag (guint64 z)
 {
   return (gint64) (z >> 1) ^ -(gint64) (z & 1);
-}
-
-static void
-put_varint (GByteArray *out,
-            guint64     n)
-{
-  guint8 bytes[MAX_VARINT];
-  guint len = 0;
-
-  while (n >= 0x80)
-    {
-      bytes[len++] = (guint8) (n | 0x80);
-      n >>= 7;
-    }
-  bytes[len++] = (guint8) n;
-  g_byte_array_append (out, bytes, len);
 }
 
 static void
@@ -105,7 +89,7 @@ put_value (GByteArray *out,
 {
   if (v == 0 && !signbit (v))
     {
-      put_varint (out, 0);
+      rp_varint_put (out, 0);
       return;
     }
   for (guint d = 0; d <= MAX_DECIMALS && v != 0; d++)
@@ -118,11 +102,11 @@ put_value (GByteArray *out,
       n = (gint64) llround (scaled);
       if ((double) n / powers_of_ten[d] == v)
         {
-          put_varint (out, (zigzag (n) << 4) | d);
+          rp_varint_put (out, (zigzag (n) << 4) | d);
           return;
         }
     }
-  put_varint (out, RAW_DOUBLE);
+  rp_varint_put (out, RAW_DOUBLE);
   put_double (out, v);
 }
 
@@ -194,7 +178,7 @@ rp_report_blocks_encode (const RpPoint *points,
           count++;
       if (count == 0)
         break;
-      put_varint (raw, count);
+      rp_varint_put (raw, count);
       base = NAN;
       for (guint j = first; j < i; j++)
         {
@@ -210,7 +194,7 @@ rp_report_blocks_encode (const RpPoint *points,
           else
             {
               bits = float_bits ((float) (points[j].t - base));
-              put_varint (raw, zigzag ((gint64) bits - previous));
+              rp_varint_put (raw, zigzag ((gint64) bits - previous));
               previous = bits;
             }
           put_value (values, points[j].v);
@@ -235,23 +219,7 @@ static gboolean
 get_varint (Reader  *reader,
             guint64 *out)
 {
-  guint64 n = 0;
-
-  for (guint shift = 0; shift < 64; shift += 7)
-    {
-      guint8 byte;
-
-      if (reader->pos >= reader->length)
-        return FALSE;
-      byte = reader->data[reader->pos++];
-      n |= (guint64) (byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0)
-        {
-          *out = n;
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return rp_varint_get (reader->data, reader->length, &reader->pos, out);
 }
 
 static gboolean

@@ -10,6 +10,7 @@
 #include "rp-report-private.h"
 #include "rp-stream-stats.h"
 #include "rp-time-histogram.h"
+#include "rp-varint.h"
 
 /* `window_histograms` (docs/REPORT-FORMAT.md): the device latency of every
  * request per 0.1 s, so that a loaded report gives each stall the same
@@ -24,48 +25,6 @@
  * previous, at least 1) and its count (at least 1). */
 
 #define SLOTS_PER_BLOCK 600   /* a minute of 0.1 s slots */
-#define MAX_VARINT      10
-
-static void
-put_varint (GByteArray *out,
-            guint64     n)
-{
-  guint8 bytes[MAX_VARINT];
-  guint len = 0;
-
-  while (n >= 0x80)
-    {
-      bytes[len++] = (guint8) (n | 0x80);
-      n >>= 7;
-    }
-  bytes[len++] = (guint8) n;
-  g_byte_array_append (out, bytes, len);
-}
-
-static gboolean
-get_varint (const guint8 *data,
-            gsize         length,
-            gsize        *pos,
-            guint64      *out)
-{
-  guint64 n = 0;
-
-  for (guint shift = 0; shift < 64; shift += 7)
-    {
-      guint8 byte;
-
-      if (*pos >= length)
-        return FALSE;
-      byte = data[(*pos)++];
-      n |= (guint64) (byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0)
-        {
-          *out = n;
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
 
 static void
 add_block (JsonArray  *blocks,
@@ -155,12 +114,12 @@ rp_report_windows_to_json (RpTimeHistogram *histograms,
 
           if (n == 0)
             continue;
-          put_varint (raw, in_block == 0 ? k : k - previous);
-          put_varint (raw, n);
+          rp_varint_put (raw, in_block == 0 ? k : k - previous);
+          rp_varint_put (raw, n);
           for (guint i = 0; i < n; i++)
             {
-              put_varint (raw, i == 0 ? buckets[i].index : buckets[i].index - buckets[i - 1].index);
-              put_varint (raw, buckets[i].count);
+              rp_varint_put (raw, i == 0 ? buckets[i].index : buckets[i].index - buckets[i - 1].index);
+              rp_varint_put (raw, buckets[i].count);
               total += buckets[i].count;
             }
           previous = k;
@@ -206,7 +165,7 @@ read_block (const char      *text,
     {
       guint64 step, n, index = 0;
 
-      if (!get_varint (data, length, &pos, &step) || !get_varint (data, length, &pos, &n) || n == 0 ||
+      if (!rp_varint_get (data, length, &pos, &step) || !rp_varint_get (data, length, &pos, &n) || n == 0 ||
           n > rp_histogram_get_n_buckets ())
         return "a malformed block";
       if (!first_slot && step == 0)
@@ -224,7 +183,7 @@ read_block (const char      *text,
         {
           guint64 delta, count;
 
-          if (!get_varint (data, length, &pos, &delta) || !get_varint (data, length, &pos, &count) ||
+          if (!rp_varint_get (data, length, &pos, &delta) || !rp_varint_get (data, length, &pos, &count) ||
               (i > 0 && delta == 0))
             return "a malformed block";
           index = i == 0 ? delta : index + delta;
