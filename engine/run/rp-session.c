@@ -902,8 +902,14 @@ on_started (GObject      *object,
     }
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      /* Cancelled after the thread prepared them: close their files now. */
+      /* Cancelled after the thread prepared them: close their files now,
+       * and drop the series they made, which will never have a sample (on
+       * a busy machine the thread had prepared before the cancel came). */
       g_ptr_array_set_size (self->workers, 0);
+      g_mutex_lock (&self->lock);
+      g_hash_table_remove_all (self->series_by_name);
+      g_ptr_array_set_size (self->series, 0);
+      g_mutex_unlock (&self->lock);
       self->t_end = self->t0;
       set_state (self, RP_SESSION_FINISHED);
       g_task_return_error (task, error);
