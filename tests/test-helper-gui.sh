@@ -138,14 +138,19 @@ read_checks() {
   done <<<"$1"
 }
 
-# window_ok KIND: the window's exit status and its log's warnings.
+# window_ok KIND: the window's exit status and its log's warnings. Not
+# GDK's word on the compositor: Debian 12's sway cannot move a popup (its
+# xdg-shell lacks xdg_popup.reposition), so the first popover or tooltip the
+# clicks open under sway logs "Compositor doesn't support moving popups"
+# (seen once in a CI run): a fact of that compositor, not of the window.
 window_ok() {
-  local status log="$work/$1/out/$1.log"
+  local status log="$work/$1/out/$1.log" warnings
   status=$(cat "$work/$1/out/$1.status" 2>/dev/null)
-  if [ "$status" = 0 ] && ! grep -q -E 'CRITICAL|WARNING' "$log"; then
+  warnings=$(grep -E 'CRITICAL|WARNING' "$log" | grep -v "Compositor doesn't support moving popups")
+  if [ "$status" = 0 ] && [ -z "$warnings" ]; then
     ok "$1: the window ran, saved its run and closed (exit 0), no warning"
   else
-    fail "$1: window exit '${status}': $(grep -E 'CRITICAL|WARNING' "$log" | head -n 3; tail -n 3 "$log")"
+    fail "$1: window exit '${status}': $(head -n 3 <<<"$warnings"; tail -n 3 "$log")"
   fi
 }
 
