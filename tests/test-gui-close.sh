@@ -114,7 +114,12 @@ for case in ("stop", "close", "term"):
     match = re.match(r"\w+: status (\d+) after (\d+) s", status)
     check(match is not None and match.group(1) == "0", "%s: resprobe exited with status 0 (%s)" % (case, status))
     check(match is not None and int(match.group(2)) < 30, "%s: it exited long before the 60 s" % case)
-    stderr = read(case + ".stderr")
+    # Not the system icon theme's word on our own icon: the package test
+    # (CI's system stream, beside this one) installs and purges it, and
+    # between the file's removal and dpkg's trigger that updates the theme's
+    # cache GTK finds it listed but missing (seen once in a CI run).
+    stderr = "\n".join(line for line in read(case + ".stderr").splitlines()
+                       if not re.search(r"Failed to load icon /usr/share/icons/.*io\.github\.resprobe\.Resprobe", line))
     check("CRITICAL" not in stderr and "WARNING" not in stderr, "%s: no warnings (%s)" % (case, stderr[:300]))
     left = os.listdir(os.path.join(work, case))
     check(left == [], "%s: no file left in the target folder (%s)" % (case, left))
