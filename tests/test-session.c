@@ -484,6 +484,96 @@ test_start_cancelled (Fixture       *f,
   g_assert_cmpuint (rp_test_count_entries (f->directory), ==, 0);
 }
 
+typedef struct {
+  GMutex   lock;
+  GCond    cond;
+  gboolean gone;
+  GThread *finalized_on;
+} Release;
+
+static void
+on_session_gone (gpointer  data,
+                 GObject  *where_the_object_was)
+{
+  Release *release = data;
+
+  g_mutex_lock (&release->lock);
+  release->gone = TRUE;
+  release->finalized_on = g_thread_self ();
+  g_cond_broadcast (&release->cond);
+  g_mutex_unlock (&release->lock);
+}
+
+/* Drops the owner's reference and asserts that the session is finalised on
+ * the owner's thread: its start, stop and closer threads are joined before
+ * the owner hears from them. A thread that still held a reference finalised
+ * the session after the owner had gone on, and in resprobe-cli, which
+ * exits at once after a failed start check, while the process exited.
+ * What the owner's context still holds (a second stop request's pending
+ * call) goes when the context dispatches it: the loop dispatches, and
+ * waits a while between rounds for a finalisation on another thread. */
+static void
+assert_released_by_owner (RpSession *session)
+{
+  Release release = { 0 };
+
+  g_mutex_init (&release.lock);
+  g_cond_init (&release.cond);
+  g_object_weak_ref (G_OBJECT (session), on_session_gone, &release);
+  g_object_unref (session);
+  g_mutex_lock (&release.lock);
+  while (!release.gone)
+    {
+      g_mutex_unlock (&release.lock);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_mutex_lock (&release.lock);
+      if (!release.gone)
+        g_cond_wait_until (&release.cond, &release.lock, g_get_monotonic_time () + 10 * G_TIME_SPAN_MILLISECOND);
+    }
+  g_mutex_unlock (&release.lock);
+  g_assert_true (release.finalized_on == g_thread_self ());
+  g_cond_clear (&release.cond);
+  g_mutex_clear (&release.lock);
+}
+
+/* Twenty times: the start thread's last steps race the owner, which lost
+ * about one race in two before the join. */
+static void
+test_released_after_start_error (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(RpScenario) scenario = rp_scenario_new_preset ("R1", NULL);
+
+  g_free (scenario->directory);
+  scenario->directory = g_build_filename (f->directory, "missing", NULL);
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      RpSession *session = rp_session_new (scenario);
+
+      rp_session_start_async (session, NULL, on_started, &error);
+      while (error == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_error (error, RP_ERROR, RP_ERROR_TARGET);
+      assert_released_by_owner (session);
+    }
+}
+
+/* The same after a run that ended: the stop's thread and the closer. */
+static void
+test_released_after_stop (Fixture       *f,
+                          gconstpointer  data)
+{
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(RpScenario) scenario = rp_test_new_scenario (f, NULL, "fsync", 1);
+
+      assert_released_by_owner (rp_test_run_session (f, scenario));
+      g_assert_cmpuint (rp_test_count_entries (f->directory), ==, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -496,5 +586,9 @@ main (int argc, char **argv)
   g_test_add ("/session/baseline", Fixture, NULL, rp_test_fixture_set_up, test_baseline, rp_test_fixture_tear_down);
   g_test_add ("/session/start-errors", Fixture, NULL, rp_test_fixture_set_up, test_start_errors, rp_test_fixture_tear_down);
   g_test_add ("/session/start-cancelled", Fixture, NULL, rp_test_fixture_set_up, test_start_cancelled, rp_test_fixture_tear_down);
+  g_test_add ("/session/released-after-start-error", Fixture, NULL, rp_test_fixture_set_up,
+              test_released_after_start_error, rp_test_fixture_tear_down);
+  g_test_add ("/session/released-after-stop", Fixture, NULL, rp_test_fixture_set_up,
+              test_released_after_stop, rp_test_fixture_tear_down);
   return g_test_run ();
 }

@@ -83,6 +83,10 @@ struct _RpSession
   gboolean        start_given_up;      /* the start was answered before its thread ended */
   GTask          *start_task;          /* the owner's start, until it is answered (borrowed) */
   GSource        *start_bound_source;
+  /* The start's and the stop's threads, joined in their callbacks
+   * (run_in_own_thread() in rp-session.c). */
+  GThread        *start_thread;
+  GThread        *stop_thread;
 };
 
 void rp_session_schedule_update (RpSession            *self);

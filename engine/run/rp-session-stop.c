@@ -17,7 +17,8 @@
  * thread of their own, the closer, and the stop waits for it only until
  * the bound: then the parts still stuck are named in the report and the
  * run ends without them. The closer holds a reference on the session and
- * goes on joining them: nothing they use is freed under them. */
+ * goes on joining them: nothing they use is freed under them. A closer
+ * that finished in time is joined. */
 
 /**
  * rp_session_worker_ended:
@@ -180,6 +181,7 @@ rp_session_join_bounded (RpSession *self)
 {
   g_autofree char *names = NULL;
   GThread *closer;
+  gboolean closed;
   gint64 deadline;
   double waited;
   char text[G_ASCII_DTOSTR_BUF_SIZE];
@@ -191,7 +193,6 @@ rp_session_join_bounded (RpSession *self)
       closer_thread (self);
       return;
     }
-  g_thread_unref (closer);
 
   /* The deadline anew after each wake-up: rp_session_stop_now() moves it. */
   g_mutex_lock (&self->lock);
@@ -208,15 +209,24 @@ rp_session_join_bounded (RpSession *self)
           (!g_cond_wait_until (&self->join_cond, &self->lock, deadline) && !self->closed))
         break;
     }
-  if (!self->closed)
+  closed = self->closed;
+  if (!closed)
     {
       self->abandoned = TRUE;
       names = stuck_names (self);
     }
   waited = rp_clock_now () - self->stop_asked;
   g_mutex_unlock (&self->lock);
-  if (names == NULL)
-    return;
+  /* Closed, the closer only drops its reference on the session (not the
+   * last: the stop's task holds one), so join it: detached, it could drop
+   * it after the owner had let go, and finalise the session on its own
+   * while the process exited. One given up on goes on alone. */
+  if (closed)
+    {
+      g_thread_join (closer);
+      return;
+    }
+  g_thread_unref (closer);
   rp_session_set_note (self, RP_NOTE_ABANDONED_THREADS, names);
   rp_session_set_note (self, RP_NOTE_STOP_WAIT_SECONDS, g_ascii_formatd (text, sizeof text, "%.3f", waited));
 }

@@ -77,6 +77,10 @@ rp_session_finalize (GObject *object)
 {
   RpSession *self = RP_SESSION (object);
 
+  /* Only a start answered without its thread (on_start_bound()) whose
+   * callback never ran leaves one: it goes on, detached. */
+  g_clear_pointer (&self->start_thread, g_thread_unref);
+  g_clear_pointer (&self->stop_thread, g_thread_unref);
   g_clear_pointer (&self->workers, g_ptr_array_unref);
   g_clear_object (&self->load_host);
   g_clear_pointer (&self->calls, rp_call_registry_free);
@@ -798,8 +802,15 @@ task_thread (gpointer data)
 /* g_task_run_in_thread(), on a thread of its own rather than GLib's pool:
  * the pool gives no word when it cannot create a thread (a pids cgroup at
  * its limit, RLIMIT_NPROC), and the task would never run: the start or the
- * stop would hang. Here that is an error the caller handles. */
-static gboolean
+ * stop would hang. Here that is an error the caller handles.
+ *
+ * Returns the thread, which the task's callback joins (join_task_thread()):
+ * detached, it dropped its reference on the task after the callback had
+ * run, and the task's on the session with it, so that the session was
+ * finalised on that thread after its owner had let go. After a failed start
+ * check that was half of the starts, and resprobe-cli exits at once then:
+ * the finalisation raced the process's exit. */
+static GThread *
 run_in_own_thread (GTask            *task,
                    const char       *name,
                    GTaskThreadFunc   func,
@@ -815,10 +826,18 @@ run_in_own_thread (GTask            *task,
     {
       g_object_unref (run->task);
       g_free (run);
-      return FALSE;
     }
-  g_thread_unref (thread);
-  return TRUE;
+  return thread;
+}
+
+/* In the callback of a task of run_in_own_thread(): the thread has returned
+ * the task's result, and after that only drops its reference on the task
+ * (not the last: the callback's context holds one until the callback
+ * returns), so the join does not wait for anything the owner does. */
+static void
+join_task_thread (GThread **thread)
+{
+  g_clear_pointer (thread, g_thread_join);
 }
 
 static void
@@ -885,6 +904,7 @@ on_started (GObject      *object,
   g_autoptr(GTask) task = user_data;
   GError *error = NULL;
 
+  join_task_thread (&self->start_thread);
   self->start_task = NULL;
   if (self->start_bound_source != NULL)
     {
@@ -976,7 +996,8 @@ rp_session_start_async (RpSession           *self,
   set_state (self, RP_SESSION_STARTING);
 
   inner = g_task_new (self, cancellable, on_started, task);
-  if (!run_in_own_thread (inner, "rp-session-start", start_in_thread, &error))
+  self->start_thread = run_in_own_thread (inner, "rp-session-start", start_in_thread, &error);
+  if (self->start_thread == NULL)
     {
       g_task_return_new_error (inner, RP_ERROR, RP_ERROR_FAILED,
                                /* TRANSLATORS: %s is the system's reason, e.g. "Resource temporarily unavailable" */
@@ -1046,6 +1067,7 @@ on_joined (GObject      *object,
   RpSession *self = RP_SESSION (object);
   g_autoptr(GPtrArray) waiters = NULL;
 
+  join_task_thread (&self->stop_thread);
   /* The final "updated" below replaces a pending one: nothing may follow
    * "finished", or an owner that let go of the session would hear from it. */
   g_mutex_lock (&self->lock);
@@ -1159,7 +1181,8 @@ begin_stop (gpointer data)
   task = g_task_new (self, NULL, on_joined, NULL);
   /* Without a thread to join on, join here: blocking, but a stop must
    * always finish. */
-  if (!run_in_own_thread (task, "rp-session-stop", join_in_thread, NULL))
+  self->stop_thread = run_in_own_thread (task, "rp-session-stop", join_in_thread, NULL);
+  if (self->stop_thread == NULL)
     join_in_thread (task, self, NULL, NULL);
   g_object_unref (task);
   return G_SOURCE_REMOVE;
