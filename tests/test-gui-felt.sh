@@ -12,8 +12,9 @@
 # For each server, resprobe runs the passive scenario (the window part starts the probe
 # window), the stalls are made once the probe window measures, and the window saves its
 # report on SIGTERM. For each stall and each of the main loop and the frames: exactly
-# one stall record overlaps the span we caused and its largest share of time is the
-# evidence above (always checked: a busy machine changes neither). Its length is
+# one stall record overlaps the span we caused, its largest share of time is the
+# evidence above and its first cause the plain words of it (stopped, cpu-wait,
+# disk-read; always checked: a busy machine changes neither). Its length is
 # within one frame interval of the caused length (frames: down to two below, as the
 # frame committed before the stall may be shown up to a refresh into it) where this
 # test's own witness of the same run, read after the fact from our clock and the
@@ -245,6 +246,10 @@ EXPECTED = {"stop": lambda site: site == "stopped",
             "hog": lambda site: site == "runqueue",
             "read": lambda site: site not in NOT_KERNEL}
 WORDS = {"stop": "stopped", "hog": "runqueue", "read": "a kernel wait site"}
+# The cause the report gives it in plain words (rp-cause.c): a read of the probe
+# window's, which has no file of its own, is a read from the disk, never "behind
+# writes" of the target's disk nor "cannot tell" where only the wchan is seen.
+CAUSE = {"stop": "stopped", "hog": "cpu-wait", "read": "disk-read"}
 
 def check(condition, message):
     global n, failures
@@ -303,6 +308,8 @@ for server in servers:
                   (label, WORDS[kind], site,
                    100 * stall["breakdown"][0]["seconds"] / max(stall["duration"], 1e-9) if site else 0,
                    stall.get("source"), stall.get("blkio_delay")))
+            cause = stall["causes"][0]["cause"] if stall.get("causes") else None
+            check(cause == CAUSE[kind], "%s: its cause is %s (%s)" % (label, CAUSE[kind], cause))
             # Its length, within one frame interval of what we caused. A frame
             # committed just before the stall may be shown up to a refresh into
             # it: the gap the user saw may be shorter by up to two refreshes.

@@ -243,6 +243,7 @@ test_causes_by_evidence (void)
   const RpCauseEvidence flush = { RP_CALL_KIND_FLUSH, RP_EVIDENCE_YES, RP_EVIDENCE_UNKNOWN };
   const RpCauseEvidence write = { RP_CALL_KIND_WRITE, RP_EVIDENCE_YES, RP_EVIDENCE_UNKNOWN };
   const RpCauseEvidence no_wbt = { RP_CALL_KIND_WRITE, RP_EVIDENCE_YES, RP_EVIDENCE_NO };
+  const RpCauseEvidence wait = { RP_CALL_KIND_WAIT, RP_EVIDENCE_UNKNOWN, RP_EVIDENCE_UNKNOWN };
   const char *page_sites[] = { "folio_wait_bit_common", "__folio_lock", "__folio_lock_killable" };
 
   for (guint i = 0; i < G_N_ELEMENTS (page_sites); i++)
@@ -255,6 +256,10 @@ test_causes_by_evidence (void)
        * of the page it overwrites: nothing recorded tells which. */
       g_assert_cmpint (rp_cause_of_site (page_sites[i], &write), ==, RP_CAUSE_UNKNOWN);
       g_assert_cmpint (rp_cause_of_site (page_sites[i], NULL), ==, RP_CAUSE_UNKNOWN);
+      /* A thread with no file I/O of its own waiting on a locked page
+       * waits for a read into it (a page fault, or the oracle's read of
+       * the probe window, seen through its wchan alone). */
+      g_assert_cmpint (rp_cause_of_site (page_sites[i], &wait), ==, RP_CAUSE_DISK_READ);
       g_assert_true (rp_wait_site_is_ambiguous (page_sites[i]));
     }
   g_assert_cmpstr (rp_cause_describe (rp_cause_of_site ("folio_wait_bit_common", &read)), ==,
@@ -273,6 +278,7 @@ test_causes_by_evidence (void)
   g_assert_cmpint (rp_cause_of_site ("__sync_dirty_buffer", &flush), ==, RP_CAUSE_DISK_WRITE);
   g_assert_cmpint (rp_cause_of_site ("submit_bio_wait", &flush), ==, RP_CAUSE_DISK_WRITE);
   g_assert_true (rp_wait_site_is_ambiguous ("submit_bio_wait"));
+  g_assert_cmpint (rp_cause_of_site ("__wait_on_buffer", &wait), ==, RP_CAUSE_UNKNOWN);
   g_assert_true (rp_wait_site_is_ambiguous ("__wait_on_buffer"));
   g_assert_false (rp_wait_site_is_ambiguous ("filemap_read"));
   g_assert_cmpint (rp_cause_of_site ("folio_wait_writeback", &read), ==, RP_CAUSE_UNKNOWN);
@@ -933,6 +939,7 @@ test_evidence (void)
   g_autoptr(RpStall) quiet = rp_stall_new ("fsync_latency", 1.0, 0.5);
   g_autoptr(RpStall) busy = rp_stall_new ("fsync_latency", 5.0, 0.5);
   g_autoptr(RpStall) load_call = rp_stall_new ("read_latency", 5.0, 0.5);
+  g_autoptr(RpStall) frame = rp_stall_new ("frame_interval", 5.0, 0.5);
   RpCauseEvidence evidence;
 
   /* 0.6 MiB/s around the first stall, 2 MiB/s around the second; the
@@ -955,6 +962,13 @@ test_evidence (void)
   rp_stall_evidence_from (lookup_in_table, series, NULL, load_call, &evidence);
   g_assert_cmpint (evidence.kind, ==, RP_CALL_KIND_READ);
   g_assert_cmpint (evidence.device_writing, ==, RP_EVIDENCE_NO);
+  /* A frame of the probe window has no file, so no disk: a page it
+   * faulted in may come from any (gui-felt-device's read from a usb2-stick
+   * was "behind writes" for the target's). */
+  rp_stall_evidence_from (lookup_in_table, series, NULL, frame, &evidence);
+  g_assert_cmpint (evidence.kind, ==, RP_CALL_KIND_WAIT);
+  g_assert_cmpint (evidence.device_writing, ==, RP_EVIDENCE_UNKNOWN);
+  g_assert_cmpint (rp_cause_of_site ("filemap_get_pages", &evidence), ==, RP_CAUSE_DISK_READ);
   /* No disk sampler: unknown, never a guess. */
   rp_stall_evidence_from (NULL, NULL, NULL, busy, &evidence);
   g_assert_cmpint (evidence.device_writing, ==, RP_EVIDENCE_UNKNOWN);

@@ -179,7 +179,12 @@ reads (const RpCauseEvidence *evidence)
  * tells which I/O. A read waits for its own read (its own file's pages,
  * which nobody else writes); an fsync for its own data's writeback; a
  * write() may wait for a read of a partial page or for writeback of the
- * page it overwrites, and nothing recorded tells which. */
+ * page it overwrites, and nothing recorded tells which. A thread with no
+ * file I/O of its own (the probe window's main loop, its frames) that waits
+ * on a locked page waits for a read into it: a page fault of its code or
+ * data, or a read it was made to do (the page lock is held for the whole
+ * read; writeback holds it only to start). Its buffers and bios say
+ * nothing more (an inode's buffer may be under a journal write). */
 static RpCause
 io_cause (SiteClass              site_class,
           const RpCauseEvidence *evidence)
@@ -190,8 +195,9 @@ io_cause (SiteClass              site_class,
       return read_cause (evidence);
     case RP_CALL_KIND_FLUSH:
       return site_class == SITE_PAGE_IO ? RP_CAUSE_OWN_WRITEBACK : RP_CAUSE_DISK_WRITE;
-    case RP_CALL_KIND_WRITE:
     case RP_CALL_KIND_WAIT:
+      return site_class == SITE_PAGE_IO ? read_cause (evidence) : RP_CAUSE_UNKNOWN;
+    case RP_CALL_KIND_WRITE:
     case RP_CALL_KIND_UNKNOWN:
     default:
       return RP_CAUSE_UNKNOWN;

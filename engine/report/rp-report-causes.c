@@ -36,16 +36,24 @@ mean_in (RpSeries *series,
 
 /* Whether the disk under the call's file wrote meanwhile: a load's call is
  * on the loads' disk where they have one of their own (the disk sampler's
- * load_disk_* series), a probe's on the target's (disk_*). */
+ * load_disk_* series), a probe's on the target's (disk_*). A call with no
+ * file of its own (a wait: the probe window's frames, its main loop) has
+ * no disk: a page it faults in may come from any, so its read is never
+ * said to be behind the target's writes (the oracle's read from an
+ * emulated usb2-stick was called "behind writes" for the writes of the
+ * target's disk). */
 static RpEvidence
 device_writing (RpSeriesLookupFunc  lookup,
                 gpointer            owner,
                 const RpStall      *stall,
-                const RpPartInfo   *part)
+                const RpPartInfo   *part,
+                RpCallKind          kind)
 {
   RpSeries *rate = NULL;
   double mean;
 
+  if (kind == RP_CALL_KIND_WAIT || kind == RP_CALL_KIND_UNKNOWN)
+    return RP_EVIDENCE_UNKNOWN;
   if (part != NULL && part->role == RP_PART_LOAD)
     rate = lookup (owner, "load_disk_write_throughput");
   if (rate == NULL)
@@ -86,7 +94,7 @@ rp_stall_evidence_from (RpSeriesLookupFunc  lookup,
 
   info = rp_parts_lookup_series (stall->series, &part);
   out->kind = info != NULL ? info->call_kind : RP_CALL_KIND_UNKNOWN;
-  out->device_writing = lookup != NULL ? device_writing (lookup, owner, stall, part) : RP_EVIDENCE_UNKNOWN;
+  out->device_writing = lookup != NULL ? device_writing (lookup, owner, stall, part, out->kind) : RP_EVIDENCE_UNKNOWN;
   out->wbt = RP_EVIDENCE_UNKNOWN;
   if (sysinfo != NULL && sysinfo->wbt_lat_usec != NULL && g_ascii_isdigit (sysinfo->wbt_lat_usec[0]))
     out->wbt = g_ascii_strtoull (sysinfo->wbt_lat_usec, NULL, 10) > 0 ? RP_EVIDENCE_YES : RP_EVIDENCE_NO;
