@@ -836,6 +836,34 @@ test_felt_not_calls (void)
   assert_lacks (verdict, "calls over");
 }
 
+/* A frame that waited on a locked page (the wchan of a read, all a user's
+ * run sees) waited for a read from the disk: not "behind writes" of the
+ * target's disk, which wrote meanwhile, nor that disk's answer time, as
+ * the page may have come from any disk (gui-felt-device's read from a
+ * usb2-stick beside "the disk answered in 213 µs"). */
+static void
+test_felt_read_no_disk (void)
+{
+  static const char stalls[] =
+    "[{\"series\": \"frame_interval\", \"start\": 4.0, \"duration\": 0.5, \"source\": \"wchan\","
+    "  \"blkio_delay\": null, \"breakdown\": [{\"site\": \"folio_wait_bit_common\", \"seconds\": 0.47},"
+    "  {\"site\": \"running\", \"seconds\": 0.03}]}]";
+  static const double frame_stalls[] = { 4.5, 0.5 };
+  g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(RpReport) report = NULL;
+  g_autofree char *verdict = NULL;
+
+  g_ptr_array_add (series, made_series ("frame_interval", "s", 0.016, 20, frame_stalls, 2));
+  g_ptr_array_add (series, made_series ("device_write_latency", "s", 0.000213, 20, NULL, 0));
+  g_ptr_array_add (series, made_series ("disk_write_throughput", "B/s", 8.0 * 1024 * 1024, 20, NULL, 0));
+  report = made_report (stalls, series);
+  verdict = rp_report_get_verdict (report);
+  g_test_message ("%s", verdict);
+  assert_contains (verdict, "470 ms had the cause “waiting for a read from the disk”.");
+  assert_lacks (verdict, "behind writes");
+  assert_lacks (verdict, "the disk answered");
+}
+
 /* Causes in plain words (defect 4): the judgement names categories; the
  * kernel's site stands beside them only in the stall records, for
  * engineers; a site nothing decides says so. */
@@ -1134,5 +1162,6 @@ main (int argc, char **argv)
   g_test_add_func ("/judge/truth/own-cause", test_truth_own_cause);
   g_test_add_func ("/judge/truth/plain-words", test_truth_plain_words);
   g_test_add_func ("/judge/felt-not-calls", test_felt_not_calls);
+  g_test_add_func ("/judge/felt-read-no-disk", test_felt_read_no_disk);
   return g_test_run ();
 }

@@ -484,11 +484,16 @@ rp_report_get_cause_sentence (RpReport           *self,
     first = g_strdup_printf (ngettext ("%1$s: of %3$s in %5$u stall (a call over %6$s), %2$s had the cause “%4$s”",
                                        "%1$s: of %3$s in %5$u stalls (calls over %6$s), %2$s had the cause “%4$s”", n),
                              subject_of (series), spent, of, words, n, limit);
-  /* The disk's answer to the kind of request the call waited for. */
+  /* The disk's answer to the kind of request the call waited for. A wait
+   * has no disk of its own: the read it waited for may have gone to any,
+   * so the target's is not quoted beside a disk's cause (gui-felt-device's
+   * read from a usb2-stick beside "the disk answered in 213 µs"). */
   {
     const RpSeriesInfo *info = rp_parts_lookup_series (series, NULL);
     gboolean reading = info != NULL && info->call_kind == RP_CALL_KIND_READ;
 
+    if (info != NULL && info->call_kind == RP_CALL_KIND_WAIT && rp_cause_is_disk (share.cause))
+      return g_strdup_printf ("%s.", first);
     median = median_in_stalls (self, reading ? "device_read_latency" : "device_write_latency", series);
   }
   if (isnan (median))
