@@ -9,6 +9,7 @@
 #include "rp-clock.h"
 #include "rp-stats.h"
 #include "rp-error.h"
+#include "rp-headroom.h"
 #include "rp-io.h"
 #include "rp-units.h"
 #include "rp-params.h"
@@ -329,6 +330,7 @@ parallel_writers_run (RpPartHost *host,
                       gpointer   state)
 {
   ParallelWriters *writers = state;
+  RpHeadroom *headroom;
 
   writers->combined = rp_part_host_ensure_series (host, "write_latency", "s",
                                                 _("Longest write() per 0.1 s, all writers"));
@@ -345,7 +347,15 @@ parallel_writers_run (RpPartHost *host,
 
       writers->threads[i].series = rp_part_host_ensure_series (host, name, "s", title);
     }
-  for (guint i = 0; i < writers->n_threads; i++)
+  /* The run's other threads keep room to stop in (rp-headroom.c). */
+  {
+    GError *error = NULL;
+
+    headroom = rp_headroom_try_take (RP_HEADROOM_THREADS, _("Parallel writers"), &error);
+    if (headroom == NULL)
+      rp_part_host_fail (host, error);
+  }
+  for (guint i = 0; headroom != NULL && i < writers->n_threads; i++)
     {
       GError *error = NULL;
 
@@ -354,6 +364,7 @@ parallel_writers_run (RpPartHost *host,
       if (writers->threads[i].thread == NULL)
         {
           /* The run stops; the writers started so far see it and return. */
+          g_clear_pointer (&headroom, rp_headroom_release);
           rp_part_host_fail (host, g_error_new (RP_ERROR, RP_ERROR_FAILED,
                                                 _("Parallel writers: cannot start writer %u: %s"),
                                                 i, error->message));
@@ -361,6 +372,7 @@ parallel_writers_run (RpPartHost *host,
           break;
         }
     }
+  g_clear_pointer (&headroom, rp_headroom_release);
   for (guint i = 0; i < writers->n_threads; i++)
     if (writers->threads[i].thread != NULL)
       g_thread_join (writers->threads[i].thread);

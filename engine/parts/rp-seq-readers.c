@@ -11,6 +11,7 @@
 #include "rp-call-window.h"
 #include "rp-clock.h"
 #include "rp-error.h"
+#include "rp-headroom.h"
 #include "rp-io.h"
 #include "rp-params.h"
 #include "rp-parts.h"
@@ -250,22 +251,33 @@ seq_readers_run (RpPartHost *host,
                                                      _("Sequential readers’ throughput"));
   double start = rp_part_host_now (host);
   RpRateMeter meter;
+  RpHeadroom *headroom;
   guint started = 0;
   GError *error = NULL;
 
   readers->latency = rp_part_host_ensure_series (host, "read_latency", "s", _("Longest read() per 0.1 s, all readers"));
 
   rp_rate_meter_init (&meter, throughput, RATE_PERIOD, start);
-  for (; started < readers->n_threads; started++)
+  /* The run's other threads keep room to stop in when the readers' stacks
+   * take the last of a memory limit (rp-headroom.c). */
+  headroom = rp_headroom_try_take (RP_HEADROOM_THREADS, _("Sequential readers"), &error);
+  if (headroom == NULL)
+    rp_part_host_fail (host, g_steal_pointer (&error));
+  for (; headroom != NULL && started < readers->n_threads; started++)
     {
       readers->threads[started].thread = g_thread_try_new ("rp-reader", reader_thread,
                                                            &readers->threads[started], &error);
       if (readers->threads[started].thread == NULL)
         {
-          rp_part_host_fail (host, error);
+          g_clear_pointer (&headroom, rp_headroom_release);
+          /* TRANSLATORS: %u counts from 0; %s is why, e.g. "Error creating thread: Resource temporarily unavailable" */
+          rp_part_host_fail (host, g_error_new (RP_ERROR, RP_ERROR_FAILED, _("Sequential readers: cannot start reader %u: %s"),
+                                                started, error->message));
+          g_clear_error (&error);
           break;
         }
     }
+  g_clear_pointer (&headroom, rp_headroom_release);
 
   while (started == readers->n_threads && rp_part_host_sleep (host, RATE_PERIOD))
     {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "rp-error.h"
+#include "rp-headroom.h"
 #include "rp-io.h"
 #include "rp-params.h"
 #include "rp-parts.h"
@@ -202,11 +203,16 @@ small_files_run (RpPartHost *host,
   RpSeries *rate = rp_part_host_ensure_series (host, "small_files_rate", "ops/s", _("Small files created per second"));
   double start = rp_part_host_now (host);
   RpRateMeter meter;
+  RpHeadroom *headroom;
   guint started = 0;
   GError *error = NULL;
 
   rp_rate_meter_init (&meter, rate, RATE_PERIOD, start);
-  for (; started < load->n_threads; started++)
+  /* The run's other threads keep room to stop in (rp-headroom.c). */
+  headroom = rp_headroom_try_take (RP_HEADROOM_THREADS, _("Small files"), &error);
+  if (headroom == NULL)
+    rp_part_host_fail (host, g_steal_pointer (&error));
+  for (; headroom != NULL && started < load->n_threads; started++)
     {
       load->threads[started].parent = load;
       load->threads[started].index = started;
@@ -214,10 +220,15 @@ small_files_run (RpPartHost *host,
                                                         &load->threads[started], &error);
       if (load->threads[started].thread == NULL)
         {
-          rp_part_host_fail (host, error);
+          g_clear_pointer (&headroom, rp_headroom_release);
+          /* TRANSLATORS: %u counts from 0; %s is why, e.g. "Error creating thread: Resource temporarily unavailable" */
+          rp_part_host_fail (host, g_error_new (RP_ERROR, RP_ERROR_FAILED, _("Small files: cannot start thread %u: %s"),
+                                                started, error->message));
+          g_clear_error (&error);
           break;
         }
     }
+  g_clear_pointer (&headroom, rp_headroom_release);
   while (started == load->n_threads && load->error == NULL && rp_part_host_sleep (host, RATE_PERIOD))
     {
       rp_rate_meter_add (&meter, (guint64) g_atomic_pointer_get (&load->files) - meter.bytes, rp_part_host_now (host));
