@@ -32,10 +32,14 @@ static const RpTraceEventSpec specs[] = {
   { "wbt", "wbt_stat", RP_TRACE_FILTER_NAME, NULL, TRUE },
   { "wbt", "wbt_step", RP_TRACE_FILTER_NAME, NULL, TRUE },
   { "wbt", "wbt_timer", RP_TRACE_FILTER_NAME, NULL, TRUE },
-  /* The one event without a device in its filter: a task that will write
+  /* The events without a device in their filter: a task that will write
    * to the target may be made anywhere (rp-trace-tasks.c). Forks are few
-   * (hundreds a second on a busy machine, 48 bytes each). */
+   * (hundreds a second on a busy machine, 48 bytes each); so are renames
+   * (each exec, a thread naming itself), which give a task that ended
+   * before its pauses were read the name of the program it ran (a
+   * --command dd was "rp-command", its name before the exec). */
   { "task", "task_newtask", RP_TRACE_FILTER_NONE, NULL, TRUE },
+  { "task", "task_rename", RP_TRACE_FILTER_NONE, NULL, TRUE },
 };
 
 /**

@@ -26,7 +26,9 @@
 
 typedef struct {
   RpTraceTaskKind kind;
-  char            comm[16];   /* the name it was created with (before an exec) */
+  char            comm[16];   /* the name it was created with, then its
+                               * latest (task:task_rename: an exec, a
+                               * thread naming itself) */
 } OwnTask;
 
 static void
@@ -66,7 +68,7 @@ rp_trace_tasks_init (RpTraceSink *sink)
  * rp_trace_task_kind:
  * @tid: a task id as a kernel event carries it (common_pid)
  * @out_comm: (out) (optional) (transfer none): the name it was created
- *   with, "" when unknown
+ *   with or its latest since (an exec's program), "" when unknown
  *
  * Whose @tid is: a thread of this process, a process of the run's command
  * load or another process the run started, or another program's. A task
@@ -131,9 +133,26 @@ on_new_task (RpTraceSink       *sink,
   add_task (sink, child, kind, comm);
 }
 
+/* A task of ours took a new name: the program its exec ran, or a name
+ * it was given (fs/exec.c's __set_task_comm(): exec, prctl(PR_SET_NAME),
+ * a write to /proc/PID/comm by another task, so the event's "pid", not
+ * its common_pid). */
+static void
+on_rename (RpTraceSink       *sink,
+           struct tep_event  *event,
+           struct tep_record *record)
+{
+  int tid = (int) rp_trace_field_s64 (event, record, "pid");
+  OwnTask *task = g_hash_table_lookup (sink->own_tasks, GINT_TO_POINTER (tid));
+
+  if (task != NULL)
+    rp_trace_field_text (event, record, "newcomm", task->comm, sizeof task->comm);
+}
+
 static const RpTraceEventInfo events[] = {
   /* Every task's, unfiltered (rp-trace-events.c) */
   { "task", "task_newtask", on_new_task },
+  { "task", "task_rename", on_rename },
 };
 
 /**
