@@ -115,14 +115,23 @@ if not j.get("cause") or not stalls:
 check(j["cause"] != "unknown",
       f"the Why names the dominant cause: {j['cause']} ({(j.get('cause_share') or 0) * 100:.0f} % of the "
       f"stalled time of {j.get('subject')}), site {j.get('cause_site')}")
-# The longest stalls, which the Why lists: each explained by the evidence.
+# The longest stalls, which the Why lists: each explained by the evidence it
+# had. A felt stall that no look at the probe window covered (source
+# "heartbeat": the window's reader did not run during it, on a machine busy
+# beside this test) has no wait site to tell: "the evidence cannot tell" is
+# its true answer, said, not failed (one CI run beside stress-ng: a main-loop
+# stall of 129 ms). Those a look covered must have a cause.
+def told(s):
+    return ", ".join(f"{c['cause']} {c['seconds'] * 1e3:.0f} ms" for c in s.get("causes", [])[:2])
 longest = sorted(stalls, key=lambda s: -s["duration"])[:3]
-told = [s for s in longest if any(c["cause"] != "unknown" for c in s.get("causes", []))]
-check(len(told) == len(longest),
-      "its longest stalls have a cause: " + "; ".join(
-          f"{s['series']} {s['duration'] * 1e3:.0f} ms: " +
-          ", ".join(f"{c['cause']} {c['seconds'] * 1e3:.0f} ms" for c in s.get("causes", [])[:2])
-          for s in longest))
+unseen = [s for s in longest if s.get("source") == "heartbeat"]
+for s in unseen:
+    print(f"# {kind}: {s['series']} {s['duration'] * 1e3:.0f} ms: no look covered it ({told(s)})")
+seen = [s for s in longest if s not in unseen]
+explained = [s for s in seen if any(c["cause"] != "unknown" for c in s.get("causes", []))]
+check(len(explained) == len(seen) and seen,
+      f"its longest stalls that a look covered have a cause ({len(seen)} of {len(longest)}): " + "; ".join(
+          f"{s['series']} {s['duration'] * 1e3:.0f} ms: {told(s)}" for s in seen))
 print("stalled yes")
 PYTHON
 }
